@@ -1,0 +1,67 @@
+/**
+ * Every error HoloDeck raises on purpose derives from HoloDeckError. User-caused errors
+ * (bad config, missing credentials) say how to fix them; internal ones say "this is a bug".
+ * The CLI maps each class to an exit code in one place (cli/exit-codes.ts).
+ */
+export class HoloDeckError extends Error {
+  override name = 'HoloDeckError';
+}
+
+/** One problem found in an agent.yaml (or a file it references). */
+export interface ConfigIssue {
+  /** Absolute path of the file the problem is in. */
+  file: string;
+  /** 1-based line, when the problem can be located. */
+  line?: number;
+  /** 1-based column, when the problem can be located. */
+  column?: number;
+  /** Dotted field path, e.g. `claude.bash.enabled` or `tools[2].url`. Empty for the document root. */
+  path: string;
+  /** What is wrong. */
+  message: string;
+  /** How to fix it (did-you-mean, expected values, ...). */
+  hint?: string;
+}
+
+/** Formats one issue as `file:line:col  path: message (hint)`. */
+export function formatConfigIssue(issue: ConfigIssue): string {
+  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
+  const field = issue.path ? `${issue.path}: ` : '';
+  const hint = issue.hint ? `\n    hint: ${issue.hint}` : '';
+  return `${where}  ${field}${issue.message}${hint}`;
+}
+
+/** agent.yaml (or a file it names) is invalid. Carries every problem found, not just the first. */
+export class ConfigError extends HoloDeckError {
+  override name = 'ConfigError';
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[]) {
+    const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
+    super(`${count} in agent configuration:\n${issues.map(formatConfigIssue).join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+/** Credentials required by the chosen auth provider are missing. Names each missing variable. */
+export class CredentialError extends HoloDeckError {
+  override name = 'CredentialError';
+  readonly missing: readonly string[];
+
+  constructor(authProvider: string, missing: readonly string[], hint: string) {
+    super(
+      `auth_provider "${authProvider}" needs ${missing.join(', ')} but ${missing.length === 1 ? 'it is' : 'they are'} not set. ${hint}`,
+    );
+    this.missing = missing;
+  }
+}
+
+/** The agent process failed to start, died, or the run could not complete. */
+export class AgentSessionError extends HoloDeckError {
+  override name = 'AgentSessionError';
+}
+
+/** The runtime needed to run the agent is missing (e.g. the bundled `claude` binary). */
+export class RuntimeMissingError extends HoloDeckError {
+  override name = 'RuntimeMissingError';
+}
