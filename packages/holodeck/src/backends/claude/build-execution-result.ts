@@ -1,0 +1,89 @@
+import type { ValidateFunction } from 'ajv';
+import { type ExecutionResult, emptyTokenUsage, type TokenUsage } from '../contract/index.js';
+import { mapResultSubtype } from './map-result-subtype.js';
+import type { TurnState } from './run-accumulator.js';
+
+export interface ResultContext {
+  startedAt: number;
+  /** Compiled `response_format` schema, when one is configured. */
+  validateStructuredOutput?: ValidateFunction;
+  /** Names the credential variable to check on an authentication failure. */
+  credentialHint: string;
+}
+
+function mapUsage(usage: Record<string, unknown> | undefined): TokenUsage {
+  const read = (key: string) => (typeof usage?.[key] === 'number' ? (usage[key] as number) : 0);
+  const prompt = read('input_tokens');
+  const completion = read('output_tokens');
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    cache_read_tokens: read('cache_read_input_tokens'),
+    cache_creation_tokens: read('cache_creation_input_tokens'),
+  };
+}
+
+function describeApiError(state: TurnState, context: ResultContext, fallback: string): string {
+  const status = state.result?.subtype === 'success' ? state.result.api_error_status : undefined;
+  if (state.assistantError === 'authentication_failed' || status === 401) {
+    return `authentication failed: ${context.credentialHint}. ${fallback}`.trim();
+  }
+  return fallback;
+}
+
+/**
+ * Turns the state of a finished turn into an ExecutionResult. A run that says `success`
+ * but lacks valid structured output while `response_format` is set is an error: the
+ * subtype is not trusted, the field is checked.
+ */
+export function buildExecutionResult(state: TurnState, context: ResultContext): ExecutionResult {
+  const result = state.result;
+  const base: ExecutionResult = {
+    response: state.lastAssistantText,
+    tool_calls: state.toolCalls,
+    tool_results: state.toolResults,
+    token_usage: emptyTokenUsage(),
+    num_turns: 0,
+    is_error: true,
+    cost_usd: 0,
+    duration_ms: Date.now() - context.startedAt,
+    ...(state.sessionId ? { session_id: state.sessionId } : {}),
+  };
+  if (!result) return { ...base, error_reason: 'the agent process ended without a result' };
+
+  const outcome: ExecutionResult = {
+    ...base,
+    response: result.subtype === 'success' && result.result ? result.result : state.lastAssistantText,
+    token_usage: mapUsage(result.usage as unknown as Record<string, unknown>),
+    num_turns: result.num_turns,
+    cost_usd: result.total_cost_usd ?? 0,
+    is_error: false,
+  };
+  const failure = mapResultSubtype(result);
+  if (failure) return { ...outcome, is_error: true, error_reason: describeApiError(state, context, failure) };
+
+  if (context.validateStructuredOutput && result.subtype === 'success') {
+    const output = result.structured_output;
+    if (output === undefined || output === null) {
+      return {
+        ...outcome,
+        is_error: true,
+        error_reason: 'response_format is configured but the agent returned no structured output',
+      };
+    }
+    if (!context.validateStructuredOutput(output)) {
+      const problems = (context.validateStructuredOutput.errors ?? [])
+        .map((error) => `${error.instancePath || '(root)'} ${error.message}`)
+        .join('; ');
+      return {
+        ...outcome,
+        structured_output: output,
+        is_error: true,
+        error_reason: `structured output does not match response_format: ${problems}`,
+      };
+    }
+    return { ...outcome, structured_output: output, response: JSON.stringify(output) };
+  }
+  return outcome;
+}

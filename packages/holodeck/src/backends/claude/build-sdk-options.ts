@@ -1,0 +1,128 @@
+import type { CanUseTool, McpServerConfig, Options, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
+import type { ClaudeConfig, LoadedAgent, McpToolConfig } from '../../config/index.js';
+import type { BackendWarning } from '../contract/index.js';
+import type { ToolGuardPolicy } from './build-tool-guard.js';
+import { BUILTIN_TOOLS_BY_CAPABILITY, FUNCTION_TOOLS_SERVER, allowedToolsEntryMatches } from './tool-names.js';
+
+const PERMISSION_MODES: Record<ClaudeConfig['permission_mode'], PermissionMode> = {
+  manual: 'default',
+  acceptEdits: 'acceptEdits',
+  acceptAll: 'bypassPermissions',
+};
+
+/** Everything about the SDK options that does not change from one query to the next. */
+export interface SdkOptionsPlan {
+  /** Options without per-query parts (in-process MCP server instance, resume, partial messages). */
+  options: Options;
+  /** Function tool names offered to the model (after allowed_tools). */
+  functionToolNames: string[];
+  /** Limits enforced by PreToolUse hooks; hooks hold per-run state, so they are built per query. */
+  guardPolicy: ToolGuardPolicy;
+  warnings: BackendWarning[];
+}
+
+export interface SdkOptionsInput {
+  agent: LoadedAgent;
+  env: Record<string, string>;
+  claudeBinary: string;
+}
+
+/** Built-in tools agent.yaml turns on; nothing else is offered to the model. */
+export function enabledBuiltinTools(claude: ClaudeConfig | undefined): string[] {
+  const tools: string[] = [];
+  if (claude?.file_system?.read) tools.push(...BUILTIN_TOOLS_BY_CAPABILITY.read);
+  if (claude?.file_system?.write) tools.push(...BUILTIN_TOOLS_BY_CAPABILITY.write);
+  if (claude?.file_system?.edit) tools.push(...BUILTIN_TOOLS_BY_CAPABILITY.edit);
+  if (claude?.bash?.enabled) tools.push(...BUILTIN_TOOLS_BY_CAPABILITY.bash);
+  if (claude?.web_search) tools.push(...BUILTIN_TOOLS_BY_CAPABILITY.web);
+  if (claude?.subagents?.enabled) tools.push(...BUILTIN_TOOLS_BY_CAPABILITY.subagents);
+  return tools;
+}
+
+function mcpServerConfig(tool: McpToolConfig): McpServerConfig {
+  const timeout = tool.request_timeout * 1000;
+  if (tool.transport === 'stdio') {
+    return { type: 'stdio', command: tool.command ?? '', args: tool.args ?? [], env: tool.env ?? {}, timeout, alwaysLoad: true };
+  }
+  return { type: tool.transport, url: tool.url ?? '', headers: tool.headers ?? {}, timeout, alwaysLoad: true };
+}
+
+/** The deny answer for a tool that needs approval when no one can give it. */
+function refuseWithoutApprover(permissionMode: ClaudeConfig['permission_mode']): CanUseTool {
+  return async (toolName) => ({
+    behavior: 'deny',
+    message:
+      `${toolName} needs approval under claude.permission_mode: ${permissionMode}, and nobody can approve it in this run. ` +
+      'Set permission_mode to acceptEdits (auto-approves file edits) or acceptAll in agent.yaml.',
+  });
+}
+
+/**
+ * Translates a loaded agent.yaml into Claude Agent SDK options, least privilege first:
+ * built-in tools only as enabled, thinking explicitly off unless enabled, no filesystem
+ * settings unless `setting_sources` lists them, only the MCP servers agent.yaml declares.
+ */
+export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): SdkOptionsPlan {
+  const { config } = agent;
+  const claude = config.claude;
+  const permissionMode = claude?.permission_mode ?? 'manual';
+  const allowedTools = claude?.allowed_tools;
+  const isListed = (name: string) => !allowedTools || allowedTools.some((entry) => allowedToolsEntryMatches(entry, name));
+  const warnings: BackendWarning[] = [];
+
+  const builtins = enabledBuiltinTools(claude).filter(isListed);
+  const functionTools = (config.tools ?? []).filter((tool) => tool.type === 'function');
+  const functionToolNames = functionTools
+    .map((tool) => tool.name)
+    .filter((name) => isListed(`mcp__${FUNCTION_TOOLS_SERVER}__${name}`));
+  const mcpTools = (config.tools ?? []).filter((tool): tool is McpToolConfig => tool.type === 'mcp');
+
+  // Tools the author declared are approved up front; Write/Edit/Bash follow permission_mode.
+  const autoApproved = [
+    ...builtins.filter((name) => !['Write', 'Edit', 'Bash'].includes(name)),
+    ...functionToolNames.map((name) => `mcp__${FUNCTION_TOOLS_SERVER}__${name}`),
+    ...mcpTools.flatMap((tool) => {
+      const listed = allowedTools?.filter((entry) => entry.startsWith(`mcp__${tool.name}__`) && !entry.endsWith('__*'));
+      return listed?.length && !allowedTools?.includes(`mcp__${tool.name}`) ? listed : [`mcp__${tool.name}`];
+    }),
+  ];
+
+  if (config.model.temperature !== undefined) {
+    warnings.push({
+      code: 'temperature-unsupported',
+      message: 'model.temperature is not supported by the Claude Agent SDK and is ignored for provider: anthropic.',
+    });
+  }
+
+  const thinking = claude?.extended_thinking?.enabled
+    ? ({ type: 'enabled', budgetTokens: claude.extended_thinking.budget_tokens } as const)
+    : ({ type: 'disabled' } as const);
+
+  const options: Options = {
+    model: config.model.name,
+    systemPrompt: agent.instructions,
+    tools: builtins,
+    allowedTools: autoApproved,
+    permissionMode: PERMISSION_MODES[permissionMode],
+    ...(permissionMode === 'acceptAll' ? { allowDangerouslySkipPermissions: true } : {}),
+    ...(permissionMode !== 'acceptAll' ? { canUseTool: refuseWithoutApprover(permissionMode) } : {}),
+    settingSources: claude?.setting_sources ?? [],
+    strictMcpConfig: true,
+    mcpServersDelivery: 'initialize',
+    thinking,
+    ...(claude?.max_turns !== undefined ? { maxTurns: claude.max_turns } : {}),
+    cwd: claude?.working_directory ?? agent.directory,
+    mcpServers: Object.fromEntries(mcpTools.map((tool) => [tool.name, mcpServerConfig(tool)])),
+    ...(agent.responseFormat ? { outputFormat: { type: 'json_schema', schema: agent.responseFormat } } : {}),
+    env,
+    pathToClaudeCodeExecutable: claudeBinary,
+  };
+  const guardPolicy: ToolGuardPolicy = {
+    ...(allowedTools ? { allowedTools } : {}),
+    ...(claude?.bash?.enabled
+      ? { bash: { excludedCommands: claude.bash.excluded_commands, allowUnsafe: claude.bash.allow_unsafe } }
+      : {}),
+    ...(claude?.subagents?.enabled ? { maxParallelSubagents: claude.subagents.max_parallel } : {}),
+  };
+  return { options, functionToolNames, guardPolicy, warnings };
+}

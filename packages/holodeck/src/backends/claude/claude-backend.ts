@@ -1,0 +1,111 @@
+import type { LoadedAgent } from '../../config/index.js';
+import { HoloDeckError } from '../../errors.js';
+import { createAjv } from '../../json-schema/create-ajv.js';
+import type {
+  AgentBackend,
+  AgentSession,
+  BackendWarning,
+  ConversationMessage,
+  CreateSessionOptions,
+  ExecutionResult,
+} from '../contract/index.js';
+import { buildSdkOptions } from './build-sdk-options.js';
+import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
+import { ClaudeSession } from './claude-session.js';
+import { loadFunctionTools } from './function-tools-server.js';
+import { mapObservabilityEnv } from './map-observability-env.js';
+import type { PreparedAgent } from './prepared-agent.js';
+import { resolveClaudeBinary } from './resolve-claude-binary.js';
+import { runOnce } from './run-once.js';
+import { withSpawnRetry } from './with-spawn-retry.js';
+
+function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/**
+ * The Claude-native backend: every agent run is a Claude Code CLI process driven through the
+ * Claude Agent SDK. `invokeOnce` starts a fresh process per call; `createSession` keeps one
+ * process for a whole conversation.
+ */
+export class ClaudeBackend implements AgentBackend {
+  private prepared: PreparedAgent | undefined;
+  private readonly sessions = new Set<AgentSession>();
+  private readonly collectedWarnings: BackendWarning[] = [];
+
+  constructor(private readonly agent: LoadedAgent) {}
+
+  get warnings(): readonly BackendWarning[] {
+    return this.collectedWarnings;
+  }
+
+  async initialize(): Promise<void> {
+    if (this.prepared) return;
+    const { config } = this.agent;
+    const authProvider = config.model.auth_provider ?? 'api_key';
+    const permissionMode = config.claude?.permission_mode ?? 'manual';
+    const telemetry = mapObservabilityEnv(config.observability);
+    for (const field of telemetry.ignored) {
+      this.collectedWarnings.push({
+        code: 'observability-unsupported',
+        message: `${field} has no Claude Code equivalent and is ignored.`,
+      });
+    }
+    // Order matters for the user: credentials, then the runtime, then tool modules.
+    const env = buildSubprocessEnv({
+      env: this.agent.env,
+      authProvider,
+      extra: telemetry.env,
+      bypassPermissionsAsRoot: permissionMode === 'acceptAll' && isRoot(),
+      ...(config.model.max_tokens !== undefined ? { maxOutputTokens: config.model.max_tokens } : {}),
+    });
+    const claudeBinary = resolveClaudeBinary({ env: this.agent.env });
+    const plan = buildSdkOptions({ agent: this.agent, env, claudeBinary });
+    this.collectedWarnings.push(...plan.warnings);
+    const functionTools = await loadFunctionTools(
+      this.agent.file,
+      (config.tools ?? []).flatMap((tool, index) => (tool.type === 'function' ? [{ index, config: tool }] : [])),
+    );
+    this.prepared = {
+      plan,
+      functionTools,
+      credentialHint: credentialHint(authProvider),
+      ...(this.agent.responseFormat ? { validateStructuredOutput: createAjv().compile(this.agent.responseFormat) } : {}),
+    };
+  }
+
+  async invokeOnce(message: string, context?: readonly ConversationMessage[]): Promise<ExecutionResult> {
+    return runOnce(this.requirePrepared(), message, context);
+  }
+
+  async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
+    const prepared = this.requirePrepared();
+    const session = await withSpawnRetry(async () => {
+      const candidate = new ClaudeSession(prepared, this.collectedWarnings, options.resume);
+      try {
+        await candidate.ready();
+      } catch (error) {
+        await candidate.close();
+        throw error;
+      }
+      return candidate;
+    });
+    this.sessions.add(session);
+    const close = session.close.bind(session);
+    session.close = async () => {
+      this.sessions.delete(session);
+      await close();
+    };
+    return session;
+  }
+
+  async teardown(): Promise<void> {
+    await Promise.all([...this.sessions].map((session) => session.close()));
+    this.sessions.clear();
+  }
+
+  private requirePrepared(): PreparedAgent {
+    if (!this.prepared) throw new HoloDeckError('ClaudeBackend.initialize() must be called first (this is a bug).');
+    return this.prepared;
+  }
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { type Query, query, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { AgentSessionError } from '../../errors.js';
+import type { AgentSession, BackendWarning, ExecutionResult, SessionEvent } from '../contract/index.js';
+import { AsyncQueue } from './async-queue.js';
+import { buildExecutionResult } from './build-execution-result.js';
+import { type PreparedAgent, queryOptions } from './prepared-agent.js';
+import { RunAccumulator } from './run-accumulator.js';
+import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
+
+interface Turn {
+  accumulator: RunAccumulator;
+  events: AsyncQueue<SessionEvent>;
+  startedAt: number;
+}
+
+/**
+ * A multi-turn conversation on ONE long-lived CLI process: the prompt is a stream of user
+ * messages (streaming input), so turns share the process and its session. Text streams as
+ * partial-message deltas. If the process dies, the turn in flight ends with an error event
+ * and every later send fails with AgentSessionError right away.
+ */
+export class ClaudeSession implements AgentSession {
+  private readonly input = new AsyncQueue<SDKUserMessage>();
+  private readonly handle = new ClaudeProcessHandle();
+  private readonly run: Query;
+  private current: Turn | undefined;
+  private failure: AgentSessionError | undefined;
+  private closed = false;
+  private announced = false;
+  private id: string | undefined;
+
+  constructor(
+    private readonly prepared: PreparedAgent,
+    private readonly warnings: readonly BackendWarning[],
+    resume?: string,
+  ) {
+    this.id = resume;
+    this.run = query({
+      prompt: this.input,
+      options: queryOptions(prepared, { handle: this.handle, partialMessages: true, ...(resume ? { resume } : {}) }),
+    });
+    void this.pump();
+  }
+
+  /** Starts the process and waits until it accepted its configuration. */
+  async ready(): Promise<void> {
+    try {
+      await this.run.initializationResult();
+    } catch (error) {
+      throw this.fail(error, false);
+    }
+  }
+
+  get sessionId(): string | undefined {
+    return this.id;
+  }
+
+  /** Process id of the CLI, for diagnostics. */
+  get processId(): number | undefined {
+    return this.handle.pid;
+  }
+
+  async send(message: string): Promise<ExecutionResult> {
+    let finished: ExecutionResult | undefined;
+    let error: string | undefined;
+    for await (const event of this.sendStreaming(message)) {
+      if (event.type === 'finish') finished = event.result;
+      if (event.type === 'error') error = event.message;
+    }
+    if (!finished) throw new AgentSessionError(error ?? 'the turn ended without a result');
+    return finished;
+  }
+
+  async *sendStreaming(message: string): AsyncGenerator<SessionEvent> {
+    if (this.failure) throw this.failure;
+    if (this.closed) throw new AgentSessionError('the session is closed');
+    if (this.current) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
+    const turn: Turn = { accumulator: new RunAccumulator(true), events: new AsyncQueue(), startedAt: Date.now() };
+    this.current = turn;
+    this.input.push({
+      type: 'user',
+      message: { role: 'user', content: message },
+      parent_tool_use_id: null,
+      uuid: randomUUID(),
+    } as SDKUserMessage);
+    try {
+      for await (const event of turn.events) {
+        yield event;
+      }
+    } finally {
+      if (this.current === turn) this.current = undefined;
+    }
+    if (this.failure && !this.closed) throw this.failure;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.end();
+    this.run.close();
+    this.handle.kill();
+    this.current?.events.end();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      for await (const message of this.run) this.dispatch(message);
+      if (!this.closed) this.fail(new Error('the claude process ended'), true);
+    } catch (error) {
+      if (!this.closed) this.fail(error, true);
+    }
+  }
+
+  private dispatch(message: SDKMessage): void {
+    const turn = this.current;
+    if (!turn) return;
+    for (const event of turn.accumulator.accept(message)) turn.events.push(event);
+    const state = turn.accumulator.state;
+    if (message.type === 'system' && message.subtype === 'init') {
+      this.id = message.session_id;
+      if (!this.announced) {
+        this.announced = true;
+        turn.events.push({
+          type: 'session-start',
+          sessionId: message.session_id,
+          model: message.model,
+          tools: message.tools,
+          warnings: [...this.warnings],
+        });
+      }
+    }
+    if (message.type === 'result') {
+      this.id = message.session_id;
+      const result = buildExecutionResult(state, {
+        startedAt: turn.startedAt,
+        credentialHint: this.prepared.credentialHint,
+        ...(this.prepared.validateStructuredOutput
+          ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
+          : {}),
+      });
+      if (result.is_error && result.error_reason) turn.events.push({ type: 'error', message: result.error_reason });
+      turn.events.push({ type: 'finish', result });
+      turn.events.end();
+      this.current = undefined;
+    }
+  }
+
+  private fail(error: unknown, started: boolean): AgentSessionError {
+    const detail = error instanceof Error && !this.handle.exited ? ` (${error.message})` : '';
+    this.failure ??= new AgentSessionError(`${describeExit(this.handle)}${detail}`, { cause: { started, error } });
+    const turn = this.current;
+    if (turn) {
+      turn.events.push({ type: 'error', message: this.failure.message });
+      turn.events.end();
+    }
+    return this.failure;
+  }
+}

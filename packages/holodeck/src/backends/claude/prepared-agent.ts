@@ -1,0 +1,39 @@
+import type { Options } from '@anthropic-ai/claude-agent-sdk';
+import type { ValidateFunction } from 'ajv';
+import { buildToolGuard } from './build-tool-guard.js';
+import type { SdkOptionsPlan } from './build-sdk-options.js';
+import { createFunctionToolsServer, type LoadedFunctionTool } from './function-tools-server.js';
+import type { ClaudeProcessHandle } from './spawn-claude-process.js';
+import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
+
+/** Everything `initialize()` prepared once, from which each query's options are made. */
+export interface PreparedAgent {
+  plan: SdkOptionsPlan;
+  functionTools: LoadedFunctionTool[];
+  validateStructuredOutput?: ValidateFunction;
+  credentialHint: string;
+}
+
+export interface QueryOptionsInput {
+  handle: ClaudeProcessHandle;
+  partialMessages: boolean;
+  resume?: string;
+  abortController?: AbortController;
+}
+
+/** Options for one query: the plan plus the parts that hold per-process state. */
+export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput): Options {
+  const functionTools = prepared.functionTools.filter((tool) => prepared.plan.functionToolNames.includes(tool.name));
+  return {
+    ...prepared.plan.options,
+    mcpServers: {
+      ...prepared.plan.options.mcpServers,
+      ...(functionTools.length ? { [FUNCTION_TOOLS_SERVER]: createFunctionToolsServer(functionTools) } : {}),
+    },
+    hooks: buildToolGuard(prepared.plan.guardPolicy),
+    includePartialMessages: input.partialMessages,
+    spawnClaudeCodeProcess: input.handle.spawn,
+    ...(input.resume ? { resume: input.resume } : {}),
+    ...(input.abortController ? { abortController: input.abortController } : {}),
+  };
+}

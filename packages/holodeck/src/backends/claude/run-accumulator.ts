@@ -1,0 +1,122 @@
+import type { SDKMessage, SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { SessionEvent, ToolCall, ToolResult } from '../contract/index.js';
+
+/** What the message stream of one turn has told us so far, before the final result. */
+export interface TurnState {
+  sessionId?: string;
+  model?: string;
+  tools: string[];
+  toolCalls: ToolCall[];
+  toolResults: ToolResult[];
+  /** Text of the last top-level assistant message (the final answer when the run ends). */
+  lastAssistantText: string;
+  /** An API-level error the CLI reported on an assistant message (e.g. authentication_failed). */
+  assistantError?: string;
+  result?: SDKResultMessage;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Flattens tool_result content (a string or an array of blocks) to text. */
+export function toolResultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
+  return content
+    .map((block) => {
+      if (!isRecord(block)) return '';
+      if (block.type === 'text' && typeof block.text === 'string') return block.text;
+      return `[${String(block.type)}]`;
+    })
+    .join('\n');
+}
+
+/**
+ * Folds the SDK message stream of one turn into TurnState and yields the stream events it
+ * implies. Tool calls and results are paired by id; only top-level messages count
+ * (subagent messages carry a parent_tool_use_id and are not the agent's own calls).
+ * `streamingDeltas` is true when partial messages are on: text then arrives as deltas,
+ * otherwise each assistant message's text is yielded whole.
+ */
+export class RunAccumulator {
+  readonly state: TurnState = { tools: [], toolCalls: [], toolResults: [], lastAssistantText: '' };
+  private readonly toolNames = new Map<string, string>();
+
+  constructor(private readonly streamingDeltas: boolean) {}
+
+  *accept(message: SDKMessage): Generator<SessionEvent> {
+    switch (message.type) {
+      case 'system':
+        if (message.subtype === 'init') {
+          this.state.sessionId = message.session_id;
+          this.state.model = message.model;
+          this.state.tools = message.tools;
+        }
+        return;
+      case 'stream_event': {
+        if (message.parent_tool_use_id !== null) return;
+        const event = message.event;
+        if (event.type === 'content_block_delta') {
+          if (event.delta.type === 'text_delta') yield { type: 'text-delta', text: event.delta.text };
+          if (event.delta.type === 'thinking_delta') yield { type: 'thinking-delta', text: event.delta.thinking };
+        }
+        return;
+      }
+      case 'assistant':
+        if (message.parent_tool_use_id !== null) return;
+        yield* this.acceptAssistant(message.message.content, message.error);
+        return;
+      case 'user':
+        if (message.parent_tool_use_id !== null) return;
+        yield* this.acceptToolResults(message.message.content);
+        return;
+      case 'result':
+        this.state.result = message;
+        this.state.sessionId = message.session_id;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private *acceptAssistant(content: readonly unknown[], error: string | undefined): Generator<SessionEvent> {
+    if (error) this.state.assistantError = error;
+    const texts: string[] = [];
+    for (const block of content) {
+      if (!isRecord(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') {
+        texts.push(block.text);
+        if (!this.streamingDeltas) yield { type: 'text-delta', text: block.text };
+      } else if (block.type === 'thinking' && typeof block.thinking === 'string' && !this.streamingDeltas) {
+        yield { type: 'thinking-delta', text: block.thinking };
+      } else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+        const args = isRecord(block.input) ? block.input : {};
+        this.toolNames.set(block.id, block.name);
+        this.state.toolCalls.push({ name: block.name, arguments: args, call_id: block.id });
+        yield { type: 'tool-call', callId: block.id, name: block.name, arguments: args };
+      }
+    }
+    if (texts.length) this.state.lastAssistantText = texts.join('');
+  }
+
+  private *acceptToolResults(content: unknown): Generator<SessionEvent> {
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      if (!isRecord(block) || block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
+      const result: ToolResult = {
+        call_id: block.tool_use_id,
+        result: toolResultText(block.content),
+        is_error: block.is_error === true,
+      };
+      this.state.toolResults.push(result);
+      yield {
+        type: 'tool-result',
+        callId: result.call_id,
+        name: this.toolNames.get(result.call_id) ?? '',
+        result: result.result,
+        isError: result.is_error,
+      };
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import type { AgentSession } from './agent-session.js';
+import type { ExecutionResult } from './execution-result.js';
+import type { BackendWarning } from './session-event.js';
+
+/** A prior message handed to `invokeOnce` as conversation context. */
+export interface ConversationMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** Options for a new session. */
+export interface CreateSessionOptions {
+  /** Resume a saved conversation by its session id instead of starting a new one. */
+  resume?: string;
+}
+
+/** A provider backend: runs the agent described by one agent.yaml. */
+export interface AgentBackend {
+  /** Warnings found while preparing the backend (ignored settings, unsupported fields, ...). */
+  readonly warnings: readonly BackendWarning[];
+  /** Checks credentials and the runtime, prepares tools. Must be called before anything else. */
+  initialize(): Promise<void>;
+  /** Runs one stateless invocation in a fresh conversation. */
+  invokeOnce(message: string, context?: readonly ConversationMessage[]): Promise<ExecutionResult>;
+  /** Starts a stateful multi-turn session. */
+  createSession(options?: CreateSessionOptions): Promise<AgentSession>;
+  /** Releases everything the backend holds (sessions, warm processes). */
+  teardown(): Promise<void>;
+}

@@ -1,0 +1,14 @@
+import type { ExecutionResult } from './execution-result.js';
+import type { SessionEvent } from './session-event.js';
+
+/** A stateful multi-turn conversation. One session keeps one agent process alive across turns. */
+export interface AgentSession {
+  /** Id of the conversation once known (after the first turn starts); pass it to `resume` later. */
+  readonly sessionId: string | undefined;
+  /** Sends one user message and resolves with the complete result of that turn. */
+  send(message: string): Promise<ExecutionResult>;
+  /** Sends one user message and yields events as they happen; the last event is `finish`. */
+  sendStreaming(message: string): AsyncIterable<SessionEvent>;
+  /** Ends the session and releases its process. Safe to call twice. */
+  close(): Promise<void>;
+}

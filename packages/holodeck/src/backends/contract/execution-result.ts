@@ -1,0 +1,50 @@
+/** One tool call the agent made during a run. */
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  call_id: string;
+}
+
+/** The result a tool returned, paired with its call by `call_id`. */
+export interface ToolResult {
+  call_id: string;
+  result: string;
+  is_error: boolean;
+}
+
+/** Token counts, named provider-neutrally (Anthropic input/output → prompt/completion). */
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cache_read_tokens: number;
+  cache_creation_tokens: number;
+}
+
+/** Provider-agnostic outcome of one agent invocation (one user message, possibly many model turns). */
+export interface ExecutionResult {
+  /** The agent's final text response ('' when the run failed before answering). */
+  response: string;
+  tool_calls: ToolCall[];
+  tool_results: ToolResult[];
+  token_usage: TokenUsage;
+  /** Validated structured object when `response_format` is configured, otherwise undefined. */
+  structured_output?: unknown;
+  /** Number of model turns the agent loop used. */
+  num_turns: number;
+  /** True when the agent run itself failed (not an evaluation failure). */
+  is_error: boolean;
+  /** Human-readable reason when `is_error` is true. */
+  error_reason?: string;
+  /** Estimated cost in USD as reported by the runtime (0 when unknown). */
+  cost_usd: number;
+  /** Wall time of the invocation in milliseconds. */
+  duration_ms: number;
+  /** Id of the conversation, usable to resume it later. */
+  session_id?: string;
+}
+
+/** A zeroed TokenUsage. */
+export function emptyTokenUsage(): TokenUsage {
+  return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0 };
+}

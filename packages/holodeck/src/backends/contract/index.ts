@@ -1,0 +1,5 @@
+export type { AgentBackend, ConversationMessage, CreateSessionOptions } from './agent-backend.js';
+export type { AgentSession } from './agent-session.js';
+export type { ExecutionResult, TokenUsage, ToolCall, ToolResult } from './execution-result.js';
+export { emptyTokenUsage } from './execution-result.js';
+export type { BackendWarning, SessionEvent, SessionEventType } from './session-event.js';

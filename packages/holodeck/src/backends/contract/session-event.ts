@@ -1,0 +1,23 @@
+import type { ExecutionResult } from './execution-result.js';
+
+/** A non-fatal problem the backend wants the user to see (e.g. an ignored setting). */
+export interface BackendWarning {
+  code: string;
+  message: string;
+}
+
+/**
+ * What `AgentSession.sendStreaming` yields: one discriminated union on `type`, noun-then-verb.
+ * Consumers switch on `type` exhaustively; errors arrive in band as `error` before `finish`.
+ */
+export type SessionEvent =
+  | { type: 'session-start'; sessionId: string; model: string; tools: string[]; warnings: BackendWarning[] }
+  | { type: 'text-delta'; text: string }
+  | { type: 'thinking-delta'; text: string }
+  | { type: 'tool-call'; callId: string; name: string; arguments: Record<string, unknown> }
+  | { type: 'tool-result'; callId: string; name: string; result: string; isError: boolean }
+  | { type: 'error'; message: string }
+  | { type: 'finish'; result: ExecutionResult };
+
+/** The `type` tags of SessionEvent, for exhaustive switches and docs. */
+export type SessionEventType = SessionEvent['type'];

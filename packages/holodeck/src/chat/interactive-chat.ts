@@ -1,0 +1,80 @@
+import { createInterface } from 'node:readline/promises';
+import type { BackendWarning, SessionEvent } from '../backends/contract/index.js';
+import { selectBackend } from '../backends/select-backend.js';
+import { loadAgentConfig } from '../config/index.js';
+
+export interface InteractiveChatIO {
+  input: NodeJS.ReadableStream;
+  /** Agent text goes here. */
+  output: NodeJS.WritableStream;
+  /** Prompts, tool activity and warnings go here. */
+  status: (line: string) => void;
+  prompt: string;
+}
+
+export interface InteractiveChatOptions {
+  resume?: string;
+  env?: Record<string, string | undefined>;
+  onWarnings?: (warnings: BackendWarning[]) => void;
+}
+
+/** Renders one stream event for the terminal; returns text for the output stream. */
+function render(event: SessionEvent, status: (line: string) => void): string {
+  switch (event.type) {
+    case 'text-delta':
+      return event.text;
+    case 'tool-call':
+      status(`  → ${event.name} ${JSON.stringify(event.arguments)}`);
+      return '';
+    case 'tool-result':
+      status(`  ← ${event.name}${event.isError ? ' (error)' : ''}: ${event.result.slice(0, 200)}`);
+      return '';
+    case 'error':
+      status(`error: ${event.message}`);
+      return '';
+    case 'session-start':
+    case 'thinking-delta':
+    case 'finish':
+      return '';
+  }
+}
+
+/**
+ * A line-based conversation on one session (one CLI process for the whole chat).
+ * `/exit` or end of input ends it; the session id is reported so it can be resumed.
+ */
+export async function runInteractiveChat(agentFile: string, io: InteractiveChatIO, options: InteractiveChatOptions = {}) {
+  const agent = await loadAgentConfig(agentFile, options.env ? { env: options.env } : {});
+  const backend = selectBackend(agent);
+  try {
+    await backend.initialize();
+    options.onWarnings?.([
+      ...agent.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
+      ...backend.warnings,
+    ]);
+    const session = await backend.createSession(options.resume ? { resume: options.resume } : {});
+    const lines = createInterface({ input: io.input, terminal: false });
+    io.status(`Chatting with ${agent.config.name}. Type /exit to quit.`);
+    let failed = false;
+    io.status(io.prompt);
+    for await (const line of lines) {
+      const message = line.trim();
+      if (message === '/exit') break;
+      if (message) {
+        for await (const event of session.sendStreaming(message)) {
+          io.output.write(render(event, io.status));
+          if (event.type === 'finish' && event.result.is_error) failed = true;
+        }
+        io.output.write('\n');
+      }
+      io.status(io.prompt);
+    }
+    lines.close();
+    const sessionId = session.sessionId;
+    await session.close();
+    if (sessionId) io.status(`Session ${sessionId} (resume with --resume ${sessionId})`);
+    return { sessionId, failed };
+  } finally {
+    await backend.teardown();
+  }
+}

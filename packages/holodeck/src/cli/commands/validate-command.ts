@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { validateAgentFile } from '../../config/index.js';
+import { formatConfigIssue } from '../../errors.js';
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
+import type { Style } from '../terminal-style.js';
+
+export interface ValidateOptions {
+  json: boolean;
+}
+
+/** `holodeck validate <file>`: report every problem at once. */
+export async function validateCommand(file: string, options: ValidateOptions, style: Style): Promise<ExitCodeValue> {
+  const { issues, warnings } = await validateAgentFile(file);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ valid: issues.length === 0, issues, warnings }, null, 2)}\n`);
+    return issues.length ? ExitCode.configuration : ExitCode.ok;
+  }
+  for (const issue of issues) process.stderr.write(`${style.red('error')} ${formatConfigIssue(issue)}\n`);
+  for (const warning of warnings) {
+    const where = warning.file ? `${warning.file}${warning.line ? `:${warning.line}` : ''}  ` : '';
+    process.stderr.write(`${style.yellow('warning')} ${where}${warning.message}\n`);
+  }
+  if (issues.length) {
+    const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
+    process.stderr.write(`${style.red('✗')} ${file}: ${count}\n`);
+    return ExitCode.configuration;
+  }
+  const note = warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : '';
+  process.stdout.write(`${style.green('✓')} ${file} is valid${note}\n`);
+  return ExitCode.ok;
+}
+
+export function registerValidateCommand(program: Command, run: (code: Promise<ExitCodeValue>) => void, style: Style) {
+  program
+    .command('validate')
+    .description('check an agent.yaml and print every problem with its file:line and a fix')
+    .argument('<file>', 'path to agent.yaml')
+    .option('--json', 'print the result as JSON', false)
+    .action((file: string, options: ValidateOptions) => run(validateCommand(file, options, style)));
+}

@@ -1,0 +1,23 @@
+import { AgentSessionError, ConfigError, CredentialError, RuntimeMissingError } from '../errors.js';
+
+/** Exit codes of every holodeck command (documented in the README). */
+export const ExitCode = {
+  ok: 0,
+  /** An unexpected internal error: a bug. */
+  internal: 1,
+  /** Invalid agent.yaml, missing credentials, or missing runtime: nothing was run. */
+  configuration: 2,
+  /** The agent ran and failed (API error, crash, max_turns, invalid structured output). */
+  execution: 3,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The one place errors become exit codes. */
+export function exitCodeFor(error: unknown): ExitCodeValue {
+  if (error instanceof ConfigError || error instanceof CredentialError || error instanceof RuntimeMissingError) {
+    return ExitCode.configuration;
+  }
+  if (error instanceof AgentSessionError) return ExitCode.execution;
+  return ExitCode.internal;
+}

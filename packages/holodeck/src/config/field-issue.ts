@@ -1,0 +1,41 @@
+/** One segment of a field path: a mapping key or a list index. */
+export type PathSegment = string | number;
+
+/** A field path inside agent.yaml, e.g. `['tools', 2, 'url']`. */
+export type FieldPath = readonly PathSegment[];
+
+/**
+ * A problem tied to a field path but not yet to a line: the loader locates it in the YAML
+ * document at the end, so every check can stay ignorant of line numbers.
+ */
+export interface FieldIssue {
+  path: FieldPath;
+  message: string;
+  hint?: string;
+  /** `key` points at the key itself (unknown keys, duplicates); `value` (default) at its value. */
+  anchor?: 'key' | 'value';
+  /** Set when the problem is in another file (e.g. a `.env` file); then no line is looked up. */
+  file?: string;
+}
+
+/** A warning found by a startup rule; located like a FieldIssue. */
+export interface FieldWarning {
+  code: string;
+  message: string;
+  path: FieldPath;
+}
+
+/** Formats a path as users write it: `claude.bash.enabled`, `tools[2].url`; `''` for the root. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else text += text === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return text;
+}
+
+/** `in claude.bash` or `at the top level`, for messages about a key of the mapping at `path`. */
+export function describeParent(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? 'at the top level' : `in ${formatFieldPath(path)}`;
+}

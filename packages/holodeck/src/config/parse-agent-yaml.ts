@@ -1,0 +1,105 @@
+import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { describeParent, type FieldIssue, type PathSegment } from './field-issue.js';
+import { isRecord } from './raw-value.js';
+
+/** A problem with a known position (YAML syntax errors have no field path). */
+export interface PositionedProblem {
+  line: number;
+  column: number;
+  message: string;
+  hint?: string;
+}
+
+/** The outcome of parsing agent.yaml. */
+export type ParsedAgentYaml =
+  | {
+      ok: true;
+      document: Document;
+      lineCounter: LineCounter;
+      /** The document as plain data (later duplicate keys win; they are reported anyway). */
+      data: Record<string, unknown>;
+      duplicateKeys: FieldIssue[];
+    }
+  | { ok: false; problems: PositionedProblem[] };
+
+/**
+ * Parses agent.yaml keeping positions. Duplicate keys are found here (with their field path)
+ * rather than by the yaml library, so parsing can go on and report other problems too.
+ */
+export function parseAgentYaml(text: string): ParsedAgentYaml {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
+  if (document.errors.length > 0) {
+    return {
+      ok: false,
+      problems: document.errors.map((error) => ({
+        line: error.linePos?.[0].line ?? 1,
+        column: error.linePos?.[0].col ?? 1,
+        message: `invalid YAML: ${(error.message.split(' at line ')[0] ?? error.message).trim()}`,
+        hint: 'check the indentation, quotes and brackets on this line and the one before it',
+      })),
+    };
+  }
+  const data: unknown = document.toJS({ maxAliasCount: 100 });
+  if (data === null || data === undefined) {
+    return {
+      ok: false,
+      problems: [
+        {
+          line: 1,
+          column: 1,
+          message: 'agent.yaml is empty',
+          hint: 'start with name:, model: (provider and name) and instructions: (inline or file)',
+        },
+      ],
+    };
+  }
+  if (!isRecord(data) || !isMap(document.contents)) {
+    const position = document.contents?.range ? lineCounter.linePos(document.contents.range[0]) : undefined;
+    return {
+      ok: false,
+      problems: [
+        {
+          line: position?.line ?? 1,
+          column: position?.col ?? 1,
+          message: `the top level of agent.yaml must be a mapping of keys, got ${Array.isArray(data) ? 'a list' : 'a single value'}`,
+          hint: 'write keys such as name:, model: and instructions: at the start of lines, without a leading "- "',
+        },
+      ],
+    };
+  }
+  return { ok: true, document, lineCounter, data, duplicateKeys: findDuplicateKeys(document, lineCounter) };
+}
+
+function findDuplicateKeys(document: Document, lineCounter: LineCounter): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const walk = (node: unknown, path: PathSegment[]): void => {
+    if (isSeq(node)) {
+      node.items.forEach((item, index) => {
+        walk(item, [...path, index]);
+      });
+      return;
+    }
+    if (!isMap(node)) return;
+    const firstLines = new Map<string, number>();
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      if (key === undefined) continue;
+      const line = isScalar(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]).line : 0;
+      const firstLine = firstLines.get(key);
+      if (firstLine === undefined) {
+        firstLines.set(key, line);
+        walk(pair.value, [...path, key]);
+      } else {
+        issues.push({
+          path: [...path, key],
+          anchor: 'key',
+          message: `duplicate key "${key}" ${describeParent(path)}`,
+          hint: `"${key}" is already set on line ${firstLine}; keep only one of them`,
+        });
+      }
+    }
+  };
+  walk(document.contents, []);
+  return issues;
+}

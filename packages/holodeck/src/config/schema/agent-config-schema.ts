@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { addConfigIssue } from './add-config-issue.js';
+import { ClaudeConfigSchema } from './claude-config-schema.js';
+import { EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-schema.js';
+import { LLMProviderSchema } from './llm-provider-schema.js';
+import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
+import { ToolConfigSchema } from './tool-config-schema.js';
+
+/** The system prompt: inline text or a file next to agent.yaml, exactly one of the two. */
+export const InstructionsSchema = z
+  .strictObject({
+    inline: z.string().min(1).optional(),
+    file: z.string().min(1).optional().describe('Path relative to agent.yaml.'),
+  })
+  .superRefine((instructions, context) => {
+    if (instructions.inline !== undefined && instructions.file !== undefined) {
+      addConfigIssue(context, [], 'set either "inline" or "file", not both', 'keep one of instructions.inline and instructions.file');
+    }
+    if (instructions.inline === undefined && instructions.file === undefined) {
+      addConfigIssue(context, [], 'instructions need "inline" or "file"', 'add inline: <the system prompt>, or file: instructions.md');
+    }
+  });
+/** The `instructions:` block. */
+export type InstructionsConfig = z.infer<typeof InstructionsSchema>;
+
+/** A JSON Schema the final answer must match: inline, or a path to a .json/.yaml file holding one. */
+export const ResponseFormatSchema = z.union([
+  z.record(z.string(), z.unknown()),
+  z.string().regex(/\.(json|ya?ml)$/, { error: 'must be a path to a .json, .yaml or .yml file' }),
+]);
+
+/** An agent.yaml. Every mapping is strict: unknown keys are errors. */
+export const AgentConfigSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .max(100)
+      .regex(/^[A-Za-z][A-Za-z0-9-]*$/, { error: 'must start with a letter and contain only letters, digits and "-"' }),
+    description: z.string().optional(),
+    author: z.string().optional(),
+    model: LLMProviderSchema,
+    instructions: InstructionsSchema,
+    response_format: ResponseFormatSchema.optional(),
+    tools: z.array(ToolConfigSchema).optional(),
+    embedding_provider: LLMProviderSchema.optional().describe(
+      'Model for embeddings; required with provider anthropic and vectorstore or hierarchical_document tools.',
+    ),
+    claude: ClaudeConfigSchema.optional(),
+    observability: ObservabilityConfigSchema.optional(),
+    tool_filtering: ToolFilteringConfigSchema.optional(),
+    evaluations: EvaluationConfigSchema.optional(),
+    test_cases: z.array(TestCaseSchema).optional(),
+    // Schema only: the test runner reads the file (and checks it) when it runs.
+    test_cases_file: z.string().min(1).optional().describe('File of test cases, relative to agent.yaml.'),
+  })
+  .meta({
+    title: 'HoloDeck agent.yaml',
+    description: 'An AI agent: model, instructions, tools, evaluations and test cases.',
+  });
+/** A parsed agent.yaml (defaults applied). */
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
