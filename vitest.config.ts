@@ -20,7 +20,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
-          minWorkers: 1,
+          
           fileParallelism: true,
         },
       },

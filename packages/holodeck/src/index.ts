@@ -1,4 +1,6 @@
 // Public API of the holodeck package. Explicit list, pinned by test/unit/index.test.ts.
+
+export { ClaudeBackend } from './backends/claude/claude-backend.js';
 export type {
   AgentBackend,
   AgentSession,
@@ -12,11 +14,10 @@ export type {
   ToolCall,
   ToolResult,
 } from './backends/contract/index.js';
-export { ClaudeBackend } from './backends/claude/claude-backend.js';
 export { selectBackend } from './backends/select-backend.js';
 export { runOneShot } from './chat/run-one-shot.js';
-export { agentJsonSchema, loadAgentConfig, validateAgentFile } from './config/index.js';
 export type { AgentConfig, LoadedAgent } from './config/index.js';
+export { agentJsonSchema, loadAgentConfig, validateAgentFile } from './config/index.js';
 export {
   AgentSessionError,
   ConfigError,

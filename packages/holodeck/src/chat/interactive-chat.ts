@@ -43,7 +43,11 @@ function render(event: SessionEvent, status: (line: string) => void): string {
  * A line-based conversation on one session (one CLI process for the whole chat).
  * `/exit` or end of input ends it; the session id is reported so it can be resumed.
  */
-export async function runInteractiveChat(agentFile: string, io: InteractiveChatIO, options: InteractiveChatOptions = {}) {
+export async function runInteractiveChat(
+  agentFile: string,
+  io: InteractiveChatIO,
+  options: InteractiveChatOptions = {},
+) {
   const agent = await loadAgentConfig(agentFile, options.env ? { env: options.env } : {});
   const backend = selectBackend(agent);
   try {

@@ -1,5 +1,5 @@
-import { selectBackend } from '../backends/select-backend.js';
 import type { BackendWarning, ExecutionResult } from '../backends/contract/index.js';
+import { selectBackend } from '../backends/select-backend.js';
 import { loadAgentConfig } from '../config/index.js';
 
 export interface OneShotOutcome {
@@ -16,7 +16,11 @@ export interface OneShotOptions {
 }
 
 /** `holodeck chat -p`: load agent.yaml, run the agent once on the prompt, release everything. */
-export async function runOneShot(agentFile: string, prompt: string, options: OneShotOptions = {}): Promise<OneShotOutcome> {
+export async function runOneShot(
+  agentFile: string,
+  prompt: string,
+  options: OneShotOptions = {},
+): Promise<OneShotOutcome> {
   const agent = await loadAgentConfig(agentFile, options.env ? { env: options.env } : {});
   const backend = selectBackend(agent);
   try {

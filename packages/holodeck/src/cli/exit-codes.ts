@@ -15,7 +15,11 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** The one place errors become exit codes. */
 export function exitCodeFor(error: unknown): ExitCodeValue {
-  if (error instanceof ConfigError || error instanceof CredentialError || error instanceof RuntimeMissingError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof CredentialError ||
+    error instanceof RuntimeMissingError
+  ) {
     return ExitCode.configuration;
   }
   if (error instanceof AgentSessionError) return ExitCode.execution;

@@ -48,7 +48,8 @@ async function main(argv: string[]): Promise<void> {
       const label = error instanceof ConfigError ? '' : `${style.red('error')} `;
       const message = error instanceof Error ? error.message : String(error);
       process.stderr.write(`${label}${message}\n`);
-      if (exitCode === ExitCode.internal) process.stderr.write('This is a bug in holodeck; rerun with --debug and report it.\n');
+      if (exitCode === ExitCode.internal)
+        process.stderr.write('This is a bug in holodeck; rerun with --debug and report it.\n');
       if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     }
   }
@@ -56,7 +57,12 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function isCommanderExit(error: unknown): error is { exitCode: number; code: string } {
-  return typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('commander.');
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    String(error.code).startsWith('commander.')
+  );
 }
 
 await main(process.argv);

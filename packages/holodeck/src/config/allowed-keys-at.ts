@@ -25,7 +25,11 @@ export function allowedKeysAt(schema: AnySchema, data: unknown, path: readonly P
 function unwrap(schema: AnySchema, value: unknown): AnySchema {
   let current = schema;
   for (;;) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
+    if (
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodNullable
+    ) {
       current = current.unwrap();
     } else if (current instanceof z.ZodPipe) {
       current = current.in;
@@ -38,7 +42,9 @@ function unwrap(schema: AnySchema, value: unknown): AnySchema {
       if (!match) return current;
       current = match;
     } else if (current instanceof z.ZodUnion) {
-      const match = current.options.find((option) => (isRecord(value) ? option instanceof z.ZodObject : false));
+      const match = current.options.find((option) =>
+        isRecord(value) ? option instanceof z.ZodObject : false,
+      );
       if (!match) return current;
       current = match;
     } else {

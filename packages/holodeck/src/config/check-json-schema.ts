@@ -1,30 +1,72 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
+import { createAjvFor } from '../json-schema/create-ajv.js';
+import { closestMatch } from './did-you-mean.js';
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = addFormatsModule.default;
+/** What is wrong with a user JSON Schema and how to fix it. */
+export interface SchemaProblem {
+  problem: string;
+  hint: string;
+}
+
+const REFERENCE = 'see https://json-schema.org/understanding-json-schema';
+
+/** Keywords people write by hand, for did-you-mean on a misspelt one. */
+const KEYWORDS = [
+  'type',
+  'properties',
+  'required',
+  'items',
+  'prefixItems',
+  'additionalProperties',
+  'enum',
+  'const',
+  'description',
+  'title',
+  'default',
+  'examples',
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  '$ref',
+  '$defs',
+  'definitions',
+  'patternProperties',
+  'propertyNames',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+];
 
 /**
  * Checks that a user-supplied JSON Schema is valid and compiles. Returns what is wrong, or undefined.
  * The draft follows `$schema` (2020-12 when absent). Strict mode is on so a misspelt keyword
  * ("proprties") is an error instead of silently matching everything.
  */
-export function checkJsonSchema(schema: Record<string, unknown>): string | undefined {
-  const draft = typeof schema.$schema === 'string' ? schema.$schema : undefined;
-  const options = { strict: true, strictRequired: false, strictTypes: false, strictTuples: false, allErrors: true };
-  let ajv: Ajv;
-  if (draft === undefined || draft.includes('2020-12')) ajv = new Ajv2020(options);
-  else if (draft.includes('2019-09')) ajv = new Ajv2019(options);
-  else if (draft.includes('draft-07')) ajv = new Ajv(options);
-  else return `$schema "${draft}" is not supported; use draft 2020-12, 2019-09 or draft-07`;
-  addFormats(ajv);
-  if (!ajv.validateSchema(schema)) return describeSchemaError(ajv.errors?.[0]);
+export function checkJsonSchema(schema: Record<string, unknown>): SchemaProblem | undefined {
+  const ajv = createAjvFor(schema, true);
+  if (!ajv) {
+    return {
+      problem: `$schema "${String(schema.$schema)}" is not supported`,
+      hint: 'use draft 2020-12 (or 2019-09, draft-07)',
+    };
+  }
+  if (!ajv.validateSchema(schema)) return { problem: describeSchemaError(ajv.errors?.[0]), hint: REFERENCE };
   try {
     ajv.compile(schema);
   } catch (error) {
-    return (error instanceof Error ? error.message : String(error)).replace(/^strict mode: /, '');
+    const problem = (error instanceof Error ? error.message : String(error)).replace(/^strict mode: /, '');
+    const keyword = /^unknown keyword: "(.+)"/.exec(problem)?.[1];
+    const match = keyword === undefined ? undefined : closestMatch(keyword, KEYWORDS);
+    return { problem, hint: match === undefined ? REFERENCE : `did you mean "${match}"?` };
   }
   return undefined;
 }

@@ -16,6 +16,8 @@ export interface FieldIssue {
   anchor?: 'key' | 'value';
   /** Set when the problem is in another file (e.g. a `.env` file); then no line is looked up. */
   file?: string;
+  /** A position known up front (e.g. the second of two duplicate keys); wins over the path lookup. */
+  position?: { line: number; column: number };
 }
 
 /** A warning found by a startup rule; located like a FieldIssue. */

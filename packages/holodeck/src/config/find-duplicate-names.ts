@@ -9,7 +9,11 @@ export function findDuplicateNames(data: Record<string, unknown>): FieldIssue[] 
   return [...duplicatesIn(data, 'tools', 'tool'), ...duplicatesIn(data, 'test_cases', 'test case')];
 }
 
-function duplicatesIn(data: Record<string, unknown>, key: 'tools' | 'test_cases', noun: string): FieldIssue[] {
+function duplicatesIn(
+  data: Record<string, unknown>,
+  key: 'tools' | 'test_cases',
+  noun: string,
+): FieldIssue[] {
   const list = data[key];
   if (!Array.isArray(list)) return [];
   const firstIndex = new Map<string, number>();

@@ -26,7 +26,10 @@ export async function loadEnvFiles(options: {
   processEnv: Readonly<Record<string, string | undefined>>;
 }): Promise<LoadedEnvironment> {
   const result: LoadedEnvironment = { env: {}, files: [], issues: [] };
-  const candidates = [path.join(options.homeDir, '.holodeck', '.env'), path.join(options.agentDirectory, '.env')];
+  const candidates = [
+    path.join(options.homeDir, '.holodeck', '.env'),
+    path.join(options.agentDirectory, '.env'),
+  ];
   for (const file of candidates) {
     let text: string;
     try {
@@ -34,7 +37,12 @@ export async function loadEnvFiles(options: {
     } catch (error) {
       if (isNodeError(error) && error.code === 'ENOENT') continue;
       const reason = isNodeError(error) ? (error.code ?? error.message) : String(error);
-      result.issues.push({ path: [], file, message: `cannot read this .env file (${reason})`, hint: 'fix its permissions or remove it' });
+      result.issues.push({
+        path: [],
+        file,
+        message: `cannot read this .env file (${reason})`,
+        hint: 'fix its permissions or remove it',
+      });
       continue;
     }
     result.files.push(file);

@@ -18,7 +18,10 @@ export interface ReferencedFiles {
  * substituted raw data, not the typed config, so these problems are reported even when the schema
  * check failed elsewhere: one run shows everything. Paths are relative to agent.yaml's folder.
  */
-export async function loadReferencedFiles(data: Record<string, unknown>, directory: string): Promise<ReferencedFiles> {
+export async function loadReferencedFiles(
+  data: Record<string, unknown>,
+  directory: string,
+): Promise<ReferencedFiles> {
   const result: ReferencedFiles = { issues: [] };
   const where = `relative paths start from ${directory}`;
 
@@ -26,14 +29,21 @@ export async function loadReferencedFiles(data: Record<string, unknown>, directo
   if (isRecord(instructions)) {
     if (typeof instructions.inline === 'string') result.instructions = instructions.inline;
     else if (typeof instructions.file === 'string' && instructions.file !== '') {
-      const text = await readText(instructions.file, directory, ['instructions', 'file'], 'instructions file', where, result.issues);
+      const text = await readText(
+        instructions.file,
+        directory,
+        ['instructions', 'file'],
+        'instructions file',
+        where,
+        result.issues,
+      );
       if (text !== undefined) result.instructions = text;
     }
   }
 
   const responseFormat = data.response_format;
   if (isRecord(responseFormat)) {
-    checkSchema(responseFormat, ['response_format'], 'response_format', result.issues);
+    checkSchema(responseFormat, ['response_format'], undefined, result.issues);
     result.responseFormat = responseFormat;
   } else if (typeof responseFormat === 'string' && /\.(json|ya?ml)$/.test(responseFormat)) {
     const loaded = await readSchemaFile(responseFormat, directory, where, result.issues);
@@ -45,27 +55,58 @@ export async function loadReferencedFiles(data: Record<string, unknown>, directo
     if (!isRecord(tool)) continue;
     if (tool.type === 'function') {
       if (typeof tool.file === 'string' && /\.(js|mjs|ts)$/.test(tool.file)) {
-        await checkExists(tool.file, directory, ['tools', index, 'file'], 'file', 'function tool module', where, result.issues);
+        await checkExists(
+          tool.file,
+          directory,
+          ['tools', index, 'file'],
+          'file',
+          'function tool module',
+          where,
+          result.issues,
+        );
       }
-      if (isRecord(tool.parameters)) checkSchema(tool.parameters, ['tools', index, 'parameters'], 'parameters', result.issues);
+      if (isRecord(tool.parameters))
+        checkSchema(tool.parameters, ['tools', index, 'parameters'], undefined, result.issues);
     }
     if (tool.type === 'mcp' && typeof tool.cwd === 'string' && tool.cwd !== '') {
-      await checkExists(tool.cwd, directory, ['tools', index, 'cwd'], 'directory', 'cwd', where, result.issues);
+      await checkExists(
+        tool.cwd,
+        directory,
+        ['tools', index, 'cwd'],
+        'directory',
+        'cwd',
+        where,
+        result.issues,
+      );
     }
   }
 
   const claude = data.claude;
   if (isRecord(claude) && typeof claude.working_directory === 'string' && claude.working_directory !== '') {
     const fieldPath = ['claude', 'working_directory'];
-    await checkExists(claude.working_directory, directory, fieldPath, 'directory', 'working_directory', where, result.issues);
+    await checkExists(
+      claude.working_directory,
+      directory,
+      fieldPath,
+      'directory',
+      'working_directory',
+      where,
+      result.issues,
+    );
   }
   return result;
 }
 
-function checkSchema(schema: Record<string, unknown>, fieldPath: PathSegment[], label: string, issues: FieldIssue[]): void {
-  const problem = checkJsonSchema(schema);
-  if (problem === undefined) return;
-  issues.push({ path: fieldPath, message: `${label} is not a valid JSON Schema: ${problem}`, hint: 'see https://json-schema.org/understanding-json-schema' });
+function checkSchema(
+  schema: Record<string, unknown>,
+  fieldPath: PathSegment[],
+  source: string | undefined,
+  issues: FieldIssue[],
+): void {
+  const result = checkJsonSchema(schema);
+  if (result === undefined) return;
+  const subject = source === undefined ? 'not a valid JSON Schema' : `${source} is not a valid JSON Schema`;
+  issues.push({ path: fieldPath, message: `${subject}: ${result.problem}`, hint: result.hint });
 }
 
 async function readText(
@@ -100,14 +141,22 @@ async function readSchemaFile(
     parsed = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    issues.push({ path: fieldPath, message: `cannot parse ${absolute}: ${reason}`, hint: 'fix the syntax of that file' });
+    issues.push({
+      path: fieldPath,
+      message: `cannot parse ${absolute}: ${reason}`,
+      hint: 'fix the syntax of that file',
+    });
     return undefined;
   }
   if (!isRecord(parsed)) {
-    issues.push({ path: fieldPath, message: `${absolute} must hold a JSON Schema object`, hint: 'for example {"type": "object", "properties": {...}}' });
+    issues.push({
+      path: fieldPath,
+      message: `${absolute} must hold a JSON Schema object`,
+      hint: 'for example {"type": "object", "properties": {...}}',
+    });
     return undefined;
   }
-  checkSchema(parsed, fieldPath, `response_format file ${absolute}`, issues);
+  checkSchema(parsed, fieldPath, absolute, issues);
   return parsed;
 }
 
@@ -124,16 +173,41 @@ async function checkExists(
   try {
     const stats = await stat(absolute);
     if (kind === 'file' ? stats.isFile() : stats.isDirectory()) return;
-    issues.push({ path: fieldPath, message: `${label} ${absolute} is not a ${kind}`, hint: `point it at a ${kind}; ${where}` });
+    issues.push({
+      path: fieldPath,
+      message: `${label} ${absolute} is not a ${kind}`,
+      hint: `point it at a ${kind}; ${where}`,
+    });
   } catch (error) {
     issues.push({ path: fieldPath, ...describeFsError(error, absolute, label, kind, where) });
   }
 }
 
-function describeFsError(error: unknown, absolute: string, label: string, kind: string, where: string): { message: string; hint: string } {
+function describeFsError(
+  error: unknown,
+  absolute: string,
+  label: string,
+  kind: string,
+  where: string,
+): { message: string; hint: string } {
   const code = isNodeError(error) ? error.code : undefined;
-  if (code === 'ENOENT') return { message: `${label} not found: ${absolute}`, hint: `create the ${kind} or fix the path; ${where}` };
-  if (code === 'EISDIR') return { message: `${label} ${absolute} is a directory, not a file`, hint: `point it at a file; ${where}` };
-  if (code === 'EACCES') return { message: `${label} ${absolute} cannot be read (permission denied)`, hint: 'fix its permissions' };
-  return { message: `${label} ${absolute} cannot be read (${code ?? String(error)})`, hint: 'check that the path is readable' };
+  if (code === 'ENOENT')
+    return {
+      message: `${label} not found: ${absolute}`,
+      hint: `create the ${kind} or fix the path; ${where}`,
+    };
+  if (code === 'EISDIR')
+    return {
+      message: `${label} ${absolute} is a directory, not a file`,
+      hint: `point it at a file; ${where}`,
+    };
+  if (code === 'EACCES')
+    return {
+      message: `${label} ${absolute} cannot be read (permission denied)`,
+      hint: 'fix its permissions',
+    };
+  return {
+    message: `${label} ${absolute} cannot be read (${code ?? String(error)})`,
+    hint: 'check that the path is readable',
+  };
 }

@@ -36,7 +36,9 @@ export function locateYamlPath(
       continue;
     }
     if (!isMap(node)) break;
-    const pair = node.items.find((candidate) => isScalar(candidate.key) && String(candidate.key.value) === String(segment));
+    const pair = node.items.find(
+      (candidate) => isScalar(candidate.key) && String(candidate.key.value) === String(segment),
+    );
     if (!pair) break;
     const keyNode = isScalar(pair.key) ? pair.key : null;
     const value = pair.value;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { allowedKeysAt } from './allowed-keys-at.js';
-import { suggestionHint } from './did-you-mean.js';
+import { closestMatch, suggestionHint } from './did-you-mean.js';
 import { describeParent, type FieldIssue } from './field-issue.js';
 import { describeValue, getAtPath, isRecord, toFieldPath } from './raw-value.js';
 
@@ -17,7 +17,7 @@ const EXPECTED: Record<string, string> = {
   string: 'a string',
   number: 'a number',
   int: 'a whole number',
-  boolean: 'a boolean (true or false)',
+  boolean: 'a boolean',
   object: 'a mapping (key: value lines)',
   record: 'a mapping (key: value lines)',
   array: 'a list',
@@ -45,17 +45,24 @@ function mapIssue(issue: ZodIssue, prefix: readonly PropertyKey[], context: ZodI
       const missing = missingKeyIssue(path, context.data);
       if (missing) return [missing];
       const expected = EXPECTED[issue.expected] ?? issue.expected;
-      return [{ path, message: `expected ${expected}, got ${describeValue(value)}`, hint: typeHint(issue.expected, value, path, context) }];
+      return [
+        {
+          path,
+          message: `expected ${expected}, got ${describeValue(value)}`,
+          hint: typeHint(issue.expected, value, path, context),
+        },
+      ];
     }
     case 'invalid_value': {
       const allowed = issue.values.map(String);
       const missing = missingKeyIssue(path, context.data);
-      if (missing) return [{ ...missing, hint: `one of: ${allowed.map((option) => `"${option}"`).join(', ')}` }];
+      if (missing)
+        return [{ ...missing, hint: `one of: ${allowed.map((option) => `"${option}"`).join(', ')}` }];
       return [
         {
           path,
-          message: `expected one of ${allowed.map((option) => `"${option}"`).join(', ')}; got ${describeValue(value)}`,
-          ...(typeof value === 'string' ? { hint: suggestionHint(value, allowed) } : {}),
+          message: `expected ${allowed.length === 1 ? '' : 'one of '}${allowed.map((option) => `"${option}"`).join(', ')}; got ${describeValue(value)}`,
+          ...didYouMean(value, allowed),
         },
       ];
     }
@@ -65,11 +72,19 @@ function mapIssue(issue: ZodIssue, prefix: readonly PropertyKey[], context: ZodI
     case 'too_big':
       return [{ path, message: describeBound(issue, value) }];
     case 'invalid_format': {
-      if (issue.format === 'url') return [{ path, message: `expected an http(s) URL, got ${describeValue(value)}`, hint: 'for example https://example.com/mcp' }];
+      if (issue.format === 'url')
+        return [
+          {
+            path,
+            message: `expected an http(s) URL, got ${describeValue(value)}`,
+            hint: 'for example https://example.com/mcp',
+          },
+        ];
       return [{ path, message: `${issue.message}; got ${describeValue(value)}` }];
     }
     case 'custom': {
-      const hint = isRecord(issue.params) && typeof issue.params.hint === 'string' ? issue.params.hint : undefined;
+      const hint =
+        isRecord(issue.params) && typeof issue.params.hint === 'string' ? issue.params.hint : undefined;
       return [{ path, message: issue.message, ...(hint === undefined ? {} : { hint }) }];
     }
     default:
@@ -92,10 +107,15 @@ function typeHint(
   context: ZodIssueContext,
 ): string | undefined {
   if (typeof value === 'string' && context.substitutedPaths.has(JSON.stringify(path))) {
-    return `this value comes from an environment variable, and variables always give strings; write the ${expected} in agent.yaml itself`;
+    return `this value comes from an environment variable, and variables always give strings; write ${EXPECTED[expected] ?? expected} directly in agent.yaml`;
   }
   if (expected === 'boolean' && typeof value === 'string') return 'write true or false, without quotes';
-  if ((expected === 'number' || expected === 'int') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+  if (
+    (expected === 'number' || expected === 'int') &&
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    Number.isFinite(Number(value))
+  ) {
     return 'write the number without quotes';
   }
   if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
@@ -116,20 +136,32 @@ function mapUnionIssue(
     const discriminatorValue = getAtPath(context.data, path);
     if (discriminatorValue === undefined) {
       const parentPath = path.slice(0, -1);
-      return [{ path, message: `missing required key "${issue.discriminator}" ${describeParent(parentPath)}`, hint: `one of: ${quoted}` }];
+      return [
+        {
+          path,
+          message: `missing required key "${issue.discriminator}" ${describeParent(parentPath)}`,
+          hint: `one of: ${quoted}`,
+        },
+      ];
     }
     return [
       {
         path,
         message: `expected one of ${quoted}; got ${describeValue(discriminatorValue)}`,
-        ...(typeof discriminatorValue === 'string' ? { hint: suggestionHint(discriminatorValue, options) } : {}),
+        ...didYouMean(discriminatorValue, options),
       },
     ];
   }
   // A branch whose own type matched failed deeper inside: report that branch's problems.
-  const deeper = issue.errors.find((branch) => branch.every((inner) => inner.path.length > 0 || inner.code !== 'invalid_type'));
+  const deeper = issue.errors.find((branch) =>
+    branch.every((inner) => inner.path.length > 0 || inner.code !== 'invalid_type'),
+  );
   if (deeper) return deeper.flatMap((inner) => mapIssue(inner, path, context));
-  const expected = issue.errors.flatMap((branch) => branch.flatMap((inner) => (inner.code === 'invalid_type' ? [EXPECTED[inner.expected] ?? inner.expected] : [])));
+  const expected = issue.errors.flatMap((branch) =>
+    branch.flatMap((inner) =>
+      inner.code === 'invalid_type' ? [EXPECTED[inner.expected] ?? inner.expected] : [],
+    ),
+  );
   return [{ path, message: `expected ${[...new Set(expected)].join(' or ')}, got ${describeValue(value)}` }];
 }
 
@@ -150,3 +182,8 @@ function describeBound(issue: Extract<ZodIssue, { code: 'too_small' | 'too_big' 
   return `must be ${relation} ${limit}, got ${got}`;
 }
 
+/** A did-you-mean hint when the value is a near miss of an allowed option (the message lists them all). */
+function didYouMean(value: unknown, options: readonly string[]): { hint?: string } {
+  const match = typeof value === 'string' ? closestMatch(value, options) : undefined;
+  return match === undefined ? {} : { hint: `did you mean "${match}"?` };
+}

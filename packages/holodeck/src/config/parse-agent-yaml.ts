@@ -85,7 +85,8 @@ function findDuplicateKeys(document: Document, lineCounter: LineCounter): FieldI
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
       if (key === undefined) continue;
-      const line = isScalar(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]).line : 0;
+      const { line, col } =
+        isScalar(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]) : { line: 1, col: 1 };
       const firstLine = firstLines.get(key);
       if (firstLine === undefined) {
         firstLines.set(key, line);
@@ -93,7 +94,7 @@ function findDuplicateKeys(document: Document, lineCounter: LineCounter): FieldI
       } else {
         issues.push({
           path: [...path, key],
-          anchor: 'key',
+          position: { line, column: col },
           message: `duplicate key "${key}" ${describeParent(path)}`,
           hint: `"${key}" is already set on line ${firstLine}; keep only one of them`,
         });

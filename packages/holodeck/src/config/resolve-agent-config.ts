@@ -13,22 +13,29 @@ export function resolveAgentConfig(config: AgentConfig, directory: string): Agen
   return {
     ...config,
     model: withProviderDefaults(config.model),
-    ...(config.embedding_provider ? { embedding_provider: withProviderDefaults(config.embedding_provider) } : {}),
+    ...(config.embedding_provider
+      ? { embedding_provider: withProviderDefaults(config.embedding_provider) }
+      : {}),
     ...(config.evaluations?.model
       ? { evaluations: { ...config.evaluations, model: withProviderDefaults(config.evaluations.model) } }
       : {}),
-    instructions: instructions.file === undefined ? instructions : { ...instructions, file: resolve(instructions.file) },
+    instructions:
+      instructions.file === undefined ? instructions : { ...instructions, file: resolve(instructions.file) },
     ...(typeof responseFormat === 'string' ? { response_format: resolve(responseFormat) } : {}),
     ...(config.tools ? { tools: config.tools.map((tool) => resolveTool(tool, resolve)) } : {}),
-    ...(claude?.working_directory ? { claude: { ...claude, working_directory: resolve(claude.working_directory) } } : {}),
+    ...(claude?.working_directory
+      ? { claude: { ...claude, working_directory: resolve(claude.working_directory) } }
+      : {}),
     ...(testCasesFile ? { test_cases_file: resolve(testCasesFile) } : {}),
   };
 }
 
 /** auth_provider defaults to api_key for anthropic only; ollama defaults to a local server. */
 function withProviderDefaults(model: LLMProvider): LLMProvider {
-  if (model.provider === 'anthropic' && model.auth_provider === undefined) return { ...model, auth_provider: 'api_key' };
-  if (model.provider === 'ollama' && model.endpoint === undefined) return { ...model, endpoint: OLLAMA_DEFAULT_ENDPOINT };
+  if (model.provider === 'anthropic' && model.auth_provider === undefined)
+    return { ...model, auth_provider: 'api_key' };
+  if (model.provider === 'ollama' && model.endpoint === undefined)
+    return { ...model, endpoint: OLLAMA_DEFAULT_ENDPOINT };
   return model;
 }
 

@@ -78,7 +78,12 @@ export function substituteEnvVars(
   env: Readonly<Record<string, string>>,
   envFileHint: string,
 ): TreeSubstitution {
-  const result: TreeSubstitution = { value: undefined, issues: [], substitutedPaths: new Set(), failedPaths: new Set() };
+  const result: TreeSubstitution = {
+    value: undefined,
+    issues: [],
+    substitutedPaths: new Set(),
+    failedPaths: new Set(),
+  };
   const walk = (value: unknown, path: PathSegment[]): unknown => {
     if (typeof value === 'string') {
       if (!value.includes('${')) return value;
@@ -98,6 +103,7 @@ export function substituteEnvVars(
         result.issues.push({
           path,
           message: `"${reference}" is not a valid variable reference`,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: shows the ${} syntax to the user
           hint: 'write ${NAME} or ${NAME:-default} (NAME: letters, digits and _), or $${ for a literal "${"',
         });
       }
@@ -106,7 +112,9 @@ export function substituteEnvVars(
     if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]));
     if (isRecord(value)) {
       // fromEntries defines own properties, so a "__proto__" key stays an ordinary key.
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...path, key])]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [key, walk(item, [...path, key])]),
+      );
     }
     return value;
   };

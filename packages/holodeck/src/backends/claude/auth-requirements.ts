@@ -31,7 +31,12 @@ export const AUTH_REQUIREMENTS: Record<AuthProvider, AuthRequirement> = {
       [['AWS_REGION']],
       [['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'], ['AWS_PROFILE'], ['AWS_BEARER_TOKEN_BEDROCK']],
     ],
-    passthrough: ['AWS_SESSION_TOKEN', 'ANTHROPIC_BEDROCK_BASE_URL', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'],
+    passthrough: [
+      'AWS_SESSION_TOKEN',
+      'ANTHROPIC_BEDROCK_BASE_URL',
+      'AWS_CONFIG_FILE',
+      'AWS_SHARED_CREDENTIALS_FILE',
+    ],
     flags: { CLAUDE_CODE_USE_BEDROCK: '1' },
     hint: 'Amazon Bedrock needs AWS_REGION and credentials (AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or AWS_BEARER_TOKEN_BEDROCK).',
   },
@@ -42,7 +47,10 @@ export const AUTH_REQUIREMENTS: Record<AuthProvider, AuthRequirement> = {
     hint: 'Google Vertex AI needs CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID, plus application-default credentials (GOOGLE_APPLICATION_CREDENTIALS).',
   },
   foundry: {
-    required: [[['ANTHROPIC_FOUNDRY_API_KEY']], [['ANTHROPIC_FOUNDRY_RESOURCE'], ['ANTHROPIC_FOUNDRY_BASE_URL']]],
+    required: [
+      [['ANTHROPIC_FOUNDRY_API_KEY']],
+      [['ANTHROPIC_FOUNDRY_RESOURCE'], ['ANTHROPIC_FOUNDRY_BASE_URL']],
+    ],
     passthrough: [],
     flags: { CLAUDE_CODE_USE_FOUNDRY: '1' },
     hint: 'Microsoft Foundry needs ANTHROPIC_FOUNDRY_API_KEY and ANTHROPIC_FOUNDRY_RESOURCE (or ANTHROPIC_FOUNDRY_BASE_URL).',
@@ -50,7 +58,10 @@ export const AUTH_REQUIREMENTS: Record<AuthProvider, AuthRequirement> = {
 };
 
 /** Returns the variable names a user still has to set; an unmet alternatives group names its first option. */
-export function missingCredentials(provider: AuthProvider, env: Record<string, string | undefined>): string[] {
+export function missingCredentials(
+  provider: AuthProvider,
+  env: Record<string, string | undefined>,
+): string[] {
   const missing: string[] = [];
   for (const group of AUTH_REQUIREMENTS[provider].required) {
     const satisfied = group.some((alternative) => alternative.every((name) => Boolean(env[name])));

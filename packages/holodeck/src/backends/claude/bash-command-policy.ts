@@ -7,7 +7,18 @@
  */
 
 /** Commands refused unless `bash.allow_unsafe: true`. */
-export const UNSAFE_COMMANDS = ['sudo', 'su', 'doas', 'mkfs', 'dd', 'shutdown', 'reboot', 'halt', 'poweroff', 'eval'];
+export const UNSAFE_COMMANDS = [
+  'sudo',
+  'su',
+  'doas',
+  'mkfs',
+  'dd',
+  'shutdown',
+  'reboot',
+  'halt',
+  'poweroff',
+  'eval',
+];
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
 
 export interface BashPolicy {

@@ -1,8 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import type { CanUseTool, McpServerConfig, Options, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
 import type { ClaudeConfig, LoadedAgent, McpToolConfig } from '../../config/index.js';
 import type { BackendWarning } from '../contract/index.js';
 import type { ToolGuardPolicy } from './build-tool-guard.js';
-import { BUILTIN_TOOLS_BY_CAPABILITY, FUNCTION_TOOLS_SERVER, allowedToolsEntryMatches } from './tool-names.js';
+import {
+  allowedToolsEntryMatches,
+  BUILTIN_TOOLS_BY_CAPABILITY,
+  FUNCTION_TOOLS_SERVER,
+} from './tool-names.js';
 
 const PERMISSION_MODES: Record<ClaudeConfig['permission_mode'], PermissionMode> = {
   manual: 'default',
@@ -39,12 +44,25 @@ export function enabledBuiltinTools(claude: ClaudeConfig | undefined): string[] 
   return tools;
 }
 
+const CWD_LAUNCHER = fileURLToPath(new URL('./mcp-cwd-launcher.js', import.meta.url));
+
 function mcpServerConfig(tool: McpToolConfig): McpServerConfig {
   const timeout = tool.request_timeout * 1000;
   if (tool.transport === 'stdio') {
-    return { type: 'stdio', command: tool.command ?? '', args: tool.args ?? [], env: tool.env ?? {}, timeout, alwaysLoad: true };
+    const command = tool.command ?? '';
+    const args = tool.args ?? [];
+    const launch = tool.cwd
+      ? { command: process.execPath, args: [CWD_LAUNCHER, tool.cwd, command, ...args] }
+      : { command, args };
+    return { type: 'stdio', ...launch, env: tool.env ?? {}, timeout, alwaysLoad: true };
   }
-  return { type: tool.transport, url: tool.url ?? '', headers: tool.headers ?? {}, timeout, alwaysLoad: true };
+  return {
+    type: tool.transport,
+    url: tool.url ?? '',
+    headers: tool.headers ?? {},
+    timeout,
+    alwaysLoad: true,
+  };
 }
 
 /** The deny answer for a tool that needs approval when no one can give it. */
@@ -67,7 +85,8 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
   const claude = config.claude;
   const permissionMode = claude?.permission_mode ?? 'manual';
   const allowedTools = claude?.allowed_tools;
-  const isListed = (name: string) => !allowedTools || allowedTools.some((entry) => allowedToolsEntryMatches(entry, name));
+  const isListed = (name: string) =>
+    !allowedTools || allowedTools.some((entry) => allowedToolsEntryMatches(entry, name));
   const warnings: BackendWarning[] = [];
 
   const builtins = enabledBuiltinTools(claude).filter(isListed);
@@ -82,7 +101,9 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
     ...builtins.filter((name) => !['Write', 'Edit', 'Bash'].includes(name)),
     ...functionToolNames.map((name) => `mcp__${FUNCTION_TOOLS_SERVER}__${name}`),
     ...mcpTools.flatMap((tool) => {
-      const listed = allowedTools?.filter((entry) => entry.startsWith(`mcp__${tool.name}__`) && !entry.endsWith('__*'));
+      const listed = allowedTools?.filter(
+        (entry) => entry.startsWith(`mcp__${tool.name}__`) && !entry.endsWith('__*'),
+      );
       return listed?.length && !allowedTools?.includes(`mcp__${tool.name}`) ? listed : [`mcp__${tool.name}`];
     }),
   ];
@@ -90,7 +111,8 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
   if (config.model.temperature !== undefined) {
     warnings.push({
       code: 'temperature-unsupported',
-      message: 'model.temperature is not supported by the Claude Agent SDK and is ignored for provider: anthropic.',
+      message:
+        'model.temperature is not supported by the Claude Agent SDK and is ignored for provider: anthropic.',
     });
   }
 

@@ -1,5 +1,10 @@
 import { CredentialError } from '../../errors.js';
-import { AUTH_REQUIREMENTS, type AuthProvider, credentialVariables, missingCredentials } from './auth-requirements.js';
+import {
+  AUTH_REQUIREMENTS,
+  type AuthProvider,
+  credentialVariables,
+  missingCredentials,
+} from './auth-requirements.js';
 
 /**
  * Host variables the CLI needs to run at all (find programs, a home for its config, locale,
@@ -74,7 +79,8 @@ export function buildSubprocessEnv(input: SubprocessEnvInput): Record<string, st
   result.CLAUDE_CODE_MAX_RETRIES = lowerBound(env.CLAUDE_CODE_MAX_RETRIES, MAX_API_RETRIES);
   result.API_TIMEOUT_MS = env.API_TIMEOUT_MS ?? String(DEFAULT_API_TIMEOUT_MS);
   result.CLAUDE_AGENT_SDK_CLIENT_APP = 'holodeck/0.1.0';
-  if (input.maxOutputTokens !== undefined) result.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.maxOutputTokens);
+  if (input.maxOutputTokens !== undefined)
+    result.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.maxOutputTokens);
   if (input.bypassPermissionsAsRoot) result.IS_SANDBOX = '1';
   Object.assign(result, input.extra ?? {});
   return result;

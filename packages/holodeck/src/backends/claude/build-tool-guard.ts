@@ -1,4 +1,9 @@
-import type { HookCallbackMatcher, HookEvent, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import type {
+  HookCallbackMatcher,
+  HookEvent,
+  HookInput,
+  HookJSONOutput,
+} from '@anthropic-ai/claude-agent-sdk';
 import { type BashPolicy, refuseBashCommand } from './bash-command-policy.js';
 import { allowedToolsEntryMatches, RUNTIME_TOOLS } from './tool-names.js';
 
@@ -13,7 +18,11 @@ export interface ToolGuardPolicy {
 
 function deny(reason: string): HookJSONOutput {
   return {
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: reason,
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { LoadedAgent } from '../../config/index.js';
 import { HoloDeckError } from '../../errors.js';
-import { createAjv } from '../../json-schema/create-ajv.js';
+import { compileUserSchema } from '../../json-schema/create-ajv.js';
 import type {
   AgentBackend,
   AgentSession,
@@ -64,13 +64,17 @@ export class ClaudeBackend implements AgentBackend {
     this.collectedWarnings.push(...plan.warnings);
     const functionTools = await loadFunctionTools(
       this.agent.file,
-      (config.tools ?? []).flatMap((tool, index) => (tool.type === 'function' ? [{ index, config: tool }] : [])),
+      (config.tools ?? []).flatMap((tool, index) =>
+        tool.type === 'function' ? [{ index, config: tool }] : [],
+      ),
     );
     this.prepared = {
       plan,
       functionTools,
       credentialHint: credentialHint(authProvider),
-      ...(this.agent.responseFormat ? { validateStructuredOutput: createAjv().compile(this.agent.responseFormat) } : {}),
+      ...(this.agent.responseFormat
+        ? { validateStructuredOutput: compileUserSchema(this.agent.responseFormat) }
+        : {}),
     };
   }
 
@@ -105,7 +109,8 @@ export class ClaudeBackend implements AgentBackend {
   }
 
   private requirePrepared(): PreparedAgent {
-    if (!this.prepared) throw new HoloDeckError('ClaudeBackend.initialize() must be called first (this is a bug).');
+    if (!this.prepared)
+      throw new HoloDeckError('ClaudeBackend.initialize() must be called first (this is a bug).');
     return this.prepared;
   }
 }

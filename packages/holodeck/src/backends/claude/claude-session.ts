@@ -38,7 +38,11 @@ export class ClaudeSession implements AgentSession {
     this.id = resume;
     this.run = query({
       prompt: this.input,
-      options: queryOptions(prepared, { handle: this.handle, partialMessages: true, ...(resume ? { resume } : {}) }),
+      options: queryOptions(prepared, {
+        handle: this.handle,
+        partialMessages: true,
+        ...(resume ? { resume } : {}),
+      }),
     });
     void this.pump();
   }
@@ -76,7 +80,11 @@ export class ClaudeSession implements AgentSession {
     if (this.failure) throw this.failure;
     if (this.closed) throw new AgentSessionError('the session is closed');
     if (this.current) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
-    const turn: Turn = { accumulator: new RunAccumulator(true), events: new AsyncQueue(), startedAt: Date.now() };
+    const turn: Turn = {
+      accumulator: new RunAccumulator(true),
+      events: new AsyncQueue(),
+      startedAt: Date.now(),
+    };
     this.current = turn;
     this.input.push({
       type: 'user',
@@ -139,7 +147,8 @@ export class ClaudeSession implements AgentSession {
           ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
           : {}),
       });
-      if (result.is_error && result.error_reason) turn.events.push({ type: 'error', message: result.error_reason });
+      if (result.is_error && result.error_reason)
+        turn.events.push({ type: 'error', message: result.error_reason });
       turn.events.push({ type: 'finish', result });
       turn.events.end();
       this.current = undefined;
@@ -148,7 +157,9 @@ export class ClaudeSession implements AgentSession {
 
   private fail(error: unknown, started: boolean): AgentSessionError {
     const detail = error instanceof Error && !this.handle.exited ? ` (${error.message})` : '';
-    this.failure ??= new AgentSessionError(`${describeExit(this.handle)}${detail}`, { cause: { started, error } });
+    this.failure ??= new AgentSessionError(`${describeExit(this.handle)}${detail}`, {
+      cause: { started, error },
+    });
     const turn = this.current;
     if (turn) {
       turn.events.push({ type: 'error', message: this.failure.message });

@@ -2,11 +2,15 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
 import type { FunctionToolConfig } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
-import { createAjv } from '../../json-schema/create-ajv.js';
+import { compileUserSchema } from '../../json-schema/create-ajv.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 
 /** A function tool loaded and ready to call. */
@@ -36,7 +40,6 @@ export async function loadFunctionTools(
   agentFile: string,
   tools: readonly { index: number; config: FunctionToolConfig }[],
 ): Promise<LoadedFunctionTool[]> {
-  const ajv = createAjv();
   const loaded: LoadedFunctionTool[] = [];
   const issues = [];
   for (const { index, config } of tools) {
@@ -60,7 +63,9 @@ export async function loadFunctionTools(
         file: agentFile,
         path: `tools[${index}].function`,
         message: `module ${config.file} has no exported function "${exportName}"`,
-        hint: exports.length ? `exported functions: ${exports.join(', ')}` : 'the module exports no functions',
+        hint: exports.length
+          ? `exported functions: ${exports.join(', ')}`
+          : 'the module exports no functions',
       });
       continue;
     }
@@ -69,7 +74,7 @@ export async function loadFunctionTools(
       description: config.description,
       parameters: config.parameters,
       timeoutMs: config.timeout !== undefined ? config.timeout * 1000 : DEFAULT_TIMEOUT_MS,
-      validate: ajv.compile(config.parameters),
+      validate: compileUserSchema(config.parameters),
       implementation: implementation as (args: Record<string, unknown>) => unknown,
     });
   }
@@ -87,7 +92,10 @@ function stringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
-async function callWithTimeout(tool: LoadedFunctionTool, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callWithTimeout(
+  tool: LoadedFunctionTool,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CallToolResult>((resolve) => {
     timer = setTimeout(
@@ -99,7 +107,10 @@ async function callWithTimeout(tool: LoadedFunctionTool, args: Record<string, un
     try {
       return textResult(stringify(await tool.implementation(args)), false);
     } catch (error) {
-      return textResult(`Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`, true);
+      return textResult(
+        `Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        true,
+      );
     }
   })();
   try {
@@ -116,18 +127,29 @@ async function callWithTimeout(tool: LoadedFunctionTool, args: Record<string, un
  * failures, thrown errors and timeouts come back to the model as error tool results.
  * A server instance serves one CLI process, so callers create one per query.
  */
-export function createFunctionToolsServer(tools: readonly LoadedFunctionTool[]): McpSdkServerConfigWithInstance {
-  const server = new McpServer({ name: FUNCTION_TOOLS_SERVER, version: '0.1.0' }, { capabilities: { tools: {} } });
+export function createFunctionToolsServer(
+  tools: readonly LoadedFunctionTool[],
+): McpSdkServerConfigWithInstance {
+  const server = new McpServer(
+    { name: FUNCTION_TOOLS_SERVER, version: '0.1.0' },
+    { capabilities: { tools: {} } },
+  );
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   server.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })),
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.parameters,
+    })),
   }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) return textResult(`Unknown tool "${request.params.name}"`, true);
     const args = request.params.arguments ?? {};
     if (!tool.validate(args)) {
-      const problems = (tool.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ');
+      const problems = (tool.validate.errors ?? [])
+        .map((e) => `${e.instancePath || '(root)'} ${e.message}`)
+        .join('; ');
       return textResult(`Invalid arguments for "${tool.name}": ${problems}`, true);
     }
     return callWithTimeout(tool, args);

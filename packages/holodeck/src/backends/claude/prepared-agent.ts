@@ -1,7 +1,7 @@
 import type { Options } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
-import { buildToolGuard } from './build-tool-guard.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
+import { buildToolGuard } from './build-tool-guard.js';
 import { createFunctionToolsServer, type LoadedFunctionTool } from './function-tools-server.js';
 import type { ClaudeProcessHandle } from './spawn-claude-process.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
@@ -23,7 +23,9 @@ export interface QueryOptionsInput {
 
 /** Options for one query: the plan plus the parts that hold per-process state. */
 export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput): Options {
-  const functionTools = prepared.functionTools.filter((tool) => prepared.plan.functionToolNames.includes(tool.name));
+  const functionTools = prepared.functionTools.filter((tool) =>
+    prepared.plan.functionToolNames.includes(tool.name),
+  );
   return {
     ...prepared.plan.options,
     mcpServers: {

@@ -59,7 +59,8 @@ export class RunAccumulator {
         const event = message.event;
         if (event.type === 'content_block_delta') {
           if (event.delta.type === 'text_delta') yield { type: 'text-delta', text: event.delta.text };
-          if (event.delta.type === 'thinking_delta') yield { type: 'thinking-delta', text: event.delta.thinking };
+          if (event.delta.type === 'thinking_delta')
+            yield { type: 'thinking-delta', text: event.delta.thinking };
         }
         return;
       }
@@ -90,7 +91,11 @@ export class RunAccumulator {
         if (!this.streamingDeltas) yield { type: 'text-delta', text: block.text };
       } else if (block.type === 'thinking' && typeof block.thinking === 'string' && !this.streamingDeltas) {
         yield { type: 'thinking-delta', text: block.thinking };
-      } else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+      } else if (
+        block.type === 'tool_use' &&
+        typeof block.id === 'string' &&
+        typeof block.name === 'string'
+      ) {
         const args = isRecord(block.input) ? block.input : {};
         this.toolNames.set(block.id, block.name);
         this.state.toolCalls.push({ name: block.name, arguments: args, call_id: block.id });

@@ -13,7 +13,9 @@ import { withSpawnRetry } from './with-spawn-retry.js';
  */
 export function renderPrompt(message: string, context: readonly ConversationMessage[] | undefined): string {
   if (!context?.length) return message;
-  const transcript = context.map((entry) => `${entry.role === 'user' ? 'User' : 'Assistant'}: ${entry.content}`);
+  const transcript = context.map(
+    (entry) => `${entry.role === 'user' ? 'User' : 'Assistant'}: ${entry.content}`,
+  );
   return `Conversation so far:\n${transcript.join('\n')}\n\nUser: ${message}`;
 }
 
@@ -24,10 +26,21 @@ export async function runOnce(
   context?: readonly ConversationMessage[],
 ): Promise<ExecutionResult> {
   const startedAt = Date.now();
+  const finish = (accumulator: RunAccumulator): ExecutionResult =>
+    buildExecutionResult(accumulator.state, {
+      startedAt,
+      credentialHint: prepared.credentialHint,
+      ...(prepared.validateStructuredOutput
+        ? { validateStructuredOutput: prepared.validateStructuredOutput }
+        : {}),
+    });
   return withSpawnRetry(async () => {
     const handle = new ClaudeProcessHandle();
     const accumulator = new RunAccumulator(false);
-    const run = query({ prompt: renderPrompt(message, context), options: queryOptions(prepared, { handle, partialMessages: false }) });
+    const run = query({
+      prompt: renderPrompt(message, context),
+      options: queryOptions(prepared, { handle, partialMessages: false }),
+    });
     try {
       for await (const sdkMessage of run) {
         for (const _event of accumulator.accept(sdkMessage)) {
@@ -35,6 +48,8 @@ export async function runOnce(
         }
       }
     } catch (error) {
+      // The CLI exits 1 after reporting a failed run; the result it sent is the answer.
+      if (accumulator.state.result) return finish(accumulator);
       const started = accumulator.state.sessionId !== undefined;
       throw new AgentSessionError(
         `${describeExit(handle)}${error instanceof Error && !handle.exited ? ` (${error.message})` : ''}`,
@@ -43,10 +58,6 @@ export async function runOnce(
     } finally {
       run.close();
     }
-    return buildExecutionResult(accumulator.state, {
-      startedAt,
-      credentialHint: prepared.credentialHint,
-      ...(prepared.validateStructuredOutput ? { validateStructuredOutput: prepared.validateStructuredOutput } : {}),
-    });
+    return finish(accumulator);
   });
 }

@@ -61,7 +61,8 @@ export class ClaudeProcessHandle {
   }
 
   kill(): void {
-    if (this.child && this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null)
+      this.child.kill('SIGTERM');
   }
 }
 
@@ -69,7 +70,11 @@ export class ClaudeProcessHandle {
 export function describeExit(handle: ClaudeProcessHandle): string {
   if (handle.failedToSpawn) return `could not start the claude process: ${handle.failedToSpawn.message}`;
   const exit = handle.exited;
-  const how = exit ? (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`) : 'stopped';
+  const how = exit
+    ? exit.signal
+      ? `was killed by ${exit.signal}`
+      : `exited with code ${exit.code}`
+    : 'stopped';
   const stderr = handle.stderr ? `; stderr: ${handle.stderr.split('\n').slice(-5).join(' | ')}` : '';
   return `the claude process ${how}${stderr}`;
 }

@@ -46,5 +46,11 @@ export interface ExecutionResult {
 
 /** A zeroed TokenUsage. */
 export function emptyTokenUsage(): TokenUsage {
-  return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0 };
+  return {
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    total_tokens: 0,
+    cache_read_tokens: 0,
+    cache_creation_tokens: 0,
+  };
 }

@@ -38,14 +38,20 @@ export async function chatCommand(file: string, options: ChatOptions, style: Sty
   if (options.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else if (result.is_error) {
-    process.stderr.write(`${style.red('error')} the agent run failed: ${result.error_reason ?? 'unknown reason'}\n`);
+    process.stderr.write(
+      `${style.red('error')} the agent run failed: ${result.error_reason ?? 'unknown reason'}\n`,
+    );
   } else {
     process.stdout.write(`${result.response}\n`);
   }
   return result.is_error ? ExitCode.execution : ExitCode.ok;
 }
 
-export function registerChatCommand(program: Command, run: (code: Promise<ExitCodeValue>) => void, style: Style) {
+export function registerChatCommand(
+  program: Command,
+  run: (code: Promise<ExitCodeValue>) => void,
+  style: Style,
+) {
   program
     .command('chat')
     .description('talk to the agent: one answer with -p, otherwise a conversation on stdin')

@@ -9,7 +9,11 @@ export interface ValidateOptions {
 }
 
 /** `holodeck validate <file>`: report every problem at once. */
-export async function validateCommand(file: string, options: ValidateOptions, style: Style): Promise<ExitCodeValue> {
+export async function validateCommand(
+  file: string,
+  options: ValidateOptions,
+  style: Style,
+): Promise<ExitCodeValue> {
   const { issues, warnings } = await validateAgentFile(file);
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ valid: issues.length === 0, issues, warnings }, null, 2)}\n`);
@@ -30,7 +34,11 @@ export async function validateCommand(file: string, options: ValidateOptions, st
   return ExitCode.ok;
 }
 
-export function registerValidateCommand(program: Command, run: (code: Promise<ExitCodeValue>) => void, style: Style) {
+export function registerValidateCommand(
+  program: Command,
+  run: (code: Promise<ExitCodeValue>) => void,
+  style: Style,
+) {
   program
     .command('validate')
     .description('check an agent.yaml and print every problem with its file:line and a fix')

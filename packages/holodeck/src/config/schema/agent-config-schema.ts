@@ -14,10 +14,20 @@ export const InstructionsSchema = z
   })
   .superRefine((instructions, context) => {
     if (instructions.inline !== undefined && instructions.file !== undefined) {
-      addConfigIssue(context, [], 'set either "inline" or "file", not both', 'keep one of instructions.inline and instructions.file');
+      addConfigIssue(
+        context,
+        [],
+        'set either "inline" or "file", not both',
+        'keep one of instructions.inline and instructions.file',
+      );
     }
     if (instructions.inline === undefined && instructions.file === undefined) {
-      addConfigIssue(context, [], 'instructions need "inline" or "file"', 'add inline: <the system prompt>, or file: instructions.md');
+      addConfigIssue(
+        context,
+        [],
+        'instructions need "inline" or "file"',
+        'add inline: <the system prompt>, or file: instructions.md',
+      );
     }
   });
 /** The `instructions:` block. */
@@ -35,7 +45,9 @@ export const AgentConfigSchema = z
     name: z
       .string()
       .max(100)
-      .regex(/^[A-Za-z][A-Za-z0-9-]*$/, { error: 'must start with a letter and contain only letters, digits and "-"' }),
+      .regex(/^[A-Za-z][A-Za-z0-9-]*$/, {
+        error: 'must start with a letter and contain only letters, digits and "-"',
+      }),
     description: z.string().optional(),
     author: z.string().optional(),
     model: LLMProviderSchema,

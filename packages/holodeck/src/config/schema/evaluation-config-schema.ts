@@ -49,7 +49,12 @@ export const TestCaseSchema = z
   })
   .superRefine((testCase, context) => {
     if (testCase.input !== undefined && testCase.turns !== undefined) {
-      addConfigIssue(context, ['turns'], 'set either "input" or "turns", not both', 'use input for one message, turns for a conversation');
+      addConfigIssue(
+        context,
+        ['turns'],
+        'set either "input" or "turns", not both',
+        'use input for one message, turns for a conversation',
+      );
     }
     if (testCase.input === undefined && testCase.turns === undefined) {
       addConfigIssue(context, [], 'a test case needs "input" or "turns"', 'add input: <the user message>');

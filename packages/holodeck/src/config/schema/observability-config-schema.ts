@@ -6,7 +6,10 @@ const RegexSourceSchema = z.string().superRefine((source, context) => {
   try {
     new RegExp(source);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = (error instanceof Error ? error.message : String(error)).replace(
+      /^Invalid regular expression: /,
+      '',
+    );
     context.addIssue({ code: 'custom', message: `is not a valid regular expression: ${reason}`, params: {} });
   }
 });

@@ -20,7 +20,11 @@ export const McpToolSchema = z
     name: toolName,
     description: toolDescription,
     transport: z.enum(['stdio', 'http', 'sse']).default('stdio'),
-    command: z.string().min(1).optional().describe('stdio: program to start; ./ or ../ is relative to agent.yaml.'),
+    command: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('stdio: program to start; ./ or ../ is relative to agent.yaml.'),
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).optional(),
     cwd: z.string().min(1).optional(),
@@ -31,10 +35,20 @@ export const McpToolSchema = z
   .superRefine((tool, context) => {
     const stdio = tool.transport === 'stdio';
     if (stdio && tool.command === undefined) {
-      addConfigIssue(context, ['command'], 'missing required key "command" for transport stdio', 'add command: <program that starts the MCP server>, or set transport: http with a url');
+      addConfigIssue(
+        context,
+        ['command'],
+        'missing required key "command" for transport stdio',
+        'add command: <program that starts the MCP server>, or set transport: http with a url',
+      );
     }
     if (!stdio && tool.url === undefined) {
-      addConfigIssue(context, ['url'], `missing required key "url" for transport ${tool.transport}`, 'add url: https://<host>/mcp');
+      addConfigIssue(
+        context,
+        ['url'],
+        `missing required key "url" for transport ${tool.transport}`,
+        'add url: https://<host>/mcp',
+      );
     }
     const misplaced = stdio ? HTTP_ONLY : STDIO_ONLY;
     for (const key of misplaced) {

@@ -1,0 +1,94 @@
+import { closestMatch, suggestionHint } from './did-you-mean.js';
+import type { FieldIssue } from './field-issue.js';
+import type { AgentConfig } from './schema/agent-config-schema.js';
+import type { ClaudeConfig } from './schema/claude-config-schema.js';
+
+/** Where function (and other in-process) tools are served: `mcp__holodeck_tools__<name>`. */
+const IN_PROCESS_SERVER = 'holodeck_tools';
+
+/** Each built-in Claude Code tool and the setting that enables it. */
+const BUILTIN_SETTING: Record<string, string> = {
+  Read: 'claude.file_system.read: true',
+  Glob: 'claude.file_system.read: true',
+  Grep: 'claude.file_system.read: true',
+  Write: 'claude.file_system.write: true',
+  Edit: 'claude.file_system.edit: true',
+  Bash: 'claude.bash.enabled: true',
+  WebSearch: 'claude.web_search: true',
+  WebFetch: 'claude.web_search: true',
+  Agent: 'claude.subagents.enabled: true',
+};
+
+/** The built-in tools a claude block turns on. */
+export function enabledBuiltins(claude: ClaudeConfig | undefined): string[] {
+  const enabled: string[] = [];
+  if (claude?.file_system?.read) enabled.push('Read', 'Glob', 'Grep');
+  if (claude?.file_system?.write) enabled.push('Write');
+  if (claude?.file_system?.edit) enabled.push('Edit');
+  if (claude?.bash?.enabled) enabled.push('Bash');
+  if (claude?.web_search) enabled.push('WebSearch', 'WebFetch');
+  if (claude?.subagents?.enabled) enabled.push('Agent');
+  return enabled;
+}
+
+/**
+ * Every `claude.allowed_tools` entry must name an enabled built-in or a configured tool: a short
+ * name, `mcp__holodeck_tools__<name>` for in-process tools, or for an MCP server `mcp__<server>`,
+ * `mcp__<server>__*` or `mcp__<server>__<tool>` (remote tool names are only known at runtime).
+ */
+export function checkAllowedTools(config: AgentConfig): FieldIssue[] {
+  const allowed = config.claude?.allowed_tools;
+  if (!allowed) return [];
+  const builtins = enabledBuiltins(config.claude);
+  const tools = config.tools ?? [];
+  const servers = tools.filter((tool) => tool.type === 'mcp').map((tool) => tool.name);
+  const inProcess = tools.filter((tool) => tool.type !== 'mcp').map((tool) => tool.name);
+  const exact = new Set([
+    ...builtins,
+    ...tools.map((tool) => tool.name),
+    ...inProcess.map((name) => `mcp__${IN_PROCESS_SERVER}__${name}`),
+    ...(inProcess.length > 0 ? [`mcp__${IN_PROCESS_SERVER}`, `mcp__${IN_PROCESS_SERVER}__*`] : []),
+    ...servers.flatMap((server) => [`mcp__${server}`, `mcp__${server}__*`]),
+  ]);
+  const issues: FieldIssue[] = [];
+  allowed.forEach((entry, index) => {
+    if (exact.has(entry)) return;
+    if (
+      servers.some(
+        (server) => entry.startsWith(`mcp__${server}__`) && entry.length > `mcp__${server}__`.length,
+      )
+    )
+      return;
+    const path = ['claude', 'allowed_tools', index];
+    const setting = BUILTIN_SETTING[entry];
+    if (setting !== undefined) {
+      issues.push({
+        path,
+        message: `"${entry}" is a built-in tool that this configuration does not enable`,
+        hint: `enable it with ${setting}, or remove it from allowed_tools`,
+      });
+      return;
+    }
+    const known = [...exact].filter((name) => !name.endsWith('__*'));
+    issues.push({
+      path,
+      message: `unknown tool "${entry}" in claude.allowed_tools`,
+      hint: unknownToolHint(entry, known, servers, inProcess),
+    });
+  });
+  return issues;
+}
+
+/** For `mcp__<server>__<tool>` with a misspelt server, suggest the same id with the closest server. */
+function unknownToolHint(entry: string, known: string[], servers: string[], inProcess: string[]): string {
+  if (known.length === 0) {
+    return 'no tools are enabled: enable a built-in under claude (file_system, bash, web_search, subagents) or add tools';
+  }
+  const mcp = /^mcp__(.+?)(__.*)?$/.exec(entry);
+  const allServers = [...servers, ...(inProcess.length > 0 ? [IN_PROCESS_SERVER] : [])];
+  if (mcp?.[1] !== undefined && !allServers.includes(mcp[1])) {
+    const server = closestMatch(mcp[1], allServers);
+    if (server !== undefined) return `did you mean "mcp__${server}${mcp[2] ?? ''}"?`;
+  }
+  return suggestionHint(entry, known, 'known tools');
+}

@@ -1,0 +1,67 @@
+// Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
+export { agentJsonSchema } from './agent-json-schema.js';
+export { loadAgentConfig } from './load-agent-config.js';
+export type { AgentValidation, ConfigWarning, LoadAgentOptions, LoadedAgent } from './loaded-agent.js';
+export {
+  type AgentConfig,
+  AgentConfigSchema,
+  type InstructionsConfig,
+  InstructionsSchema,
+  ResponseFormatSchema,
+} from './schema/agent-config-schema.js';
+export {
+  type BashConfig,
+  BashConfigSchema,
+  type ClaudeConfig,
+  ClaudeConfigSchema,
+  type ExtendedThinkingConfig,
+  ExtendedThinkingConfigSchema,
+  type FileSystemConfig,
+  FileSystemConfigSchema,
+  type PermissionMode,
+  PermissionModeSchema,
+  type SettingSource,
+  SettingSourceSchema,
+  type SubagentConfig,
+  SubagentConfigSchema,
+} from './schema/claude-config-schema.js';
+export {
+  type EvaluationConfig,
+  EvaluationConfigSchema,
+  type MetricConfig,
+  MetricConfigSchema,
+  type TestCase,
+  TestCaseSchema,
+  type TestTurn,
+  TestTurnSchema,
+} from './schema/evaluation-config-schema.js';
+export {
+  type AuthProvider,
+  AuthProviderSchema,
+  type LLMProvider,
+  LLMProviderSchema,
+  type ModelConfig,
+  OLLAMA_DEFAULT_ENDPOINT,
+  type Provider,
+  ProviderSchema,
+} from './schema/llm-provider-schema.js';
+export {
+  type ObservabilityConfig,
+  ObservabilityConfigSchema,
+  type ToolFilteringConfig,
+  ToolFilteringConfigSchema,
+} from './schema/observability-config-schema.js';
+export {
+  type FunctionToolConfig,
+  FunctionToolSchema,
+  type HierarchicalDocumentToolConfig,
+  HierarchicalDocumentToolSchema,
+  type McpToolConfig,
+  McpToolSchema,
+  TOOL_NAME_PATTERN,
+  type ToolConfig,
+  ToolConfigSchema,
+  type VectorstoreToolConfig,
+  VectorstoreToolSchema,
+} from './schema/tool-config-schema.js';
+export { validateAgentFile } from './validate-agent-file.js';

@@ -1,0 +1,45 @@
+import type { ConfigIssue } from '../errors.js';
+import type { AgentConfig } from './schema/agent-config-schema.js';
+
+/** Something in agent.yaml that does not stop the agent but works differently than written. */
+export interface ConfigWarning {
+  /** Stable identifier, e.g. `tool-filtering-unsupported`; tests and tools match on it. */
+  code: string;
+  message: string;
+  /** Dotted field path, e.g. `claude.working_directory`. */
+  path?: string;
+  file?: string;
+  line?: number;
+}
+
+/** A valid agent.yaml with everything it references loaded. */
+export interface LoadedAgent {
+  /** Absolute path of agent.yaml. */
+  file: string;
+  /** The folder agent.yaml is in; relative paths start here. */
+  directory: string;
+  /** Parsed, `${VAR}`-substituted, defaults applied, every path absolute. */
+  config: AgentConfig;
+  /** The system prompt: instructions.inline or the contents of instructions.file. */
+  instructions: string;
+  /** The JSON Schema of response_format (inline or loaded from its file), checked with ajv. */
+  responseFormat?: Record<string, unknown>;
+  /** `~/.holodeck/.env` < `<agent folder>/.env` < process environment. */
+  env: Record<string, string>;
+  warnings: ConfigWarning[];
+}
+
+/** What validateAgentFile found. `agent` is set exactly when there are no issues. */
+export interface AgentValidation {
+  issues: ConfigIssue[];
+  warnings: ConfigWarning[];
+  agent?: LoadedAgent;
+}
+
+/** Options of loadAgentConfig and validateAgentFile. */
+export interface LoadAgentOptions {
+  /** Environment used for `${VAR}` and merged last; default process.env (never modified). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Home folder holding `.holodeck/.env`; default os.homedir(). */
+  homeDir?: string;
+}

@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ConfigIssue } from '../errors.js';
+import { type FieldIssue, formatFieldPath } from './field-issue.js';
+import { findDuplicateNames } from './find-duplicate-names.js';
+import { envSourcesHint, isNodeError, loadEnvFiles } from './load-env-files.js';
+import { loadReferencedFiles } from './load-referenced-files.js';
+import type { AgentValidation, ConfigWarning, LoadAgentOptions } from './loaded-agent.js';
+import { locateYamlPath } from './locate-yaml-path.js';
+import { mapZodIssues } from './map-zod-issues.js';
+import { parseAgentYaml } from './parse-agent-yaml.js';
+import { isRecord } from './raw-value.js';
+import { resolveAgentConfig } from './resolve-agent-config.js';
+import { AgentConfigSchema } from './schema/agent-config-schema.js';
+import { checkStartupRules } from './startup-rules.js';
+import { substituteEnvVars } from './substitute-env-vars.js';
+
+/**
+ * Checks agent.yaml and everything it references, collecting every problem instead of stopping at
+ * the first. Never throws for configuration problems; `agent` is set only when there are no issues.
+ * Phases: read, parse YAML, merge .env files, substitute `${VAR}`, schema, referenced files,
+ * unique names, then (on a valid schema) path resolution and startup rules.
+ */
+export async function validateAgentFile(
+  file: string,
+  options: LoadAgentOptions = {},
+): Promise<AgentValidation> {
+  const agentFile = path.resolve(file);
+  const directory = path.dirname(agentFile);
+  let text: string;
+  try {
+    text = await readFile(agentFile, 'utf8');
+  } catch (error) {
+    const reason =
+      isNodeError(error) && error.code === 'ENOENT' ? 'not found' : `cannot be read (${String(error)})`;
+    return {
+      issues: [
+        {
+          file: agentFile,
+          path: '',
+          message: `agent file ${reason}`,
+          hint: 'pass the path of an agent.yaml',
+        },
+      ],
+      warnings: [],
+    };
+  }
+
+  const parsed = parseAgentYaml(text);
+  if (!parsed.ok) {
+    return {
+      issues: parsed.problems.map((problem) => ({ file: agentFile, path: '', ...problem })),
+      warnings: [],
+    };
+  }
+
+  const homeDir = options.homeDir ?? os.homedir();
+  const environment = await loadEnvFiles({
+    agentDirectory: directory,
+    homeDir,
+    processEnv: options.env ?? process.env,
+  });
+  const substituted = substituteEnvVars(parsed.data, environment.env, envSourcesHint(directory, homeDir));
+  const data = isRecord(substituted.value) ? substituted.value : {};
+
+  const fieldIssues: FieldIssue[] = [...environment.issues, ...parsed.duplicateKeys, ...substituted.issues];
+  const schemaResult = AgentConfigSchema.safeParse(data);
+  const later: FieldIssue[] = [];
+  if (!schemaResult.success) {
+    const context = { schema: AgentConfigSchema, data, substitutedPaths: substituted.substitutedPaths };
+    later.push(...mapZodIssues(schemaResult.error.issues, context));
+  }
+  const files = await loadReferencedFiles(data, directory);
+  later.push(...files.issues, ...findDuplicateNames(data));
+
+  const config = schemaResult.success ? resolveAgentConfig(schemaResult.data, directory) : undefined;
+  const rules = config ? await checkStartupRules(config) : { issues: [], warnings: [] };
+  later.push(...rules.issues);
+  // A value whose ${VAR} could not be substituted is reported once, not again as a bad value.
+  fieldIssues.push(...later.filter((issue) => !substituted.failedPaths.has(JSON.stringify(issue.path))));
+
+  const locate = (issue: { path: FieldIssue['path']; anchor?: 'key' | 'value' }) =>
+    locateYamlPath(parsed.document, parsed.lineCounter, issue.path, issue.anchor);
+  const issues: ConfigIssue[] = fieldIssues.map((issue) => ({
+    file: issue.file ?? agentFile,
+    ...(issue.file === undefined ? (issue.position ?? locate(issue)) : {}),
+    path: formatFieldPath(issue.path),
+    message: issue.message,
+    ...(issue.hint === undefined ? {} : { hint: issue.hint }),
+  }));
+  issues.sort(byPosition);
+  const warnings: ConfigWarning[] = rules.warnings.map((warning) => ({
+    code: warning.code,
+    message: warning.message,
+    path: formatFieldPath(warning.path),
+    file: agentFile,
+    line: locate(warning).line,
+  }));
+
+  if (issues.length > 0 || !config || files.instructions === undefined) return { issues, warnings };
+  return {
+    issues,
+    warnings,
+    agent: {
+      file: agentFile,
+      directory,
+      config,
+      instructions: files.instructions,
+      ...(files.responseFormat ? { responseFormat: files.responseFormat } : {}),
+      env: environment.env,
+      warnings,
+    },
+  };
+}
+
+function byPosition(a: ConfigIssue, b: ConfigIssue): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return (
+    (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) ||
+    (a.column ?? 0) - (b.column ?? 0)
+  );
+}

@@ -1,0 +1,104 @@
+import { apiError, reply, startFakeAnthropic, systemPromptText, toolNames, toolUse } from '@holodeck/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
+import { createE2eAgent, TEST_API_KEY } from './support/e2e-agent.js';
+
+// One fake server for the file; every test scripts its own steps and checks none are left.
+let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+});
+afterEach(() => {
+  fake.assertComplete();
+  fake.reset();
+});
+afterAll(() => fake.close());
+
+async function invoke(config: Record<string, unknown>, message: string) {
+  const agent = createE2eAgent(fake.url, { config });
+  const backend = new ClaudeBackend(await agent.load());
+  await backend.initialize();
+  try {
+    return await backend.invokeOnce(message);
+  } finally {
+    await backend.teardown();
+  }
+}
+
+describe('invokeOnce through the real CLI', () => {
+  it('sends the instructions, model and message, offers no tools, and keeps thinking off', async () => {
+    fake.script(reply('The answer is 4.'));
+    const result = await invoke(
+      { model: { provider: 'anthropic', name: 'claude-haiku-4-5', max_tokens: 1234 } },
+      'What is 2+2?',
+    );
+
+    expect(result).toMatchObject({
+      response: 'The answer is 4.',
+      is_error: false,
+      num_turns: 1,
+      tool_calls: [],
+    });
+    expect(result.token_usage.total_tokens).toBe(
+      result.token_usage.prompt_tokens + result.token_usage.completion_tokens,
+    );
+    expect(result.token_usage.completion_tokens).toBeGreaterThan(0);
+    const [request] = fake.requests;
+    expect(request?.messagesBody?.model).toBe('claude-haiku-4-5');
+    expect(systemPromptText(request!)).toContain('You are the e2e test agent. Answer briefly.');
+    expect(systemPromptText(request!)).not.toContain('Claude Code');
+    expect(JSON.stringify(request?.messagesBody?.messages)).toContain('What is 2+2?');
+    expect(toolNames(request!)).toEqual([]);
+    expect(request?.body).toMatchObject({ thinking: { type: 'disabled' }, max_tokens: 1234 });
+    expect(request?.headers['x-api-key']).toBe(TEST_API_KEY);
+  });
+
+  it('offers exactly the built-in tools agent.yaml enables', async () => {
+    fake.script(reply('ok'));
+    await invoke(
+      {
+        claude: {
+          file_system: { read: true, edit: true },
+          bash: { enabled: true },
+          web_search: true,
+          subagents: { enabled: true },
+        },
+      },
+      'hi',
+    );
+    expect(toolNames(fake.requests[0]!).sort()).toEqual(
+      ['Agent', 'Bash', 'Edit', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch'].sort(),
+    );
+  });
+
+  it('narrows built-ins to claude.allowed_tools', async () => {
+    fake.script(reply('ok'));
+    await invoke(
+      { claude: { file_system: { read: true, write: true }, allowed_tools: ['Read', 'Grep'] } },
+      'hi',
+    );
+    expect(toolNames(fake.requests[0]!).sort()).toEqual(['Grep', 'Read']);
+  });
+
+  it('turns extended thinking on with the configured budget', async () => {
+    fake.script(reply('ok'));
+    await invoke({ claude: { extended_thinking: { enabled: true, budget_tokens: 4000 } } }, 'think');
+    expect(fake.requests[0]?.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4000 } });
+  });
+
+  it('reports max_turns as an error result', async () => {
+    fake.script(toolUse('Read', { file_path: '/etc/hostname' }));
+    const result = await invoke({ claude: { max_turns: 1, file_system: { read: true } } }, 'read it');
+    expect(result).toMatchObject({ is_error: true, error_reason: 'max_turns limit reached' });
+  });
+
+  it('names the credential variable when the API rejects the key', async () => {
+    fake.script(apiError(401, { type: 'authentication_error', message: 'invalid x-api-key' }));
+    const result = await invoke({}, 'hi');
+    expect(result.is_error).toBe(true);
+    expect(result.error_reason).toMatch(
+      /^authentication failed: check ANTHROPIC_API_KEY \(auth_provider: api_key\)/,
+    );
+    expect(result.error_reason).not.toContain(TEST_API_KEY);
+  });
+});

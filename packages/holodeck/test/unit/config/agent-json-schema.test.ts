@@ -1,0 +1,56 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { agentJsonSchema } from '../../../src/config/index.js';
+import { isRecord } from '../../../src/config/raw-value.js';
+
+const addFormats = addFormatsModule.default;
+
+describe('agentJsonSchema', () => {
+  const schema = agentJsonSchema();
+
+  it('is a draft 2020-12 schema with a title and description', () => {
+    expect(schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: 'HoloDeck agent.yaml',
+      description: 'An AI agent: model, instructions, tools, evaluations and test cases.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'model', 'instructions'],
+    });
+  });
+
+  it('describes the claude block', () => {
+    const properties = isRecord(schema.properties) ? schema.properties : {};
+    const claude = isRecord(properties.claude) ? properties.claude : {};
+    const claudeProperties = isRecord(claude.properties) ? Object.keys(claude.properties) : [];
+    expect(claudeProperties).toEqual([
+      'working_directory',
+      'permission_mode',
+      'acknowledge_accept_all',
+      'max_turns',
+      'extended_thinking',
+      'web_search',
+      'bash',
+      'file_system',
+      'subagents',
+      'allowed_tools',
+      'setting_sources',
+    ]);
+  });
+
+  it('compiles with ajv and accepts a valid agent while rejecting an unknown key', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+    const agent = {
+      name: 'a',
+      model: { provider: 'anthropic', name: 'claude-sonnet-4-5' },
+      instructions: { inline: 'hi' },
+      claude: { permission_mode: 'acceptEdits', bash: { enabled: true } },
+      tools: [{ type: 'mcp', name: 'srv', description: 'd', command: 'npx' }],
+    };
+    expect(validate(agent)).toBe(true);
+    expect(validate({ ...agent, claude: { permision_mode: 'manual' } })).toBe(false);
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import * as config from '../../../src/config/index.js';
+
+describe('config/index.ts', () => {
+  it('exports exactly the public runtime API', () => {
+    expect(Object.keys(config).sort()).toEqual(
+      [
+        'AgentConfigSchema',
+        'AuthProviderSchema',
+        'BashConfigSchema',
+        'ClaudeConfigSchema',
+        'EvaluationConfigSchema',
+        'ExtendedThinkingConfigSchema',
+        'FileSystemConfigSchema',
+        'FunctionToolSchema',
+        'HierarchicalDocumentToolSchema',
+        'InstructionsSchema',
+        'LLMProviderSchema',
+        'McpToolSchema',
+        'MetricConfigSchema',
+        'OLLAMA_DEFAULT_ENDPOINT',
+        'ObservabilityConfigSchema',
+        'PermissionModeSchema',
+        'ProviderSchema',
+        'ResponseFormatSchema',
+        'SettingSourceSchema',
+        'SubagentConfigSchema',
+        'TOOL_NAME_PATTERN',
+        'TestCaseSchema',
+        'TestTurnSchema',
+        'ToolConfigSchema',
+        'ToolFilteringConfigSchema',
+        'VectorstoreToolSchema',
+        'agentJsonSchema',
+        'loadAgentConfig',
+        'validateAgentFile',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadAgentConfig, validateAgentFile } from '../../../src/config/index.js';
+import { ConfigError } from '../../../src/errors.js';
+import { type AgentSandbox, BASE, brief, createSandbox, lines } from './agent-sandbox.js';
+
+let sandbox: AgentSandbox;
+beforeEach(async () => {
+  sandbox = await createSandbox();
+});
+afterEach(() => sandbox.remove());
+
+describe('YAML problems', () => {
+  it('reports a syntax error with its line and stops there', async () => {
+    const result = await sandbox.validate(
+      lines('name: test-agent', 'model: [anthropic', 'instructions:', '  inline: hi'),
+    );
+    expect(result.issues.map(brief)).toEqual([
+      '3:1 : invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] | check the indentation, quotes and brackets on this line and the one before it',
+    ]);
+    expect(result.agent).toBeUndefined();
+  });
+
+  it('throws a ConfigError whose message shows file:line', async () => {
+    await sandbox.write('agent.yaml', lines('name: "unterminated'));
+    const error = await loadAgentConfig(sandbox.agentFile, { env: {}, homeDir: sandbox.home }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(String(error)).toContain(`${sandbox.agentFile}:2:1  invalid YAML: Missing closing "quote`);
+  });
+
+  it('says so when the file is empty or holds only comments', async () => {
+    for (const text of ['', '# just a comment\n']) {
+      const result = await sandbox.validate(text);
+      expect(result.issues.map(brief)).toEqual([
+        '1:1 : agent.yaml is empty | start with name:, model: (provider and name) and instructions: (inline or file)',
+      ]);
+    }
+  });
+
+  it('says so when the top level is not a mapping', async () => {
+    const result = await sandbox.validate(lines('- name: test-agent'));
+    expect(result.issues.map(brief)).toEqual([
+      '1:1 : the top level of agent.yaml must be a mapping of keys, got a list | write keys such as name:, model: and instructions: at the start of lines, without a leading "- "',
+    ]);
+  });
+
+  it('reports duplicate keys at the second occurrence and goes on checking', async () => {
+    const result = await sandbox.validate(
+      lines(
+        ...BASE.slice(0, 4),
+        '  name: claude-opus-4',
+        ...BASE.slice(4),
+        'name: other',
+        'claude:',
+        '  web_search: 1',
+      ),
+    );
+    expect(result.issues.map(brief)).toEqual([
+      '5:3 model.name: duplicate key "name" in model | "name" is already set on line 4; keep only one of them',
+      '8:1 name: duplicate key "name" at the top level | "name" is already set on line 1; keep only one of them',
+      '10:15 claude.web_search: expected a boolean, got the number 1',
+    ]);
+  });
+
+  it('reports a missing agent file', async () => {
+    const missing = path.join(sandbox.dir, 'nope.yaml');
+    const result = await validateAgentFile(missing, { env: {}, homeDir: sandbox.home });
+    expect(result.issues).toEqual([
+      { file: missing, path: '', message: 'agent file not found', hint: 'pass the path of an agent.yaml' },
+    ]);
+  });
+});

@@ -1,0 +1,65 @@
+import type { ServerResponse } from 'node:http';
+import { buildMessage, type MessageContext } from './build-message.js';
+import { anthropicErrorBody } from './error-body.js';
+import type { ResolvedStep } from '../script/script-step.js';
+import { sleep } from './sleep.js';
+import { messageEvents } from './sse-events.js';
+import { SseWriter } from './sse-writer.js';
+
+/** Everything an answer depends on besides its step. */
+export interface AnswerContext extends MessageContext {
+  /** The request asked for `stream: true`. */
+  stream: boolean;
+  /** Sent as the `request-id` header and in error bodies. */
+  requestId: string;
+  /** Server-wide delay before every answer. */
+  latencyMs: number;
+  /** Aborted when the server closes. */
+  signal: AbortSignal;
+}
+
+/** Writes a JSON response. */
+export function writeJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (response.destroyed || response.writableEnded) return;
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  response.end(text);
+}
+
+/** Answers one request with a resolved step: an error, a JSON message, or an SSE stream. */
+export async function answerStep(
+  response: ServerResponse,
+  step: ResolvedStep,
+  context: AnswerContext,
+): Promise<void> {
+  await sleep(context.latencyMs + (step.delayMs ?? 0), context.signal);
+  if (response.destroyed || context.signal.aborted) return;
+  const requestIdHeader = { 'request-id': context.requestId };
+
+  if (step.type === 'api-error') {
+    const headers: Record<string, string> = { ...requestIdHeader };
+    if (step.retryAfter !== undefined) headers['retry-after'] = String(step.retryAfter);
+    if (step.shouldRetry !== undefined) headers['x-should-retry'] = String(step.shouldRetry);
+    writeJson(response, step.status, anthropicErrorBody(step.errorType, step.message, context.requestId), headers);
+    return;
+  }
+
+  const message = buildMessage(step, context);
+  if (!context.stream) {
+    writeJson(response, 200, message, requestIdHeader);
+    return;
+  }
+  const writer = new SseWriter(response, { chunkDelayMs: step.chunkDelayMs ?? 0, signal: context.signal });
+  writer.open(requestIdHeader);
+  await writer.write(messageEvents(message));
+  writer.end();
+}
