@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { answerStep, writeJson } from './wire/answer-step.js';
 import { classifyMessagesRequest, type RequestClassification } from './request/classify-request.js';
-import { completenessReport } from './script/completeness-report.js';
-import { anthropicErrorBody } from './wire/error-body.js';
-import { estimateTokens } from './wire/estimate-tokens.js';
 import { type MessagesBody, parseMessagesBody } from './request/messages-body.js';
 import type { RecordedRequest, RequestKind } from './request/recorded-request.js';
+import { completenessReport } from './script/completeness-report.js';
 import { resolveStep } from './script/resolve-step.js';
-import type { ResolvedStep, ScriptStep } from './script/script-step.js';
 import { ScriptQueue } from './script/script-queue.js';
+import type { ResolvedStep, ScriptStep } from './script/script-step.js';
 import { reply } from './script/step-builders.js';
+import { answerStep, writeJson } from './wire/answer-step.js';
+import { anthropicErrorBody } from './wire/error-body.js';
+import { estimateTokens } from './wire/estimate-tokens.js';
 
 /** Options of `startFakeAnthropic()`. */
 export interface FakeAnthropicOptions {
@@ -85,16 +85,22 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+interface Recordings {
+  agentLoop: RecordedRequest[];
+  auxiliary: RecordedRequest[];
+  unexpected: RecordedRequest[];
+  all: RecordedRequest[];
+}
+
+function emptyRecordings(): Recordings {
+  return { agentLoop: [], auxiliary: [], unexpected: [], all: [] };
+}
+
 class FakeAnthropic implements FakeAnthropicServer {
   readonly url: string;
   readonly port: number;
   private readonly queue: ScriptQueue;
-  private readonly recorded = {
-    agentLoop: [] as RecordedRequest[],
-    auxiliary: [] as RecordedRequest[],
-    unexpected: [] as RecordedRequest[],
-    all: [] as RecordedRequest[],
-  };
+  private recorded: Recordings = emptyRecordings();
   private readonly closing = new AbortController();
 
   constructor(
@@ -102,7 +108,8 @@ class FakeAnthropic implements FakeAnthropicServer {
     private readonly options: FakeAnthropicOptions,
   ) {
     const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('fake-anthropic: server is not listening on TCP');
+    if (address === null || typeof address === 'string')
+      throw new Error('fake-anthropic: server is not listening on TCP');
     this.port = address.port;
     this.url = `http://127.0.0.1:${address.port}`;
     this.queue = new ScriptQueue(options.repeatLast ?? false);
@@ -140,10 +147,7 @@ class FakeAnthropic implements FakeAnthropicServer {
 
   reset(): void {
     this.queue.clear();
-    this.recorded.agentLoop = [];
-    this.recorded.auxiliary = [];
-    this.recorded.unexpected = [];
-    this.recorded.all = [];
+    this.recorded = emptyRecordings();
   }
 
   close(): Promise<void> {
@@ -161,7 +165,11 @@ class FakeAnthropic implements FakeAnthropicServer {
       await this.route(request, response);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      writeJson(response, 500, anthropicErrorBody('api_error', `fake-anthropic: ${message}`, 'req_fake_error'));
+      writeJson(
+        response,
+        500,
+        anthropicErrorBody('api_error', `fake-anthropic: ${message}`, 'req_fake_error'),
+      );
     }
   }
 
@@ -210,7 +218,12 @@ class FakeAnthropic implements FakeAnthropicServer {
     }
     if (method === 'POST' && pathname === COUNT_TOKENS_PATH) {
       const recorded = this.record(request, rawBody, 'auxiliary', 'count_tokens');
-      writeJson(response, 200, { input_tokens: estimateTokens(rawBody) }, { 'request-id': this.requestId(recorded) });
+      writeJson(
+        response,
+        200,
+        { input_tokens: estimateTokens(rawBody) },
+        { 'request-id': this.requestId(recorded) },
+      );
       return;
     }
     if ((method === 'HEAD' || method === 'GET') && pathname === HELLO_PATH) {
@@ -229,9 +242,15 @@ class FakeAnthropic implements FakeAnthropicServer {
     );
   }
 
-  private async handleMessages(request: IncomingMessage, response: ServerResponse, rawBody: string): Promise<void> {
+  private async handleMessages(
+    request: IncomingMessage,
+    response: ServerResponse,
+    rawBody: string,
+  ): Promise<void> {
     const json = parseJson(rawBody);
-    const parsed = json.ok ? parseMessagesBody(json.value) : { ok: false as const, message: 'body is not JSON' };
+    const parsed = json.ok
+      ? parseMessagesBody(json.value)
+      : { ok: false as const, message: 'body is not JSON' };
     if (!parsed.ok) {
       const reason = `invalid /v1/messages body: ${parsed.message}: answered 400`;
       const recorded = this.record(request, rawBody, 'unexpected', reason);

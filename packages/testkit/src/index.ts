@@ -1,4 +1,11 @@
 // Public API of @holodeck/testkit. The list is explicit and pinned by test/unit/index.test.ts.
+
+export { type FakeCliEnvOptions, fakeCliEnv } from './cli-env.js';
+export {
+  type FakeAnthropicOptions,
+  type FakeAnthropicServer,
+  startFakeAnthropic,
+} from './fake-anthropic-server.js';
 export {
   CLAUDE_CLI_USER_AGENT_PREFIX,
   classifyMessagesRequest,
@@ -6,12 +13,6 @@ export {
   FORK_PROMPT_MARKERS,
   type RequestClassification,
 } from './request/classify-request.js';
-export { type FakeCliEnvOptions, fakeCliEnv } from './cli-env.js';
-export {
-  type FakeAnthropicOptions,
-  type FakeAnthropicServer,
-  startFakeAnthropic,
-} from './fake-anthropic-server.js';
 export type { ContentBlock, MessageParam, MessagesBody } from './request/messages-body.js';
 export type { RecordedRequest, RequestKind } from './request/recorded-request.js';
 export {

@@ -9,8 +9,11 @@ beforeAll(async () => {
   fake = await startFakeAnthropic();
 });
 afterEach(() => {
-  fake.assertComplete();
-  fake.reset();
+  try {
+    fake.assertComplete();
+  } finally {
+    fake.reset();
+  }
 });
 afterAll(() => fake.close());
 

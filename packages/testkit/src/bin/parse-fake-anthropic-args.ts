@@ -25,7 +25,8 @@ export class UsageError extends Error {
 
 function nonNegativeInteger(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} expects a whole number >= 0, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`${flag} expects a whole number >= 0, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 

@@ -74,6 +74,8 @@ export function classifyMessagesRequest(
   }
   return {
     kind: 'agent-loop',
-    reason: fromClaudeCli ? 'Claude Code conversation with environment context' : 'not from the Claude Code CLI',
+    reason: fromClaudeCli
+      ? 'Claude Code conversation with environment context'
+      : 'not from the Claude Code CLI',
   };
 }

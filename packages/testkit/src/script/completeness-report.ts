@@ -21,7 +21,9 @@ export function completenessReport(
   if (unexpected.length > 0) {
     lines.push(
       `  ${unexpected.length} unexpected request(s):`,
-      ...unexpected.map((request) => `    ${request.method} ${request.path}${request.query} — ${request.reason}`),
+      ...unexpected.map(
+        (request) => `    ${request.method} ${request.path}${request.query} — ${request.reason}`,
+      ),
     );
   }
   lines.push(`  Agent-loop requests answered: ${agentLoopCount}.`);

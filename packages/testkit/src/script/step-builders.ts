@@ -1,3 +1,4 @@
+import type { RecordedRequest } from '../request/recorded-request.js';
 import type {
   ApiErrorStep,
   DynamicStep,
@@ -7,7 +8,6 @@ import type {
   StepOptions,
   StopReason,
 } from './script-step.js';
-import type { RecordedRequest } from '../request/recorded-request.js';
 
 /** Options of `reply()`. */
 export interface ReplyOptions extends StepOptions {
@@ -71,7 +71,8 @@ export function reply(text: string, options: ReplyOptions = {}): MessageStep {
     content.push({ type: 'thinking', thinking: options.thinking, signature: FAKE_THINKING_SIGNATURE });
   }
   content.push({ type: 'text', text });
-  const label = options.thinking === undefined ? `reply(${shorten(text)})` : `thinking+reply(${shorten(text)})`;
+  const label =
+    options.thinking === undefined ? `reply(${shorten(text)})` : `thinking+reply(${shorten(text)})`;
   return { ...message(content, options), label };
 }
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { ResolvedStep } from '../script/script-step.js';
 import { buildMessage, type MessageContext } from './build-message.js';
 import { anthropicErrorBody } from './error-body.js';
-import type { ResolvedStep } from '../script/script-step.js';
 import { sleep } from './sleep.js';
 import { messageEvents } from './sse-events.js';
 import { SseWriter } from './sse-writer.js';
@@ -49,7 +49,12 @@ export async function answerStep(
     const headers: Record<string, string> = { ...requestIdHeader };
     if (step.retryAfter !== undefined) headers['retry-after'] = String(step.retryAfter);
     if (step.shouldRetry !== undefined) headers['x-should-retry'] = String(step.shouldRetry);
-    writeJson(response, step.status, anthropicErrorBody(step.errorType, step.message, context.requestId), headers);
+    writeJson(
+      response,
+      step.status,
+      anthropicErrorBody(step.errorType, step.message, context.requestId),
+      headers,
+    );
     return;
   }
 

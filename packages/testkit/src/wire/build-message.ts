@@ -1,5 +1,5 @@
-import { estimateTokens } from './estimate-tokens.js';
 import type { MessageStep, StopReason } from '../script/script-step.js';
+import { estimateTokens } from './estimate-tokens.js';
 
 /** A content block of an answered message (tool_use ids filled in). */
 export type OutputBlock =

@@ -23,17 +23,15 @@ function classifyFixture(name: string) {
 }
 
 describe('classifyMessagesRequest on requests the real CLI 2.1.332 sent', () => {
-  it.each([
-    'agent-loop-first',
-    'agent-loop-tool-result',
-    'unknown-model-agent-loop',
-    'subagent-agent-loop',
-  ])('%s is agent loop', (name) => {
-    expect(classifyFixture(name)).toEqual({
-      kind: 'agent-loop',
-      reason: 'Claude Code conversation with environment context',
-    });
-  });
+  it.each(['agent-loop-first', 'agent-loop-tool-result', 'unknown-model-agent-loop', 'subagent-agent-loop'])(
+    '%s is agent loop',
+    (name) => {
+      expect(classifyFixture(name)).toEqual({
+        kind: 'agent-loop',
+        reason: 'Claude Code conversation with environment context',
+      });
+    },
+  );
 
   it('the tool-use summary helper (no environment context) is auxiliary', () => {
     expect(classifyFixture('tool-use-summary-helper')).toEqual({
@@ -62,7 +60,9 @@ describe('classifyMessagesRequest on other clients', () => {
   it('treats any request not from the CLI as agent loop (plain fetch, Anthropic SDK)', () => {
     const parsed = parseMessagesBody(messagesBody());
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(classifyMessagesRequest(parsed.body, { 'user-agent': 'Anthropic/JS 0.93.0' }).kind).toBe('agent-loop');
+    expect(classifyMessagesRequest(parsed.body, { 'user-agent': 'Anthropic/JS 0.93.0' }).kind).toBe(
+      'agent-loop',
+    );
   });
 });
 
@@ -79,11 +79,19 @@ describe('the server applies the rule', () => {
     server.script(reply('loop answer'));
     const helper = loadCliFixture('tool-use-summary-helper');
     const loop = loadCliFixture('agent-loop-first');
-    const helperResponse = await postJson(server.url, helper.path, { ...helper.body, stream: false }, helper.headers);
+    const helperResponse = await postJson(
+      server.url,
+      helper.path,
+      { ...helper.body, stream: false },
+      helper.headers,
+    );
     const loopResponse = await postJson(server.url, loop.path, { ...loop.body, stream: false }, loop.headers);
 
     expect(await helperResponse.json()).toMatchObject({ content: [{ text: 'aux answer' }] });
-    expect(await loopResponse.json()).toMatchObject({ content: [{ text: 'loop answer' }], model: 'claude-sonnet-4-5' });
+    expect(await loopResponse.json()).toMatchObject({
+      content: [{ text: 'loop answer' }],
+      model: 'claude-sonnet-4-5',
+    });
     expect(server.requests.map((request) => request.sequence)).toEqual([2]);
     expect(server.auxiliaryRequests.map((request) => request.reason)).toEqual([
       'helper: Claude Code request without the environment context',

@@ -8,7 +8,9 @@ import { messagesBody, postJson } from '../support/post-messages.js';
 
 describe('parseFakeAnthropicArgs', () => {
   it('collects repeated --reply flags in order', () => {
-    expect(parseFakeAnthropicArgs(['--port', '4100', '--reply', 'one', '--reply', 'two', '--latency-ms', '25'])).toEqual({
+    expect(
+      parseFakeAnthropicArgs(['--port', '4100', '--reply', 'one', '--reply', 'two', '--latency-ms', '25']),
+    ).toEqual({
       command: 'serve',
       port: 4100,
       replies: ['one', 'two'],
@@ -30,7 +32,7 @@ describe('parseFakeAnthropicArgs', () => {
   it.each([
     [['--port', 'abc'], '--port expects a whole number >= 0, got "abc"'],
     [['--port', '70000'], '--port must be at most 65535, got 70000'],
-    [['--latency-ms', '-5'], '--latency-ms expects a whole number >= 0, got "-5"'],
+    [['--latency-ms=-5'], '--latency-ms expects a whole number >= 0, got "-5"'],
     [['--colour'], "Unknown option '--colour'"],
   ])('rejects %j with a message saying what to fix', (argv, message) => {
     expect(() => parseFakeAnthropicArgs(argv)).toThrow(UsageError);
@@ -55,9 +57,9 @@ describe('the fake-anthropic bin', () => {
     });
     if (child.stdout === null) throw new Error('no stdout');
     const lines = createInterface({ input: child.stdout });
-    const [firstLine] = (await once(lines, 'line')) as [string];
-    const match = /^ANTHROPIC_BASE_URL=(http:\/\/127\.0\.0\.1:\d+)$/.exec(firstLine);
-    expect(match, firstLine).not.toBeNull();
+    const [firstLine] = await once(lines, 'line');
+    const match = /^ANTHROPIC_BASE_URL=(http:\/\/127\.0\.0\.1:\d+)$/.exec(String(firstLine));
+    expect(match, String(firstLine)).not.toBeNull();
     const url = match?.[1] ?? '';
 
     const texts: string[] = [];
@@ -75,7 +77,9 @@ describe('the fake-anthropic bin', () => {
   });
 
   it('exits 2 with the usage text on a bad flag', async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', binPath, '--port', 'x'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', binPath, '--port', 'x'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();

@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 async function streamed(body: Record<string, unknown> = {}) {
-  const response = await postJson(server.url, '/v1/messages?beta=true', messagesBody({ stream: true, ...body }));
+  const response = await postJson(
+    server.url,
+    '/v1/messages?beta=true',
+    messagesBody({ stream: true, ...body }),
+  );
   return { response, events: parseSse(await response.text()) };
 }
 
@@ -54,11 +58,19 @@ describe('streaming answers (stream: true)', () => {
       message: { model: 'claude-sonnet-4-5', role: 'assistant', content: [], stop_reason: null },
     });
     expect(joinedText(events.map((event) => event.data))).toBe('Hello there, this is a fake streamed reply.');
-    expect(events.at(-2)?.data).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 11 } });
+    expect(events.at(-2)?.data).toMatchObject({
+      delta: { stop_reason: 'end_turn' },
+      usage: { output_tokens: 11 },
+    });
   });
 
   it('streams several tool_use blocks with generated ids and the JSON input in pieces', async () => {
-    server.script(toolUses([{ name: 'Read', input: { file_path: '/tmp/a' } }, { name: 'Glob', input: { pattern: '*' } }]));
+    server.script(
+      toolUses([
+        { name: 'Read', input: { file_path: '/tmp/a' } },
+        { name: 'Glob', input: { pattern: '*' } },
+      ]),
+    );
     const { events } = await streamed();
     const data = events.map((event) => event.data);
     expect(
@@ -126,10 +138,17 @@ describe('non-streaming answers', () => {
   });
 
   it('reports scripted usage numbers', async () => {
-    server.script(reply('x', { usage: { input_tokens: 5, output_tokens: 7, cache_creation_input_tokens: 3 } }));
+    server.script(
+      reply('x', { usage: { input_tokens: 5, output_tokens: 7, cache_creation_input_tokens: 3 } }),
+    );
     const response = await postJson(server.url, '/v1/messages', messagesBody({ stream: false }));
     expect(await response.json()).toMatchObject({
-      usage: { input_tokens: 5, output_tokens: 7, cache_creation_input_tokens: 3, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: 5,
+        output_tokens: 7,
+        cache_creation_input_tokens: 3,
+        cache_read_input_tokens: 0,
+      },
     });
   });
 });
@@ -138,7 +157,9 @@ describe('recording', () => {
   it('records method, path, query, headers, parsed body and time of agent-loop requests', async () => {
     server.script(reply('ok'));
     const before = Date.now();
-    await (await postJson(server.url, '/v1/messages?beta=true', messagesBody(), { 'x-api-key': 'sk-test' })).text();
+    await (
+      await postJson(server.url, '/v1/messages?beta=true', messagesBody(), { 'x-api-key': 'sk-test' })
+    ).text();
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
     expect(request).toMatchObject({
@@ -161,7 +182,9 @@ describe('recording', () => {
     const json: unknown = await response.json();
     expect(json).toEqual({ input_tokens: Math.ceil(JSON.stringify(body).length / 4) });
     expect(server.requests).toHaveLength(0);
-    expect(server.auxiliaryRequests).toMatchObject([{ path: '/v1/messages/count_tokens', reason: 'count_tokens' }]);
+    expect(server.auxiliaryRequests).toMatchObject([
+      { path: '/v1/messages/count_tokens', reason: 'count_tokens' },
+    ]);
     expect(() => server.assertComplete()).not.toThrow();
   });
 
@@ -219,7 +242,10 @@ describe('errors and unexpected requests', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       type: 'error',
-      error: { type: 'not_found_error', message: 'fake-anthropic: no route for GET /v1/models: answered 404' },
+      error: {
+        type: 'not_found_error',
+        message: 'fake-anthropic: no route for GET /v1/models: answered 404',
+      },
       request_id: 'req_fake_1',
     });
     expect(server.unexpected).toMatchObject([{ kind: 'unexpected', path: '/v1/models' }]);
@@ -259,7 +285,12 @@ describe('errors and unexpected requests', () => {
         const response = await postJson(repeating.url, '/v1/messages', messagesBody());
         texts.push(await response.json());
       }
-      expect(texts.map((json) => JSON.stringify(json).includes('"again"'))).toEqual([false, true, true, true]);
+      expect(texts.map((json) => JSON.stringify(json).includes('"again"'))).toEqual([
+        false,
+        true,
+        true,
+        true,
+      ]);
       expect(() => repeating.assertComplete()).not.toThrow();
     } finally {
       await repeating.close();
@@ -300,13 +331,22 @@ describe('assertComplete()', () => {
 describe('dynamic steps', () => {
   it('computes the answer from the recorded request, e.g. echoing the tool_result sent back', async () => {
     server.script(
-      respond((request) => reply(`You said: ${toolResults(request).map((result) => result.text).join(', ')}`)),
+      respond((request) =>
+        reply(
+          `You said: ${toolResults(request)
+            .map((result) => result.text)
+            .join(', ')}`,
+        ),
+      ),
     );
     const body = messagesBody({
       messages: [
         { role: 'user', content: 'add' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'add', input: {} }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'sum=5' }] }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'sum=5' }] }],
+        },
       ],
     });
     const response = await postJson(server.url, '/v1/messages', body);
@@ -332,7 +372,9 @@ describe('dynamic steps', () => {
     );
     const response = await postJson(server.url, '/v1/messages', messagesBody());
     expect(response.status).toBe(500);
-    expect(await response.json()).toMatchObject({ error: { message: 'fake-anthropic: respond() step failed: boom' } });
+    expect(await response.json()).toMatchObject({
+      error: { message: 'fake-anthropic: respond() step failed: boom' },
+    });
     expect(server.requests).toHaveLength(1);
     expect(() => server.assertComplete()).toThrow('respond() step failed: boom');
   });

@@ -25,7 +25,9 @@ it('exports exactly the public API (no internals leak)', () => {
 });
 
 it('fakeCliEnv lists everything the CLI needs, since the SDK env option replaces the environment', () => {
-  expect(testkit.fakeCliEnv({ baseUrl: 'http://127.0.0.1:1', home: '/tmp/h', extra: { DEBUG: '1' } })).toEqual({
+  expect(
+    testkit.fakeCliEnv({ baseUrl: 'http://127.0.0.1:1', home: '/tmp/h', extra: { DEBUG: '1' } }),
+  ).toEqual({
     PATH: process.env.PATH,
     HOME: '/tmp/h',
     ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',

@@ -30,7 +30,9 @@ afterAll(async () => {
 
 describe('request inspection helpers on a recorded CLI request', () => {
   it('systemPromptText joins the system blocks (billing header, SDK prompt)', () => {
-    expect(systemPromptText(request)).toContain("You are a Claude agent, built on Anthropic's Claude Agent SDK.");
+    expect(systemPromptText(request)).toContain(
+      "You are a Claude agent, built on Anthropic's Claude Agent SDK.",
+    );
   });
 
   it('toolNames lists the offered tools', () => {

@@ -47,7 +47,14 @@ describe('messageEvents', () => {
     ]);
     const toolDeltas = deltaEvents(events.map((event) => event.data)).filter((event) => event.index === 1);
     expect(toolDeltas.every((event) => event.delta.type === 'input_json_delta')).toBe(true);
-    expect(JSON.parse(joinedJson(events.map((event) => event.data), 1))).toEqual({ a: 2, b: 3 });
+    expect(
+      JSON.parse(
+        joinedJson(
+          events.map((event) => event.data),
+          1,
+        ),
+      ),
+    ).toEqual({ a: 2, b: 3 });
     expect(events.at(-2)?.data).toMatchObject({ delta: { stop_reason: 'tool_use' } });
   });
 
@@ -86,6 +93,8 @@ describe('messageEvents', () => {
 
 describe('formatSseEvent', () => {
   it('frames an event as event/data lines and a blank line', () => {
-    expect(formatSseEvent({ name: 'ping', data: { type: 'ping' } })).toBe('event: ping\ndata: {"type":"ping"}\n\n');
+    expect(formatSseEvent({ name: 'ping', data: { type: 'ping' } })).toBe(
+      'event: ping\ndata: {"type":"ping"}\n\n',
+    );
   });
 });

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -28,11 +27,16 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 async function importModule(file: string): Promise<Record<string, unknown>> {
   if (/\.[cm]?ts$/.test(file)) {
     // TypeScript modules run through tsx's loader, scoped to this one import.
-    const require = createRequire(import.meta.url);
-    const { tsImport } = await import(pathToFileURL(require.resolve('tsx/esm/api')).href);
-    return tsImport(pathToFileURL(file).href, import.meta.url);
+    const { tsImport } = await import('tsx/esm/api');
+    const module: unknown = await tsImport(pathToFileURL(file).href, import.meta.url);
+    return isModuleNamespace(module) ? module : {};
   }
-  return import(pathToFileURL(file).href);
+  const module: unknown = await import(pathToFileURL(file).href);
+  return isModuleNamespace(module) ? module : {};
+}
+
+function isModuleNamespace(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Imports each function tool's module and checks the named export is a function. */
