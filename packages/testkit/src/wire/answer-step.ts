@@ -35,6 +35,19 @@ export function writeJson(
   response.end(text);
 }
 
+/** Writes an Anthropic error response (`{type:"error", error:{type, message}, request_id}`). */
+export function writeApiError(
+  response: ServerResponse,
+  status: number,
+  error: { type: string; message: string; requestId: string },
+  headers: Record<string, string> = {},
+): void {
+  writeJson(response, status, anthropicErrorBody(error.type, error.message, error.requestId), {
+    'request-id': error.requestId,
+    ...headers,
+  });
+}
+
 /** Answers one request with a resolved step: an error, a JSON message, or an SSE stream. */
 export async function answerStep(
   response: ServerResponse,
@@ -46,15 +59,11 @@ export async function answerStep(
   const requestIdHeader = { 'request-id': context.requestId };
 
   if (step.type === 'api-error') {
-    const headers: Record<string, string> = { ...requestIdHeader };
+    const headers: Record<string, string> = {};
     if (step.retryAfter !== undefined) headers['retry-after'] = String(step.retryAfter);
     if (step.shouldRetry !== undefined) headers['x-should-retry'] = String(step.shouldRetry);
-    writeJson(
-      response,
-      step.status,
-      anthropicErrorBody(step.errorType, step.message, context.requestId),
-      headers,
-    );
+    const error = { type: step.errorType, message: step.message, requestId: context.requestId };
+    writeApiError(response, step.status, error, headers);
     return;
   }
 

@@ -111,6 +111,17 @@ describe('streaming answers (stream: true)', () => {
   });
 });
 
+describe('chunk pacing', () => {
+  it('spaces streamed events chunkDelayMs apart', async () => {
+    server.script(reply('a b c', { chunkDelayMs: 20 }));
+    const started = Date.now();
+    const { events } = await streamed();
+    // 9 events, 8 gaps of 20 ms.
+    expect(events).toHaveLength(9);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+  });
+});
+
 describe('non-streaming answers', () => {
   it('answers the equivalent JSON message when stream is absent', async () => {
     server.script(toolUse('mcp__calc__add', { a: 1, b: 2 }, { text: 'Adding.', id: 'toolu_custom' }));
@@ -275,6 +286,12 @@ describe('errors and unexpected requests', () => {
     });
     expect(server.requests).toHaveLength(1);
     expect(server.unexpected).toMatchObject([{ reason: 'script exhausted (request #2)' }]);
+
+    await (await postJson(server.url, '/v1/messages', messagesBody())).text();
+    expect(server.unexpected.map((request) => request.reason)).toEqual([
+      'script exhausted (request #2)',
+      'script exhausted (request #3)',
+    ]);
   });
 
   it('repeats the last step forever with repeatLast', async () => {

@@ -106,9 +106,9 @@ export class ClaudeSession implements AgentSession {
     if (this.closed) return;
     this.closed = true;
     this.input.end();
-    this.run.close();
-    this.handle.kill();
     this.current?.events.end();
+    this.run.close();
+    await this.handle.stop();
   }
 
   private async pump(): Promise<void> {

@@ -57,6 +57,7 @@ export async function runOnce(
       );
     } finally {
       run.close();
+      await handle.stop();
     }
     return finish(accumulator);
   });

@@ -60,9 +60,15 @@ export class ClaudeProcessHandle {
     return () => this.exitListeners.delete(listener);
   }
 
-  kill(): void {
-    if (this.child && this.child.exitCode === null && this.child.signalCode === null)
-      this.child.kill('SIGTERM');
+  /** Ends the process: SIGTERM, then SIGKILL if it is still running after `graceMs`. Resolves once it exited. */
+  async stop(graceMs = 3_000): Promise<void> {
+    const child = this.child;
+    if (!child || this.exit || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.onExit(resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
   }
 }
 

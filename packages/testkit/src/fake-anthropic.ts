@@ -1,0 +1,255 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FakeAnthropicOptions, FakeAnthropicServer } from './fake-anthropic-server.js';
+import { classifyMessagesRequest } from './request/classify-request.js';
+import { type MessagesBody, type ParsedMessagesBody, parseMessagesBody } from './request/messages-body.js';
+import { flattenHeaders, parseJson, readBody } from './request/read-request.js';
+import type { RecordedRequest, RequestKind } from './request/recorded-request.js';
+import { completenessReport } from './script/completeness-report.js';
+import { resolveStep } from './script/resolve-step.js';
+import { ScriptQueue } from './script/script-queue.js';
+import type { ResolvedStep, ScriptStep } from './script/script-step.js';
+import { reply } from './script/step-builders.js';
+import { answerStep, writeApiError, writeJson } from './wire/answer-step.js';
+import { estimateTokens } from './wire/estimate-tokens.js';
+
+const MESSAGES_PATH = '/v1/messages';
+const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
+// The CLI's connectivity check (HEAD <base>/api/hello), sent unless
+// CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1.
+const HELLO_PATH = '/api/hello';
+
+interface Recordings {
+  agentLoop: RecordedRequest[];
+  auxiliary: RecordedRequest[];
+  unexpected: RecordedRequest[];
+  all: RecordedRequest[];
+}
+
+function emptyRecordings(): Recordings {
+  return { agentLoop: [], auxiliary: [], unexpected: [], all: [] };
+}
+
+/** The server behind `startFakeAnthropic()`: routes, records and answers requests. */
+export class FakeAnthropic implements FakeAnthropicServer {
+  readonly url: string;
+  readonly port: number;
+  private readonly queue: ScriptQueue;
+  private recorded: Recordings = emptyRecordings();
+  /** Agent-loop requests seen, including those that found the script exhausted. */
+  private agentLoopSeen = 0;
+  private readonly closing = new AbortController();
+
+  constructor(
+    private readonly server: Server,
+    private readonly options: FakeAnthropicOptions,
+  ) {
+    const address = server.address();
+    if (address === null || typeof address === 'string')
+      throw new Error('fake-anthropic: server is not listening on TCP');
+    this.port = address.port;
+    this.url = `http://127.0.0.1:${address.port}`;
+    this.queue = new ScriptQueue(options.repeatLast ?? false);
+    this.queue.append(options.steps ?? []);
+  }
+
+  get requests(): readonly RecordedRequest[] {
+    return this.recorded.agentLoop;
+  }
+  get auxiliaryRequests(): readonly RecordedRequest[] {
+    return this.recorded.auxiliary;
+  }
+  get unexpected(): readonly RecordedRequest[] {
+    return this.recorded.unexpected;
+  }
+  get allRequests(): readonly RecordedRequest[] {
+    return this.recorded.all;
+  }
+  get remainingSteps(): readonly ScriptStep[] {
+    return this.queue.remaining();
+  }
+
+  script(...steps: ScriptStep[]): void {
+    this.queue.append(steps);
+  }
+
+  assertComplete(): void {
+    const report = completenessReport(
+      this.queue.remaining(),
+      this.recorded.unexpected,
+      this.recorded.agentLoop.length,
+    );
+    if (report !== undefined) throw new Error(report);
+  }
+
+  reset(): void {
+    this.queue.clear();
+    this.recorded = emptyRecordings();
+    this.agentLoopSeen = 0;
+  }
+
+  close(): Promise<void> {
+    this.closing.abort();
+    return new Promise((resolve, reject) => {
+      this.server.close((error) => (error ? reject(error) : resolve()));
+      // The CLI keeps connections alive; without this, close() waits for them to time out.
+      this.server.closeAllConnections();
+    });
+  }
+
+  /** Entry point for every HTTP request. Never throws: failures become 500 answers. */
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      await this.route(request, response);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      writeApiError(response, 500, {
+        type: 'api_error',
+        message: `fake-anthropic: ${message}`,
+        requestId: 'req_fake_error',
+      });
+    }
+  }
+
+  private record(
+    request: IncomingMessage,
+    rawBody: string,
+    kind: RequestKind,
+    reason: string,
+    messagesBody?: MessagesBody,
+  ): RecordedRequest {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const json = parseJson(rawBody);
+    const recorded: RecordedRequest = {
+      sequence: this.recorded.all.length + 1,
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      headers: flattenHeaders(request),
+      body: json.ok ? json.value : undefined,
+      rawBody,
+      messagesBody,
+      receivedAt: new Date(),
+      kind,
+      reason,
+    };
+    this.recorded.all.push(recorded);
+    if (kind === 'agent-loop') this.recorded.agentLoop.push(recorded);
+    else if (kind === 'auxiliary') this.recorded.auxiliary.push(recorded);
+    else this.recorded.unexpected.push(recorded);
+    this.options.onRequest?.(recorded);
+    return recorded;
+  }
+
+  private requestId(recorded: RecordedRequest): string {
+    return `req_fake_${recorded.sequence}`;
+  }
+
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const rawBody = await readBody(request);
+    const method = request.method ?? 'GET';
+    const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
+
+    if (method === 'POST' && pathname === MESSAGES_PATH) {
+      await this.handleMessages(request, response, rawBody);
+      return;
+    }
+    if (method === 'POST' && pathname === COUNT_TOKENS_PATH) {
+      const recorded = this.record(request, rawBody, 'auxiliary', 'count_tokens');
+      writeJson(
+        response,
+        200,
+        { input_tokens: estimateTokens(rawBody) },
+        { 'request-id': this.requestId(recorded) },
+      );
+      return;
+    }
+    if ((method === 'HEAD' || method === 'GET') && pathname === HELLO_PATH) {
+      this.record(request, rawBody, 'auxiliary', 'connectivity check');
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(method === 'GET' ? 'ok' : undefined);
+      return;
+    }
+    const reason = `no route for ${method} ${pathname}: answered 404`;
+    const recorded = this.record(request, rawBody, 'unexpected', reason);
+    writeApiError(response, 404, {
+      type: 'not_found_error',
+      message: `fake-anthropic: ${reason}`,
+      requestId: this.requestId(recorded),
+    });
+  }
+
+  private async handleMessages(
+    request: IncomingMessage,
+    response: ServerResponse,
+    rawBody: string,
+  ): Promise<void> {
+    const json = parseJson(rawBody);
+    const parsed: ParsedMessagesBody = json.ok
+      ? parseMessagesBody(json.value)
+      : { ok: false, message: 'body is not JSON' };
+    if (!parsed.ok) {
+      const reason = `invalid /v1/messages body: ${parsed.message}: answered 400`;
+      const recorded = this.record(request, rawBody, 'unexpected', reason);
+      writeApiError(response, 400, {
+        type: 'invalid_request_error',
+        message: `fake-anthropic: ${reason}`,
+        requestId: this.requestId(recorded),
+      });
+      return;
+    }
+    const body = parsed.body;
+    const headers = flattenHeaders(request);
+    const classify = this.options.classify ?? classifyMessagesRequest;
+    const classification = classify(body, headers);
+
+    let recorded: RecordedRequest;
+    let step: ScriptStep | undefined;
+    let latencyMs = 0;
+    if (classification.kind === 'auxiliary') {
+      recorded = this.record(request, rawBody, 'auxiliary', classification.reason, body);
+      step = this.options.auxiliaryStep ?? reply('ok');
+    } else {
+      step = this.queue.take();
+      this.agentLoopSeen += 1;
+      if (step === undefined) {
+        const reason = `script exhausted (request #${this.agentLoopSeen})`;
+        recorded = this.record(request, rawBody, 'unexpected', reason, body);
+        // x-should-retry: false makes the CLI give up at once even with retries left.
+        writeApiError(
+          response,
+          500,
+          { type: 'api_error', message: `fake-anthropic: ${reason}`, requestId: this.requestId(recorded) },
+          { 'x-should-retry': 'false' },
+        );
+        return;
+      }
+      recorded = this.record(request, rawBody, 'agent-loop', classification.reason, body);
+      latencyMs = this.options.latencyMs ?? 0;
+    }
+
+    let resolved: ResolvedStep;
+    try {
+      resolved = await resolveStep(step, recorded);
+    } catch (error) {
+      const reason = `respond() step failed: ${error instanceof Error ? error.message : String(error)}`;
+      // The request stays in its list; it is also unexpected so assertComplete() reports it.
+      this.recorded.unexpected.push({ ...recorded, kind: 'unexpected', reason });
+      writeApiError(
+        response,
+        500,
+        { type: 'api_error', message: `fake-anthropic: ${reason}`, requestId: this.requestId(recorded) },
+        { 'x-should-retry': 'false' },
+      );
+      return;
+    }
+    await answerStep(response, resolved, {
+      sequence: recorded.sequence,
+      requestModel: body.model,
+      requestBodyLength: rawBody.length,
+      stream: body.stream === true,
+      requestId: this.requestId(recorded),
+      latencyMs,
+      signal: this.closing.signal,
+    });
+  }
+}
