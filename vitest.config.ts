@@ -9,6 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['packages/*/test/unit/**/*.test.ts'],
           testTimeout: 15_000,
         },
@@ -16,11 +17,13 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          // Runs after the unit tests, with its own worker limit.
+          sequence: { groupOrder: 1 },
           include: ['packages/*/test/e2e/**/*.test.ts', 'examples/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
-          
+
           fileParallelism: true,
         },
       },

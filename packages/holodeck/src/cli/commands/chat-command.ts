@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import type { BackendWarning } from '../../backends/contract/index.js';
-import { runInteractiveChat } from '../../chat/interactive-chat.js';
-import { runOneShot } from '../../chat/run-one-shot.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
@@ -18,7 +16,9 @@ function printWarnings(warnings: BackendWarning[], style: Style) {
 /** `holodeck chat <file> [-p prompt]`: one answer with -p, otherwise a line-based conversation. */
 export async function chatCommand(file: string, options: ChatOptions, style: Style): Promise<ExitCodeValue> {
   const onWarnings = (warnings: BackendWarning[]) => printWarnings(warnings, style);
+  // Loaded on use: the Claude SDK is large and `validate`/`schema` do not need it.
   if (options.prompt === undefined) {
+    const { runInteractiveChat } = await import('../../chat/interactive-chat.js');
     const outcome = await runInteractiveChat(
       file,
       {
@@ -31,6 +31,7 @@ export async function chatCommand(file: string, options: ChatOptions, style: Sty
     );
     return outcome.failed ? ExitCode.execution : ExitCode.ok;
   }
+  const { runOneShot } = await import('../../chat/run-one-shot.js');
   const { result } = await runOneShot(file, options.prompt, {
     onWarnings,
     ...(options.resume ? { resume: options.resume } : {}),

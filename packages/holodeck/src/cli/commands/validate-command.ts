@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { validateAgentFile } from '../../config/index.js';
 import { formatConfigIssue } from '../../errors.js';
@@ -19,9 +20,18 @@ export async function validateCommand(
     process.stdout.write(`${JSON.stringify({ valid: issues.length === 0, issues, warnings }, null, 2)}\n`);
     return issues.length ? ExitCode.configuration : ExitCode.ok;
   }
-  for (const issue of issues) process.stderr.write(`${style.red('error')} ${formatConfigIssue(issue)}\n`);
+  // Paths relative to where the user stands, as compilers print them.
+  const shown = (absolute: string) => {
+    const relative = path.relative(process.cwd(), absolute);
+    return relative && !relative.startsWith('..') ? relative : absolute;
+  };
+  for (const issue of issues) {
+    process.stderr.write(
+      `${style.red('error')} ${formatConfigIssue({ ...issue, file: shown(issue.file) })}\n`,
+    );
+  }
   for (const warning of warnings) {
-    const where = warning.file ? `${warning.file}${warning.line ? `:${warning.line}` : ''}  ` : '';
+    const where = warning.file ? `${shown(warning.file)}${warning.line ? `:${warning.line}` : ''}  ` : '';
     process.stderr.write(`${style.yellow('warning')} ${where}${warning.message}\n`);
   }
   if (issues.length) {

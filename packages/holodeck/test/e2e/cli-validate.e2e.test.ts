@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runHolodeckCli } from './support/run-holodeck-cli.js';
+
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent-home' };
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`../fixtures/config/${name}/agent.yaml`, import.meta.url));
+const example = fileURLToPath(new URL('../../../../examples/customer-support/agent.yaml', import.meta.url));
+
+describe('holodeck validate', () => {
+  it('reports every mistake of a broken file with its line, and exits 2', async () => {
+    const outcome = await runHolodeckCli(['validate', fixture('many-mistakes')], env);
+    expect(outcome.code).toBe(2);
+    const errors = outcome.stderr.split('\n').filter((line) => line.startsWith('error '));
+    expect(errors).toHaveLength(19);
+    const lines = errors.map((line) => Number(/agent\.yaml:(\d+):/.exec(line)?.[1]));
+    expect(new Set(lines).size).toBe(19);
+    expect(outcome.stderr).toContain(
+      'claude.permision_mode: unknown key "permision_mode" in claude\n    hint: did you mean "permission_mode"?',
+    );
+    expect(outcome.stderr).toMatch(/✗ .*many-mistakes\/agent\.yaml: 19 problems\n$/);
+  });
+
+  it('accepts the example agent and exits 0', async () => {
+    const outcome = await runHolodeckCli(['validate', example], env);
+    expect(outcome).toMatchObject({ code: 0, stderr: '' });
+    expect(outcome.stdout).toMatch(/✓ .*examples\/customer-support\/agent\.yaml is valid\n$/);
+  });
+
+  it('--json reports issues as data', async () => {
+    const outcome = await runHolodeckCli(['validate', '--json', fixture('many-mistakes')], env);
+    const report = JSON.parse(outcome.stdout);
+    expect(report.valid).toBe(false);
+    expect(report.issues[0]).toMatchObject({ line: 1, path: 'name' });
+  });
+
+  it('says when the file does not exist', async () => {
+    const outcome = await runHolodeckCli(['validate', '/nonexistent/agent.yaml'], env);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/\/nonexistent\/agent\.yaml/);
+    expect(outcome.stderr).toMatch(/not found|no such file|does not exist/i);
+  });
+});
+
+describe('holodeck schema', () => {
+  it('prints a JSON Schema that accepts the example agent', async () => {
+    const outcome = await runHolodeckCli(['schema'], env);
+    expect(outcome.code).toBe(0);
+    const schema = JSON.parse(outcome.stdout);
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate(parse(readFileSync(example, 'utf8')))).toBe(true);
+    expect(
+      validate({
+        name: 'x',
+        model: { provider: 'anthropic', name: 'm' },
+        instructions: { inline: 'i' },
+        bogus: 1,
+      }),
+    ).toBe(false);
+  });
+});
+
+describe('--help and usage errors', () => {
+  it('documents commands and exit codes', async () => {
+    const outcome = await runHolodeckCli(['--help'], env);
+    expect(outcome.code).toBe(0);
+    for (const command of ['validate', 'schema', 'chat']) expect(outcome.stdout).toContain(command);
+    expect(outcome.stdout).toContain('Exit codes:');
+    const chatHelp = await runHolodeckCli(['chat', '--help'], env);
+    expect(chatHelp.stdout).toContain('-p, --prompt <text>');
+  });
+
+  it('exits 2 on an unknown command', async () => {
+    const outcome = await runHolodeckCli(['chta'], env);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain("unknown command 'chta'");
+  });
+});
