@@ -62,8 +62,13 @@ const cancelTool = {
   parameters: { type: 'object', properties: {} },
 };
 
-async function run(config: Record<string, unknown>, message: string, files: Record<string, string> = {}) {
-  const agent = createE2eAgent(fake.url, { config, files: { 'orders.mjs': ORDERS_MODULE, ...files } });
+async function run(
+  config: Record<string, unknown>,
+  message: string,
+  files: Record<string, string> = {},
+  env: Record<string, string> = {},
+) {
+  const agent = createE2eAgent(fake.url, { config, env, files: { 'orders.mjs': ORDERS_MODULE, ...files } });
   const backend = new ClaudeBackend(await agent.load());
   await backend.initialize();
   try {
@@ -152,6 +157,18 @@ describe('function tools (in-process MCP server holodeck_tools)', () => {
   });
 });
 
+const everything = {
+  type: 'mcp',
+  name: 'everything',
+  description: 'MCP reference server',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [
+    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js'),
+    'stdio',
+  ],
+};
+
 describe('MCP tools', () => {
   it('runs a real MCP server from npm over stdio', async () => {
     const everything = {
@@ -173,5 +190,27 @@ describe('MCP tools', () => {
 
     expect(toolNames(fake.requests[0]!)).toContain('mcp__everything__echo');
     expect(result.tool_results).toEqual([{ call_id: 'e1', result: 'Echo: ping from e2e', is_error: false }]);
+  });
+
+  it('refuses a remote tool that claude.allowed_tools does not list', async () => {
+    fake.script(toolUse('mcp__everything__get-sum', { a: 1, b: 2 }, { id: 's1' }), echoResults);
+    const result = await run(
+      { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },
+      'add',
+    );
+    expect(result.tool_results[0]).toMatchObject({ call_id: 's1', is_error: true });
+    expect(result.tool_results[0]?.result).toContain(
+      'Tool "mcp__everything__get-sum" is not listed in claude.allowed_tools, so it cannot be called.',
+    );
+  });
+
+  it('gives the server its configured env and none of the host secrets', async () => {
+    fake.script(toolUse('mcp__everything__get-env', {}, { id: 'env1' }), echoResults);
+    const withEnv = { ...everything, env: { GREETING: 'hello-from-agent-yaml' } };
+    const result = await run({ tools: [withEnv] }, 'env?', {}, { HOST_SECRET_TOKEN: 'do-not-leak-42' });
+    const output = result.tool_results[0]?.result ?? '';
+    expect(output).toContain('hello-from-agent-yaml');
+    expect(output).not.toContain('do-not-leak-42');
+    expect(output).not.toContain('sk-test-holodeck-e2e');
   });
 });

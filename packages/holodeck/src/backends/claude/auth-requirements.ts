@@ -80,3 +80,13 @@ export function credentialVariables(provider: AuthProvider): string[] {
   const requirement = AUTH_REQUIREMENTS[provider];
   return [...new Set([...requirement.required.flat(2), ...requirement.passthrough])];
 }
+
+/**
+ * Every credential variable of every provider, blanked. The CLI starts stdio MCP servers with
+ * its own environment plus the server's `env`, so without this each MCP server would receive
+ * the model credentials. A value the user sets in the tool's `env` still wins.
+ */
+export function blankedCredentials(): Record<string, string> {
+  const names = (Object.keys(AUTH_REQUIREMENTS) as AuthProvider[]).flatMap(credentialVariables);
+  return Object.fromEntries(names.map((name) => [name, '']));
+}

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { CanUseTool, McpServerConfig, Options, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
 import type { ClaudeConfig, LoadedAgent, McpToolConfig } from '../../config/index.js';
 import type { BackendWarning } from '../contract/index.js';
+import { blankedCredentials } from './auth-requirements.js';
 import type { ToolGuardPolicy } from './build-tool-guard.js';
 import {
   allowedToolsEntryMatches,
@@ -54,7 +55,13 @@ function mcpServerConfig(tool: McpToolConfig): McpServerConfig {
     const launch = tool.cwd
       ? { command: process.execPath, args: [CWD_LAUNCHER, tool.cwd, command, ...args] }
       : { command, args };
-    return { type: 'stdio', ...launch, env: tool.env ?? {}, timeout, alwaysLoad: true };
+    return {
+      type: 'stdio',
+      ...launch,
+      env: { ...blankedCredentials(), ...tool.env },
+      timeout,
+      alwaysLoad: true,
+    };
   }
   return {
     type: tool.transport,
