@@ -17,8 +17,12 @@ afterEach(() => {
 });
 afterAll(() => fake.close());
 
-async function invoke(config: Record<string, unknown>, message: string) {
-  const agent = createE2eAgent(fake.url, { config });
+async function invoke(
+  config: Record<string, unknown>,
+  message: string,
+  extra: { files?: Record<string, string>; env?: Record<string, string> } = {},
+) {
+  const agent = createE2eAgent(fake.url, { config, ...extra });
   const backend = new ClaudeBackend(await agent.load());
   await backend.initialize();
   try {
@@ -87,6 +91,24 @@ describe('invokeOnce through the real CLI', () => {
     fake.script(reply('ok'));
     await invoke({ claude: { extended_thinking: { enabled: true, budget_tokens: 4000 } } }, 'think');
     expect(fake.requests[0]?.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4000 } });
+  });
+
+  it('loads no Claude settings or CLAUDE.md unless setting_sources lists them', async () => {
+    const files = { 'work/CLAUDE.md': 'Project memory: the secret handshake is 7-7-7.\n' };
+    fake.script(reply('ok'), reply('ok'));
+    await invoke({ claude: { working_directory: 'work' } }, 'hi', { files });
+    await invoke({ claude: { working_directory: 'work', setting_sources: ['project'] } }, 'hi', { files });
+    expect(JSON.stringify(fake.requests[0]?.body)).not.toContain('secret handshake');
+    expect(JSON.stringify(fake.requests[1]?.body)).toContain('secret handshake');
+  });
+
+  it('authenticates with CLAUDE_CODE_OAUTH_TOKEN for auth_provider: oauth_token', async () => {
+    fake.script(reply('ok'));
+    const model = { provider: 'anthropic', name: 'claude-sonnet-4-5', auth_provider: 'oauth_token' };
+    await invoke({ model }, 'hi', { env: { CLAUDE_CODE_OAUTH_TOKEN: 'oauth-test-token' } });
+    const headers = fake.requests[0]?.headers ?? {};
+    expect(headers.authorization).toBe('Bearer oauth-test-token');
+    expect(headers['x-api-key']).toBeUndefined();
   });
 
   it('reports max_turns as an error result', async () => {

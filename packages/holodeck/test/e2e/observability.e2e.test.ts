@@ -1,0 +1,77 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { reply, startFakeAnthropic } from '@holodeck/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
+import { createE2eAgent } from './support/e2e-agent.js';
+
+interface Export {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A minimal OTLP/HTTP (JSON) collector that records what the CLI exports. */
+async function startCollector() {
+  const exports: Export[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    request.on('end', () => {
+      exports.push({ path: request.url ?? '', headers: request.headers, body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exports,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+let collector: Awaited<ReturnType<typeof startCollector>>;
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+  collector = await startCollector();
+});
+afterAll(async () => {
+  await fake.close();
+  await collector.close();
+});
+
+describe('observability → Claude Code OpenTelemetry', () => {
+  it('exports the run’s metrics to the configured OTLP endpoint with the service name and headers', async () => {
+    fake.script(reply('observed'));
+    const agent = createE2eAgent(fake.url, {
+      config: {
+        observability: {
+          enabled: true,
+          service_name: 'support-bot',
+          metrics: { export_interval_ms: 500 },
+          exporters: {
+            otlp: { endpoint: collector.url, protocol: 'http/json', headers: { 'x-team': 'acme' } },
+          },
+        },
+      },
+    });
+    const backend = new ClaudeBackend(await agent.load());
+    await backend.initialize();
+    const result = await backend.invokeOnce('hi');
+    await backend.teardown();
+    expect(result.response).toBe('observed');
+
+    const deadline = Date.now() + 10_000;
+    while (!collector.exports.some((e) => e.path === '/v1/metrics') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const metrics = collector.exports.find((e) => e.path === '/v1/metrics');
+    expect(metrics, `exports received: ${collector.exports.map((e) => e.path).join(', ')}`).toBeDefined();
+    expect(metrics?.headers['x-team']).toBe('acme');
+    expect(metrics?.body).toContain('support-bot');
+  });
+});

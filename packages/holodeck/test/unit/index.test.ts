@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import * as holodeck from '../../src/index.js';
+
+describe('holodeck public API', () => {
+  it('exports exactly this list, and no internals', () => {
+    expect(Object.keys(holodeck).sort()).toEqual(
+      [
+        'AgentSessionError',
+        'ClaudeBackend',
+        'ConfigError',
+        'CredentialError',
+        'HoloDeckError',
+        'RuntimeMissingError',
+        'agentJsonSchema',
+        'loadAgentConfig',
+        'runOneShot',
+        'selectBackend',
+        'validateAgentFile',
+      ].sort(),
+    );
+  });
+});
