@@ -72,14 +72,25 @@ function mcpServerConfig(tool: McpToolConfig): McpServerConfig {
   };
 }
 
-/** The deny answer for a tool that needs approval when no one can give it. */
-function refuseWithoutApprover(permissionMode: ClaudeConfig['permission_mode']): CanUseTool {
-  return async (toolName) => ({
-    behavior: 'deny',
-    message:
-      `${toolName} needs approval under claude.permission_mode: ${permissionMode}, and nobody can approve it in this run. ` +
-      'Set permission_mode to acceptEdits (auto-approves file edits) or acceptAll in agent.yaml.',
-  });
+/** Built-in tools with side effects: they follow permission_mode instead of being approved up front. */
+const SIDE_EFFECT_TOOLS = new Set(['Write', 'Edit', 'Bash']);
+
+/**
+ * Answers the CLI's permission prompts in a run that has no operator. Tools the author declared
+ * in agent.yaml (function and MCP tools, read-only and web built-ins, subagents) are approved;
+ * a side-effect tool that permission_mode did not pre-approve is refused with how to allow it.
+ * Which tools may be called at all is decided earlier, by the PreToolUse guard.
+ */
+function approveDeclaredTools(permissionMode: ClaudeConfig['permission_mode']): CanUseTool {
+  return async (toolName, input) => {
+    if (!SIDE_EFFECT_TOOLS.has(toolName)) return { behavior: 'allow', updatedInput: input };
+    return {
+      behavior: 'deny',
+      message:
+        `${toolName} needs approval under claude.permission_mode: ${permissionMode}, and nobody can approve it in this run. ` +
+        'Set permission_mode to acceptEdits (auto-approves file edits) or acceptAll in agent.yaml.',
+    };
+  };
 }
 
 /**
@@ -103,18 +114,6 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
     .filter((name) => isListed(`mcp__${FUNCTION_TOOLS_SERVER}__${name}`));
   const mcpTools = (config.tools ?? []).filter((tool): tool is McpToolConfig => tool.type === 'mcp');
 
-  // Tools the author declared are approved up front; Write/Edit/Bash follow permission_mode.
-  const autoApproved = [
-    ...builtins.filter((name) => !['Write', 'Edit', 'Bash'].includes(name)),
-    ...functionToolNames.map((name) => `mcp__${FUNCTION_TOOLS_SERVER}__${name}`),
-    ...mcpTools.flatMap((tool) => {
-      const listed = allowedTools?.filter(
-        (entry) => entry.startsWith(`mcp__${tool.name}__`) && !entry.endsWith('__*'),
-      );
-      return listed?.length && !allowedTools?.includes(`mcp__${tool.name}`) ? listed : [`mcp__${tool.name}`];
-    }),
-  ];
-
   if (config.model.temperature !== undefined) {
     warnings.push({
       code: 'temperature-unsupported',
@@ -131,10 +130,9 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
     model: config.model.name,
     systemPrompt: agent.instructions,
     tools: builtins,
-    allowedTools: autoApproved,
     permissionMode: PERMISSION_MODES[permissionMode],
     ...(permissionMode === 'acceptAll' ? { allowDangerouslySkipPermissions: true } : {}),
-    ...(permissionMode !== 'acceptAll' ? { canUseTool: refuseWithoutApprover(permissionMode) } : {}),
+    ...(permissionMode !== 'acceptAll' ? { canUseTool: approveDeclaredTools(permissionMode) } : {}),
     settingSources: claude?.setting_sources ?? [],
     strictMcpConfig: true,
     mcpServersDelivery: 'initialize',
