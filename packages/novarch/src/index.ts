@@ -1,1 +1,3 @@
-export const NOVARCH_PLACEHOLDER = true;
+// Novarch: governance for agent tool calls (gate, judge, holds, audit).
+// The package is a skeleton until its issue is built; it deliberately exports nothing yet.
+export {};
