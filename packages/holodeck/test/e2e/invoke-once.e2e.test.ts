@@ -1,7 +1,7 @@
 import { apiError, reply, startFakeAnthropic, systemPromptText, toolNames, toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
-import { createE2eAgent, TEST_API_KEY } from './support/e2e-agent.js';
+import { createE2eAgent, requestAt, TEST_API_KEY } from './support/e2e-agent.js';
 
 // One fake server for the file; every test scripts its own steps and checks none are left.
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
@@ -50,14 +50,14 @@ describe('invokeOnce through the real CLI', () => {
       result.token_usage.prompt_tokens + result.token_usage.completion_tokens,
     );
     expect(result.token_usage.completion_tokens).toBeGreaterThan(0);
-    const [request] = fake.requests;
-    expect(request?.messagesBody?.model).toBe('claude-haiku-4-5');
-    expect(systemPromptText(request!)).toContain('You are the e2e test agent. Answer briefly.');
-    expect(systemPromptText(request!)).not.toContain('Claude Code');
-    expect(JSON.stringify(request?.messagesBody?.messages)).toContain('What is 2+2?');
-    expect(toolNames(request!)).toEqual([]);
-    expect(request?.body).toMatchObject({ thinking: { type: 'disabled' }, max_tokens: 1234 });
-    expect(request?.headers['x-api-key']).toBe(TEST_API_KEY);
+    const request = requestAt(fake, 0);
+    expect(request.messagesBody?.model).toBe('claude-haiku-4-5');
+    expect(systemPromptText(request)).toContain('You are the e2e test agent. Answer briefly.');
+    expect(systemPromptText(request)).not.toContain('Claude Code');
+    expect(JSON.stringify(request.messagesBody?.messages)).toContain('What is 2+2?');
+    expect(toolNames(request)).toEqual([]);
+    expect(request.body).toMatchObject({ thinking: { type: 'disabled' }, max_tokens: 1234 });
+    expect(request.headers['x-api-key']).toBe(TEST_API_KEY);
   });
 
   it('offers exactly the built-in tools agent.yaml enables', async () => {
@@ -73,7 +73,7 @@ describe('invokeOnce through the real CLI', () => {
       },
       'hi',
     );
-    expect(toolNames(fake.requests[0]!).sort()).toEqual(
+    expect(toolNames(requestAt(fake, 0)).sort()).toEqual(
       ['Agent', 'Bash', 'Edit', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch'].sort(),
     );
   });
@@ -84,7 +84,7 @@ describe('invokeOnce through the real CLI', () => {
       { claude: { file_system: { read: true, write: true }, allowed_tools: ['Read', 'Grep'] } },
       'hi',
     );
-    expect(toolNames(fake.requests[0]!).sort()).toEqual(['Grep', 'Read']);
+    expect(toolNames(requestAt(fake, 0)).sort()).toEqual(['Grep', 'Read']);
   });
 
   it('turns extended thinking on with the configured budget', async () => {

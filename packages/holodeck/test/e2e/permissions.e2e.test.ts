@@ -3,7 +3,7 @@ import path from 'node:path';
 import { reply, respond, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
-import { createE2eAgent } from './support/e2e-agent.js';
+import { createE2eAgent, requestAt } from './support/e2e-agent.js';
 
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
 beforeAll(async () => {
@@ -80,6 +80,6 @@ describe('permission modes and Bash limits (running as root)', () => {
     );
     expect(result.tool_results[0]?.is_error).toBe(false);
     expect(readFileSync(path.join(workspace, 'new.txt'), 'utf8')).toBe('written');
-    expect(toolResults(fake.requests[1]!)[0]?.isError).toBe(false);
+    expect(toolResults(requestAt(fake, 1))[0]?.isError).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { reply, startFakeAnthropic, toolNames, toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
-import { createE2eAgent } from './support/e2e-agent.js';
+import { createE2eAgent, requestAt } from './support/e2e-agent.js';
 
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ describe('response_format (SDK structured output, validated with ajv)', () => {
   it('returns the validated object and its JSON as the response', async () => {
     fake.script(toolUse('StructuredOutput', { answer: 'Paris', confidence: 0.9 }));
     const result = await run('Capital of France?');
-    expect(toolNames(fake.requests[0]!)).toContain('StructuredOutput');
+    expect(toolNames(requestAt(fake, 0))).toContain('StructuredOutput');
     expect(result).toMatchObject({
       is_error: false,
       structured_output: { answer: 'Paris', confidence: 0.9 },

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { RecordedRequest } from '@holodeck/testkit';
 import { stringify } from 'yaml';
 import { type LoadedAgent, loadAgentConfig } from '../../../src/config/index.js';
 
@@ -52,4 +53,12 @@ export function createE2eAgent(baseUrl: string, options: E2eAgentOptions = {}): 
     ...options.env,
   };
   return { directory, file, env, load: () => loadAgentConfig(file, { env, homeDir: home }) };
+}
+
+/** The n-th agent-loop request the fake model received; fails the test when there is none. */
+export function requestAt(server: { requests: readonly RecordedRequest[] }, index: number): RecordedRequest {
+  const request = server.requests[index];
+  if (!request)
+    throw new Error(`the fake model received ${server.requests.length} request(s), not #${index + 1}`);
+  return request;
 }

@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { reply, respond, startFakeAnthropic, toolNames, toolResults, toolUse } from '@holodeck/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
+import { createE2eAgent, requestAt } from './support/e2e-agent.js';
+
+let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+});
+afterEach(() => {
+  try {
+    fake.assertComplete();
+  } finally {
+    fake.reset();
+  }
+});
+afterAll(() => fake.close());
+
+async function run(
+  config: Record<string, unknown>,
+  message: string,
+  files: Record<string, string> = {},
+  env: Record<string, string> = {},
+) {
+  const agent = createE2eAgent(fake.url, { config, env, files });
+  const backend = new ClaudeBackend(await agent.load());
+  await backend.initialize();
+  try {
+    return await backend.invokeOnce(message);
+  } finally {
+    await backend.teardown();
+  }
+}
+
+/** A final reply that echoes the tool results the CLI sent back, so the test sees the round trip. */
+const echoResults = respond((request) =>
+  reply(
+    `results: ${toolResults(request)
+      .map((r) => withoutReminders(r.text))
+      .join(' | ')}`,
+  ),
+);
+
+/** The CLI appends `<system-reminder>` blocks to tool results; the tool's own output comes first. */
+function withoutReminders(text: string): string {
+  return text.split('<system-reminder>')[0]?.trim() ?? '';
+}
+
+const everything = {
+  type: 'mcp',
+  name: 'everything',
+  description: 'MCP reference server',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [
+    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js'),
+    'stdio',
+  ],
+};
+
+describe('MCP tools', () => {
+  it('runs a real MCP server from npm over stdio', async () => {
+    const everything = {
+      type: 'mcp',
+      name: 'everything',
+      description: 'MCP reference server',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [
+        createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js'),
+        'stdio',
+      ],
+    };
+    fake.script(toolUse('mcp__everything__echo', { message: 'ping from e2e' }, { id: 'e1' }), echoResults);
+    const result = await run(
+      { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },
+      'echo',
+    );
+
+    expect(toolNames(requestAt(fake, 0))).toContain('mcp__everything__echo');
+    expect(result.tool_results).toEqual([{ call_id: 'e1', result: 'Echo: ping from e2e', is_error: false }]);
+  });
+
+  it('reaches an MCP server over streamable HTTP', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [everything.args[0] ?? '', 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.stderr.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('listening')) resolve();
+        });
+        server.on('exit', () => reject(new Error('MCP HTTP server exited')));
+      });
+      const http = {
+        type: 'mcp',
+        name: 'remote',
+        description: 'MCP reference server over HTTP',
+        transport: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: { 'x-team': 'e2e' },
+      };
+      fake.script(toolUse('mcp__remote__echo', { message: 'over http' }, { id: 'h1' }), echoResults);
+      const result = await run({ tools: [http] }, 'echo');
+      expect(result.tool_results).toEqual([{ call_id: 'h1', result: 'Echo: over http', is_error: false }]);
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('refuses a remote tool that claude.allowed_tools does not list', async () => {
+    fake.script(toolUse('mcp__everything__get-sum', { a: 1, b: 2 }, { id: 's1' }), echoResults);
+    const result = await run(
+      { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },
+      'add',
+    );
+    expect(result.tool_results[0]).toMatchObject({ call_id: 's1', is_error: true });
+    expect(result.tool_results[0]?.result).toContain(
+      'Tool "mcp__everything__get-sum" is not listed in claude.allowed_tools, so it cannot be called.',
+    );
+  });
+
+  it('gives the server its configured env and none of the host secrets', async () => {
+    fake.script(toolUse('mcp__everything__get-env', {}, { id: 'env1' }), echoResults);
+    const withEnv = { ...everything, env: { GREETING: 'hello-from-agent-yaml' } };
+    const result = await run({ tools: [withEnv] }, 'env?', {}, { HOST_SECRET_TOKEN: 'do-not-leak-42' });
+    const output = result.tool_results[0]?.result ?? '';
+    expect(output).toContain('hello-from-agent-yaml');
+    expect(output).not.toContain('do-not-leak-42');
+    expect(output).not.toContain('sk-test-holodeck-e2e');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
