@@ -49,6 +49,15 @@ function withoutReminders(text: string): string {
   return text.split('<system-reminder>')[0]?.trim() ?? '';
 }
 
+/** A one-tool MCP server (the real MCP SDK over stdio) that answers with its working directory. */
+const WHERE_SERVER = `
+import { McpServer } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/mcp.js'))};
+import { StdioServerTransport } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/stdio.js'))};
+const server = new McpServer({ name: 'where', version: '1.0.0' });
+server.registerTool('cwd', { description: 'working directory' }, async () => ({ content: [{ type: 'text', text: process.cwd() }] }));
+await server.connect(new StdioServerTransport());
+`;
+
 const everything = {
   type: 'mcp',
   name: 'everything',
@@ -63,6 +72,15 @@ const everything = {
 
 describe('MCP tools', () => {
   it('runs a real MCP server from npm over stdio', async () => {
+    /** A one-tool MCP server (the real MCP SDK over stdio) that answers with its working directory. */
+    const WHERE_SERVER = `
+import { McpServer } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/mcp.js'))};
+import { StdioServerTransport } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/stdio.js'))};
+const server = new McpServer({ name: 'where', version: '1.0.0' });
+server.registerTool('cwd', { description: 'working directory' }, async () => ({ content: [{ type: 'text', text: process.cwd() }] }));
+await server.connect(new StdioServerTransport());
+`;
+
     const everything = {
       type: 'mcp',
       name: 'everything',
@@ -111,6 +129,37 @@ describe('MCP tools', () => {
     } finally {
       server.kill();
     }
+  });
+
+  it('starts a stdio server in its configured cwd', async () => {
+    const cwdServer = {
+      type: 'mcp',
+      name: 'where',
+      description: 'Reports its working directory',
+      command: process.execPath,
+      args: ['../where-server.mjs'],
+      cwd: 'server-home',
+    };
+    fake.script(toolUse('mcp__where__cwd', {}, { id: 'w1' }), echoResults);
+    const result = await run({ tools: [cwdServer] }, 'where?', {
+      'where-server.mjs': WHERE_SERVER,
+      'server-home/.keep': '',
+    });
+    expect(result.tool_results[0]?.result).toMatch(/\/server-home$/);
+  });
+
+  it('fails the run when an MCP server does not start, instead of running without its tools', async () => {
+    const broken = { ...everything, name: 'broken', command: '/nonexistent/mcp-server' };
+    // The CLI may already have sent its first request when the failed status arrives; answer it.
+    fake.script(reply('this answer is discarded'));
+    const result = await run({ tools: [broken] }, 'hi');
+    expect(result).toMatchObject({
+      is_error: true,
+      error_reason:
+        'MCP server "broken" (failed) did not start, so its tools are missing; check its command/url and env in agent.yaml',
+    });
+    expect(result.response).toBe('');
+    fake.reset();
   });
 
   it('refuses a remote tool that claude.allowed_tools does not list', async () => {

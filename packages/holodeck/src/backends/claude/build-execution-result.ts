@@ -32,6 +32,13 @@ function describeApiError(state: TurnState, context: ResultContext, fallback: st
   return fallback;
 }
 
+/** Why the run cannot be trusted when an MCP server of agent.yaml did not connect, else undefined. */
+export function mcpFailureReason(state: TurnState): string | undefined {
+  if (!state.mcpFailures.length) return undefined;
+  const servers = state.mcpFailures.map((server) => `"${server.name}" (${server.status})`).join(', ');
+  return `MCP server ${servers} did not start, so its tools are missing; check its command/url and env in agent.yaml`;
+}
+
 /**
  * Turns the state of a finished turn into an ExecutionResult. A run that says `success`
  * but lacks valid structured output while `response_format` is set is an error: the
@@ -50,6 +57,8 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
     duration_ms: Date.now() - context.startedAt,
     ...(state.sessionId ? { session_id: state.sessionId } : {}),
   };
+  const mcpFailure = mcpFailureReason(state);
+  if (mcpFailure) return { ...base, error_reason: mcpFailure };
   if (!result) return { ...base, error_reason: 'the agent process ended without a result' };
 
   const outcome: ExecutionResult = {

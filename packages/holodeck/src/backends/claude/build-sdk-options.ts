@@ -45,7 +45,8 @@ export function enabledBuiltinTools(claude: ClaudeConfig | undefined): string[] 
   return tools;
 }
 
-const CWD_LAUNCHER = fileURLToPath(new URL('./mcp-cwd-launcher.js', import.meta.url));
+// A plain JS file outside src/ and dist/, at the same relative place from both.
+const CWD_LAUNCHER = fileURLToPath(new URL('../../../bin/mcp-cwd-launcher.js', import.meta.url));
 
 function mcpServerConfig(tool: McpToolConfig): McpServerConfig {
   const timeout = tool.request_timeout * 1000;

@@ -3,7 +3,7 @@ import { type Query, query, type SDKMessage, type SDKUserMessage } from '@anthro
 import { AgentSessionError } from '../../errors.js';
 import type { AgentSession, BackendWarning, ExecutionResult, SessionEvent } from '../contract/index.js';
 import { AsyncQueue } from './async-queue.js';
-import { buildExecutionResult } from './build-execution-result.js';
+import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
@@ -127,6 +127,12 @@ export class ClaudeSession implements AgentSession {
     const state = turn.accumulator.state;
     if (message.type === 'system' && message.subtype === 'init') {
       this.id = message.session_id;
+      const mcpFailure = mcpFailureReason(state);
+      if (mcpFailure) {
+        this.fail(new AgentSessionError(mcpFailure), true);
+        this.run.close();
+        return;
+      }
       if (!this.announced) {
         this.announced = true;
         turn.events.push({
@@ -157,9 +163,10 @@ export class ClaudeSession implements AgentSession {
 
   private fail(error: unknown, started: boolean): AgentSessionError {
     const detail = error instanceof Error && !this.handle.exited ? ` (${error.message})` : '';
-    this.failure ??= new AgentSessionError(`${describeExit(this.handle)}${detail}`, {
-      cause: { started, error },
-    });
+    this.failure ??=
+      error instanceof AgentSessionError
+        ? error
+        : new AgentSessionError(`${describeExit(this.handle)}${detail}`, { cause: { started, error } });
     const turn = this.current;
     if (turn) {
       turn.events.push({ type: 'error', message: this.failure.message });

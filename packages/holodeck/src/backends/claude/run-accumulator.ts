@@ -10,10 +10,15 @@ export interface TurnState {
   toolResults: ToolResult[];
   /** Text of the last top-level assistant message (the final answer when the run ends). */
   lastAssistantText: string;
+  /** MCP servers from agent.yaml that the CLI could not connect (name and status). */
+  mcpFailures: { name: string; status: string }[];
   /** An API-level error the CLI reported on an assistant message (e.g. authentication_failed). */
   assistantError?: string;
   result?: SDKResultMessage;
 }
+
+/** Statuses of an MCP server that will not come back by itself during the run. */
+const FAILED_MCP_STATUSES = new Set(['failed', 'needs-auth']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -40,7 +45,13 @@ export function toolResultText(content: unknown): string {
  * otherwise each assistant message's text is yielded whole.
  */
 export class RunAccumulator {
-  readonly state: TurnState = { tools: [], toolCalls: [], toolResults: [], lastAssistantText: '' };
+  readonly state: TurnState = {
+    tools: [],
+    toolCalls: [],
+    toolResults: [],
+    lastAssistantText: '',
+    mcpFailures: [],
+  };
   private readonly toolNames = new Map<string, string>();
 
   constructor(private readonly streamingDeltas: boolean) {}
@@ -52,6 +63,9 @@ export class RunAccumulator {
           this.state.sessionId = message.session_id;
           this.state.model = message.model;
           this.state.tools = message.tools;
+          this.state.mcpFailures = message.mcp_servers.filter((server) =>
+            FAILED_MCP_STATUSES.has(server.status),
+          );
         }
         return;
       case 'stream_event': {

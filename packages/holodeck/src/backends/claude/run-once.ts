@@ -46,10 +46,12 @@ export async function runOnce(
         for (const _event of accumulator.accept(sdkMessage)) {
           // one-shot runs keep only the final state
         }
+        // Fail closed before the model runs without tools agent.yaml promised it.
+        if (accumulator.state.mcpFailures.length) break;
       }
     } catch (error) {
       // The CLI exits 1 after reporting a failed run; the result it sent is the answer.
-      if (accumulator.state.result) return finish(accumulator);
+      if (accumulator.state.result || accumulator.state.mcpFailures.length) return finish(accumulator);
       const started = accumulator.state.sessionId !== undefined;
       throw new AgentSessionError(
         `${describeExit(handle)}${error instanceof Error && !handle.exited ? ` (${error.message})` : ''}`,

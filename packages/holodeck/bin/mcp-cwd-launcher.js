@@ -11,7 +11,7 @@ if (!cwd || !command) {
   process.exit(2);
 }
 const child = spawn(command, args, { cwd, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));
 }
 child.on('error', (error) => {
