@@ -25,9 +25,18 @@ describe('holodeck validate', () => {
   });
 
   it('accepts the example agent and exits 0', async () => {
-    const outcome = await runHolodeckCli(['validate', example], env);
+    const outcome = await runHolodeckCli(['validate', example], { ...env, ANTHROPIC_API_KEY: 'sk-x' });
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
     expect(outcome.stdout).toMatch(/✓ .*examples\/customer-support\/agent\.yaml is valid\n$/);
+  });
+
+  it('warns, without failing, when the credentials a run needs are not set', async () => {
+    const outcome = await runHolodeckCli(['validate', example], env);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stderr).toBe(
+      'warning auth_provider "api_key" needs ANTHROPIC_API_KEY, which is not set here: `holodeck chat` will stop until it is.\n',
+    );
+    expect(outcome.stdout).toMatch(/is valid \(1 warning\)\n$/);
   });
 
   it('--json reports issues as data', async () => {
