@@ -1,4 +1,12 @@
-import { apiError, reply, startFakeAnthropic, systemPromptText, toolNames, toolUse } from '@holodeck/testkit';
+import {
+  apiError,
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  systemPromptText,
+  toolNames,
+  toolUse,
+} from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
 import { createE2eAgent, requestAt, TEST_API_KEY } from './support/e2e-agent.js';
@@ -109,6 +117,22 @@ describe('invokeOnce through the real CLI', () => {
     const headers = fake.requests[0]?.headers ?? {};
     expect(headers.authorization).toBe('Bearer oauth-test-token');
     expect(headers['x-api-key']).toBeUndefined();
+  });
+
+  it('hands prior conversation context to a fresh run as a transcript', async () => {
+    fake.script(reply('You said blue.'));
+    const agent = createE2eAgent(fake.url);
+    const backend = new ClaudeBackend(await agent.load());
+    await backend.initialize();
+    const result = await backend.invokeOnce('Which colour did I pick?', [
+      { role: 'user', content: 'I pick blue.' },
+      { role: 'assistant', content: 'Noted.' },
+    ]);
+    await backend.teardown();
+    expect(result.response).toBe('You said blue.');
+    expect(lastUserText(requestAt(fake, 0))).toContain(
+      'Conversation so far:\nUser: I pick blue.\nAssistant: Noted.\n\nUser: Which colour did I pick?',
+    );
   });
 
   it('reports max_turns as an error result', async () => {
