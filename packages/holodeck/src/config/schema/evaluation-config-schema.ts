@@ -1,19 +1,31 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
+import { MetricConfigSchema } from './metric-config-schema.js';
 
-/**
- * One metric. Extra keys are accepted on purpose for now: each metric type has its own options,
- * and the test-runner issue defines them (and will make each type strict).
- */
-export const MetricConfigSchema = z.looseObject({
-  type: z.string().min(1).describe('Metric type, e.g. bleu, g_eval, tool_call_accuracy.'),
-  name: z.string().min(1).optional(),
-  threshold: z.number().optional(),
-  weight: z.number().nonnegative().optional(),
-});
-/** A metric entry. */
-export type MetricConfig = z.infer<typeof MetricConfigSchema>;
+export { type MetricConfig, MetricConfigSchema, type MetricType } from './metric-config-schema.js';
+
+/** An expected argument value: a literal, `{regex: pattern}`, or `{fuzzy: text}` (case/space-insensitive containment). */
+export const ExpectedArgSchema = z.union([
+  z.strictObject({ regex: z.string().min(1) }),
+  z.strictObject({ fuzzy: z.string() }),
+  z.unknown(),
+]);
+
+/** A tool the agent must call: a name, or `{name, args, count}`. */
+export const ExpectedToolSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    name: z.string().min(1),
+    args: z
+      .record(z.string(), ExpectedArgSchema)
+      .optional()
+      .describe('Arguments that must match (others are free).'),
+    count: z.int().min(0).optional().describe('Exact number of matching calls; default at least one.'),
+  }),
+]);
+/** An `expected_tools` entry. */
+export type ExpectedTool = z.infer<typeof ExpectedToolSchema>;
 
 /** The `evaluations:` block: the judge model and the default metrics of every test case. */
 export const EvaluationConfigSchema = z.strictObject({
@@ -27,7 +39,13 @@ export type EvaluationConfig = z.infer<typeof EvaluationConfigSchema>;
 export const TestTurnSchema = z.strictObject({
   input: z.string().min(1),
   ground_truth: z.string().optional(),
-  expected_tools: z.array(z.string().min(1)).optional(),
+  context: z.array(z.string()).optional(),
+  expected_tools: z.array(ExpectedToolSchema).optional(),
+  forbidden_tools: z.array(z.string().min(1)).optional(),
+  metrics: z
+    .array(MetricConfigSchema)
+    .optional()
+    .describe('Checks of this turn (the case metrics apply to every turn).'),
 });
 /** A turn of a multi-turn test case. */
 export type TestTurn = z.infer<typeof TestTurnSchema>;
@@ -40,12 +58,18 @@ export const TestCaseSchema = z
     turns: z.array(TestTurnSchema).min(1).optional(),
     ground_truth: z.string().optional(),
     context: z.array(z.string()).optional(),
-    expected_tools: z.array(z.string().min(1)).optional(),
+    expected_tools: z.array(ExpectedToolSchema).optional(),
     forbidden_tools: z.array(z.string().min(1)).optional(),
     tags: z.array(z.string().min(1)).optional(),
-    metrics: z.array(MetricConfigSchema).optional(),
-    repeat: z.int().min(1).optional(),
-    timeout: z.number().positive().optional().describe('Seconds.'),
+    metrics: z.array(MetricConfigSchema).optional().describe('Replaces evaluations.metrics for this case.'),
+    repeat: z.int().min(1).optional().describe('Run the case this many times (pass@k, pass^k).'),
+    min_pass_rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('Share of repeats that must pass; default 1.'),
+    timeout: z.number().positive().optional().describe('Seconds per attempt.'),
   })
   .superRefine((testCase, context) => {
     if (testCase.input !== undefined && testCase.turns !== undefined) {

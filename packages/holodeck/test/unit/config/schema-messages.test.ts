@@ -222,21 +222,48 @@ describe('test cases', () => {
     ]);
   });
 
-  it('accepts extra keys on metric entries (the test runner defines them)', async () => {
+  it('validates metric entries per type, with did-you-mean for the type and its keys', async () => {
     const yaml = lines(
       ...BASE,
       'evaluations:',
       '  metrics:',
       '    - type: g_eval',
+      '      name: politeness',
       '      criteria: Is it polite?',
-      '      threshold: 0.7',
+      '    - type: bleu',
+      '      treshold: 0.6',
+      '    - type: g-eval',
+      '      name: tone',
+      '    - type: contains',
+      '      value: refund',
+      '    - type: rouge',
+      '      variant: rougeL',
+      '      threshold: 0.4',
+    );
+    const result = await sandbox.validate(yaml);
+    expect(
+      result.issues.map((issue) => `${issue.line} ${issue.path}: ${issue.message} | ${issue.hint}`),
+    ).toEqual([
+      '9 evaluations.metrics[0].type: expected one of "equals", "contains", "icontains", "contains-any", "contains-all", "icontains-any", "icontains-all", "regex", "is-json", "json-schema", "not-equals", "not-contains", "not-icontains", "not-contains-any", "not-contains-all", "not-icontains-any", "not-icontains-all", "not-regex", "not-is-json", "not-json-schema", "latency", "cost", "turns", "bleu", "rouge", "meteor", "levenshtein", "g-eval", "rubric", "faithfulness", "answer_relevancy", "contextual_precision", "contextual_recall", "contextual_relevancy", "code"; got the string "g_eval" | did you mean "g-eval"?',
+      '13 evaluations.metrics[1].treshold: unknown key "treshold" in evaluations.metrics[1] | did you mean "threshold"?',
+      '14 evaluations.metrics[2]: g-eval needs "criteria" or "evaluation_steps" | add criteria: <what a good answer does>',
+    ]);
+  });
+
+  it('applies metric defaults', async () => {
+    const yaml = lines(
+      ...BASE,
+      'evaluations:',
+      '  metrics:',
+      '    - type: rouge',
+      '    - type: icontains',
+      '      value: [a, b]',
     );
     const result = await sandbox.validate(yaml);
     expect(result.issues).toEqual([]);
-    expect(result.agent?.config.evaluations?.metrics?.[0]).toEqual({
-      type: 'g_eval',
-      criteria: 'Is it polite?',
-      threshold: 0.7,
-    });
+    expect(result.agent?.config.evaluations?.metrics).toEqual([
+      { type: 'rouge', variant: 'rougeL', threshold: 0.5 },
+      { type: 'icontains', value: ['a', 'b'] },
+    ]);
   });
 });

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { addConfigIssue } from './add-config-issue.js';
+
+/**
+ * Metrics of `evaluations.metrics` and a test case's `metrics`. Type names follow promptfoo
+ * where one exists, so suites port easily. Every entry is strict: an option a metric does not
+ * use is an error, never silently ignored.
+ */
+const common = {
+  name: z.string().min(1).optional().describe('Display name; defaults to the type.'),
+  weight: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('Weight in the case score (the weighted mean of metric scores); default 1.'),
+};
+const threshold = (fallback: number, description: string) =>
+  z.number().min(0).max(1).default(fallback).describe(description);
+
+const textMatch = (type: string) =>
+  z.strictObject({
+    type: z.literal(type),
+    value: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    mode: z
+      .enum(['any', 'all'])
+      .optional()
+      .describe('For a list of values: any (default) or all must match.'),
+    ...common,
+  });
+
+/** Deterministic checks; each has a `not-` twin that passes exactly when it fails. */
+const equals = z.strictObject({
+  type: z.literal('equals'),
+  value: z.string(),
+  ignore_case: z.boolean().default(false),
+  ...common,
+});
+const contains = textMatch('contains');
+const icontains = textMatch('icontains');
+const containsAny = textMatch('contains-any');
+const containsAll = textMatch('contains-all');
+const icontainsAny = textMatch('icontains-any');
+const icontainsAll = textMatch('icontains-all');
+const regex = z.strictObject({
+  type: z.literal('regex'),
+  value: z.string().min(1),
+  flags: z
+    .string()
+    .regex(/^[dgimsuvy]*$/, 'regex flags are some of d g i m s u v y')
+    .optional(),
+  ...common,
+});
+const isJson = z.strictObject({ type: z.literal('is-json'), ...common });
+const jsonSchema = z.strictObject({
+  type: z.literal('json-schema'),
+  value: z
+    .union([z.record(z.string(), z.unknown()), z.string().min(1)])
+    .describe('A JSON Schema, or a path to one.'),
+  ...common,
+});
+
+function negated<S extends z.ZodObject, N extends string>(schema: S, type: N) {
+  return schema.extend({ type: z.literal(type) });
+}
+
+/** Budgets: pass when the run stays within the threshold. */
+const latency = z.strictObject({
+  type: z.literal('latency'),
+  threshold: z.number().positive().describe('Milliseconds.'),
+  ...common,
+});
+const cost = z.strictObject({
+  type: z.literal('cost'),
+  threshold: z.number().nonnegative().describe('US dollars.'),
+  ...common,
+});
+const turns = z.strictObject({
+  type: z.literal('turns'),
+  threshold: z.int().positive().describe('Model turns.'),
+  ...common,
+});
+
+/** Similarity to `ground_truth` (or to `value`, when given). */
+const reference = z.string().optional().describe('Reference text; defaults to the case ground_truth.');
+const bleu = z.strictObject({
+  type: z.literal('bleu'),
+  threshold: threshold(0.5, 'Pass mark.'),
+  value: reference,
+  ...common,
+});
+const rouge = z.strictObject({
+  type: z.literal('rouge'),
+  variant: z.enum(['rouge1', 'rouge2', 'rougeL']).default('rougeL'),
+  threshold: threshold(0.5, 'Pass mark (F-measure).'),
+  value: reference,
+  ...common,
+});
+const meteor = z.strictObject({
+  type: z.literal('meteor'),
+  threshold: threshold(0.5, 'Pass mark.'),
+  value: reference,
+  ...common,
+});
+const levenshtein = z.strictObject({
+  type: z.literal('levenshtein'),
+  threshold: threshold(0.8, 'Pass mark (1 - distance / longer length).'),
+  value: reference,
+  ...common,
+});
+
+/** Graded by the judge model (`evaluations.model`, default: the agent's model). */
+const gEval = z
+  .strictObject({
+    type: z.literal('g-eval'),
+    name: z.string().min(1).describe('Required: names the criterion in reports.'),
+    criteria: z.string().min(1).optional(),
+    evaluation_steps: z.array(z.string().min(1)).min(1).optional(),
+    score_range: z.tuple([z.int(), z.int()]).default([1, 5]),
+    threshold: threshold(0.5, 'Pass mark after normalising the score to 0..1.'),
+    weight: common.weight,
+  })
+  .superRefine((metric, context) => {
+    if (!metric.criteria && !metric.evaluation_steps) {
+      addConfigIssue(
+        context,
+        [],
+        'g-eval needs "criteria" or "evaluation_steps"',
+        'add criteria: <what a good answer does>',
+      );
+    }
+    if (metric.score_range[0] >= metric.score_range[1]) {
+      addConfigIssue(
+        context,
+        ['score_range'],
+        'score_range must be [min, max] with min < max',
+        'for example [1, 5]',
+      );
+    }
+  });
+const rubric = z.strictObject({
+  type: z.literal('rubric'),
+  value: z.string().min(1),
+  threshold: threshold(0.5, 'Pass mark.'),
+  ...common,
+});
+const rag = <T extends string>(type: T) =>
+  z.strictObject({ type: z.literal(type), threshold: threshold(0.5, 'Pass mark.'), ...common });
+
+/** A JS/TS grader: `(input) => boolean | number | {score, passed?, reason?}`. */
+const code = z.strictObject({
+  type: z.literal('code'),
+  file: z.string().min(1).describe('Module path, relative to agent.yaml (.js, .mjs or .ts).'),
+  function: z.string().min(1).default('default').describe('Export name.'),
+  threshold: threshold(0.5, 'Pass mark for a numeric score.'),
+  ...common,
+});
+
+export const MetricConfigSchema = z.discriminatedUnion('type', [
+  equals,
+  contains,
+  icontains,
+  containsAny,
+  containsAll,
+  icontainsAny,
+  icontainsAll,
+  regex,
+  isJson,
+  jsonSchema,
+  negated(equals, 'not-equals'),
+  negated(contains, 'not-contains'),
+  negated(icontains, 'not-icontains'),
+  negated(containsAny, 'not-contains-any'),
+  negated(containsAll, 'not-contains-all'),
+  negated(icontainsAny, 'not-icontains-any'),
+  negated(icontainsAll, 'not-icontains-all'),
+  negated(regex, 'not-regex'),
+  negated(isJson, 'not-is-json'),
+  negated(jsonSchema, 'not-json-schema'),
+  latency,
+  cost,
+  turns,
+  bleu,
+  rouge,
+  meteor,
+  levenshtein,
+  gEval,
+  rubric,
+  rag('faithfulness'),
+  rag('answer_relevancy'),
+  rag('contextual_precision'),
+  rag('contextual_recall'),
+  rag('contextual_relevancy'),
+  code,
+]);
+/** One metric entry. */
+export type MetricConfig = z.infer<typeof MetricConfigSchema>;
+/** Every metric type name. */
+export type MetricType = MetricConfig['type'];

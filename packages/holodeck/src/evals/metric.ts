@@ -1,0 +1,68 @@
+import type { TokenUsage, ToolCall, ToolResult } from '../backends/contract/index.js';
+
+/** Everything a metric may look at: one agent answer and what led to it. */
+export interface MetricInput {
+  /** The user message of this turn (or the last turn of a conversation). */
+  input: string;
+  /** The agent's final response text ('' when the run failed). */
+  response: string;
+  /** The expected answer, when the test case gives one. */
+  groundTruth?: string;
+  /** Retrieval context for RAG metrics. */
+  context?: string[];
+  toolCalls: ToolCall[];
+  toolResults: ToolResult[];
+  structuredOutput?: unknown;
+  durationMs: number;
+  costUsd: number;
+  numTurns: number;
+  tokenUsage: TokenUsage;
+}
+
+/** What one metric concluded. Every metric yields a score in [0, 1], a pass/fail and a reason. */
+export interface MetricOutcome {
+  /** The metric's display name (its `name`, or its type). */
+  name: string;
+  type: string;
+  score: number;
+  /** The pass mark the score was compared with (undefined for pass/fail checks). */
+  threshold?: number;
+  passed: boolean;
+  reason: string;
+  /** Set when the metric could not run (judge unreachable, grader threw, ...): then passed is false. */
+  error?: string;
+}
+
+/** Services a metric may need, supplied by the runner. */
+export interface MetricContext {
+  /** Asks the judge model for a structured verdict (judge and RAG metrics). */
+  judge?: JudgeClient;
+  signal?: AbortSignal;
+}
+
+/** A configured metric, ready to evaluate answers. */
+export interface Metric {
+  readonly name: string;
+  readonly type: string;
+  evaluate(input: MetricInput, context: MetricContext): Promise<MetricOutcome>;
+}
+
+/** A request to the judge model: it must answer by calling one tool with this input schema. */
+export interface JudgeRequest {
+  system: string;
+  prompt: string;
+  /** JSON Schema of the verdict the judge must return (through a forced tool call). */
+  verdictSchema: Record<string, unknown>;
+}
+
+/** Calls the judge model at temperature 0 and returns its validated structured verdict. */
+export interface JudgeClient {
+  readonly model: string;
+  judge(request: JudgeRequest, signal?: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+/** Clamps a number into [0, 1] (NaN becomes 0). */
+export function clampScore(value: number): number {
+  if (Number.isNaN(value)) return 0;
+  return Math.min(1, Math.max(0, value));
+}

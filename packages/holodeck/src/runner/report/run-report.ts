@@ -1,0 +1,100 @@
+import type { TokenUsage, ToolCall, ToolResult } from '../../backends/contract/index.js';
+import type { MetricOutcome } from '../../evals/metric.js';
+
+/** Version of the JSON report format; bump on any incompatible change and keep a fixture per version. */
+export const RUN_REPORT_SCHEMA_VERSION = 1;
+
+/** One agent run of a test case (a case with repeat: 3 has three attempts). */
+export interface CaseAttempt {
+  /** 1-based attempt number. */
+  attempt: number;
+  passed: boolean;
+  /** Why the agent run itself failed (API error, crash, timeout); undefined when it ran. */
+  error?: string;
+  /** The agent's final response (the last turn's, for a conversation). */
+  response: string;
+  tool_calls: ToolCall[];
+  tool_results: ToolResult[];
+  metrics: MetricOutcome[];
+  token_usage: TokenUsage;
+  cost_usd: number;
+  num_turns: number;
+  duration_ms: number;
+  /** Per-turn details of a multi-turn case. */
+  turns?: TurnRecord[];
+}
+
+/** One turn of a multi-turn case. */
+export interface TurnRecord {
+  input: string;
+  response: string;
+  tool_calls: ToolCall[];
+  tool_results: ToolResult[];
+  metrics: MetricOutcome[];
+  passed: boolean;
+  error?: string;
+}
+
+/** The outcome of one test case over all its attempts. */
+export interface CaseReport {
+  name: string;
+  tags: string[];
+  /** The user message (the first turn's, for a conversation). */
+  input: string;
+  ground_truth?: string;
+  /** Passed = pass rate ≥ min_pass_rate (1 by default: every attempt passed). */
+  passed: boolean;
+  /** True when every attempt failed to run (no attempt produced an answer to grade). */
+  errored: boolean;
+  /** First run error, when any. */
+  error?: string;
+  /** Attempts that passed / attempts. */
+  pass_rate: number;
+  min_pass_rate: number;
+  /** pass@k: probability at least one of k attempts passes (k = attempts). */
+  pass_at_k: number;
+  /** pass^k: probability all k attempts pass. */
+  pass_pow_k: number;
+  attempts: CaseAttempt[];
+  /** Convenience copies of the first attempt, for readers that ignore repeats. */
+  response: string;
+  tool_calls: ToolCall[];
+  tool_results: ToolResult[];
+  metrics: MetricOutcome[];
+  token_usage: TokenUsage;
+  num_turns: number;
+  duration_ms: number;
+}
+
+/** Totals of a run. */
+export interface RunSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  pass_rate: number;
+  duration_ms: number;
+  token_usage: TokenUsage;
+  cost_usd: number;
+}
+
+/** The whole report of one `holodeck test` run (what `--format json` writes and `.holodeck/runs/` keeps). */
+export interface RunReport {
+  schema_version: typeof RUN_REPORT_SCHEMA_VERSION;
+  /** Unique id of the run, e.g. `2026-11-30T01-02-03Z-ab12cd`. */
+  run_id: string;
+  started_at: string;
+  finished_at: string;
+  agent: { name: string; file: string; model: string; provider: string };
+  options: {
+    concurrency: number;
+    repeat?: number;
+    isolation: 'process' | 'session';
+    filter?: string;
+    tags?: string[];
+    shard?: string;
+    allow_side_effects: boolean;
+  };
+  summary: RunSummary;
+  cases: CaseReport[];
+}
