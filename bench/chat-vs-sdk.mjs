@@ -87,27 +87,14 @@ function table(headers, rows) {
 const ms = (value) => (value === undefined ? '-' : value.toFixed(0));
 const mb = (kb) => (kb === undefined ? '-' : (kb / 1024).toFixed(0));
 
-/** One table row per scenario; the holodeck row carries the ratio of medians against its baseline. */
-function timingRows(pairs) {
-  const rows = [];
-  for (const { holodeck, bare } of pairs) {
-    const ratio = median(holodeck.ms) / median(bare.ms);
-    rows.push([
-      holodeck.label,
-      ms(median(holodeck.ms)),
-      ms(quantile(holodeck.ms, 0.9)),
-      ms(Math.min(...holodeck.ms)),
-      ratio.toFixed(3),
-    ]);
-    rows.push([
-      bare.label,
-      ms(median(bare.ms)),
-      ms(quantile(bare.ms, 0.9)),
-      ms(Math.min(...bare.ms)),
-      '(base)',
-    ]);
-  }
-  return rows;
+/** One table row: label, median, p90, min, and the ratio of medians (or a note). */
+function timingRow(label, samples, ratio) {
+  return [label, ms(median(samples)), ms(quantile(samples, 0.9)), ms(Math.min(...samples)), ratio];
+}
+
+/** Progress on a terminal only; piped output stays a clean report. */
+function progress(text) {
+  if (process.stderr.isTTY) process.stderr.write(`\r${text}`);
 }
 
 function verdict(level, ratio) {
@@ -279,9 +266,9 @@ async function processLevel({ server, fixtures, samples, warmup, requestTimes })
       side.ms.push(run.ms);
       side.runs.push({ ...run, phases: phasesOf(run, requestTimes.get(request)) });
     }
-    process.stderr.write(`  process level: ${index < warmup ? 'warm-up' : 'sample'} ${index + 1}/${total}\r`);
+    progress(`process level: ${index < warmup ? 'warm-up' : 'sample'} ${index + 1}/${total}  `);
   }
-  process.stderr.write('\n');
+  progress('\n');
   return { ...sides, rssMeasured: withTime };
 }
 
@@ -360,12 +347,12 @@ async function inProcess({ server, fixtures, samples, warmup }) {
         checkRequest(server, before, side.label);
         if (index >= warmup) side.ms.push(elapsed);
       }
-      process.stderr.write(`  in process: ${index < warmup ? 'warm-up' : 'sample'} ${index + 1}/${total}\r`);
+      progress(`in process: ${index < warmup ? 'warm-up' : 'sample'} ${index + 1}/${total}  `);
     }
   } finally {
     await backend.teardown();
   }
-  process.stderr.write('\n');
+  progress('\n');
   return sides;
 }
 
@@ -413,17 +400,16 @@ async function main() {
     const processes = await processLevel({ server, fixtures, ...options, requestTimes });
     const inside = await inProcess({ server, fixtures, ...options });
 
-    const processRatio = median(processes.holodeck.ms) / median(processes.bare.ms);
-    const inProcessRatio = median(inside.holodeck.ms) / median(inside.bare.ms);
-    const fullRatio = median(inside.full.ms) / median(inside.bare.ms);
-    const rows = timingRows([processes, inside]);
-    rows.push([
-      inside.full.label,
-      ms(median(inside.full.ms)),
-      ms(quantile(inside.full.ms, 0.9)),
-      ms(Math.min(...inside.full.ms)),
-      fullRatio.toFixed(3),
-    ]);
+    const ratio = (side, base) => median(side.ms) / median(base.ms);
+    const processRatio = ratio(processes.holodeck, processes.bare);
+    const inProcessRatio = ratio(inside.holodeck, inside.bare);
+    const rows = [
+      timingRow(processes.holodeck.label, processes.holodeck.ms, processRatio.toFixed(3)),
+      timingRow(processes.bare.label, processes.bare.ms, '(base)'),
+      timingRow(inside.holodeck.label, inside.holodeck.ms, inProcessRatio.toFixed(3)),
+      timingRow(inside.bare.label, inside.bare.ms, '(base)'),
+      timingRow(inside.full.label, inside.full.ms, ratio(inside.full, inside.bare).toFixed(3)),
+    ];
     process.stdout.write(
       [
         '',

@@ -1,5 +1,4 @@
 import type { ErrorObject } from 'ajv';
-import { createAjvFor } from '../json-schema/create-ajv.js';
 import { closestMatch } from './did-you-mean.js';
 
 /** What is wrong with a user JSON Schema and how to fix it. */
@@ -51,7 +50,9 @@ const KEYWORDS = [
  * The draft follows `$schema` (2020-12 when absent). Strict mode is on so a misspelt keyword
  * ("proprties") is an error instead of silently matching everything.
  */
-export function checkJsonSchema(schema: Record<string, unknown>): SchemaProblem | undefined {
+export async function checkJsonSchema(schema: Record<string, unknown>): Promise<SchemaProblem | undefined> {
+  // ajv costs ~45 ms to load: only agents that have a JSON Schema pay for it.
+  const { createAjvFor } = await import('../json-schema/create-ajv.js');
   const ajv = createAjvFor(schema, true);
   if (!ajv) {
     return {

@@ -28,8 +28,11 @@ export {
 export {
   type EvaluationConfig,
   EvaluationConfigSchema,
+  type ExpectedTool,
+  ExpectedToolSchema,
   type MetricConfig,
   MetricConfigSchema,
+  type MetricType,
   type TestCase,
   TestCaseSchema,
   type TestTurn,

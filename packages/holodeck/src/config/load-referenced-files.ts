@@ -43,7 +43,7 @@ export async function loadReferencedFiles(
 
   const responseFormat = data.response_format;
   if (isRecord(responseFormat)) {
-    checkSchema(responseFormat, ['response_format'], undefined, result.issues);
+    await checkSchema(responseFormat, ['response_format'], undefined, result.issues);
     result.responseFormat = responseFormat;
   } else if (typeof responseFormat === 'string' && /\.(json|ya?ml)$/.test(responseFormat)) {
     const loaded = await readSchemaFile(responseFormat, directory, where, result.issues);
@@ -66,7 +66,7 @@ export async function loadReferencedFiles(
         );
       }
       if (isRecord(tool.parameters))
-        checkSchema(tool.parameters, ['tools', index, 'parameters'], undefined, result.issues);
+        await checkSchema(tool.parameters, ['tools', index, 'parameters'], undefined, result.issues);
     }
     if (tool.type === 'mcp' && typeof tool.cwd === 'string' && tool.cwd !== '') {
       await checkExists(
@@ -97,13 +97,13 @@ export async function loadReferencedFiles(
   return result;
 }
 
-function checkSchema(
+async function checkSchema(
   schema: Record<string, unknown>,
   fieldPath: PathSegment[],
   source: string | undefined,
   issues: FieldIssue[],
-): void {
-  const result = checkJsonSchema(schema);
+): Promise<void> {
+  const result = await checkJsonSchema(schema);
   if (result === undefined) return;
   const subject = source === undefined ? 'not a valid JSON Schema' : `${source} is not a valid JSON Schema`;
   issues.push({ path: fieldPath, message: `${subject}: ${result.problem}`, hint: result.hint });
@@ -156,7 +156,7 @@ async function readSchemaFile(
     });
     return undefined;
   }
-  checkSchema(parsed, fieldPath, absolute, issues);
+  await checkSchema(parsed, fieldPath, absolute, issues);
   return parsed;
 }
 

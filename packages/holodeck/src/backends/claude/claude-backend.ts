@@ -1,6 +1,5 @@
-import type { LoadedAgent } from '../../config/index.js';
+import type { FunctionToolConfig, LoadedAgent } from '../../config/index.js';
 import { HoloDeckError } from '../../errors.js';
-import { compileUserSchema } from '../../json-schema/create-ajv.js';
 import type {
   AgentBackend,
   AgentSession,
@@ -12,12 +11,20 @@ import type {
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { ClaudeSession } from './claude-session.js';
-import { loadFunctionTools } from './function-tools-server.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { resolveClaudeBinary } from './resolve-claude-binary.js';
 import { runOnce } from './run-once.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
+
+async function prepareFunctionTools(
+  agentFile: string,
+  configs: { index: number; config: FunctionToolConfig }[],
+): Promise<PreparedAgent['createFunctionToolsServer']> {
+  const { createFunctionToolsServer, loadFunctionTools } = await import('./function-tools-server.js');
+  const tools = await loadFunctionTools(agentFile, configs);
+  return () => createFunctionToolsServer(tools);
+}
 
 function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
@@ -62,18 +69,22 @@ export class ClaudeBackend implements AgentBackend {
     const claudeBinary = resolveClaudeBinary({ env: this.agent.env });
     const plan = buildSdkOptions({ agent: this.agent, env, claudeBinary });
     this.collectedWarnings.push(...plan.warnings);
-    const functionTools = await loadFunctionTools(
-      this.agent.file,
-      (config.tools ?? []).flatMap((tool, index) =>
-        tool.type === 'function' ? [{ index, config: tool }] : [],
-      ),
+    const functionToolConfigs = (config.tools ?? []).flatMap((tool, index) =>
+      tool.type === 'function' && plan.functionToolNames.includes(tool.name) ? [{ index, config: tool }] : [],
     );
     this.prepared = {
       plan,
-      functionTools,
       credentialHint: credentialHint(authProvider),
+      // Loaded on demand: the MCP SDK and ajv cost ~150 ms of startup that most agents do not need.
+      ...(functionToolConfigs.length
+        ? { createFunctionToolsServer: await prepareFunctionTools(this.agent.file, functionToolConfigs) }
+        : {}),
       ...(this.agent.responseFormat
-        ? { validateStructuredOutput: compileUserSchema(this.agent.responseFormat) }
+        ? {
+            validateStructuredOutput: (await import('../../json-schema/create-ajv.js')).compileUserSchema(
+              this.agent.responseFormat,
+            ),
+          }
         : {}),
     };
   }

@@ -1,15 +1,15 @@
-import type { Options } from '@anthropic-ai/claude-agent-sdk';
+import type { McpSdkServerConfigWithInstance, Options } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
-import { createFunctionToolsServer, type LoadedFunctionTool } from './function-tools-server.js';
 import type { ClaudeProcessHandle } from './spawn-claude-process.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 
 /** Everything `initialize()` prepared once, from which each query's options are made. */
 export interface PreparedAgent {
   plan: SdkOptionsPlan;
-  functionTools: LoadedFunctionTool[];
+  /** A fresh in-process MCP server of the function tools (one per CLI process); undefined when there are none. */
+  createFunctionToolsServer?: () => McpSdkServerConfigWithInstance;
   validateStructuredOutput?: ValidateFunction;
   credentialHint: string;
 }
@@ -23,14 +23,12 @@ export interface QueryOptionsInput {
 
 /** Options for one query: the plan plus the parts that hold per-process state. */
 export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput): Options {
-  const functionTools = prepared.functionTools.filter((tool) =>
-    prepared.plan.functionToolNames.includes(tool.name),
-  );
+  const functionToolsServer = prepared.createFunctionToolsServer?.();
   return {
     ...prepared.plan.options,
     mcpServers: {
       ...prepared.plan.options.mcpServers,
-      ...(functionTools.length ? { [FUNCTION_TOOLS_SERVER]: createFunctionToolsServer(functionTools) } : {}),
+      ...(functionToolsServer ? { [FUNCTION_TOOLS_SERVER]: functionToolsServer } : {}),
     },
     hooks: buildToolGuard(prepared.plan.guardPolicy),
     includePartialMessages: input.partialMessages,

@@ -17,7 +17,7 @@ const common = {
 const threshold = (fallback: number, description: string) =>
   z.number().min(0).max(1).default(fallback).describe(description);
 
-const textMatch = (type: string) =>
+const textMatch = <const T extends string>(type: T) =>
   z.strictObject({
     type: z.literal(type),
     value: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
@@ -59,7 +59,10 @@ const jsonSchema = z.strictObject({
   ...common,
 });
 
-function negated<S extends z.ZodObject, N extends string>(schema: S, type: N) {
+function negated<Shape extends z.ZodRawShape, const N extends string>(
+  schema: z.ZodObject<Shape, z.core.$strict>,
+  type: N,
+) {
   return schema.extend({ type: z.literal(type) });
 }
 
@@ -143,7 +146,7 @@ const rubric = z.strictObject({
   threshold: threshold(0.5, 'Pass mark.'),
   ...common,
 });
-const rag = <T extends string>(type: T) =>
+const rag = <const T extends string>(type: T) =>
   z.strictObject({ type: z.literal(type), threshold: threshold(0.5, 'Pass mark.'), ...common });
 
 /** A JS/TS grader: `(input) => boolean | number | {score, passed?, reason?}`. */

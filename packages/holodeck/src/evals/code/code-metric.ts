@@ -1,0 +1,84 @@
+import { pathToFileURL } from 'node:url';
+import type { MetricConfig } from '../../config/index.js';
+import type { Metric, MetricInput, MetricOutcome } from '../metric.js';
+import { errorOutcome, metricName, scoredOutcome } from '../metric-outcome.js';
+
+type CodeConfig = Extract<MetricConfig, { type: 'code' }>;
+
+/** What a grader receives: the test case input, the response, tool calls and results, and more. */
+export type GraderInput = MetricInput;
+/** What a grader may return. */
+export type GraderResult = boolean | number | { score: number; passed?: boolean; reason?: string };
+
+type Grader = (input: GraderInput) => GraderResult | Promise<GraderResult>;
+
+async function importModule(file: string): Promise<Record<string, unknown>> {
+  const module: unknown = /\.[cm]?ts$/.test(file)
+    ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(file).href, import.meta.url)
+    : await import(pathToFileURL(file).href);
+  return typeof module === 'object' && module !== null ? (module as Record<string, unknown>) : {};
+}
+
+/** Loads the grader function named by a `code` metric; throws a readable Error when it is missing. */
+export async function loadGrader(config: CodeConfig): Promise<Grader> {
+  const module = await importModule(config.file);
+  const grader = module[config.function];
+  if (typeof grader !== 'function') {
+    const exported = Object.keys(module)
+      .filter((key) => typeof module[key] === 'function')
+      .sort();
+    throw new Error(
+      `${config.file} has no exported function "${config.function}"${exported.length ? `; it exports ${exported.join(', ')}` : ''}`,
+    );
+  }
+  return grader as Grader;
+}
+
+function interpret(config: CodeConfig, result: unknown): MetricOutcome {
+  if (typeof result === 'boolean') {
+    return {
+      ...scoredOutcome(config, result ? 1 : 0, config.threshold, `grader returned ${result}`),
+      passed: result,
+    };
+  }
+  if (typeof result === 'number' && Number.isFinite(result)) {
+    return scoredOutcome(config, result, config.threshold, `grader scored ${result}`);
+  }
+  if (
+    typeof result === 'object' &&
+    result !== null &&
+    'score' in result &&
+    typeof result.score === 'number'
+  ) {
+    const reason =
+      'reason' in result && typeof result.reason === 'string'
+        ? result.reason
+        : `grader scored ${result.score}`;
+    const outcome = scoredOutcome(config, result.score, config.threshold, reason);
+    return 'passed' in result && typeof result.passed === 'boolean'
+      ? { ...outcome, passed: result.passed }
+      : outcome;
+  }
+  return errorOutcome(
+    config,
+    `grader returned ${JSON.stringify(result)}; expected a boolean, a number or {score, passed?, reason?}`,
+  );
+}
+
+/** A JS/TS function as a metric; a grader that throws yields an error outcome with its message. */
+export function createCodeMetric(config: CodeConfig, grader: Grader): Metric {
+  return {
+    name: metricName(config),
+    type: config.type,
+    async evaluate(input) {
+      try {
+        return interpret(config, await grader(input));
+      } catch (error) {
+        return errorOutcome(
+          config,
+          `grader ${config.function} threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import type { ToolCall } from '../../backends/contract/index.js';
+import type { ExpectedTool } from '../../config/index.js';
+import type { Metric, MetricOutcome } from '../metric.js';
+import { matchesToolName } from './match-tool-name.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function normalise(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** One expected argument against the actual value: literal, `{regex}` or `{fuzzy}`. */
+export function argumentMatches(expected: unknown, actual: unknown): boolean {
+  if (isRecord(expected) && Object.keys(expected).length === 1) {
+    if (actual === undefined && ('regex' in expected || 'fuzzy' in expected)) return false;
+    const text = typeof actual === 'string' ? actual : JSON.stringify(actual);
+    if (typeof expected.regex === 'string') return new RegExp(expected.regex).test(text);
+    if (typeof expected.fuzzy === 'string') return normalise(text).includes(normalise(expected.fuzzy));
+  }
+  return deepEqual(expected, actual);
+}
+
+function callMatches(expectation: Exclude<ExpectedTool, string>, call: ToolCall): boolean {
+  if (!matchesToolName(expectation.name, call.name)) return false;
+  return Object.entries(expectation.args ?? {}).every(([key, value]) =>
+    argumentMatches(value, call.arguments[key]),
+  );
+}
+
+function describeExpectation(expectation: Exclude<ExpectedTool, string>): string {
+  const args = expectation.args ? ` with ${JSON.stringify(expectation.args)}` : '';
+  const count = expectation.count !== undefined ? ` exactly ${expectation.count}×` : '';
+  return `${expectation.name}${args}${count}`;
+}
+
+/** Checks `expected_tools` and `forbidden_tools`; score = share of expectations met. */
+export function evaluateToolExpectations(
+  expected: readonly ExpectedTool[],
+  forbidden: readonly string[],
+  calls: readonly ToolCall[],
+): MetricOutcome {
+  const unmet: string[] = [];
+  for (const entry of expected) {
+    const expectation = typeof entry === 'string' ? { name: entry } : entry;
+    const matching = calls.filter((call) => callMatches(expectation, call)).length;
+    const met = expectation.count === undefined ? matching > 0 : matching === expectation.count;
+    if (!met) unmet.push(`expected ${describeExpectation(expectation)}, matched ${matching} call(s)`);
+  }
+  for (const name of forbidden) {
+    const used = calls.filter((call) => matchesToolName(name, call.name)).length;
+    if (used) unmet.push(`forbidden ${name} was called ${used}×`);
+  }
+  const total = expected.length + forbidden.length;
+  const score = total === 0 ? 1 : (total - unmet.length) / total;
+  const called = calls.length ? calls.map((call) => call.name).join(', ') : 'no tools';
+  return {
+    name: 'tool-calls',
+    type: 'tool-calls',
+    score,
+    threshold: 1,
+    passed: unmet.length === 0,
+    reason: unmet.length
+      ? `${unmet.join('; ')} (called: ${called})`
+      : `all ${total} tool expectation(s) met (called: ${called})`,
+  };
+}
+
+/** The tool expectations of a case (or turn) as a Metric. */
+export function createToolExpectationsMetric(
+  expected: readonly ExpectedTool[],
+  forbidden: readonly string[],
+): Metric {
+  return {
+    name: 'tool-calls',
+    type: 'tool-calls',
+    async evaluate(input) {
+      return evaluateToolExpectations(expected, forbidden, input.toolCalls);
+    },
+  };
+}
