@@ -5,7 +5,14 @@ import { RunAccumulator } from '../../../src/backends/claude/run-accumulator.js'
 import { compileUserSchema } from '../../../src/json-schema/create-ajv.js';
 
 // Unit tests of pure translation code may use hand-built SDK messages (DESIGN.md).
-const init = { type: 'system', subtype: 'init', session_id: 's-1', model: 'm', tools: ['Read'] };
+const init = {
+  type: 'system',
+  subtype: 'init',
+  session_id: 's-1',
+  model: 'm',
+  tools: ['Read'],
+  mcp_servers: [],
+};
 const assistant = (content: unknown[]) => ({
   type: 'assistant',
   parent_tool_use_id: null,

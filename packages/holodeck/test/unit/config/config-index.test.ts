@@ -10,6 +10,7 @@ describe('config/index.ts', () => {
         'BashConfigSchema',
         'ClaudeConfigSchema',
         'EvaluationConfigSchema',
+        'ExpectedToolSchema',
         'ExtendedThinkingConfigSchema',
         'FileSystemConfigSchema',
         'FunctionToolSchema',
