@@ -32,7 +32,22 @@ export function scoredOutcome(
   };
 }
 
-/** An outcome for a metric that could not run: never a pass, never silently skipped. */
-export function errorOutcome(config: { type: string; name?: string }, error: string): MetricOutcome {
-  return { name: metricName(config), type: config.type, score: 0, passed: false, reason: error, error };
+/**
+ * An outcome for a metric that could not run: never a pass, never silently skipped. A scored
+ * metric passes its `threshold` so the report still shows the pass mark it missed.
+ */
+export function errorOutcome(
+  config: { type: string; name?: string },
+  error: string,
+  threshold?: number,
+): MetricOutcome {
+  return {
+    name: metricName(config),
+    type: config.type,
+    score: 0,
+    ...(threshold === undefined ? {} : { threshold }),
+    passed: false,
+    reason: error,
+    error,
+  };
 }

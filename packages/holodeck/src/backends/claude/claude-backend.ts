@@ -7,6 +7,7 @@ import type {
   ConversationMessage,
   CreateSessionOptions,
   ExecutionResult,
+  InvokeOptions,
 } from '../contract/index.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
@@ -15,6 +16,7 @@ import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { resolveClaudeBinary } from './resolve-claude-binary.js';
 import { runOnce } from './run-once.js';
+import { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
 
 async function prepareFunctionTools(
@@ -24,6 +26,16 @@ async function prepareFunctionTools(
   const { createFunctionToolsServer, loadFunctionTools } = await import('./function-tools-server.js');
   const tools = await loadFunctionTools(agentFile, configs);
   return () => createFunctionToolsServer(tools);
+}
+
+/** Options of the Claude backend beyond agent.yaml. */
+export interface ClaudeBackendOptions {
+  /**
+   * CLI processes to keep started ahead of `invokeOnce` calls (SDK `startup()`), so a run skips
+   * the ~1 s process start. Used by `holodeck test`; 0 (default) starts each run cold.
+   * Runs given their own `workingDirectory` always start cold.
+   */
+  prewarm?: number;
 }
 
 function isRoot(): boolean {
@@ -40,7 +52,12 @@ export class ClaudeBackend implements AgentBackend {
   private readonly sessions = new Set<AgentSession>();
   private readonly collectedWarnings: BackendWarning[] = [];
 
-  constructor(private readonly agent: LoadedAgent) {}
+  private pool: WarmProcessPool | undefined;
+
+  constructor(
+    private readonly agent: LoadedAgent,
+    private readonly backendOptions: ClaudeBackendOptions = {},
+  ) {}
 
   get warnings(): readonly BackendWarning[] {
     return this.collectedWarnings;
@@ -89,14 +106,21 @@ export class ClaudeBackend implements AgentBackend {
     };
   }
 
-  async invokeOnce(message: string, context?: readonly ConversationMessage[]): Promise<ExecutionResult> {
-    return runOnce(this.requirePrepared(), message, context);
+  async invokeOnce(
+    message: string,
+    context?: readonly ConversationMessage[],
+    options: InvokeOptions = {},
+  ): Promise<ExecutionResult> {
+    const prepared = this.requirePrepared();
+    const prewarm = this.backendOptions.prewarm ?? 0;
+    if (prewarm > 0 && !this.pool) this.pool = new WarmProcessPool(prepared, prewarm);
+    return runOnce(prepared, message, context, options, this.pool);
   }
 
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const prepared = this.requirePrepared();
     const session = await withSpawnRetry(async () => {
-      const candidate = new ClaudeSession(prepared, this.collectedWarnings, options.resume);
+      const candidate = new ClaudeSession(prepared, this.collectedWarnings, options);
       try {
         await candidate.ready();
       } catch (error) {
@@ -115,6 +139,8 @@ export class ClaudeBackend implements AgentBackend {
   }
 
   async teardown(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
     await Promise.all([...this.sessions].map((session) => session.close()));
     this.sessions.clear();
   }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type Query, query, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
-import type { AgentSession, BackendWarning, ExecutionResult, SessionEvent } from '../contract/index.js';
+import type {
+  AgentSession,
+  BackendWarning,
+  CreateSessionOptions,
+  ExecutionResult,
+  SessionEvent,
+} from '../contract/index.js';
 import { AsyncQueue } from './async-queue.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
@@ -33,15 +39,16 @@ export class ClaudeSession implements AgentSession {
   constructor(
     private readonly prepared: PreparedAgent,
     private readonly warnings: readonly BackendWarning[],
-    resume?: string,
+    options: CreateSessionOptions = {},
   ) {
-    this.id = resume;
+    this.id = options.resume;
     this.run = query({
       prompt: this.input,
       options: queryOptions(prepared, {
         handle: this.handle,
         partialMessages: true,
-        ...(resume ? { resume } : {}),
+        ...(options.resume ? { resume: options.resume } : {}),
+        ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
       }),
     });
     void this.pump();
@@ -100,6 +107,16 @@ export class ClaudeSession implements AgentSession {
       if (this.current === turn) this.current = undefined;
     }
     if (this.failure && !this.closed) throw this.failure;
+  }
+
+  /**
+   * Starts a new conversation in the same process (`/clear`): new session id, no history. The
+   * next request carries a short "local command" caveat block, which a fresh process would not.
+   */
+  async reset(): Promise<void> {
+    for await (const _event of this.sendStreaming('/clear')) {
+      // the local command's turn has nothing to report
+    }
   }
 
   async close(): Promise<void> {

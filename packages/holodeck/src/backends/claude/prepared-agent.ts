@@ -19,6 +19,8 @@ export interface QueryOptionsInput {
   partialMessages: boolean;
   resume?: string;
   abortController?: AbortController;
+  /** Overrides the configured working directory for this process. */
+  workingDirectory?: string;
 }
 
 /** Options for one query: the plan plus the parts that hold per-process state. */
@@ -35,5 +37,6 @@ export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput):
     spawnClaudeCodeProcess: input.handle.spawn,
     ...(input.resume ? { resume: input.resume } : {}),
     ...(input.abortController ? { abortController: input.abortController } : {}),
+    ...(input.workingDirectory ? { cwd: input.workingDirectory } : {}),
   };
 }

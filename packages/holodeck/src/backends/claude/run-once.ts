@@ -1,10 +1,11 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
-import type { ConversationMessage, ExecutionResult } from '../contract/index.js';
+import type { ConversationMessage, ExecutionResult, InvokeOptions } from '../contract/index.js';
 import { buildExecutionResult } from './build-execution-result.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
+import type { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
 
 /**
@@ -19,11 +20,42 @@ export function renderPrompt(message: string, context: readonly ConversationMess
   return `Conversation so far:\n${transcript.join('\n')}\n\nUser: ${message}`;
 }
 
-/** One stateless invocation: a fresh CLI process and session, read to its end. */
+/** A run stopped by its caller: never retried (it may have had side effects). */
+function abortedError(signal: AbortSignal): AgentSessionError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
+  return new AgentSessionError(`the run was stopped: ${reason}`, {
+    cause: { started: true, error: signal.reason },
+  });
+}
+
+/** Where a one-shot run gets its process: a pre-warmed spare when one fits, else a cold start. */
+async function startRun(
+  prepared: PreparedAgent,
+  prompt: string,
+  options: InvokeOptions,
+  pool?: WarmProcessPool,
+) {
+  const spare = options.workingDirectory ? undefined : await pool?.take();
+  if (spare) return { handle: spare.handle, run: spare.warm.query(prompt) };
+  const handle = new ClaudeProcessHandle();
+  const run = query({
+    prompt,
+    options: queryOptions(prepared, {
+      handle,
+      partialMessages: false,
+      ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+    }),
+  });
+  return { handle, run };
+}
+
+/** One stateless invocation: a fresh CLI session (a new or pre-warmed process), read to its end. */
 export async function runOnce(
   prepared: PreparedAgent,
   message: string,
   context?: readonly ConversationMessage[],
+  options: InvokeOptions = {},
+  pool?: WarmProcessPool,
 ): Promise<ExecutionResult> {
   const startedAt = Date.now();
   const finish = (accumulator: RunAccumulator): ExecutionResult =>
@@ -35,12 +67,12 @@ export async function runOnce(
         : {}),
     });
   return withSpawnRetry(async () => {
-    const handle = new ClaudeProcessHandle();
+    options.signal?.throwIfAborted();
     const accumulator = new RunAccumulator(false);
-    const run = query({
-      prompt: renderPrompt(message, context),
-      options: queryOptions(prepared, { handle, partialMessages: false }),
-    });
+    const { handle, run } = await startRun(prepared, renderPrompt(message, context), options, pool);
+    // Closing the query kills the process; the loop below then ends and the abort is reported.
+    const abort = () => run.close();
+    options.signal?.addEventListener('abort', abort, { once: true });
     try {
       for await (const sdkMessage of run) {
         for (const _event of accumulator.accept(sdkMessage)) {
@@ -49,7 +81,9 @@ export async function runOnce(
         // Fail closed before the model runs without tools agent.yaml promised it.
         if (accumulator.state.mcpFailures.length) break;
       }
+      if (options.signal?.aborted) throw abortedError(options.signal);
     } catch (error) {
+      if (options.signal?.aborted) throw abortedError(options.signal);
       // The CLI exits 1 after reporting a failed run; the result it sent is the answer.
       if (accumulator.state.result || accumulator.state.mcpFailures.length) return finish(accumulator);
       const started = accumulator.state.sessionId !== undefined;
@@ -58,6 +92,7 @@ export async function runOnce(
         { cause: { started, error } },
       );
     } finally {
+      options.signal?.removeEventListener('abort', abort);
       run.close();
       await handle.stop();
     }

@@ -8,10 +8,20 @@ export interface ConversationMessage {
   content: string;
 }
 
+/** Per-run options of `invokeOnce`. */
+export interface InvokeOptions {
+  /** Run in this folder instead of the configured working directory (e.g. a per-test copy). */
+  workingDirectory?: string;
+  /** Aborts the run (timeouts, Ctrl-C); the promise then rejects with AgentSessionError. */
+  signal?: AbortSignal;
+}
+
 /** Options for a new session. */
 export interface CreateSessionOptions {
   /** Resume a saved conversation by its session id instead of starting a new one. */
   resume?: string;
+  /** Run in this folder instead of the configured working directory. */
+  workingDirectory?: string;
 }
 
 /** A provider backend: runs the agent described by one agent.yaml. */
@@ -21,7 +31,11 @@ export interface AgentBackend {
   /** Checks credentials and the runtime, prepares tools. Must be called before anything else. */
   initialize(): Promise<void>;
   /** Runs one stateless invocation in a fresh conversation. */
-  invokeOnce(message: string, context?: readonly ConversationMessage[]): Promise<ExecutionResult>;
+  invokeOnce(
+    message: string,
+    context?: readonly ConversationMessage[],
+    options?: InvokeOptions,
+  ): Promise<ExecutionResult>;
   /** Starts a stateful multi-turn session. */
   createSession(options?: CreateSessionOptions): Promise<AgentSession>;
   /** Releases everything the backend holds (sessions, warm processes). */

@@ -1,4 +1,9 @@
-export type { AgentBackend, ConversationMessage, CreateSessionOptions } from './agent-backend.js';
+export type {
+  AgentBackend,
+  ConversationMessage,
+  CreateSessionOptions,
+  InvokeOptions,
+} from './agent-backend.js';
 export type { AgentSession } from './agent-session.js';
 export type { ExecutionResult, TokenUsage, ToolCall, ToolResult } from './execution-result.js';
 export { emptyTokenUsage } from './execution-result.js';

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type { MetricConfig } from '../config/index.js';
+import { createCodeMetric, loadGrader } from './code/code-metric.js';
+import { createBudgetMetric } from './deterministic/budget-metrics.js';
+import { createJsonMetric } from './deterministic/json-metrics.js';
+import { createTextMatchMetric } from './deterministic/text-match-metric.js';
+import {
+  createAnswerRelevancyMetric,
+  createContextualPrecisionMetric,
+  createContextualRecallMetric,
+  createContextualRelevancyMetric,
+  createFaithfulnessMetric,
+  createGEvalMetric,
+  createRubricMetric,
+} from './judge/index.js';
+import type { Metric } from './metric.js';
+import { createNlpMetric } from './nlp-metric.js';
+
+/** Metric types graded by the judge model. */
+export const JUDGE_METRIC_TYPES = new Set<MetricConfig['type']>([
+  'g-eval',
+  'rubric',
+  'faithfulness',
+  'answer_relevancy',
+  'contextual_precision',
+  'contextual_recall',
+  'contextual_relevancy',
+]);
+
+async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
+  const parsed: unknown = parse(await readFile(file, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${file} does not hold a JSON Schema object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * Builds a ready Metric from its agent.yaml entry. Files a metric names (a code grader, a
+ * json-schema file) resolve against `baseDirectory` and load now, so a missing file fails the
+ * suite before any agent runs.
+ */
+export async function createMetric(config: MetricConfig, baseDirectory: string): Promise<Metric> {
+  switch (config.type) {
+    case 'equals':
+    case 'contains':
+    case 'icontains':
+    case 'contains-any':
+    case 'contains-all':
+    case 'icontains-any':
+    case 'icontains-all':
+    case 'regex':
+    case 'not-equals':
+    case 'not-contains':
+    case 'not-icontains':
+    case 'not-contains-any':
+    case 'not-contains-all':
+    case 'not-icontains-any':
+    case 'not-icontains-all':
+    case 'not-regex':
+      return createTextMatchMetric(config);
+    case 'is-json':
+    case 'not-is-json':
+      return createJsonMetric(config);
+    case 'json-schema':
+    case 'not-json-schema':
+      return createJsonMetric(
+        config,
+        typeof config.value === 'string'
+          ? await loadSchemaFile(path.resolve(baseDirectory, config.value))
+          : config.value,
+      );
+    case 'latency':
+    case 'cost':
+    case 'turns':
+      return createBudgetMetric(config);
+    case 'bleu':
+    case 'rouge':
+    case 'meteor':
+    case 'levenshtein':
+      return createNlpMetric(config);
+    case 'g-eval':
+      return createGEvalMetric(config);
+    case 'rubric':
+      return createRubricMetric(config);
+    case 'faithfulness':
+      return createFaithfulnessMetric(config);
+    case 'answer_relevancy':
+      return createAnswerRelevancyMetric(config);
+    case 'contextual_precision':
+      return createContextualPrecisionMetric(config);
+    case 'contextual_recall':
+      return createContextualRecallMetric(config);
+    case 'contextual_relevancy':
+      return createContextualRelevancyMetric(config);
+    case 'code': {
+      const resolved = { ...config, file: path.resolve(baseDirectory, config.file) };
+      return createCodeMetric(resolved, await loadGrader(resolved));
+    }
+  }
+}

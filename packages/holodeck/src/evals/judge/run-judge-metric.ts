@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import type { MetricConfig } from '../../config/index.js';
+import type { MetricContext, MetricInput, MetricOutcome } from '../metric.js';
+import { errorOutcome, scoredOutcome } from '../metric-outcome.js';
+import { parseVerdict, toVerdictSchema } from './verdict-schema.js';
+
+/** The parsed config of a judge metric (defaults applied by the config layer). */
+export type JudgeMetricConfig = Extract<
+  MetricConfig,
+  {
+    type:
+      | 'g-eval'
+      | 'rubric'
+      | 'faithfulness'
+      | 'answer_relevancy'
+      | 'contextual_precision'
+      | 'contextual_recall'
+      | 'contextual_relevancy';
+  }
+>;
+
+/** What a metric concluded from a verdict. */
+export interface JudgeGrade {
+  score: number;
+  reason: string;
+  /** Set to veto a pass the score alone would give (the rubric's `pass: false`). */
+  vetoed?: boolean;
+}
+
+/** One judge call of a metric: the prompt, the verdict's shape, and how a verdict becomes a grade. */
+export interface JudgeCall<Verdict extends z.ZodType> {
+  system: string;
+  prompt: string;
+  verdict: Verdict;
+  grade(verdict: z.output<Verdict>): JudgeGrade;
+}
+
+/** Said when a judge metric runs without a judge client. */
+export const NO_JUDGE_MESSAGE =
+  'no judge model configured: set evaluations.model in agent.yaml (e.g. provider: anthropic, name: claude-sonnet-4-5)';
+
+/** A graded outcome: score clamped to [0, 1], passed = score ≥ threshold, unless the grade is vetoed. */
+function gradedOutcome(config: JudgeMetricConfig, grade: JudgeGrade): MetricOutcome {
+  const outcome = scoredOutcome(config, grade.score, config.threshold, grade.reason);
+  return grade.vetoed === true ? { ...outcome, passed: false } : outcome;
+}
+
+/** Which test-case fields a metric needs. */
+export type RequiredField = 'context' | 'ground_truth';
+
+/**
+ * The error outcome of a metric whose test case lacks a field it needs (an empty list or blank
+ * text counts as missing), or undefined when everything is there.
+ */
+export function missingInputOutcome(
+  config: JudgeMetricConfig,
+  input: MetricInput,
+  required: readonly RequiredField[],
+): MetricOutcome | undefined {
+  const missing = required.filter((field) =>
+    field === 'context'
+      ? !input.context?.some((chunk) => chunk.trim() !== '')
+      : (input.groundTruth ?? '').trim() === '',
+  );
+  if (missing.length === 0) return undefined;
+  const fixes = missing.map((field) =>
+    field === 'context'
+      ? '"context:" (the list of retrieved passages)'
+      : '"ground_truth:" (the expected answer)',
+  );
+  return errorOutcome(
+    config,
+    `${config.type} needs ${missing.join(' and ')}: add ${fixes.join(' and ')} to the test case`,
+    config.threshold,
+  );
+}
+
+/**
+ * Asks the judge once and grades its verdict. No judge, or a judge that fails, gives an error
+ * outcome (never a pass); an abort of `context.signal` is rethrown so the run stops.
+ */
+export async function runJudgeMetric<Verdict extends z.ZodType>(
+  config: JudgeMetricConfig,
+  context: MetricContext,
+  call: JudgeCall<Verdict>,
+): Promise<MetricOutcome> {
+  if (context.judge === undefined) return errorOutcome(config, NO_JUDGE_MESSAGE, config.threshold);
+  try {
+    const raw = await context.judge.judge(
+      { system: call.system, prompt: call.prompt, verdictSchema: toVerdictSchema(call.verdict) },
+      context.signal,
+    );
+    return gradedOutcome(config, call.grade(parseVerdict(call.verdict, raw)));
+  } catch (error) {
+    if (context.signal?.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return errorOutcome(config, `judge ${context.judge.model} failed: ${message}`, config.threshold);
+  }
+}
