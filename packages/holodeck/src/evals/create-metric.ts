@@ -43,6 +43,11 @@ async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
  * suite before any agent runs.
  */
 export async function createMetric(config: MetricConfig, baseDirectory: string): Promise<Metric> {
+  const metric = await buildMetric(config, baseDirectory);
+  return config.weight === undefined ? metric : { ...metric, weight: config.weight };
+}
+
+async function buildMetric(config: MetricConfig, baseDirectory: string): Promise<Metric> {
   switch (config.type) {
     case 'equals':
     case 'contains':

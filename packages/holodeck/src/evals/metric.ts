@@ -44,6 +44,8 @@ export interface MetricContext {
 export interface Metric {
   readonly name: string;
   readonly type: string;
+  /** Weight in the case score (weighted mean of metric scores); 1 when unset. */
+  readonly weight?: number;
   evaluate(input: MetricInput, context: MetricContext): Promise<MetricOutcome>;
 }
 

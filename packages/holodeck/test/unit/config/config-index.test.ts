@@ -34,6 +34,7 @@ describe('config/index.ts', () => {
         'VectorstoreToolSchema',
         'agentJsonSchema',
         'loadAgentConfig',
+        'loadTestCasesFile',
         'validateAgentFile',
       ].sort(),
     );

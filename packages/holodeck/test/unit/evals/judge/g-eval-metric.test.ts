@@ -27,9 +27,7 @@ describe('g-eval metric', () => {
 
   it('uses a custom score_range and threshold', async () => {
     const judge = stubJudge([{ reason: 'good', score: 7 }]);
-    const metric = createGEvalMetric(
-      metricConfig({ ...config, score_range: [0, 10], threshold: 0.8 }),
-    );
+    const metric = createGEvalMetric(metricConfig({ ...config, score_range: [0, 10], threshold: 0.8 }));
     const outcome = await metric.evaluate(metricInput(), { judge });
     expect(outcome.score).toBeCloseTo(0.7);
     expect(outcome.passed).toBe(false);
