@@ -1,46 +1,34 @@
 #!/usr/bin/env node
-// Runs `holodeck chat examples/customer-support/agent.yaml -p "..."` fully offline: a local fake
-// Anthropic API (from @holodeck/testkit) plays the model, so the real Claude Code CLI, the real
-// function tool and HoloDeck's whole runtime run without a network or an API key.
+// Runs the customer-support example fully offline: a local fake Anthropic API (from
+// @holodeck/testkit) plays the model and the judge (see customer-support/offline-model.mjs),
+// so the real Claude Code CLI, the real function tool and HoloDeck's whole runtime run without
+// a network or an API key.
 //
-//   npm run demo                      # the scripted conversation below
-//   npm run demo -- --json            # print the whole ExecutionResult
+//   npm run demo                       # holodeck chat examples/customer-support/agent.yaml -p "..."
+//   npm run demo -- --json             # the whole ExecutionResult
+//   npm run demo:test                  # holodeck test examples/customer-support/agent.yaml
+//   npm run demo:test -- --output report.xml
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, respond, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
+import { respond, startFakeAnthropic } from '@holodeck/testkit';
+import { offlineModel } from './customer-support/offline-model.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const agentFile = path.join(root, 'examples/customer-support/agent.yaml');
+const [mode = 'chat', ...rest] = process.argv.slice(2);
 const prompt = 'Where is my order A-1001?';
+const args = mode === 'test' ? ['test', agentFile, ...rest] : ['chat', agentFile, '-p', prompt, ...rest];
 
-// The fake model asks for the order, then answers from whatever the real tool returned.
-const model = await startFakeAnthropic({
-  steps: [
-    toolUse('mcp__holodeck_tools__lookup_order', { order_id: 'A-1001' }, { text: 'Let me look that up.' }),
-    respond((request) => {
-      const order = JSON.parse(toolResults(request)[0]?.text.split('<system-reminder>')[0] ?? '{}');
-      return reply(
-        `Your order ${order.order_id} has ${order.status} with ${order.carrier}; the total was $${order.total}.`,
-      );
-    }),
-  ],
-});
-
-const args = [
-  path.join(root, 'packages/holodeck/bin/holodeck.js'),
-  'chat',
-  agentFile,
-  '-p',
-  prompt,
-  ...process.argv.slice(2),
-];
-console.error(
-  `$ holodeck chat examples/customer-support/agent.yaml -p "${prompt}"   (model: offline fake at ${model.url})`,
-);
-const child = spawn(process.execPath, args, {
+const model = await startFakeAnthropic({ steps: [respond(offlineModel)], repeatLast: true });
+const shown =
+  mode === 'test'
+    ? 'holodeck test examples/customer-support/agent.yaml'
+    : `holodeck chat examples/customer-support/agent.yaml -p "${prompt}"`;
+console.error(`$ ${shown} ${rest.join(' ')}  (model: offline fake at ${model.url})`);
+const child = spawn(process.execPath, [path.join(root, 'packages/holodeck/bin/holodeck.js'), ...args], {
   stdio: 'inherit',
   env: {
     ...process.env,

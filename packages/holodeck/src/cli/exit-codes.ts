@@ -7,8 +7,12 @@ export const ExitCode = {
   internal: 1,
   /** Invalid agent.yaml, missing credentials, or missing runtime: nothing was run. */
   configuration: 2,
+  /** `holodeck test`: some test cases failed or errored. */
+  testsFailed: 1,
   /** The agent ran and failed (API error, crash, max_turns, invalid structured output). */
   execution: 3,
+  /** `holodeck test`: the run was aborted (interrupted, or the runtime broke down). */
+  aborted: 3,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

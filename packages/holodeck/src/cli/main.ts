@@ -3,16 +3,18 @@ import { Command } from 'commander';
 import { ConfigError } from '../errors.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerSchemaCommand } from './commands/schema-command.js';
+import { registerTestCommand } from './commands/test-command.js';
 import { registerValidateCommand } from './commands/validate-command.js';
 import { ExitCode, type ExitCodeValue, exitCodeFor } from './exit-codes.js';
 import { createStyle } from './terminal-style.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
-  0  success
-  1  internal error (a bug: please report it, with --debug output)
+  0  success (test: every case passed)
+  1  test: some cases failed or errored; otherwise an internal error (a bug: rerun with --debug)
   2  configuration, credential or installation error (nothing was run)
-  3  the agent run failed (API error, crash, max_turns, invalid structured output)`;
+  3  chat: the agent run failed (API error, crash, max_turns, invalid structured output);
+     test: the run was aborted`;
 
 /** The only place that exits the process. */
 async function main(argv: string[]): Promise<void> {
@@ -35,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
   registerValidateCommand(program, run, style);
   registerSchemaCommand(program, run);
   registerChatCommand(program, run, style);
+  registerTestCommand(program, run, style);
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
 
   try {

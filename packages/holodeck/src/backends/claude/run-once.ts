@@ -78,6 +78,8 @@ export async function runOnce(
         for (const _event of accumulator.accept(sdkMessage)) {
           // one-shot runs keep only the final state
         }
+        // Our process is up and about to wait on the model: a good time to warm the next one.
+        if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init') pool?.replenish();
         // Fail closed before the model runs without tools agent.yaml promised it.
         if (accumulator.state.mcpFailures.length) break;
       }

@@ -9,9 +9,11 @@ export interface WarmProcess {
 }
 
 /**
- * Keeps `size` CLI processes started and initialised so a one-shot run skips the ~1 s start-up.
- * Taking a spare immediately starts its replacement, so spares warm up while model calls of
- * earlier runs are in flight. A spare that failed to start is dropped; the caller then runs cold.
+ * Keeps up to `size` CLI processes started and initialised so a one-shot run skips the ~1 s
+ * start-up. A run calls `replenish()` once its own process is up and waiting on the model, so
+ * replacements warm up while model calls are in flight instead of competing with other
+ * start-ups for the CPU (starting them at `take()` time doubled the wall time on 2 cores).
+ * A spare that failed to start is dropped; the caller then runs cold.
  */
 export class WarmProcessPool {
   private readonly spares: Promise<WarmProcess | undefined>[] = [];
@@ -24,11 +26,14 @@ export class WarmProcessPool {
     for (let index = 0; index < size; index++) this.spares.push(this.start());
   }
 
-  /** A warm process, or undefined when none could be started. Starts a replacement. */
+  /** A warm process, or undefined when none is left (the caller then starts one cold). */
   async take(): Promise<WarmProcess | undefined> {
-    const spare = this.spares.shift();
-    if (!this.closed && this.size > 0) this.spares.push(this.start());
-    return spare;
+    return this.spares.shift();
+  }
+
+  /** Starts one spare if the pool is below its size. */
+  replenish(): void {
+    if (!this.closed && this.spares.length < this.size) this.spares.push(this.start());
   }
 
   async close(): Promise<void> {

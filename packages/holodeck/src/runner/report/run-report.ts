@@ -16,6 +16,8 @@ export interface CaseAttempt {
   tool_calls: ToolCall[];
   tool_results: ToolResult[];
   metrics: MetricOutcome[];
+  /** Weighted mean of the metric scores (metric `weight`, default 1); 0 when the run failed. */
+  score: number;
   token_usage: TokenUsage;
   cost_usd: number;
   num_turns: number;
@@ -61,6 +63,8 @@ export interface CaseReport {
   tool_calls: ToolCall[];
   tool_results: ToolResult[];
   metrics: MetricOutcome[];
+  /** Mean of the attempts' scores. */
+  score: number;
   token_usage: TokenUsage;
   num_turns: number;
   duration_ms: number;

@@ -1,0 +1,92 @@
+import type { MetricOutcome } from '../../evals/metric.js';
+import { formatPercent, formatScore } from './format-units.js';
+import type { CaseAttempt, CaseReport } from './run-report.js';
+
+/** How a case ended: `error` when no attempt ran, `pass` when enough attempts passed, else `fail`. */
+export type CaseStatus = 'pass' | 'fail' | 'error';
+
+/** Upper-case labels used by every renderer. */
+export const STATUS_LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR' };
+
+/** The status of a case from its `errored` and `passed` flags. */
+export function caseStatus(caseReport: Pick<CaseReport, 'passed' | 'errored'>): CaseStatus {
+  if (caseReport.errored) return 'error';
+  return caseReport.passed ? 'pass' : 'fail';
+}
+
+/** A metric that failed, and the turn it belongs to in a multi-turn case. */
+export interface MetricFailure {
+  metric: MetricOutcome;
+  /** 1-based turn number, for metrics graded per turn. */
+  turn?: number;
+}
+
+/** The failed metrics of one attempt: its own, then those of its turns. */
+export function failuresOfAttempt(attempt: Pick<CaseAttempt, 'metrics' | 'turns'>): MetricFailure[] {
+  const failures: MetricFailure[] = attempt.metrics
+    .filter((metric) => !metric.passed)
+    .map((metric) => ({ metric }));
+  for (const [index, turn] of (attempt.turns ?? []).entries()) {
+    for (const metric of turn.metrics) if (!metric.passed) failures.push({ metric, turn: index + 1 });
+  }
+  return failures;
+}
+
+/**
+ * The failed metrics to show for a case: those of its first attempt that ran and failed (with
+ * repeats, one attempt's metrics tell the story; the others are in the JSON report).
+ */
+export function failuresOfCase(caseReport: CaseReport): MetricFailure[] {
+  const failedAttempt = caseReport.attempts.find((attempt) => !attempt.passed && attempt.error === undefined);
+  if (failedAttempt) return failuresOfAttempt(failedAttempt);
+  if (caseReport.attempts.length === 0) return failuresOfAttempt(caseReport);
+  return [];
+}
+
+/** One failed metric in words: `bleu 0.41 < 0.6`, `turn 2 tone failed`, `faithfulness could not run: ...`. */
+export function describeFailure(failure: MetricFailure): string {
+  const { metric } = failure;
+  const name = failure.turn === undefined ? metric.name : `turn ${failure.turn} ${metric.name}`;
+  if (metric.error !== undefined) return `${name} could not run: ${firstLine(metric.error)}`;
+  if (metric.threshold === undefined) return `${name} failed`;
+  return `${name} ${formatScore(metric.score)} < ${formatScore(metric.threshold)}`;
+}
+
+/** `2/3 attempts passed (needs 100%)` for a case run more than once; undefined otherwise. */
+export function describeAttempts(caseReport: CaseReport): string | undefined {
+  const total = caseReport.attempts.length;
+  if (total <= 1) return undefined;
+  const passed = caseReport.attempts.filter((attempt) => attempt.passed).length;
+  return `${passed}/${total} attempts passed (needs ${formatPercent(caseReport.min_pass_rate)})`;
+}
+
+/**
+ * Why a case did not pass, in one line: the run error of an errored case; otherwise the attempt
+ * count (with repeats), then the failed metrics (each prefixed by `metricPrefix`) or attempt errors.
+ */
+export function describeCaseProblem(caseReport: CaseReport, metricPrefix = ''): string {
+  if (caseReport.errored) return firstLine(caseReport.error ?? 'the agent run failed');
+  const parts: string[] = [];
+  const attempts = describeAttempts(caseReport);
+  if (attempts) parts.push(attempts);
+  const failures = failuresOfCase(caseReport);
+  parts.push(...failures.map((failure) => `${metricPrefix}${describeFailure(failure)}`));
+  if (failures.length === 0) {
+    const errored = caseReport.attempts.find((attempt) => attempt.error !== undefined);
+    if (errored) parts.push(`attempt ${errored.attempt} errored: ${firstLine(errored.error ?? '')}`);
+  }
+  return parts.length > 0 ? parts.join('; ') : 'failed';
+}
+
+/** The first line of a possibly multi-line message. */
+export function firstLine(text: string): string {
+  const trimmed = text.trim();
+  const line = trimmed.split(/\r?\n/, 1)[0] ?? '';
+  return line.length < trimmed.length ? `${line.trimEnd()} …` : line;
+}
+
+/** Wall time of all attempts of a case (the case's own duration when it has no attempts). */
+export function caseDuration(caseReport: Pick<CaseReport, 'attempts' | 'duration_ms'>): number {
+  if (caseReport.attempts.length === 0) return caseReport.duration_ms;
+  return caseReport.attempts.reduce((total, attempt) => total + attempt.duration_ms, 0);
+}

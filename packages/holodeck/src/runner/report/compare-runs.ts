@@ -1,0 +1,152 @@
+import type { MetricOutcome } from '../../evals/metric.js';
+import { type CaseStatus, caseStatus } from './case-status.js';
+import type { CaseAttempt, CaseReport, RunReport } from './run-report.js';
+
+/** How a case moved between the baseline and the current run. */
+export type CaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed';
+
+/** How a metric moved: its pass/fail flipped, it stayed, or it exists in one run only. */
+export type MetricChange = 'newly-failing' | 'newly-passing' | 'unchanged' | 'new' | 'removed';
+
+/** One metric of one case in both runs (matched by case name and metric name). */
+export interface MetricComparison {
+  name: string;
+  change: MetricChange;
+  baselineScore?: number;
+  currentScore?: number;
+  /** currentScore − baselineScore, when the metric is in both runs. */
+  delta?: number;
+  baselinePassed?: boolean;
+  currentPassed?: boolean;
+}
+
+/** One case in both runs (matched by name). */
+export interface CaseComparison {
+  name: string;
+  /** regressed: passed → failed/errored; improved: failed/errored → passed. */
+  change: CaseChange;
+  baselineStatus?: CaseStatus;
+  currentStatus?: CaseStatus;
+  metrics: MetricComparison[];
+}
+
+/** The comparison of a run with a baseline run. */
+export interface RunComparison {
+  currentRunId: string;
+  baselineRunId: string;
+  baselineStartedAt: string;
+  currentPassRate: number;
+  baselinePassRate: number;
+  /** Cases of the current run in its order, then removed cases in the baseline's order. */
+  cases: CaseComparison[];
+  counts: Record<CaseChange, number>;
+}
+
+/** A metric summarised over a case's attempts: mean score, passed only if it passed in each. */
+interface MetricSummary {
+  score: number;
+  passed: boolean;
+}
+
+/** Compares `current` with `baseline`, case by case and metric by metric. */
+export function compareRuns(current: RunReport, baseline: RunReport): RunComparison {
+  const baselineCases = keyByName(baseline.cases, (caseReport) => caseReport.name);
+  const currentKeys = new Set<string>();
+  const cases: CaseComparison[] = [];
+  for (const [key, caseReport] of keyByName(current.cases, (entry) => entry.name)) {
+    currentKeys.add(key);
+    cases.push(compareCase(key, caseReport, baselineCases.get(key)));
+  }
+  for (const [key, caseReport] of baselineCases) {
+    if (!currentKeys.has(key)) cases.push(compareCase(key, undefined, caseReport));
+  }
+  const counts: Record<CaseChange, number> = { regressed: 0, improved: 0, unchanged: 0, new: 0, removed: 0 };
+  for (const entry of cases) counts[entry.change] += 1;
+  return {
+    currentRunId: current.run_id,
+    baselineRunId: baseline.run_id,
+    baselineStartedAt: baseline.started_at,
+    currentPassRate: current.summary.pass_rate,
+    baselinePassRate: baseline.summary.pass_rate,
+    cases,
+    counts,
+  };
+}
+
+function compareCase(name: string, current?: CaseReport, baseline?: CaseReport): CaseComparison {
+  const currentStatus = current ? caseStatus(current) : undefined;
+  const baselineStatus = baseline ? caseStatus(baseline) : undefined;
+  const currentMetrics = current ? summarizeMetrics(current) : new Map<string, MetricSummary>();
+  const baselineMetrics = baseline ? summarizeMetrics(baseline) : new Map<string, MetricSummary>();
+  const metrics: MetricComparison[] = [];
+  for (const [metricName, now] of currentMetrics) {
+    metrics.push(compareMetric(metricName, now, baselineMetrics.get(metricName)));
+  }
+  for (const [metricName, before] of baselineMetrics) {
+    if (!currentMetrics.has(metricName)) metrics.push(compareMetric(metricName, undefined, before));
+  }
+  return { name, change: caseChange(currentStatus, baselineStatus), baselineStatus, currentStatus, metrics };
+}
+
+function caseChange(current?: CaseStatus, baseline?: CaseStatus): CaseChange {
+  if (current === undefined) return 'removed';
+  if (baseline === undefined) return 'new';
+  if (baseline === 'pass' && current !== 'pass') return 'regressed';
+  if (baseline !== 'pass' && current === 'pass') return 'improved';
+  return 'unchanged';
+}
+
+function compareMetric(name: string, current?: MetricSummary, baseline?: MetricSummary): MetricComparison {
+  if (!current)
+    return { name, change: 'removed', baselineScore: baseline?.score, baselinePassed: baseline?.passed };
+  if (!baseline) return { name, change: 'new', currentScore: current.score, currentPassed: current.passed };
+  let change: MetricChange = 'unchanged';
+  if (baseline.passed && !current.passed) change = 'newly-failing';
+  if (!baseline.passed && current.passed) change = 'newly-passing';
+  return {
+    name,
+    change,
+    baselineScore: baseline.score,
+    currentScore: current.score,
+    delta: current.score - baseline.score,
+    baselinePassed: baseline.passed,
+    currentPassed: current.passed,
+  };
+}
+
+/** Metrics of every attempt that ran (turn metrics as `turn N name`), merged by name. */
+function summarizeMetrics(caseReport: CaseReport): Map<string, MetricSummary> {
+  const ran = caseReport.attempts.filter((attempt) => attempt.error === undefined);
+  const sources: Pick<CaseAttempt, 'metrics' | 'turns'>[] =
+    caseReport.attempts.length === 0 ? [{ metrics: caseReport.metrics }] : ran;
+  const collected = new Map<string, MetricOutcome[]>();
+  for (const attempt of sources) {
+    const outcomes = [
+      ...keyByName(attempt.metrics, (metric) => metric.name),
+      ...(attempt.turns ?? []).flatMap((turn, index) =>
+        [...keyByName(turn.metrics, (metric) => metric.name)].map(
+          ([key, metric]): [string, MetricOutcome] => [`turn ${index + 1} ${key}`, metric],
+        ),
+      ),
+    ];
+    for (const [key, metric] of outcomes) collected.set(key, [...(collected.get(key) ?? []), metric]);
+  }
+  const summaries = new Map<string, MetricSummary>();
+  for (const [key, outcomes] of collected) {
+    const score = outcomes.reduce((total, outcome) => total + outcome.score, 0) / outcomes.length;
+    summaries.set(key, { score, passed: outcomes.every((outcome) => outcome.passed) });
+  }
+  return summaries;
+}
+
+/** Keys entries by name; a repeated name gets ` (2)`, ` (3)`, ... so nothing is dropped. */
+function keyByName<T>(entries: readonly T[], nameOf: (entry: T) => string): Map<string, T> {
+  const keyed = new Map<string, T>();
+  for (const entry of entries) {
+    const name = nameOf(entry);
+    let key = name;
+    for (let occurrence = 2; keyed.has(key); occurrence += 1) key = `${name} (${occurrence})`;
+    keyed.set(key, entry);
+  }
+  return keyed;
+}

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { isRecord } from '../../config/raw-value.js';
+import { describeReportIssue } from './describe-report-issue.js';
+import { RUN_REPORT_SCHEMA_VERSION, type RunReport } from './run-report.js';
+import { RunReportError } from './run-report-error.js';
+
+// Objects are loose: a reader of version N accepts (and keeps) keys added by a later compatible
+// release, while a missing or mistyped known field is an error. Key order here is the order
+// writeJsonReport writes.
+
+const count = z.int().nonnegative();
+const milliseconds = z.number().nonnegative();
+const fraction = z.number().min(0).max(1);
+const timestamp = z.iso.datetime({ offset: true });
+
+const TokenUsageSchema = z.looseObject({
+  prompt_tokens: count,
+  completion_tokens: count,
+  total_tokens: count,
+  cache_read_tokens: count,
+  cache_creation_tokens: count,
+});
+
+const ToolCallSchema = z.looseObject({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  call_id: z.string(),
+});
+
+const ToolResultSchema = z.looseObject({ call_id: z.string(), result: z.string(), is_error: z.boolean() });
+
+const MetricOutcomeSchema = z.looseObject({
+  name: z.string().describe("The metric's display name (its `name`, or its type)."),
+  type: z.string(),
+  score: fraction,
+  threshold: z.number().optional().describe('The pass mark the score was compared with; absent for checks.'),
+  passed: z.boolean(),
+  reason: z.string(),
+  error: z.string().optional().describe('Why the metric could not run; then passed is false.'),
+});
+
+const TurnRecordSchema = z.looseObject({
+  input: z.string(),
+  response: z.string(),
+  tool_calls: z.array(ToolCallSchema),
+  tool_results: z.array(ToolResultSchema),
+  metrics: z.array(MetricOutcomeSchema),
+  passed: z.boolean(),
+  error: z.string().optional(),
+});
+
+const CaseAttemptSchema = z.looseObject({
+  attempt: z.int().positive().describe('1-based attempt number.'),
+  passed: z.boolean(),
+  error: z.string().optional().describe('Why the agent run failed (API error, crash, timeout).'),
+  response: z.string(),
+  tool_calls: z.array(ToolCallSchema),
+  tool_results: z.array(ToolResultSchema),
+  metrics: z.array(MetricOutcomeSchema),
+  score: fraction.describe('Weighted mean of the metric scores; 0 when the run failed.'),
+  token_usage: TokenUsageSchema,
+  cost_usd: z.number().nonnegative(),
+  num_turns: count,
+  duration_ms: milliseconds,
+  turns: z.array(TurnRecordSchema).optional().describe('Per-turn details of a multi-turn case.'),
+});
+
+const CaseReportSchema = z.looseObject({
+  name: z.string(),
+  tags: z.array(z.string()),
+  input: z.string().describe("The user message (the first turn's, for a conversation)."),
+  ground_truth: z.string().optional(),
+  passed: z.boolean().describe('pass_rate >= min_pass_rate.'),
+  errored: z.boolean().describe('True when no attempt ran to completion.'),
+  error: z.string().optional().describe('The first run error, when any.'),
+  pass_rate: fraction,
+  min_pass_rate: fraction,
+  pass_at_k: fraction,
+  pass_pow_k: fraction,
+  attempts: z.array(CaseAttemptSchema),
+  response: z.string().describe('Copy of the first attempt; so are the fields below.'),
+  tool_calls: z.array(ToolCallSchema),
+  tool_results: z.array(ToolResultSchema),
+  metrics: z.array(MetricOutcomeSchema),
+  score: fraction.describe("Mean of the attempts' scores."),
+  token_usage: TokenUsageSchema,
+  num_turns: count,
+  duration_ms: milliseconds,
+});
+
+const RunSummarySchema = z.looseObject({
+  total: count,
+  passed: count,
+  failed: count.describe('Cases that ran and failed.'),
+  errored: count.describe('Cases whose agent run failed.'),
+  pass_rate: fraction,
+  duration_ms: milliseconds,
+  token_usage: TokenUsageSchema,
+  cost_usd: z.number().nonnegative(),
+});
+
+/** The zod schema of a RunReport (what `--format json` writes and `.holodeck/runs/` keeps). */
+export const RunReportSchema = z
+  .looseObject({
+    schema_version: z.literal(RUN_REPORT_SCHEMA_VERSION),
+    run_id: z.string().min(1),
+    started_at: timestamp,
+    finished_at: timestamp,
+    agent: z.looseObject({ name: z.string(), file: z.string(), model: z.string(), provider: z.string() }),
+    options: z.looseObject({
+      concurrency: z.int().positive(),
+      repeat: z.int().positive().optional(),
+      isolation: z.enum(['process', 'session']),
+      filter: z.string().optional(),
+      tags: z.array(z.string()).optional(),
+      shard: z.string().optional(),
+      allow_side_effects: z.boolean(),
+    }),
+    summary: RunSummarySchema,
+    cases: z.array(CaseReportSchema),
+  })
+  .meta({
+    title: 'HoloDeck run report',
+    description: 'The report of one `holodeck test` run. See docs/report-format.md.',
+  });
+
+/** Parses the text of a JSON run report; throws RunReportError naming `source` and what is wrong. */
+export function parseRunReport(json: string, source: string): RunReport {
+  if (json.trim() === '') throw invalid(source, 'the file is empty.');
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new RunReportError(source, `Invalid run report ${source}: not valid JSON (${detail}).`, {
+      cause: error,
+    });
+  }
+  return validateRunReport(data, source);
+}
+
+/** Validates parsed JSON as a RunReport; throws RunReportError naming `source` and what is wrong. */
+export function validateRunReport(data: unknown, source: string): RunReport {
+  if (!isRecord(data)) {
+    throw invalid(
+      source,
+      `expected a JSON object, got ${Array.isArray(data) ? 'an array' : JSON.stringify(data)}.`,
+    );
+  }
+  checkSchemaVersion(data.schema_version, source);
+  const result = RunReportSchema.safeParse(data);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  - ${describeReportIssue(issue, data)}`);
+  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+  throw invalid(source, `${count}:\n${problems.join('\n')}`);
+}
+
+function checkSchemaVersion(found: unknown, source: string): void {
+  if (found === RUN_REPORT_SCHEMA_VERSION) return;
+  if (found === undefined) {
+    throw invalid(
+      source,
+      'it has no schema_version, so it is not a holodeck run report (write one with `holodeck test --format json`).',
+    );
+  }
+  const supported = `this holodeck reads schema_version ${RUN_REPORT_SCHEMA_VERSION} only`;
+  const newer = typeof found === 'number' && found > RUN_REPORT_SCHEMA_VERSION;
+  const hint = newer ? '; upgrade holodeck to read it' : '';
+  throw invalid(source, `found schema_version ${JSON.stringify(found)}, but ${supported}${hint}.`);
+}
+
+function invalid(source: string, problem: string): RunReportError {
+  return new RunReportError(source, `Invalid run report ${source}: ${problem}`);
+}

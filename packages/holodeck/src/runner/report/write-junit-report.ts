@@ -1,0 +1,108 @@
+import {
+  type CaseStatus,
+  caseDuration,
+  caseStatus,
+  describeAttempts,
+  describeCaseProblem,
+  describeFailure,
+  failuresOfAttempt,
+} from './case-status.js';
+import { formatScore } from './format-units.js';
+import type { CaseAttempt, CaseReport, RunReport } from './run-report.js';
+import { escapeXmlText, xmlAttributes } from './xml-text.js';
+
+/**
+ * The JUnit XML report (the Ant/Jenkins dialect CI systems read): `<testsuites>` holding one
+ * `<testsuite>` named after the agent, one `<testcase>` per case. A case that ran and failed has a
+ * `<failure>`, a case whose agent run failed has an `<error>`; repeats are spelled out in the
+ * message and body. Text is escaped and characters XML 1.0 forbids are dropped.
+ */
+export function writeJunitReport(report: RunReport): string {
+  const agent = report.agent.name;
+  const statuses = report.cases.map(caseStatus);
+  const failures = statuses.filter((status) => status === 'fail').length;
+  const errors = statuses.filter((status) => status === 'error').length;
+  const counts = {
+    tests: report.cases.length,
+    failures,
+    errors,
+    skipped: 0,
+    time: seconds(report.summary.duration_ms),
+  };
+  const properties: Record<string, string | number | undefined> = {
+    run_id: report.run_id,
+    agent_file: report.agent.file,
+    model: report.agent.model,
+    provider: report.agent.provider,
+    repeat: report.options.repeat,
+    pass_rate: report.summary.pass_rate,
+    total_tokens: report.summary.token_usage.total_tokens,
+    cost_usd: report.summary.cost_usd,
+  };
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${xmlAttributes({ name: 'holodeck test', ...counts })}>`,
+    `  <testsuite${xmlAttributes({ name: agent, ...counts, timestamp: junitTimestamp(report.started_at) })}>`,
+    '    <properties>',
+    ...Object.entries(properties)
+      .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+      .map(([name, value]) => `      <property${xmlAttributes({ name, value })}/>`),
+    '    </properties>',
+    ...report.cases.flatMap((caseReport, index) => testcase(agent, caseReport, statuses[index] ?? 'fail')),
+    '  </testsuite>',
+    '</testsuites>',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function testcase(agent: string, caseReport: CaseReport, status: CaseStatus): string[] {
+  const open = `    <testcase${xmlAttributes({ classname: agent, name: caseReport.name, time: seconds(caseDuration(caseReport)) })}>`;
+  const body: string[] = [];
+  if (status === 'error') {
+    const message = caseReport.error ?? 'the agent run failed';
+    body.push(
+      `      <error${xmlAttributes({ message, type: 'AgentRunError' })}>${escapeXmlText(details(caseReport))}</error>`,
+    );
+  } else if (status === 'fail') {
+    const message = describeCaseProblem(caseReport);
+    body.push(
+      `      <failure${xmlAttributes({ message, type: 'MetricFailure' })}>${escapeXmlText(details(caseReport))}</failure>`,
+    );
+  }
+  body.push(`      <system-out>${escapeXmlText(caseReport.response)}</system-out>`);
+  return [open, ...body, '    </testcase>'];
+}
+
+/** The body of a failure or error: every attempt's outcome with each failed metric's reason. */
+function details(caseReport: CaseReport): string {
+  const lines: string[] = [];
+  const attempts = describeAttempts(caseReport);
+  if (attempts) {
+    lines.push(
+      `${attempts}; pass@k ${formatScore(caseReport.pass_at_k)}, pass^k ${formatScore(caseReport.pass_pow_k)}`,
+    );
+  }
+  const several = caseReport.attempts.length > 1;
+  for (const attempt of caseReport.attempts) {
+    if (attempt.passed) continue;
+    const indent = several ? '  ' : '';
+    if (several) lines.push(`attempt ${attempt.attempt}:`);
+    lines.push(...attemptLines(attempt).map((line) => `${indent}${line}`));
+  }
+  return lines.join('\n');
+}
+
+function attemptLines(attempt: CaseAttempt): string[] {
+  if (attempt.error !== undefined) return [`error: ${attempt.error}`];
+  return failuresOfAttempt(attempt).map((failure) => `${describeFailure(failure)}: ${failure.metric.reason}`);
+}
+
+function seconds(milliseconds: number): string {
+  return (milliseconds / 1000).toFixed(3);
+}
+
+/** JUnit timestamps are ISO 8601 without a zone (the Ant schema's pattern); ours are UTC. */
+function junitTimestamp(isoTimestamp: string): string {
+  const date = new Date(isoTimestamp);
+  return Number.isNaN(date.getTime()) ? isoTimestamp : date.toISOString().slice(0, 19);
+}

@@ -1,0 +1,132 @@
+import {
+  type CaseStatus,
+  caseDuration,
+  caseStatus,
+  describeCaseProblem,
+  failuresOfCase,
+  STATUS_LABEL,
+} from './case-status.js';
+import type { CaseComparison, RunComparison } from './compare-runs.js';
+import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
+import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
+import {
+  describeChangeCounts,
+  describeMetricFlips,
+  describePassRateMove,
+  describeStatusMove,
+  notableCases,
+} from './render-comparison.js';
+import type { CaseReport, RunReport } from './run-report.js';
+
+const STATUS_ICON: Record<CaseStatus, string> = { pass: '✅', fail: '❌', error: '💥' };
+
+/**
+ * A Markdown summary for a pull-request comment: a headline, the failing and errored cases with
+ * their failing metrics, changes against a baseline (when given), and every case in a
+ * collapsible `<details>`. Text from the run (names, reasons, errors) is escaped.
+ */
+export function writeMarkdownReport(report: RunReport, comparison?: RunComparison): string {
+  const sections = [headline(report)];
+  const problems = report.cases.filter((caseReport) => !caseReport.passed || caseReport.errored);
+  if (problems.length > 0) sections.push(problemSection(problems));
+  if (comparison) sections.push(comparisonSection(comparison));
+  if (report.cases.length > 0) sections.push(allCasesSection(report.cases));
+  return `${sections.join('\n\n')}\n`;
+}
+
+function headline(report: RunReport): string {
+  const { summary, agent } = report;
+  const ok = summary.total > 0 && summary.failed === 0 && summary.errored === 0;
+  const icon = summary.total === 0 ? '⚠️' : ok ? '✅' : '❌';
+  const verdict = summary.total === 0 ? 'no test cases ran' : ok ? 'passed' : 'failed';
+  const counts = `**${summary.passed}/${summary.total} passed** · ${summary.failed} failed · ${summary.errored} errored`;
+  const totals = [
+    `pass rate ${formatPercent(summary.pass_rate)}`,
+    formatDuration(summary.duration_ms),
+    `${formatTokens(summary.token_usage.total_tokens)} tokens`,
+    formatCost(summary.cost_usd),
+  ].join(' · ');
+  const about = `<sub>run ${markdownCode(report.run_id)} · model ${markdownCode(agent.model)} (${markdownCell(agent.provider)}) · ${markdownCell(agent.file)}</sub>`;
+  return [
+    `## ${icon} HoloDeck: ${markdownCell(agent.name)} ${verdict}`,
+    '',
+    `${counts} · ${totals}`,
+    '',
+    about,
+  ].join('\n');
+}
+
+function problemSection(cases: readonly CaseReport[]): string {
+  const rows = cases.map((caseReport) => {
+    const status = caseStatus(caseReport);
+    return [
+      markdownCell(caseReport.name),
+      statusCell(status),
+      markdownCell(describeCaseProblem(caseReport), 300),
+    ];
+  });
+  const reasons = cases.flatMap((caseReport) =>
+    failuresOfCase(caseReport).map(
+      (failure) =>
+        `- **${markdownCell(caseReport.name)}** · ${markdownCell(failure.metric.name)}: ${markdownCell(failure.metric.error ?? failure.metric.reason, 300)}`,
+    ),
+  );
+  const title = `### Failing cases (${cases.length})`;
+  const table = markdownTable(['Case', 'Status', 'Failing metrics or error'], rows);
+  const why =
+    reasons.length > 0
+      ? ['', '<details>', '<summary>Why the metrics failed</summary>', '', ...reasons, '', '</details>']
+      : [];
+  return [title, '', ...table, ...why].join('\n');
+}
+
+function comparisonSection(comparison: RunComparison): string {
+  const title = `### Compared with baseline ${markdownCode(comparison.baselineRunId)}`;
+  const changeCounts = describeChangeCounts(comparison);
+  const emphasised =
+    comparison.counts.regressed > 0 ? changeCounts.replace(/^(\d+ regressed)/, '**$1**') : changeCounts;
+  const counts = `${emphasised} · ${describePassRateMove(comparison)}`;
+  const notable = notableCases(comparison);
+  if (notable.length === 0) return [title, '', counts, '', 'No case changed.'].join('\n');
+  const rows = notable.map((entry) => [
+    markdownCell(entry.name),
+    changeCell(entry),
+    describeStatusMove(entry),
+    markdownCell(describeMetricFlips(entry), 300),
+  ]);
+  return [title, '', counts, '', ...markdownTable(['Case', 'Change', 'Status', 'Metrics'], rows)].join('\n');
+}
+
+function allCasesSection(cases: readonly CaseReport[]): string {
+  const rows = cases.map((caseReport) => [
+    markdownCell(caseReport.name),
+    statusCell(caseStatus(caseReport)),
+    markdownCell(metricsSummary(caseReport), 300),
+    formatDuration(caseDuration(caseReport)),
+  ]);
+  return [
+    '<details>',
+    `<summary>All ${cases.length} cases</summary>`,
+    '',
+    ...markdownTable(['Case', 'Status', 'Metrics', 'Duration'], rows),
+    '',
+    '</details>',
+  ].join('\n');
+}
+
+function statusCell(status: CaseStatus): string {
+  return `${STATUS_ICON[status]} ${STATUS_LABEL[status]}`;
+}
+
+function changeCell(entry: CaseComparison): string {
+  const icon = { regressed: '🔻', improved: '🔺', unchanged: '➖', new: '🆕', removed: '🗑️' }[entry.change];
+  return `${icon} ${entry.change}`;
+}
+
+/** `✓ bleu 0.82, ✗ tone 0.4` (the first attempt's metrics), or the run error of an errored case. */
+function metricsSummary(caseReport: CaseReport): string {
+  if (caseReport.errored) return caseReport.error ?? '';
+  return caseReport.metrics
+    .map((metric) => `${metric.passed ? '✓' : '✗'} ${metric.name} ${formatScore(metric.score)}`)
+    .join(', ');
+}

@@ -1,0 +1,18 @@
+import type { RunComparison } from './compare-runs.js';
+import type { ReportFormat } from './infer-report-format.js';
+import type { RunReport } from './run-report.js';
+import { writeJsonReport } from './write-json-report.js';
+import { writeJunitReport } from './write-junit-report.js';
+import { writeMarkdownReport } from './write-markdown-report.js';
+
+/** Writes a report in the given format; the Markdown one includes the comparison when given. */
+export function writeReport(report: RunReport, format: ReportFormat, comparison?: RunComparison): string {
+  switch (format) {
+    case 'json':
+      return writeJsonReport(report);
+    case 'junit':
+      return writeJunitReport(report);
+    case 'markdown':
+      return writeMarkdownReport(report, comparison);
+  }
+}

@@ -1,0 +1,64 @@
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoadedAgent } from '../config/index.js';
+
+/** The capabilities that change the world outside the conversation. */
+function sideEffectCapabilities(agent: LoadedAgent): string[] {
+  const claude = agent.config.claude;
+  return [
+    ...(claude?.bash?.enabled ? ['claude.bash'] : []),
+    ...(claude?.file_system?.write ? ['claude.file_system.write'] : []),
+    ...(claude?.file_system?.edit ? ['claude.file_system.edit'] : []),
+  ];
+}
+
+export interface SideEffectPlan {
+  /** The agent as the tests run it (side-effect tools off unless allowed). */
+  agent: LoadedAgent;
+  /** A message for the user when something was turned off, or copies are made. */
+  notice?: string;
+  /** True when each attempt must get its own copy of the working directory. */
+  isolateWorkingDirectory: boolean;
+}
+
+/**
+ * Unattended tests must not change the machine: Bash, file writes and edits are disabled unless
+ * `--allow-side-effects`; with it, each attempt runs in its own copy of the working directory.
+ */
+export function planSideEffects(agent: LoadedAgent, allowSideEffects: boolean): SideEffectPlan {
+  const capabilities = sideEffectCapabilities(agent);
+  if (!capabilities.length) return { agent, isolateWorkingDirectory: false };
+  if (allowSideEffects) {
+    return {
+      agent,
+      isolateWorkingDirectory: true,
+      notice: `side effects allowed (${capabilities.join(', ')}): each test case runs in its own copy of the working directory`,
+    };
+  }
+  const claude = agent.config.claude;
+  const disabled: LoadedAgent = {
+    ...agent,
+    config: {
+      ...agent.config,
+      claude: claude && {
+        ...claude,
+        ...(claude.bash ? { bash: { ...claude.bash, enabled: false } } : {}),
+        ...(claude.file_system ? { file_system: { ...claude.file_system, write: false, edit: false } } : {}),
+      },
+    },
+  };
+  return {
+    agent: disabled,
+    isolateWorkingDirectory: false,
+    notice: `${capabilities.join(', ')} disabled for this test run; pass --allow-side-effects to enable (each case then gets its own copy of the working directory)`,
+  };
+}
+
+/** A fresh copy of the agent's working directory for one attempt. */
+export async function copyWorkingDirectory(agent: LoadedAgent): Promise<string> {
+  const source = agent.config.claude?.working_directory ?? agent.directory;
+  const target = await mkdtemp(path.join(tmpdir(), 'holodeck-case-'));
+  await cp(source, target, { recursive: true, filter: (file) => !file.includes(`${path.sep}.holodeck`) });
+  return target;
+}
