@@ -1,4 +1,6 @@
 import { AgentSessionError, ConfigError, CredentialError, RuntimeMissingError } from '../errors.js';
+import { JudgeError } from '../evals/judge/judge-error.js';
+import { RunReportError } from '../runner/report/run-report-error.js';
 
 /** Exit codes of every holodeck command (documented in the README). */
 export const ExitCode = {
@@ -22,7 +24,10 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   if (
     error instanceof ConfigError ||
     error instanceof CredentialError ||
-    error instanceof RuntimeMissingError
+    error instanceof RuntimeMissingError ||
+    // A bad --baseline or report file, or judge credentials missing: nothing was run.
+    error instanceof RunReportError ||
+    error instanceof JudgeError
   ) {
     return ExitCode.configuration;
   }

@@ -42,7 +42,7 @@ function runId(startedAt: Date): string {
   return `${startedAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
-function backendFor(agent: LoadedAgent, options: TestRunOptions, prewarm: number): AgentBackend {
+function backendFor(agent: LoadedAgent, prewarm: number): AgentBackend {
   return agent.config.model.provider === 'anthropic'
     ? new ClaudeBackend(agent, { prewarm })
     : selectBackend(agent);
@@ -88,7 +88,6 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   // Pre-warm as many processes as run at once: spares start while earlier model calls are in flight.
   const backend = backendFor(
     agent,
-    options,
     isolation === 'process' && !sideEffects.isolateWorkingDirectory ? concurrency : 0,
   );
   await backend.initialize();

@@ -72,26 +72,6 @@ const everything = {
 
 describe('MCP tools', () => {
   it('runs a real MCP server from npm over stdio', async () => {
-    /** A one-tool MCP server (the real MCP SDK over stdio) that answers with its working directory. */
-    const WHERE_SERVER = `
-import { McpServer } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/mcp.js'))};
-import { StdioServerTransport } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/stdio.js'))};
-const server = new McpServer({ name: 'where', version: '1.0.0' });
-server.registerTool('cwd', { description: 'working directory' }, async () => ({ content: [{ type: 'text', text: process.cwd() }] }));
-await server.connect(new StdioServerTransport());
-`;
-
-    const everything = {
-      type: 'mcp',
-      name: 'everything',
-      description: 'MCP reference server',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [
-        createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js'),
-        'stdio',
-      ],
-    };
     fake.script(toolUse('mcp__everything__echo', { message: 'ping from e2e' }, { id: 'e1' }), echoResults);
     const result = await run(
       { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },

@@ -1,0 +1,144 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeJunitReport } from '../../../../src/runner/report/write-junit-report.js';
+import {
+  attempt,
+  bleu,
+  erroredCase,
+  judge,
+  mixedRun,
+  passingCase,
+  runReport,
+  testCase,
+  usage,
+} from './report-builder.js';
+import { REPORT_FIXTURES } from './report-paths.js';
+
+const XSD = join(REPORT_FIXTURES, 'junit.xsd');
+let directory = '';
+let fileCount = 0;
+
+beforeAll(() => {
+  const probe = spawnSync('xmllint', ['--version']);
+  if (probe.error) throw new Error('xmllint not found: install it with `apt-get install -y libxml2-utils`');
+  directory = mkdtempSync(join(tmpdir(), 'holodeck-junit-'));
+});
+
+afterAll(() => {
+  if (directory) rmSync(directory, { recursive: true, force: true });
+});
+
+/** Writes the XML to a file, validates it against junit.xsd, and returns an XPath reader for it. */
+function validated(xml: string): (xpath: string) => string {
+  fileCount += 1;
+  const file = join(directory, `report-${fileCount}.xml`);
+  writeFileSync(file, xml);
+  const result = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8' });
+  expect(result.stderr.trim(), 'xmllint --schema output').toBe(`${file} validates`);
+  expect(result.status).toBe(0);
+  // xmllint ends its --xpath output with one newline of its own.
+  return (xpath) =>
+    execFileSync('xmllint', ['--xpath', `string(${xpath})`, file], { encoding: 'utf8' }).replace(/\n$/, '');
+}
+
+describe('writeJunitReport', () => {
+  it('counts tests, failures (ran and failed) and errors (agent run failed), and validates against the XSD', () => {
+    const query = validated(writeJunitReport(mixedRun()));
+    const suite = '/testsuites/testsuite';
+    expect(query(`${suite}/@name`)).toBe('support-agent');
+    expect(query(`${suite}/@tests`)).toBe('3');
+    expect(query(`${suite}/@failures`)).toBe('1');
+    expect(query(`${suite}/@errors`)).toBe('1');
+    expect(query(`${suite}/@time`)).toBe('12.300');
+    expect(query(`${suite}/@timestamp`)).toBe('2026-11-30T01:02:03');
+    expect(query(`count(${suite}/testcase)`)).toBe('3');
+    expect(query(`${suite}/properties/property[@name="run_id"]/@value`)).toBe('2026-11-30T01-02-03Z-ab12cd');
+    expect(query(`${suite}/properties/property[@name="model"]/@value`)).toBe('claude-sonnet-4-5');
+  });
+
+  it('puts the classname, time, response, failed metrics and run errors on each testcase', () => {
+    const query = validated(writeJunitReport(mixedRun()));
+    const testcase = (name: string) => `/testsuites/testsuite/testcase[@name="${name}"]`;
+    expect(query(`${testcase('refund-policy')}/@classname`)).toBe('support-agent');
+    expect(query(`${testcase('refund-policy')}/@time`)).toBe('1.234');
+    expect(query(`count(${testcase('refund-policy')}/failure | ${testcase('refund-policy')}/error)`)).toBe(
+      '0',
+    );
+    expect(query(`${testcase('refund-policy')}/system-out`)).toBe(
+      'Refunds are issued within 14 days of the return arriving at our warehouse.',
+    );
+    expect(query(`${testcase('shipping-times')}/failure/@message`)).toBe('bleu 0.41 < 0.6');
+    expect(query(`${testcase('shipping-times')}/failure`)).toBe(
+      'bleu 0.41 < 0.6: BLEU 0.41 against the ground truth',
+    );
+    expect(query(`${testcase('escalate-angry-customer')}/error/@message`)).toBe(
+      'API error 529: Overloaded (after 3 retries)',
+    );
+    expect(query(`${testcase('escalate-angry-customer')}/error/@type`)).toBe('AgentRunError');
+  });
+
+  it('reports repeats in the failure message and every failed attempt in its body', () => {
+    const flaky = testCase(
+      'cancel-subscription',
+      [
+        attempt({ attempt: 1, metrics: [bleu(0.7)] }),
+        attempt({ attempt: 2, metrics: [bleu(0.5), judge('helpfulness', 0.4)] }),
+        attempt({
+          attempt: 3,
+          error: 'Agent run timed out after 60 s',
+          metrics: [],
+          token_usage: usage(0, 0),
+        }),
+      ],
+      { min_pass_rate: 0.6, pass_at_k: 1, pass_pow_k: 0.037 },
+    );
+    const query = validated(writeJunitReport(runReport([flaky])));
+    const failure = '/testsuites/testsuite/testcase/failure';
+    expect(query(`${failure}/@message`)).toBe(
+      '1/3 attempts passed (needs 60%); bleu 0.5 < 0.6; helpfulness 0.4 < 0.7',
+    );
+    expect(query(failure)).toBe(
+      [
+        '1/3 attempts passed (needs 60%); pass@k 1, pass^k 0.037',
+        'attempt 2:',
+        '  bleu 0.5 < 0.6: BLEU 0.5 against the ground truth',
+        '  helpfulness 0.4 < 0.7: The answer cites the policy.',
+        'attempt 3:',
+        '  error: Agent run timed out after 60 s',
+      ].join('\n'),
+    );
+    expect(query('/testsuites/testsuite/testcase/@time')).toBe('3.702');
+  });
+
+  it('escapes markup and quotes, keeps newlines in attributes, and strips control characters', () => {
+    const nasty = 'a < b && "c" \'d\' ]]> \u0000\u0001\u0008\u000b\u000c\u001b[31m\uFFFE\uD800 é 😀';
+    const report = runReport([
+      passingCase(`case <${nasty}>`),
+      erroredCase('crash', `first line ${nasty}\nsecond line\ttabbed`),
+    ]);
+    report.agent.name = `agent & "co"`;
+    const first = report.cases[0];
+    if (first) first.response = `<script>alert("x")</script> & ${nasty}`;
+    const xml = writeJunitReport(report);
+    const controls = [...xml].filter((character) => character < ' ' && !'\t\n\r'.includes(character));
+    expect(controls).toEqual([]);
+    const query = validated(xml);
+    const cleaned = 'a < b && "c" \'d\' ]]> [31m é 😀';
+    expect(query('/testsuites/testsuite/@name')).toBe('agent & "co"');
+    expect(query('/testsuites/testsuite/testcase[1]/@name')).toBe(`case <${cleaned}>`);
+    expect(query('/testsuites/testsuite/testcase[1]/system-out')).toBe(
+      `<script>alert("x")</script> & ${cleaned}`,
+    );
+    expect(query('/testsuites/testsuite/testcase[2]/error/@message')).toBe(
+      `first line ${cleaned}\nsecond line\ttabbed`,
+    );
+  });
+
+  it('writes a valid suite for a run without cases', () => {
+    const query = validated(writeJunitReport(runReport([])));
+    expect(query('/testsuites/testsuite/@tests')).toBe('0');
+  });
+});
