@@ -80,7 +80,7 @@ describe('holodeck test', () => {
 
   it('selects with --tag and --shard, repeats with pass@k/pass^k, and compares with a baseline', async () => {
     const agent = suite();
-    const first = await runHolodeckCli(['test', agent.file, '--tag', 'geo', '--output', 'a.json'], agent.env);
+    const first = await runHolodeckCli(['test', agent.file, '--tag', 'geo'], agent.env);
     expect(first.stdout).toMatch(/2 cases: 1 passed, 1 failed, 0 errored/);
     const shard = await runHolodeckCli(
       ['test', agent.file, '--shard', '2/2', '--tag', 'geo', '--no-save'],
