@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -37,11 +38,51 @@ describe('examples/', () => {
   });
 
   it('npm run demo answers from the real function tool through the real CLI', async () => {
-    const outcome = await run(['examples/run-offline-demo.mjs']);
+    const outcome = await run(['examples/run-offline-demo.mjs', 'chat']);
     expect(outcome.stderr).not.toMatch(/warning/i);
     expect(outcome).toMatchObject({
       code: 0,
       stdout: 'Your order A-1001 has shipped with DHL; the total was $54.9.\n',
     });
+  });
+
+  it('npm run demo:test runs the example suite: every metric family, a conversation, repeats', async () => {
+    const report = path.join(mkdtempSync(path.join(tmpdir(), 'demo-report-')), 'report.json');
+    const outcome = await run(['examples/run-offline-demo.mjs', 'test', '--no-save', '--output', report]);
+    expect(outcome.code).toBe(0);
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json.summary).toMatchObject({ total: 5, passed: 5, failed: 0, errored: 0 });
+    const types = new Set(
+      json.cases.flatMap(
+        (testCase: {
+          attempts: { metrics: { type: string }[]; turns?: { metrics: { type: string }[] }[] }[];
+        }) =>
+          testCase.attempts.flatMap((attempt) => [
+            ...attempt.metrics.map((metric) => metric.type),
+            ...(attempt.turns ?? []).flatMap((turn) => turn.metrics.map((metric) => metric.type)),
+          ]),
+      ),
+    );
+    for (const type of [
+      'contains',
+      'regex',
+      'tool-calls',
+      'rouge',
+      'bleu',
+      'meteor',
+      'g-eval',
+      'rubric',
+      'faithfulness',
+      'code',
+      'latency',
+      'turns',
+    ]) {
+      expect(types).toContain(type);
+    }
+    const conversation = json.cases.find(
+      (testCase: { name: string }) => testCase.name === 'follow-up-conversation',
+    );
+    expect(conversation.attempts).toHaveLength(2);
+    expect(conversation.attempts[0].turns).toHaveLength(2);
   });
 });

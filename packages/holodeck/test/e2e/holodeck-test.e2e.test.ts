@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { apiError, reply, respond, startFakeAnthropic } from '@holodeck/testkit';
+import { apiError, reply, respond, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createE2eAgent } from './support/e2e-agent.js';
-import { runHolodeckCli } from './support/run-holodeck-cli.js';
+import { HOLODECK_BIN, runHolodeckCli } from './support/run-holodeck-cli.js';
 
 // One stateless fake model for the file: it answers from the user message, so cases may run
 // concurrently in any order. "capital" → Paris; "broken" → an API error; "slow" → a late answer.
@@ -80,7 +81,11 @@ describe('holodeck test', () => {
 
   it('selects with --tag and --shard, repeats with pass@k/pass^k, and compares with a baseline', async () => {
     const agent = suite();
-    const first = await runHolodeckCli(['test', agent.file, '--tag', 'geo'], agent.env);
+    const firstReport = path.join(agent.directory, 'first.json');
+    const first = await runHolodeckCli(
+      ['test', agent.file, '--tag', 'geo', '--output', firstReport],
+      agent.env,
+    );
     expect(first.stdout).toMatch(/2 cases: 1 passed, 1 failed, 0 errored/);
     const shard = await runHolodeckCli(
       ['test', agent.file, '--shard', '2/2', '--tag', 'geo', '--no-save'],
@@ -130,6 +135,58 @@ describe('holodeck test', () => {
     );
     const last = fake.requests.at(-1);
     expect(JSON.stringify(last?.messagesBody?.tools ?? [])).not.toContain('"Bash"');
+  });
+
+  it('with --allow-side-effects, runs each case in its own copy of the working directory', async () => {
+    // Its own model: a Bash call, then an answer quoting where the command ran.
+    const model = await startFakeAnthropic({
+      steps: [
+        toolUse('Bash', { command: 'echo changed > original.txt && pwd' }, { id: 'b1' }),
+        respond((request) =>
+          reply(`done in ${toolResults(request)[0]?.text.split('<system-reminder>')[0]?.trim()}`),
+        ),
+      ],
+    });
+    const agent = createE2eAgent(model.url, {
+      config: {
+        claude: {
+          working_directory: 'work',
+          permission_mode: 'acceptAll',
+          acknowledge_accept_all: true,
+          bash: { enabled: true },
+        },
+        test_cases: [
+          { name: 'writes-a-file', input: 'bash please', metrics: [{ type: 'icontains', value: 'done' }] },
+        ],
+      },
+      files: { 'work/original.txt': 'keep me' },
+    });
+    const report = path.join(agent.directory, 'side-effects.json');
+    const outcome = await runHolodeckCli(
+      ['test', agent.file, '--allow-side-effects', '--no-save', '--output', report],
+      agent.env,
+    );
+    expect(outcome.stderr).toContain(
+      'side effects allowed (claude.bash): each test case runs in its own copy of the working directory',
+    );
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json.cases[0].passed).toBe(true);
+    expect(json.cases[0].response).toMatch(/^done in \/tmp\/holodeck-case-/);
+    expect(readFileSync(path.join(agent.directory, 'work', 'original.txt'), 'utf8')).toBe('keep me');
+    model.assertComplete();
+    await model.close();
+  });
+
+  it('stops on Ctrl-C and exits 3', async () => {
+    const agent = suite({ test_cases: [{ name: 'slow-run', input: 'A slow question', timeout: 60 }] });
+    const child = spawn(process.execPath, [HOLODECK_BIN, 'test', agent.file, '--no-save'], {
+      env: { NO_COLOR: '1', ...agent.env },
+    });
+    const before = fake.allRequests.length;
+    while (fake.allRequests.length === before) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(3);
   });
 
   it('exits 2 for a bad suite: unknown tool in expectations, bad shard', async () => {

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../../bin/holodeck.js', import.meta.url));
+/** The committed `holodeck` launcher. */
+export const HOLODECK_BIN = fileURLToPath(new URL('../../../bin/holodeck.js', import.meta.url));
 
 export interface CliOutcome {
   code: number | null;
@@ -12,7 +13,10 @@ export interface CliOutcome {
 /** Runs the real `holodeck` bin as a user would, with exactly the given environment. */
 export function runHolodeckCli(args: string[], env: Record<string, string>, stdin = ''): Promise<CliOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { NO_COLOR: '1', ...env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [HOLODECK_BIN, ...args], {
+      env: { NO_COLOR: '1', ...env },
+      stdio: 'pipe',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

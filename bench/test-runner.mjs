@@ -1,0 +1,514 @@
+#!/usr/bin/env node
+// `holodeck test` (process and session isolation) against a bare loop of Claude Agent SDK query()
+// calls, side by side in one run, on a 20-case single-turn suite against a fake Anthropic server.
+// See bench/README.md.
+//
+//   node bench/test-runner.mjs [--samples 3] [--warmup 1] [--latencies 2000,0] [--cases 20]
+//                              [--concurrency 4] [--trace DIR] [--variant LABEL=path/to/holodeck.js]...
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { reply, startFakeAnthropic, systemPromptText, toolNames } from '@holodeck/testkit';
+import { childrenCpuSeconds, machineBusySeconds, startTreeSampler } from './proc-stats.mjs';
+
+const MODEL = 'claude-sonnet-4-5';
+const INSTRUCTIONS = 'You are the benchmark agent. Answer briefly.';
+const ANSWER = 'the answer';
+const EXPECTED = 'answer';
+const FAKE_API_KEY = 'sk-bench-fake';
+/** Targets: process isolation no slower than the bare loop; session isolation under 12 s at 2 s. */
+const PROCESS_RATIO_TARGET = 1.0;
+const SESSION_TARGET_MS = 12_000;
+const SESSION_TARGET_LATENCY = 2000;
+const SAMPLE_EVERY_MS = 100;
+/** A run during which other programs used more than this many cores on average is marked `*`. */
+const BUSY_OTHER_CORES = 0.25;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const holodeckBin = path.join(root, 'packages/holodeck/bin/holodeck.js');
+const bareLoop = path.join(here, 'bare-test-loop.mjs');
+const probeModule = path.join(here, 'child-probe.mjs');
+
+const now = () => performance.timeOrigin + performance.now();
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code, text) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+
+class BenchError extends Error {}
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      samples: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '1' },
+      latencies: { type: 'string', default: '2000,0' },
+      cases: { type: 'string', default: '20' },
+      concurrency: { type: 'string', default: '4' },
+      trace: { type: 'string' },
+      variant: { type: 'string', multiple: true, default: [] },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'usage: node bench/test-runner.mjs [--samples N (3)] [--warmup N (1)] [--latencies MS,MS (2000,0)]\n' +
+        '                                  [--cases N (20)] [--concurrency N (4)] [--trace DIR]\n' +
+        '                                  [--variant LABEL=path/to/holodeck.js]... (extra process-isolation contenders)\n',
+    );
+    process.exit(0);
+  }
+  const integer = (name, text, min) => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min)
+      throw new BenchError(`--${name} must be an integer >= ${min}, got "${text}"`);
+    return value;
+  };
+  return {
+    samples: integer('samples', values.samples, 1),
+    warmup: integer('warmup', values.warmup, 0),
+    latencies: values.latencies.split(',').map((text) => integer('latencies', text.trim(), 0)),
+    cases: integer('cases', values.cases, 1),
+    concurrency: integer('concurrency', values.concurrency, 1),
+    trace: values.trace,
+    variants: values.variant.map((text) => {
+      const match = /^([\w.-]+)=(.+)$/.exec(text);
+      if (!match) throw new BenchError(`--variant must be LABEL=path/to/holodeck.js, got "${text}"`);
+      if (['process', 'session', 'bare'].includes(match[1]))
+        throw new BenchError(`--variant: the label "${match[1]}" is taken; choose another`);
+      return { key: match[1], bin: path.resolve(match[2]) };
+    }),
+  };
+}
+
+// ---------------------------------------------------------------- statistics and printing
+
+const median = (values) => {
+  if (!values.length) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+};
+
+function table(headers, rows) {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => String(row[column]).length)),
+  );
+  const cellText = (cell, column) =>
+    column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]);
+  const line = (cells) => cells.map(cellText).join('  ').trimEnd();
+  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const seconds = (ms) => (ms === undefined ? '-' : (ms / 1000).toFixed(2));
+const mb = (kb) => (kb === undefined ? '-' : (kb / 1024).toFixed(0));
+const fixed = (value, digits) => (value === undefined ? '-' : value.toFixed(digits));
+const loadText = (load) => load.map((value) => value.toFixed(2)).join(' ');
+
+/** Progress on a terminal only; piped output stays a clean report. */
+function progress(text) {
+  if (process.stderr.isTTY) process.stderr.write(`\r${text}\u001b[K`);
+}
+
+function verdict(text, passed) {
+  return `${text} -> ${passed ? paint('32', 'PASS') : paint('31', 'FAIL')}`;
+}
+
+// ---------------------------------------------------------------- fixtures
+
+async function createFixtures(caseCount) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'test-runner-bench-'));
+  const agentDir = path.join(dir, 'agent');
+  await mkdir(agentDir);
+  const agentFile = path.join(agentDir, 'agent.yaml');
+  const lines = [
+    'name: bench-agent',
+    'model:',
+    '  provider: anthropic',
+    `  name: ${MODEL}`,
+    'instructions:',
+    `  inline: ${INSTRUCTIONS}`,
+    'test_cases:',
+  ];
+  for (let index = 1; index <= caseCount; index++) {
+    lines.push(
+      `  - name: case-${index}`,
+      `    input: "question ${index}"`,
+      '    metrics:',
+      `      - {type: contains, value: "${EXPECTED}"}`,
+    );
+  }
+  await writeFile(agentFile, `${lines.join('\n')}\n`);
+  return { dir, agentDir, agentFile };
+}
+
+function contenders(fixtures, options) {
+  const holodeck = (isolation, bin = holodeckBin) => [
+    bin,
+    'test',
+    fixtures.agentFile,
+    '--concurrency',
+    String(options.concurrency),
+    '--no-save',
+    '--isolation',
+    isolation,
+  ];
+  return [
+    {
+      key: 'process',
+      label: 'holodeck test --isolation process',
+      args: holodeck('process'),
+    },
+    {
+      key: 'session',
+      label: 'holodeck test --isolation session',
+      args: holodeck('session'),
+    },
+    // A patched copy of HoloDeck (e.g. dist edited in /tmp), to measure a proposed change side by side.
+    ...options.variants.map((variant) => ({
+      key: variant.key,
+      label: `${variant.key}: holodeck test --isolation process`,
+      args: holodeck('process', variant.bin),
+    })),
+    {
+      key: 'bare',
+      label: 'bare query() loop (bare-test-loop.mjs)',
+      args: [
+        bareLoop,
+        '--cases',
+        String(options.cases),
+        '--concurrency',
+        String(options.concurrency),
+        '--expect',
+        EXPECTED,
+        '--system',
+        INSTRUCTIONS,
+        '--model',
+        MODEL,
+        '--cwd',
+        fixtures.agentDir,
+      ],
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- one timed run
+
+/** Checks the fake server saw exactly one agent-loop request per case, each the same as HoloDeck sends. */
+function checkRequests(server, before, label, caseCount) {
+  const added = server.requests.slice(before.requests);
+  const unexpected = server.unexpected.slice(before.unexpected);
+  if (unexpected.length) {
+    throw new BenchError(
+      `${label}: the fake server got unexpected requests: ${unexpected.map((request) => `${request.method} ${request.path} (${request.reason})`).join(', ')}`,
+    );
+  }
+  if (added.length !== caseCount) {
+    throw new BenchError(`${label}: expected ${caseCount} agent-loop requests, got ${added.length}`);
+  }
+  for (const request of added) {
+    const problems = [];
+    if (!systemPromptText(request).includes(INSTRUCTIONS))
+      problems.push('system prompt lacks the instructions');
+    if (toolNames(request).length) problems.push(`tools offered: ${toolNames(request).join(', ')}`);
+    if (request.body?.thinking?.type !== 'disabled') problems.push('thinking is not disabled');
+    if (request.body?.model !== MODEL) problems.push(`model is ${request.body?.model}`);
+    if (problems.length) throw new BenchError(`${label}: unexpected request: ${problems.join('; ')}`);
+  }
+  return added;
+}
+
+/** Spawns one contender, times it from spawn to exit, samples its process tree, checks success. */
+function runContender({ contender, server, home, latencyMs, caseCount, requestTimes }) {
+  const env = {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    ANTHROPIC_API_KEY: FAKE_API_KEY,
+    ANTHROPIC_BASE_URL: server.url,
+    NO_COLOR: '1',
+  };
+  const before = { requests: server.requests.length, unexpected: server.unexpected.length };
+  const load = os.loadavg();
+  const cpuBefore = childrenCpuSeconds();
+  const busyBefore = machineBusySeconds();
+  const selfBefore = process.cpuUsage();
+  return new Promise((resolve, reject) => {
+    const startedAt = now();
+    const child = spawn(process.execPath, ['--import', probeModule, ...contender.args], {
+      env,
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const sampler = startTreeSampler(child.pid, startedAt, SAMPLE_EVERY_MS);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', (error) => {
+      sampler.stop();
+      reject(new BenchError(`${contender.label}: could not start: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      const closedAt = now();
+      const timeline = sampler.stop();
+      const selfCpu = process.cpuUsage(selfBefore);
+      const treeCpu = childrenCpuSeconds() - cpuBefore;
+      const busy = machineBusySeconds() - busyBefore;
+      const wallMs = closedAt - startedAt;
+      const probeLine = stderr.split('\n').find((line) => line.startsWith('bench-probe '));
+      const otherStderr = stderr
+        .split('\n')
+        .filter((line) => line && !line.startsWith('bench-probe '))
+        .slice(-15)
+        .join('\n');
+      if (code !== 0) {
+        reject(
+          new BenchError(
+            `${contender.label} (latency ${latencyMs} ms): run failed (exit ${code ?? signal})\n` +
+              `stdout (tail):\n${stdout.trim().split('\n').slice(-25).join('\n')}\nstderr (tail):\n${otherStderr}`,
+          ),
+        );
+        return;
+      }
+      if (contender.key === 'bare' && !stdout.includes(`bare-test-loop: ${caseCount}/${caseCount} passed`)) {
+        reject(new BenchError(`${contender.label}: not all ${caseCount} answers arrived:\n${stdout}`));
+        return;
+      }
+      let requests;
+      try {
+        requests = checkRequests(server, before, `${contender.label} (latency ${latencyMs} ms)`, caseCount);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      const probe = probeLine ? JSON.parse(probeLine.slice('bench-probe '.length)) : undefined;
+      const clis = probe?.children.filter((entry) => entry.command === 'claude') ?? [];
+      const requestAt = requests.map((request) => requestTimes.get(request)).filter(Boolean);
+      const selfCpuSeconds = (selfCpu.user + selfCpu.system) / 1e6;
+      resolve({
+        wallMs,
+        startedAt,
+        closedAt,
+        loadBefore: load,
+        loadAfter: os.loadavg(),
+        peakRssKb: Math.max(...timeline.map((point) => point.rssKb)),
+        peakClaude: Math.max(...timeline.map((point) => point.claude)),
+        meanClaude: timeline.reduce((sum, point) => sum + point.claude, 0) / timeline.length,
+        clisSpawned: probe ? clis.length : undefined,
+        treeCpuSeconds: treeCpu,
+        otherCores: Math.max(0, busy - treeCpu - selfCpuSeconds) / (wallMs / 1000),
+        firstRequestMs: requestAt.length ? Math.min(...requestAt) - startedAt : undefined,
+        // from the last answer (request + latency) to the process tree's exit
+        tailMs: requestAt.length ? closedAt - (Math.max(...requestAt) + latencyMs) : undefined,
+        trace: {
+          requestsAt: requestAt.map((at) => at - startedAt),
+          clis: clis.map((entry) => ({
+            spawnedAt: entry.spawnedAt - startedAt,
+            firstStdoutAt: entry.firstStdoutAt ? entry.firstStdoutAt - startedAt : undefined,
+            exitedAt: entry.exitedAt ? entry.exitedAt - startedAt : undefined,
+          })),
+          nodeMainAt: probe ? probe.preloaded - startedAt : undefined,
+          nodeExitAt: probe ? probe.exitAt - startedAt : undefined,
+          timeline,
+        },
+      });
+    });
+  });
+}
+
+// ---------------------------------------------------------------- main
+
+function resultTable(latencyMs, runs, sides) {
+  const bareMedian = median(runs.get(`${latencyMs}:bare`).map((run) => run.wallMs));
+  const rows = sides.map((side) => {
+    const list = runs.get(`${latencyMs}:${side.key}`);
+    const walls = list.map((run) => run.wallMs);
+    const pick = (field) => median(list.map((run) => run[field]).filter((value) => value !== undefined));
+    return [
+      side.label,
+      seconds(median(walls)),
+      seconds(Math.min(...walls)),
+      seconds(Math.max(...walls)),
+      side.key === 'bare' ? '(base)' : (median(walls) / bareMedian).toFixed(3),
+      mb(pick('peakRssKb')),
+      fixed(pick('clisSpawned'), 0),
+      fixed(pick('peakClaude'), 0),
+      fixed(pick('treeCpuSeconds'), 1),
+      seconds(pick('firstRequestMs')),
+      seconds(pick('tailMs')),
+      fixed(pick('otherCores'), 2),
+    ];
+  });
+  return table(
+    [
+      `latency ${latencyMs} ms (medians)`,
+      'wall s',
+      'min s',
+      'max s',
+      'ratio',
+      'peak RSS MB',
+      'CLIs',
+      'max alive',
+      'CPU s',
+      '1st req s',
+      'tail s',
+      'other cores',
+    ],
+    rows,
+  );
+}
+
+async function main() {
+  const options = parseOptions();
+  const requestTimes = new Map();
+  const onRequest = (request) => requestTimes.set(request, now());
+  const servers = new Map();
+  for (const latencyMs of new Set(options.latencies)) {
+    servers.set(
+      latencyMs,
+      await startFakeAnthropic({ steps: [reply(ANSWER)], repeatLast: true, latencyMs, onRequest }),
+    );
+  }
+  const fixtures = await createFixtures(options.cases);
+  const sides = contenders(fixtures, options);
+  const homes = new Map();
+  for (const latencyMs of servers.keys()) {
+    for (const side of sides) {
+      const home = path.join(fixtures.dir, `home-${side.key}-${latencyMs}`);
+      await mkdir(home);
+      homes.set(`${latencyMs}:${side.key}`, home);
+    }
+  }
+  const loadAtStart = os.loadavg();
+  const runs = new Map([...homes.keys()].map((key) => [key, []]));
+  const log = [];
+  try {
+    process.stdout.write(
+      `test-runner: ${options.cases} single-turn cases at concurrency ${options.concurrency}; ` +
+        `${options.samples} samples per (latency x contender) after ${options.warmup} warm-up round(s), interleaved; ` +
+        `fake model latency ${options.latencies.join(' and ')} ms; node ${process.version}, ${os.cpus().length} CPUs\n` +
+        `load average at start: ${loadText(loadAtStart)}\n`,
+    );
+    const warmupLatency = Math.min(...servers.keys());
+    const total = options.warmup * sides.length + options.samples * options.latencies.length * sides.length;
+    let done = 0;
+    const once = async (side, latencyMs, label) => {
+      progress(`${label}: ${side.key} at ${latencyMs} ms (${done + 1}/${total})`);
+      const run = await runContender({
+        contender: side,
+        server: servers.get(latencyMs),
+        home: homes.get(`${latencyMs}:${side.key}`),
+        latencyMs,
+        caseCount: options.cases,
+        requestTimes,
+      });
+      done += 1;
+      return run;
+    };
+    for (let round = 0; round < options.warmup; round++) {
+      for (const side of sides) await once(side, warmupLatency, 'warm-up');
+    }
+    for (let round = 0; round < options.samples; round++) {
+      for (const latencyMs of options.latencies) {
+        // rotate the order every round so drift and neighbours' noise spread over all contenders
+        const order = sides.map((_, index) => sides[(index + round) % sides.length]);
+        for (const side of order) {
+          const run = await once(side, latencyMs, `sample ${round + 1}`);
+          runs.get(`${latencyMs}:${side.key}`).push(run);
+          log.push({ round: round + 1, latencyMs, side: side.key, run });
+        }
+      }
+    }
+    progress('');
+    if (process.stderr.isTTY) process.stderr.write('\r\u001b[K');
+
+    if (options.trace) {
+      await mkdir(options.trace, { recursive: true });
+      for (const entry of log) {
+        const file = path.join(options.trace, `${entry.latencyMs}ms-${entry.side}-${entry.round}.json`);
+        await writeFile(file, JSON.stringify({ ...entry, run: { ...entry.run } }, null, 1));
+      }
+    }
+
+    const loadAtEnd = os.loadavg();
+    const out = [''];
+    for (const latencyMs of options.latencies) out.push(resultTable(latencyMs, runs, sides), '');
+    out.push(
+      '  ratio = median wall / median wall of the bare loop at the same latency; wall = spawn to exit of the contender',
+      '  peak RSS = max over 100 ms samples of the summed RSS of the whole process tree (/proc/<pid>/stat; shared pages count per process)',
+      '  CLIs = claude processes spawned; max alive = most claude processes alive at one sample; CPU s = user+sys of the whole tree',
+      '  1st req = spawn to first model request; tail = last answer (request + latency) to exit; other cores = CPU used by',
+      `  other programs during the run (runs with more than ${BUSY_OTHER_CORES} are marked * below)`,
+      '',
+      table(
+        ['run', 'latency ms', 'contender', 'wall s', 'load before -> after', 'other cores'],
+        log.map((entry) => [
+          `${entry.round}${entry.run.otherCores > BUSY_OTHER_CORES ? '*' : ''}`,
+          entry.latencyMs,
+          entry.side,
+          seconds(entry.run.wallMs),
+          `${loadText(entry.run.loadBefore.slice(0, 1))} -> ${loadText(entry.run.loadAfter.slice(0, 1))}`,
+          fixed(entry.run.otherCores, 2),
+        ]),
+      ),
+      '',
+    );
+    for (const latencyMs of options.latencies) {
+      const wall = (key) => median(runs.get(`${latencyMs}:${key}`).map((run) => run.wallMs));
+      const ratio = wall('process') / wall('bare');
+      out.push(
+        verdict(
+          `process isolation vs bare loop at ${latencyMs} ms: ratio ${ratio.toFixed(3)} (target <= ${PROCESS_RATIO_TARGET.toFixed(2)})`,
+          ratio <= PROCESS_RATIO_TARGET,
+        ),
+      );
+      for (const variant of options.variants) {
+        const variantRatio = wall(variant.key) / wall('bare');
+        out.push(
+          verdict(
+            `variant ${variant.key} (process isolation) vs bare loop at ${latencyMs} ms: ratio ${variantRatio.toFixed(3)}`,
+            variantRatio <= PROCESS_RATIO_TARGET,
+          ),
+        );
+      }
+      if (latencyMs === SESSION_TARGET_LATENCY) {
+        out.push(
+          verdict(
+            `session isolation at ${latencyMs} ms: ${seconds(wall('session'))} s (target < ${SESSION_TARGET_MS / 1000} s)`,
+            wall('session') < SESSION_TARGET_MS,
+          ),
+        );
+      }
+    }
+    if (!options.latencies.includes(SESSION_TARGET_LATENCY))
+      out.push(
+        `session isolation target: not measured (needs --latencies to include ${SESSION_TARGET_LATENCY})`,
+      );
+    out.push(
+      `load average at start: ${loadText(loadAtStart)}; at end: ${loadText(loadAtEnd)} (1, 5, 15 min)`,
+      '',
+    );
+    process.stdout.write(out.join('\n'));
+  } finally {
+    await Promise.all([...servers.values()].map((server) => server.close()));
+    await rm(fixtures.dir, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(
+    `\ntest-runner: benchmark aborted: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  if (!(error instanceof BenchError) && error instanceof Error && error.stack)
+    process.stderr.write(`${error.stack}\n`);
+  process.exitCode = 1;
+}
