@@ -1,0 +1,98 @@
+/** Who a governed session belongs to. */
+export interface SessionScope {
+  tenantId: string;
+  teamId: string;
+  agentId: string;
+}
+
+/** A governed agent session (one run of an agent under Novarch). */
+export interface SessionRecord extends SessionScope {
+  id: string;
+  startedAt: string;
+  /** Seconds an operator may take on a hold in this session (negotiated at session entry). */
+  holdWaitSeconds: number;
+  /** Set once the session is latched (judge kill, hold timeout/skip, operator kill). */
+  killedAt?: string;
+  killReason?: string;
+}
+
+/** A read that ran: what the agent saw, kept as evidence for later judgements. */
+export interface EvidenceRecord {
+  id: string;
+  sessionId: string;
+  toolName: string;
+  input: unknown;
+  output: unknown;
+  isError: boolean;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** What a write is about, built from the tool input by the write's context builder. */
+export interface ActionContext {
+  recordId: string;
+  summary: string;
+  amount?: number;
+  [key: string]: unknown;
+}
+
+/** A write the agent asked for, awaiting or having received a verdict. */
+export interface ActionRecord {
+  id: string;
+  sessionId: string;
+  actionType: string;
+  toolName: string;
+  input: unknown;
+  context: ActionContext;
+  /** The agent's rationale (the write tool's `reasoning` input field). */
+  reasoning?: string;
+  createdAt: string;
+}
+
+/** Why a verdict was reached: the rules and evidence it rests on. */
+export interface Citations {
+  ruleIds: string[];
+  evidenceIds: string[];
+  rationale: string;
+}
+
+/**
+ * The judge's verdict on an action. A tagged union that carries its citations; anything missing,
+ * unknown or thrown becomes a refusal (kill or hold), never a pass.
+ */
+export type Verdict =
+  | { kind: 'pass'; citations: Citations }
+  | { kind: 'kill'; citations: Citations }
+  | { kind: 'hold'; citations: Citations };
+
+/** A verdict as stored, tied to its action. */
+export interface VerdictRecord {
+  id: string;
+  actionId: string;
+  sessionId: string;
+  verdict: Verdict;
+  decidedAt: string;
+  /** `judge` for rule verdicts, `gate` for fail-closed refusals the gate made itself. */
+  source: 'judge' | 'gate';
+}
+
+/** Current format of stored holds; every shipped version has a fixture test. */
+export const HOLD_SCHEMA_VERSION = 1;
+
+/** What an operator (or the clock) did with a hold. */
+export type HoldStatus = 'pending' | 'approved' | 'denied' | 'skipped' | 'timed_out';
+
+/** A write waiting for an operator: persisted, versioned state. */
+export interface HoldRecord {
+  schemaVersion: typeof HOLD_SCHEMA_VERSION;
+  id: string;
+  actionId: string;
+  sessionId: string;
+  status: HoldStatus;
+  createdAt: string;
+  /** When the agent stops waiting; a pending hold past it counts as timed out (fail-closed). */
+  deadline: string;
+  decidedAt?: string;
+  decidedBy?: string;
+  rationale?: string;
+}
