@@ -1,28 +1,18 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { apiError, reply, startFakeAnthropic } from '@holodeck/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiError, reply } from '@holodeck/testkit';
+import { describe, expect, it } from 'vitest';
 import { resolveClaudeBinary } from '../../src/backends/claude/resolve-claude-binary.js';
 import { createE2eAgent } from './support/e2e-agent.js';
 import { runHolodeckCli } from './support/run-holodeck-cli.js';
+import { useFakeModel } from './support/use-fake-model.js';
 
-let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(() => {
-  try {
-    fake.assertComplete();
-  } finally {
-    fake.reset();
-  }
-});
-afterAll(() => fake.close());
+const fake = useFakeModel();
 
 describe('holodeck chat -p', () => {
   it('prints the final response, warnings on stderr, and exits 0', async () => {
-    fake.script(reply('Order A-1001 has shipped.'));
-    const agent = createE2eAgent(fake.url, {
+    fake().script(reply('Order A-1001 has shipped.'));
+    const agent = createE2eAgent(fake().url, {
       config: { model: { provider: 'anthropic', name: 'claude-sonnet-4-5', temperature: 0.2 } },
     });
     const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'Where is A-1001?'], agent.env);
@@ -33,8 +23,8 @@ describe('holodeck chat -p', () => {
   });
 
   it('--json prints the ExecutionResult', async () => {
-    fake.script(reply('four'));
-    const agent = createE2eAgent(fake.url);
+    fake().script(reply('four'));
+    const agent = createE2eAgent(fake().url);
     const outcome = await runHolodeckCli(['chat', agent.file, '-p', '2+2?', '--json'], agent.env);
     expect(outcome.code).toBe(0);
     expect(JSON.parse(outcome.stdout)).toMatchObject({
@@ -46,8 +36,8 @@ describe('holodeck chat -p', () => {
   });
 
   it('exits 3 with the reason when the run fails', async () => {
-    fake.script(apiError(401, { type: 'authentication_error', message: 'invalid x-api-key' }));
-    const agent = createE2eAgent(fake.url);
+    fake().script(apiError(401, { type: 'authentication_error', message: 'invalid x-api-key' }));
+    const agent = createE2eAgent(fake().url);
     const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
     expect(outcome.code).toBe(3);
     expect(outcome.stdout).toBe('');
@@ -57,18 +47,18 @@ describe('holodeck chat -p', () => {
   });
 
   it('exits 2 naming the missing credential, before anything is spawned', async () => {
-    const agent = createE2eAgent(fake.url);
+    const agent = createE2eAgent(fake().url);
     const { ANTHROPIC_API_KEY: _removed, ...env } = agent.env;
     const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], env);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toBe(
       'error auth_provider "api_key" needs ANTHROPIC_API_KEY but it is not set. Set it in the environment, in .env next to agent.yaml, or in ~/.holodeck/.env.\n',
     );
-    expect(fake.allRequests).toHaveLength(0);
+    expect(fake().allRequests).toHaveLength(0);
   });
 
   it('exits 2 with a fix when the claude binary is missing', async () => {
-    const agent = createE2eAgent(fake.url, { env: { HOLODECK_CLAUDE_PATH: '/nonexistent/claude' } });
+    const agent = createE2eAgent(fake().url, { env: { HOLODECK_CLAUDE_PATH: '/nonexistent/claude' } });
     const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toContain(
@@ -77,8 +67,8 @@ describe('holodeck chat -p', () => {
   });
 
   it('retries a failed spawn, and only that', async () => {
-    fake.script(reply('third time lucky'));
-    const agent = createE2eAgent(fake.url);
+    fake().script(reply('third time lucky'));
+    const agent = createE2eAgent(fake().url);
     const counter = path.join(agent.directory, 'attempts');
     const flaky = path.join(agent.directory, 'flaky-claude.sh');
     writeFileSync(
@@ -95,8 +85,8 @@ describe('holodeck chat -p', () => {
   });
 
   it('warns about a project CLAUDE.md in the working directory', async () => {
-    fake.script(reply('ok'));
-    const agent = createE2eAgent(fake.url, {
+    fake().script(reply('ok'));
+    const agent = createE2eAgent(fake().url, {
       config: { claude: { working_directory: 'work' } },
       files: { 'work/CLAUDE.md': '# CLAUDE.md\nProject notes for developers.\n' },
     });
@@ -108,12 +98,12 @@ describe('holodeck chat -p', () => {
 
 describe('holodeck chat (conversation on stdin)', () => {
   it('keeps one session across lines and reports the session id for --resume', async () => {
-    fake.script(reply('Hi Ada.'), reply('You are Ada.'));
-    const agent = createE2eAgent(fake.url);
+    fake().script(reply('Hi Ada.'), reply('You are Ada.'));
+    const agent = createE2eAgent(fake().url);
     const outcome = await runHolodeckCli(['chat', agent.file], agent.env, 'I am Ada\nWho am I?\n/exit\n');
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe('Hi Ada.\nYou are Ada.\n');
     expect(outcome.stderr).toMatch(/Session [0-9a-f-]{36} \(resume with --resume [0-9a-f-]{36}\)/);
-    expect(JSON.stringify(fake.requests[1]?.messagesBody?.messages)).toContain('I am Ada');
+    expect(JSON.stringify(fake().requests[1]?.messagesBody?.messages)).toContain('I am Ada');
   });
 });

@@ -1,53 +1,14 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { reply, respond, startFakeAnthropic, toolNames, toolResults, toolUse } from '@holodeck/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
-import { createE2eAgent, requestAt } from './support/e2e-agent.js';
+import { reply, toolNames, toolUse } from '@holodeck/testkit';
+import { describe, expect, it } from 'vitest';
+import { requestAt } from './support/e2e-agent.js';
+import { echoResults } from './support/echo-results.js';
+import { invokeAgent } from './support/invoke-agent.js';
+import { useFakeModel } from './support/use-fake-model.js';
 
-let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(() => {
-  try {
-    fake.assertComplete();
-  } finally {
-    fake.reset();
-  }
-});
-afterAll(() => fake.close());
-
-async function run(
-  config: Record<string, unknown>,
-  message: string,
-  files: Record<string, string> = {},
-  env: Record<string, string> = {},
-) {
-  const agent = createE2eAgent(fake.url, { config, env, files });
-  const backend = new ClaudeBackend(await agent.load());
-  await backend.initialize();
-  try {
-    return await backend.invokeOnce(message);
-  } finally {
-    await backend.teardown();
-  }
-}
-
-/** A final reply that echoes the tool results the CLI sent back, so the test sees the round trip. */
-const echoResults = respond((request) =>
-  reply(
-    `results: ${toolResults(request)
-      .map((r) => withoutReminders(r.text))
-      .join(' | ')}`,
-  ),
-);
-
-/** The CLI appends `<system-reminder>` blocks to tool results; the tool's own output comes first. */
-function withoutReminders(text: string): string {
-  return text.split('<system-reminder>')[0]?.trim() ?? '';
-}
+const fake = useFakeModel();
 
 /** A one-tool MCP server (the real MCP SDK over stdio) that answers with its working directory. */
 const WHERE_SERVER = `
@@ -72,13 +33,12 @@ const everything = {
 
 describe('MCP tools', () => {
   it('runs a real MCP server from npm over stdio', async () => {
-    fake.script(toolUse('mcp__everything__echo', { message: 'ping from e2e' }, { id: 'e1' }), echoResults);
-    const result = await run(
-      { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },
-      'echo',
-    );
+    fake().script(toolUse('mcp__everything__echo', { message: 'ping from e2e' }, { id: 'e1' }), echoResults);
+    const result = await invokeAgent(fake().url, 'echo', {
+      config: { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },
+    });
 
-    expect(toolNames(requestAt(fake, 0))).toContain('mcp__everything__echo');
+    expect(toolNames(requestAt(fake(), 0))).toContain('mcp__everything__echo');
     expect(result.tool_results).toEqual([{ call_id: 'e1', result: 'Echo: ping from e2e', is_error: false }]);
   });
 
@@ -103,8 +63,8 @@ describe('MCP tools', () => {
         url: `http://127.0.0.1:${port}/mcp`,
         headers: { 'x-team': 'e2e' },
       };
-      fake.script(toolUse('mcp__remote__echo', { message: 'over http' }, { id: 'h1' }), echoResults);
-      const result = await run({ tools: [http] }, 'echo');
+      fake().script(toolUse('mcp__remote__echo', { message: 'over http' }, { id: 'h1' }), echoResults);
+      const result = await invokeAgent(fake().url, 'echo', { config: { tools: [http] } });
       expect(result.tool_results).toEqual([{ call_id: 'h1', result: 'Echo: over http', is_error: false }]);
     } finally {
       server.kill();
@@ -120,10 +80,10 @@ describe('MCP tools', () => {
       args: ['../where-server.mjs'],
       cwd: 'server-home',
     };
-    fake.script(toolUse('mcp__where__cwd', {}, { id: 'w1' }), echoResults);
-    const result = await run({ tools: [cwdServer] }, 'where?', {
-      'where-server.mjs': WHERE_SERVER,
-      'server-home/.keep': '',
+    fake().script(toolUse('mcp__where__cwd', {}, { id: 'w1' }), echoResults);
+    const result = await invokeAgent(fake().url, 'where?', {
+      config: { tools: [cwdServer] },
+      files: { 'where-server.mjs': WHERE_SERVER, 'server-home/.keep': '' },
     });
     expect(result.tool_results[0]?.result).toMatch(/\/server-home$/);
   });
@@ -131,23 +91,22 @@ describe('MCP tools', () => {
   it('fails the run when an MCP server does not start, instead of running without its tools', async () => {
     const broken = { ...everything, name: 'broken', command: '/nonexistent/mcp-server' };
     // The CLI may already have sent its first request when the failed status arrives; answer it.
-    fake.script(reply('this answer is discarded'));
-    const result = await run({ tools: [broken] }, 'hi');
+    fake().script(reply('this answer is discarded'));
+    const result = await invokeAgent(fake().url, 'hi', { config: { tools: [broken] } });
     expect(result).toMatchObject({
       is_error: true,
       error_reason:
         'MCP server "broken" (failed) did not start, so its tools are missing; check its command/url and env in agent.yaml',
     });
     expect(result.response).toBe('');
-    fake.reset();
+    fake().reset();
   });
 
   it('refuses a remote tool that claude.allowed_tools does not list', async () => {
-    fake.script(toolUse('mcp__everything__get-sum', { a: 1, b: 2 }, { id: 's1' }), echoResults);
-    const result = await run(
-      { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },
-      'add',
-    );
+    fake().script(toolUse('mcp__everything__get-sum', { a: 1, b: 2 }, { id: 's1' }), echoResults);
+    const result = await invokeAgent(fake().url, 'add', {
+      config: { tools: [everything], claude: { allowed_tools: ['mcp__everything__echo'] } },
+    });
     expect(result.tool_results[0]).toMatchObject({ call_id: 's1', is_error: true });
     expect(result.tool_results[0]?.result).toContain(
       'Tool "mcp__everything__get-sum" is not listed in claude.allowed_tools, so it cannot be called.',
@@ -155,9 +114,12 @@ describe('MCP tools', () => {
   });
 
   it('gives the server its configured env and none of the host secrets', async () => {
-    fake.script(toolUse('mcp__everything__get-env', {}, { id: 'env1' }), echoResults);
+    fake().script(toolUse('mcp__everything__get-env', {}, { id: 'env1' }), echoResults);
     const withEnv = { ...everything, env: { GREETING: 'hello-from-agent-yaml' } };
-    const result = await run({ tools: [withEnv] }, 'env?', {}, { HOST_SECRET_TOKEN: 'do-not-leak-42' });
+    const result = await invokeAgent(fake().url, 'env?', {
+      config: { tools: [withEnv] },
+      env: { HOST_SECRET_TOKEN: 'do-not-leak-42' },
+    });
     const output = result.tool_results[0]?.result ?? '';
     expect(output).toContain('hello-from-agent-yaml');
     expect(output).not.toContain('do-not-leak-42');

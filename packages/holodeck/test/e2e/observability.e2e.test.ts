@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { reply, startFakeAnthropic } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
-import { createE2eAgent } from './support/e2e-agent.js';
+import { invokeAgent } from './support/invoke-agent.js';
 
 interface Export {
   path: string;
@@ -47,7 +46,7 @@ afterAll(async () => {
 describe('observability → Claude Code OpenTelemetry', () => {
   it('exports the run’s metrics to the configured OTLP endpoint with the service name and headers', async () => {
     fake.script(reply('observed'));
-    const agent = createE2eAgent(fake.url, {
+    const result = await invokeAgent(fake.url, 'hi', {
       config: {
         observability: {
           enabled: true,
@@ -59,10 +58,6 @@ describe('observability → Claude Code OpenTelemetry', () => {
         },
       },
     });
-    const backend = new ClaudeBackend(await agent.load());
-    await backend.initialize();
-    const result = await backend.invokeOnce('hi');
-    await backend.teardown();
     expect(result.response).toBe('observed');
 
     const deadline = Date.now() + 10_000;

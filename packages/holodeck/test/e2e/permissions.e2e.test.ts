@@ -1,40 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { reply, respond, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
+import { reply, respond, toolResults, toolUse } from '@holodeck/testkit';
+import { describe, expect, it } from 'vitest';
 import { createE2eAgent, requestAt } from './support/e2e-agent.js';
+import { invokeE2eAgent } from './support/invoke-agent.js';
+import { useFakeModel } from './support/use-fake-model.js';
 
-let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(() => {
-  try {
-    fake.assertComplete();
-  } finally {
-    fake.reset();
-  }
-});
-afterAll(() => fake.close());
+const fake = useFakeModel();
 
 async function run(config: Record<string, unknown>, message: string) {
-  const agent = createE2eAgent(fake.url, { config, files: { 'workspace/keep.txt': 'precious' } });
-  const backend = new ClaudeBackend(await agent.load());
-  await backend.initialize();
-  try {
-    return { result: await backend.invokeOnce(message), workspace: path.join(agent.directory, 'workspace') };
-  } finally {
-    await backend.teardown();
-  }
+  const agent = createE2eAgent(fake().url, { config, files: { 'workspace/keep.txt': 'precious' } });
+  return { result: await invokeE2eAgent(agent, message), workspace: path.join(agent.directory, 'workspace') };
 }
 
 const finish = respond(() => reply('done'));
 
 describe('permission modes and Bash limits (running as root)', () => {
   it('acceptAll runs Bash as root, and excluded commands are really refused', async () => {
-    fake.script(toolUse('Bash', { command: 'echo hello > out.txt && cat out.txt' }, { id: 'ok' }), finish);
-    fake.script(toolUse('Bash', { command: 'ls && rm -f keep.txt' }, { id: 'refused' }), finish);
+    fake().script(toolUse('Bash', { command: 'echo hello > out.txt && cat out.txt' }, { id: 'ok' }), finish);
+    fake().script(toolUse('Bash', { command: 'ls && rm -f keep.txt' }, { id: 'refused' }), finish);
     const config = {
       claude: {
         working_directory: 'workspace',
@@ -54,7 +38,7 @@ describe('permission modes and Bash limits (running as root)', () => {
   });
 
   it('manual mode refuses a write nobody can approve, with a message that says how to allow it', async () => {
-    fake.script(toolUse('Write', { file_path: 'new.txt', content: 'x' }, { id: 'w1' }), finish);
+    fake().script(toolUse('Write', { file_path: 'new.txt', content: 'x' }, { id: 'w1' }), finish);
     const { result, workspace } = await run(
       { claude: { working_directory: 'workspace', file_system: { write: true } } },
       'write new.txt',
@@ -67,7 +51,7 @@ describe('permission modes and Bash limits (running as root)', () => {
   });
 
   it('acceptEdits lets file writes through', async () => {
-    fake.script(toolUse('Write', { file_path: 'new.txt', content: 'written' }, { id: 'w2' }), finish);
+    fake().script(toolUse('Write', { file_path: 'new.txt', content: 'written' }, { id: 'w2' }), finish);
     const { result, workspace } = await run(
       {
         claude: {
@@ -80,6 +64,6 @@ describe('permission modes and Bash limits (running as root)', () => {
     );
     expect(result.tool_results[0]?.is_error).toBe(false);
     expect(readFileSync(path.join(workspace, 'new.txt'), 'utf8')).toBe('written');
-    expect(toolResults(requestAt(fake, 1))[0]?.isError).toBe(false);
+    expect(toolResults(requestAt(fake(), 1))[0]?.isError).toBe(false);
   });
 });

@@ -1,25 +1,17 @@
-import { reply, startFakeAnthropic } from '@holodeck/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { reply } from '@holodeck/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
 import { ClaudeSession } from '../../src/backends/claude/claude-session.js';
 import type { SessionEvent } from '../../src/backends/contract/index.js';
 import { AgentSessionError } from '../../src/errors.js';
 import { createE2eAgent, type E2eAgent } from './support/e2e-agent.js';
+import { useFakeModel } from './support/use-fake-model.js';
 
-let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+const fake = useFakeModel();
 let agent: E2eAgent;
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-  agent = createE2eAgent(fake.url);
+beforeAll(() => {
+  agent = createE2eAgent(fake().url);
 });
-afterEach(() => {
-  try {
-    fake.assertComplete();
-  } finally {
-    fake.reset();
-  }
-});
-afterAll(() => fake.close());
 
 async function backendFor() {
   const backend = new ClaudeBackend(await agent.load());
@@ -42,11 +34,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const historyOf = (index: number) => JSON.stringify(fake.requests[index]?.messagesBody?.messages);
+const historyOf = (index: number) => JSON.stringify(fake().requests[index]?.messagesBody?.messages);
 
 describe('sessions: one CLI process per conversation', () => {
   it('streams text deltas and keeps history across turns in the same process', async () => {
-    fake.script(reply('Hello Ada, nice to meet you.'), reply('Your name is Ada.'));
+    fake().script(reply('Hello Ada, nice to meet you.'), reply('Your name is Ada.'));
     const backend = await backendFor();
     const session = await backend.createSession();
     const pid = processIdOf(session);
@@ -72,7 +64,7 @@ describe('sessions: one CLI process per conversation', () => {
   });
 
   it('resumes a saved session in a new process', async () => {
-    fake.script(reply('Noted: the code word is heron.'), reply('The code word is heron.'));
+    fake().script(reply('Noted: the code word is heron.'), reply('The code word is heron.'));
     const first = await backendFor();
     const session = await first.createSession();
     await session.send('Remember the code word heron.');
@@ -89,12 +81,12 @@ describe('sessions: one CLI process per conversation', () => {
   });
 
   it('fails promptly with AgentSessionError when the CLI process dies mid-turn', async () => {
-    fake.script(reply('too late', { delayMs: 20_000 }));
+    fake().script(reply('too late', { delayMs: 20_000 }));
     const backend = await backendFor();
     const session = await backend.createSession();
     const pending = session.send('slow question');
     const started = Date.now();
-    while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (fake().requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     process.kill(processIdOf(session), 'SIGKILL');
 
     await expect(pending).rejects.toThrow(AgentSessionError);

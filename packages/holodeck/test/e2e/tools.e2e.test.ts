@@ -1,28 +1,11 @@
-import {
-  reply,
-  respond,
-  startFakeAnthropic,
-  toolNames,
-  toolResults,
-  toolUse,
-  toolUses,
-} from '@holodeck/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
-import { createE2eAgent, requestAt } from './support/e2e-agent.js';
+import { toolNames, toolUse, toolUses } from '@holodeck/testkit';
+import { describe, expect, it } from 'vitest';
+import { requestAt } from './support/e2e-agent.js';
+import { echoResults } from './support/echo-results.js';
+import { invokeAgent } from './support/invoke-agent.js';
+import { useFakeModel } from './support/use-fake-model.js';
 
-let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(() => {
-  try {
-    fake.assertComplete();
-  } finally {
-    fake.reset();
-  }
-});
-afterAll(() => fake.close());
+const fake = useFakeModel();
 
 const ORDERS_MODULE = `
 export async function lookupOrder({ order_id }) {
@@ -61,46 +44,21 @@ const cancelTool = {
   parameters: { type: 'object', properties: {} },
 };
 
-async function run(
-  config: Record<string, unknown>,
-  message: string,
-  files: Record<string, string> = {},
-  env: Record<string, string> = {},
-) {
-  const agent = createE2eAgent(fake.url, { config, env, files: { 'orders.mjs': ORDERS_MODULE, ...files } });
-  const backend = new ClaudeBackend(await agent.load());
-  await backend.initialize();
-  try {
-    return await backend.invokeOnce(message);
-  } finally {
-    await backend.teardown();
-  }
-}
-
-/** A final reply that echoes the tool results the CLI sent back, so the test sees the round trip. */
-const echoResults = respond((request) =>
-  reply(
-    `results: ${toolResults(request)
-      .map((r) => withoutReminders(r.text))
-      .join(' | ')}`,
-  ),
-);
-
-/** The CLI appends `<system-reminder>` blocks to tool results; the tool's own output comes first. */
-function withoutReminders(text: string): string {
-  return text.split('<system-reminder>')[0]?.trim() ?? '';
+/** Runs an agent with orders.mjs (and `files`) next to its agent.yaml. */
+function run(config: Record<string, unknown>, message: string, files: Record<string, string> = {}) {
+  return invokeAgent(fake().url, message, { config, files: { 'orders.mjs': ORDERS_MODULE, ...files } });
 }
 
 describe('function tools (in-process MCP server holodeck_tools)', () => {
   it('calls the exported function and pairs call and result by id', async () => {
-    fake.script(
+    fake().script(
       toolUse('mcp__holodeck_tools__lookup_order', { order_id: 'A-1001' }, { id: 'call_1' }),
       echoResults,
     );
     const result = await run({ tools: [lookupTool] }, 'where is A-1001?');
 
-    expect(toolNames(requestAt(fake, 0))).toEqual(['mcp__holodeck_tools__lookup_order']);
-    const tool = fake.requests[0]?.messagesBody?.tools?.[0];
+    expect(toolNames(requestAt(fake(), 0))).toEqual(['mcp__holodeck_tools__lookup_order']);
+    const tool = fake().requests[0]?.messagesBody?.tools?.[0];
     expect(tool).toMatchObject({ input_schema: { required: ['order_id'], additionalProperties: false } });
     expect(result.tool_calls).toEqual([
       { name: 'mcp__holodeck_tools__lookup_order', arguments: { order_id: 'A-1001' }, call_id: 'call_1' },
@@ -112,7 +70,7 @@ describe('function tools (in-process MCP server holodeck_tools)', () => {
   });
 
   it('returns thrown errors and invalid arguments to the model as error results', async () => {
-    fake.script(
+    fake().script(
       toolUses([
         { name: 'mcp__holodeck_tools__lookup_order', input: { order_id: 'A-0000' }, id: 'bad_order' },
         { name: 'mcp__holodeck_tools__lookup_order', input: { order_id: 'nope' }, id: 'bad_args' },
@@ -140,18 +98,18 @@ describe('function tools (in-process MCP server holodeck_tools)', () => {
       file: 'shout.ts',
       parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
     };
-    fake.script(toolUse('mcp__holodeck_tools__shout', { text: 'hi' }), echoResults);
+    fake().script(toolUse('mcp__holodeck_tools__shout', { text: 'hi' }), echoResults);
     const result = await run({ tools: [shout] }, 'shout hi', { 'shout.ts': TS_MODULE });
     expect(result.response).toBe('results: HI!');
   });
 
   it('offers only the tools claude.allowed_tools lists', async () => {
-    fake.script(toolUse('mcp__holodeck_tools__cancel_order', {}, { id: 'c1' }), echoResults);
+    fake().script(toolUse('mcp__holodeck_tools__cancel_order', {}, { id: 'c1' }), echoResults);
     const result = await run(
       { tools: [lookupTool, cancelTool], claude: { allowed_tools: ['lookup_order'] } },
       'cancel',
     );
-    expect(toolNames(requestAt(fake, 0))).toEqual(['mcp__holodeck_tools__lookup_order']);
+    expect(toolNames(requestAt(fake(), 0))).toEqual(['mcp__holodeck_tools__lookup_order']);
     expect(result.tool_results[0]?.is_error).toBe(true);
   });
 });

@@ -1,29 +1,10 @@
-import { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
-import { metricName, scoredOutcome } from '../metric-outcome.js';
-import { gradeItems, quoteItem } from './grade-items.js';
-import { dataBlock, judgeSystemPrompt } from './judge-prompt.js';
-import { runJudgeMetric } from './run-judge-metric.js';
+import { itemShareMetric } from './item-share-metric.js';
+import { dataBlock } from './judge-prompt.js';
 
 /** A parsed `answer_relevancy` metric config. */
 type AnswerRelevancyConfig = Extract<MetricConfig, { type: 'answer_relevancy' }>;
-
-const verdictSchema = z.strictObject({
-  statements: z
-    .array(
-      z.strictObject({
-        statement: z.string().describe('One statement of the response.'),
-        relevant: z.boolean().describe('true if it helps address the user input.'),
-        reason: z.string().describe('Why it does or does not address the input.'),
-      }),
-    )
-    .describe('Every statement of the response, in order.'),
-});
-
-const system = judgeSystemPrompt(
-  'You check whether the statements of the agent response address the user input.',
-);
 
 function relevancyPrompt(input: MetricInput): string {
   return [
@@ -36,30 +17,16 @@ function relevancyPrompt(input: MetricInput): string {
 }
 
 /** Creates an `answer_relevancy` metric: relevant statements / statements of the response. */
-export function createAnswerRelevancyMetric(config: AnswerRelevancyConfig): Metric {
-  return {
-    name: metricName(config),
-    type: config.type,
-    async evaluate(input, context) {
-      // An empty answer addresses nothing; scoring it 1 ("no irrelevant statements") would hide a failed run.
-      if (input.response.trim() === '') {
-        return scoredOutcome(config, 0, config.threshold, 'The response is empty: it addresses nothing.');
-      }
-      return runJudgeMetric(config, context, {
-        system,
-        prompt: relevancyPrompt(input),
-        verdict: verdictSchema,
-        grade: ({ statements }) =>
-          gradeItems({
-            items: statements,
-            kept: (item) => item.relevant,
-            label: (item) => quoteItem(item.statement),
-            reason: (item) => item.reason,
-            countLabel: 'statements relevant to the input',
-            rejectedLabel: 'Irrelevant',
-            whenEmpty: { score: 1, reason: 'The response makes no statements.' },
-          }),
-      });
-    },
-  };
-}
+export const createAnswerRelevancyMetric: (config: AnswerRelevancyConfig) => Metric = itemShareMetric({
+  task: 'You check whether the statements of the agent response address the user input.',
+  prompt: relevancyPrompt,
+  list: { name: 'statements', description: 'Every statement of the response, in order.' },
+  item: { name: 'statement', description: 'One statement of the response.' },
+  flag: { name: 'relevant', description: 'true if it helps address the user input.' },
+  reason: 'Why it does or does not address the input.',
+  // An empty answer addresses nothing; scoring it 1 ("no irrelevant statements") would hide a failed run.
+  whenResponseEmpty: { score: 0, reason: 'The response is empty: it addresses nothing.' },
+  countLabel: 'statements relevant to the input',
+  rejectedLabel: 'Irrelevant',
+  whenEmpty: { score: 1, reason: 'The response makes no statements.' },
+});

@@ -1,29 +1,10 @@
-import { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
-import { metricName } from '../metric-outcome.js';
-import { gradeItems, quoteItem } from './grade-items.js';
-import { contextBlock, dataBlock, judgeSystemPrompt } from './judge-prompt.js';
-import { missingInputOutcome, runJudgeMetric } from './run-judge-metric.js';
+import { itemShareMetric } from './item-share-metric.js';
+import { contextBlock, dataBlock } from './judge-prompt.js';
 
 /** A parsed `contextual_recall` metric config. */
 type ContextualRecallConfig = Extract<MetricConfig, { type: 'contextual_recall' }>;
-
-const verdictSchema = z.strictObject({
-  sentences: z
-    .array(
-      z.strictObject({
-        sentence: z.string().describe('One sentence of the expected answer.'),
-        attributable: z.boolean().describe('true if the retrieval context contains what this sentence says.'),
-        reason: z.string().describe('Which chunk supports it, or what is missing from the context.'),
-      }),
-    )
-    .describe('Every sentence of the expected answer, in order.'),
-});
-
-const system = judgeSystemPrompt(
-  'You check whether each sentence of the expected answer can be attributed to the retrieval context.',
-);
 
 function recallPrompt(input: MetricInput): string {
   return [
@@ -36,28 +17,18 @@ function recallPrompt(input: MetricInput): string {
 }
 
 /** Creates a `contextual_recall` metric: attributable sentences / sentences of the ground truth. */
-export function createContextualRecallMetric(config: ContextualRecallConfig): Metric {
-  return {
-    name: metricName(config),
-    type: config.type,
-    async evaluate(input, context) {
-      const missing = missingInputOutcome(config, input, ['context', 'ground_truth']);
-      if (missing) return missing;
-      return runJudgeMetric(config, context, {
-        system,
-        prompt: recallPrompt(input),
-        verdict: verdictSchema,
-        grade: ({ sentences }) =>
-          gradeItems({
-            items: sentences,
-            kept: (item) => item.attributable,
-            label: (item) => quoteItem(item.sentence),
-            reason: (item) => item.reason,
-            countLabel: 'sentences of the expected answer found in the context',
-            rejectedLabel: 'Not in the context',
-            whenEmpty: { score: 0, reason: 'The judge found no sentences in the expected answer.' },
-          }),
-      });
-    },
-  };
-}
+export const createContextualRecallMetric: (config: ContextualRecallConfig) => Metric = itemShareMetric({
+  task: 'You check whether each sentence of the expected answer can be attributed to the retrieval context.',
+  prompt: recallPrompt,
+  list: { name: 'sentences', description: 'Every sentence of the expected answer, in order.' },
+  item: { name: 'sentence', description: 'One sentence of the expected answer.' },
+  flag: {
+    name: 'attributable',
+    description: 'true if the retrieval context contains what this sentence says.',
+  },
+  reason: 'Which chunk supports it, or what is missing from the context.',
+  required: ['context', 'ground_truth'],
+  countLabel: 'sentences of the expected answer found in the context',
+  rejectedLabel: 'Not in the context',
+  whenEmpty: { score: 0, reason: 'The judge found no sentences in the expected answer.' },
+});

@@ -1,29 +1,10 @@
-import { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
-import { metricName, scoredOutcome } from '../metric-outcome.js';
-import { gradeItems, quoteItem } from './grade-items.js';
-import { contextBlock, dataBlock, judgeSystemPrompt } from './judge-prompt.js';
-import { missingInputOutcome, runJudgeMetric } from './run-judge-metric.js';
+import { itemShareMetric } from './item-share-metric.js';
+import { contextBlock, dataBlock } from './judge-prompt.js';
 
 /** A parsed `faithfulness` metric config. */
 type FaithfulnessConfig = Extract<MetricConfig, { type: 'faithfulness' }>;
-
-const verdictSchema = z.strictObject({
-  claims: z
-    .array(
-      z.strictObject({
-        claim: z.string().describe('One factual claim of the response, self-contained.'),
-        supported: z.boolean().describe('true only if the retrieval context states or directly implies it.'),
-        reason: z.string().describe('Where the context supports it, or what it lacks or contradicts.'),
-      }),
-    )
-    .describe('Every factual claim of the response, in order; empty if it makes none.'),
-});
-
-const system = judgeSystemPrompt(
-  'You check whether the claims of the agent response are supported by the retrieval context.',
-);
 
 function faithfulnessPrompt(input: MetricInput): string {
   return [
@@ -37,31 +18,22 @@ function faithfulnessPrompt(input: MetricInput): string {
 }
 
 /** Creates a `faithfulness` metric: supported claims / claims of the response (1 when it makes none). */
-export function createFaithfulnessMetric(config: FaithfulnessConfig): Metric {
-  return {
-    name: metricName(config),
-    type: config.type,
-    async evaluate(input, context) {
-      const missing = missingInputOutcome(config, input, ['context']);
-      if (missing) return missing;
-      if (input.response.trim() === '') {
-        return scoredOutcome(config, 1, config.threshold, 'The response is empty: it makes no claims.');
-      }
-      return runJudgeMetric(config, context, {
-        system,
-        prompt: faithfulnessPrompt(input),
-        verdict: verdictSchema,
-        grade: ({ claims }) =>
-          gradeItems({
-            items: claims,
-            kept: (item) => item.supported,
-            label: (item) => quoteItem(item.claim),
-            reason: (item) => item.reason,
-            countLabel: 'claims supported by the context',
-            rejectedLabel: 'Unsupported',
-            whenEmpty: { score: 1, reason: 'The response makes no factual claims.' },
-          }),
-      });
-    },
-  };
-}
+export const createFaithfulnessMetric: (config: FaithfulnessConfig) => Metric = itemShareMetric({
+  task: 'You check whether the claims of the agent response are supported by the retrieval context.',
+  prompt: faithfulnessPrompt,
+  list: {
+    name: 'claims',
+    description: 'Every factual claim of the response, in order; empty if it makes none.',
+  },
+  item: { name: 'claim', description: 'One factual claim of the response, self-contained.' },
+  flag: {
+    name: 'supported',
+    description: 'true only if the retrieval context states or directly implies it.',
+  },
+  reason: 'Where the context supports it, or what it lacks or contradicts.',
+  required: ['context'],
+  whenResponseEmpty: { score: 1, reason: 'The response is empty: it makes no claims.' },
+  countLabel: 'claims supported by the context',
+  rejectedLabel: 'Unsupported',
+  whenEmpty: { score: 1, reason: 'The response makes no factual claims.' },
+});
