@@ -1,3 +1,55 @@
-// Novarch: governance for agent tool calls (gate, judge, holds, audit).
-// The package is a skeleton until its issue is built; it deliberately exports nothing yet.
-export {};
+// Novarch: governance for agent tool calls (gate, judge, holds, audit). Explicit export list,
+// pinned by test/unit/index.test.ts. The Claude Agent SDK is only imported as types here, so
+// importing novarch works without the SDK installed.
+export { type ActiveSession, type AugurSessionOptions, augur } from './augur/augur-session.js';
+export {
+  ADOPT_DEPLOYMENT_WINDOW,
+  type Decision,
+  NovarchEngine,
+  type NovarchEngineOptions,
+  type ProposedAction,
+} from './engine/novarch-engine.js';
+export {
+  formatFileIssue,
+  NovarchConfigError,
+  NovarchError,
+  type NovarchFileIssue,
+  NovarchKillError,
+  RulesError,
+} from './errors.js';
+export { NovarchHookGate, type NovarchHookGateOptions } from './gate/novarch-hook-gate.js';
+export {
+  DEFAULT_UNMAPPED_ALLOWLIST,
+  genericContext,
+  type ToolKind,
+  type WriteSpec,
+} from './gate/write-spec.js';
+export type {
+  ActionContext,
+  ActionRecord,
+  AuditEntry,
+  AuditFilter,
+  Citations,
+  EvidenceRecord,
+  HoldRecord,
+  HoldStatus,
+  NovarchStore,
+  SessionRecord,
+  SessionScope,
+  Verdict,
+  VerdictRecord,
+} from './model/index.js';
+export {
+  AnthropicLlmJudge,
+  defaultNovarchConfig,
+  judgeAction,
+  type LlmJudge,
+  loadNovarchConfig,
+  loadRulesFile,
+  loadRulesFiles,
+  type NovarchConfig,
+  type Rule,
+  type RuleSet,
+} from './rules/index.js';
+export { NovarchStoreError } from './store/novarch-store-error.js';
+export { openSqliteStore } from './store/open-sqlite-store.js';

@@ -50,7 +50,12 @@ export interface NovarchStore {
    * Decides a pending hold exactly once (approved/denied/skipped by an operator, or timed_out).
    * Returns the hold as stored; a hold already decided is returned unchanged (first decision wins).
    */
-  decideHold(id: string, status: Exclude<HoldStatus, 'pending'>, decidedBy: string, rationale?: string): Promise<HoldRecord>;
+  decideHold(
+    id: string,
+    status: Exclude<HoldStatus, 'pending'>,
+    decidedBy: string,
+    rationale?: string,
+  ): Promise<HoldRecord>;
 
   audit(filter?: AuditFilter): Promise<AuditEntry[]>;
   close(): Promise<void>;

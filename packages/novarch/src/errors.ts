@@ -1,0 +1,90 @@
+import type { Citations } from './model/records.js';
+
+/**
+ * Every error Novarch raises on purpose derives from NovarchError. User-caused errors (a bad rules
+ * file or configuration) say how to fix them; a kill carries the verdict's citations.
+ */
+export class NovarchError extends Error {
+  override name = 'NovarchError';
+}
+
+/** One problem found in a rules file or a Novarch configuration file. */
+export interface NovarchFileIssue {
+  /** Absolute path of the file the problem is in. */
+  file: string;
+  /** 1-based line, when the problem can be located. */
+  line?: number;
+  /** 1-based column, when the problem can be located. */
+  column?: number;
+  /** Field path as written in YAML, e.g. `rules[0].condition`. Empty for the document root. */
+  path: string;
+  /** What is wrong. */
+  message: string;
+  /** How to fix it (did-you-mean, expected values, ...). */
+  hint?: string;
+}
+
+/** Formats one issue as `file:line:col  path: message` with the hint on the next line. */
+export function formatFileIssue(issue: NovarchFileIssue): string {
+  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
+  const field = issue.path ? `${issue.path}: ` : '';
+  const hint = issue.hint ? `\n    hint: ${issue.hint}` : '';
+  return `${where}  ${field}${issue.message}${hint}`;
+}
+
+function describeIssues(what: string, issues: readonly NovarchFileIssue[]): string {
+  const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
+  return `${count} in ${what}:\n${issues.map(formatFileIssue).join('\n')}`;
+}
+
+/** A rules file is invalid. Carries every problem found, not just the first. */
+export class RulesError extends NovarchError {
+  override name = 'RulesError';
+  readonly issues: readonly NovarchFileIssue[];
+
+  constructor(issues: readonly NovarchFileIssue[]) {
+    const files = new Set(issues.map((issue) => issue.file)).size;
+    super(describeIssues(files > 1 ? 'rules files' : 'rules file', issues));
+    this.issues = issues;
+  }
+}
+
+/** The Novarch configuration file is invalid. Carries every problem found, not just the first. */
+export class NovarchConfigError extends NovarchError {
+  override name = 'NovarchConfigError';
+  readonly issues: readonly NovarchFileIssue[];
+
+  constructor(issues: readonly NovarchFileIssue[]) {
+    super(describeIssues('Novarch configuration', issues));
+    this.issues = issues;
+  }
+}
+
+/** What a NovarchKillError is built from. */
+export interface NovarchKillErrorOptions {
+  sessionId: string;
+  /** The action whose verdict killed the session; absent for an operator kill or a timeout. */
+  actionId?: string;
+  citations: Citations;
+}
+
+/**
+ * The governed session was killed (a judge kill, an operator kill, a hold that timed out or was
+ * skipped). Thrown by `raiseIfKilled()` after the query loop, or from a decorated tool's body.
+ */
+export class NovarchKillError extends NovarchError {
+  override name = 'NovarchKillError';
+  readonly sessionId: string;
+  readonly actionId?: string;
+  readonly citations: Citations;
+
+  constructor(options: NovarchKillErrorOptions) {
+    const rules =
+      options.citations.ruleIds.length > 0 ? ` [rules: ${options.citations.ruleIds.join(', ')}]` : '';
+    const action = options.actionId === undefined ? '' : ` at action ${options.actionId}`;
+    super(`Novarch killed session ${options.sessionId}${action}: ${options.citations.rationale}${rules}`);
+    this.sessionId = options.sessionId;
+    if (options.actionId !== undefined) this.actionId = options.actionId;
+    this.citations = options.citations;
+  }
+}

@@ -1,0 +1,65 @@
+import { compileCondition } from './compile-condition.js';
+import { closestMatch } from './yaml/did-you-mean.js';
+import { type FieldIssue, isRecord } from './yaml/field-issue.js';
+import { locateOffsetInScalar } from './yaml/locate-yaml-path.js';
+import type { YamlFile } from './yaml/read-yaml-file.js';
+
+/**
+ * Checks a rules file beyond its schema: each condition compiles as CEL (syntax, names, a boolean
+ * result), each rule names only declared action types, and rule ids are unique. Works on the raw
+ * data, so these problems are reported together with the schema's.
+ */
+export function checkRulesFile(yaml: YamlFile): FieldIssue[] {
+  const { data } = yaml;
+  const declared = Array.isArray(data.action_types)
+    ? data.action_types.filter((type): type is string => typeof type === 'string')
+    : undefined;
+  const rules = Array.isArray(data.rules) ? data.rules : [];
+  const firstIndex = new Map<string, number>();
+  const issues: FieldIssue[] = [];
+  rules.forEach((rule: unknown, index) => {
+    if (!isRecord(rule)) return;
+    if (typeof rule.id === 'string') {
+      const first = firstIndex.get(rule.id);
+      if (first === undefined) firstIndex.set(rule.id, index);
+      else
+        issues.push({
+          path: ['rules', index, 'id'],
+          message: `duplicate rule id "${rule.id}"; rules[${first}] already uses it`,
+          hint: 'rule ids must be unique in a rules file: rename one, or bump the version of the rule you changed',
+        });
+    }
+    if (declared !== undefined && Array.isArray(rule.applies_to)) {
+      rule.applies_to.forEach((type: unknown, typeIndex) => {
+        if (typeof type !== 'string' || declared.includes(type)) return;
+        const match = closestMatch(type, declared);
+        issues.push({
+          path: ['rules', index, 'applies_to', typeIndex],
+          message: `action type "${type}" is not declared in action_types`,
+          hint:
+            match === undefined
+              ? `declared: ${declared.map((name) => `"${name}"`).join(', ')}; or add "${type}" to action_types`
+              : `did you mean "${match}"? or add "${type}" to action_types`,
+        });
+      });
+    }
+    if (typeof rule.condition === 'string' && rule.condition.trim() !== '') {
+      issues.push(...checkCondition(yaml, index, rule.condition));
+    }
+  });
+  return issues;
+}
+
+function checkCondition(yaml: YamlFile, index: number, condition: string): FieldIssue[] {
+  const compiled = compileCondition(condition);
+  if (compiled.ok) return [];
+  const path = ['rules', index, 'condition'];
+  const position =
+    compiled.offset === undefined
+      ? undefined
+      : locateOffsetInScalar(yaml.document, yaml.lineCounter, yaml.source, path, compiled.offset);
+  const what = compiled.kind === 'syntax' ? 'CEL syntax error' : 'invalid CEL condition';
+  return [
+    { path, message: `${what}: ${compiled.message}`, hint: compiled.hint, ...(position ? { position } : {}) },
+  ];
+}

@@ -1,0 +1,21 @@
+// Rules, judge and configuration of Novarch. The package's index.ts picks what it exports from here.
+
+export type { JudgedAction } from './build-cel-activation.js';
+export { type CompiledCondition, compileCondition } from './compile-condition.js';
+export { type JudgeActionOptions, judgeAction } from './judge-action.js';
+export {
+  AnthropicLlmJudge,
+  type AnthropicLlmJudgeOptions,
+  DEFAULT_JUDGE_MODEL,
+} from './llm/anthropic-llm-judge.js';
+export { RULE_VERDICTS_TOOL } from './llm/build-rule-verdicts-request.js';
+export type { LlmJudge, LlmJudgeRequest, LlmRuleVerdict } from './llm/llm-judge.js';
+export { loadNovarchConfig } from './load-novarch-config.js';
+export { loadRulesFile, loadRulesFiles, validateRulesFile } from './load-rules-file.js';
+export {
+  DEFAULT_HOLD_WINDOW_SECONDS,
+  DEFAULT_STORE_PATH,
+  defaultNovarchConfig,
+  type NovarchConfig,
+} from './novarch-config.js';
+export type { Rule, RuleSet, ViolationEffect } from './rule-set.js';

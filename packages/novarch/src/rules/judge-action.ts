@@ -1,0 +1,107 @@
+import type { EvidenceRecord, SessionScope, Verdict } from '../model/records.js';
+import { buildCelActivation, type JudgedAction } from './build-cel-activation.js';
+import { combineRuleOutcomes } from './combine-rule-outcomes.js';
+import { evaluateConditionRule } from './evaluate-condition-rule.js';
+import { judgeRulesWithLlm } from './judge-rules-with-llm.js';
+import type { LlmJudge } from './llm/llm-judge.js';
+import { type RuleOutcome, undecided, violation } from './rule-outcome.js';
+import type { Rule, RuleSet } from './rule-set.js';
+
+/** What `judgeAction` judges, and with which rules. */
+export interface JudgeActionOptions {
+  action: JudgedAction;
+  /** The session's evidence so far, in recorded order. */
+  evidence: readonly EvidenceRecord[];
+  session: SessionScope;
+  /** Rule sets; only those whose `team` is the session's team are used. */
+  rules: readonly RuleSet[];
+  /** Applies rules without a condition; without one, such rules hold. */
+  llmJudge?: LlmJudge;
+}
+
+/**
+ * Judges an action against its team's rules. Never throws and never passes by default:
+ * - no rule set for the session's team, or an action type none of them declares → kill;
+ * - each applicable rule with a condition is evaluated (false, an error or a non-boolean violates it);
+ * - rules without a condition go to the LLM judge, or hold when there is none;
+ * - any kill → kill; else any hold → hold; else pass. A declared type no rule applies to passes.
+ * When a condition already kills, the LLM judge is not called: it could not change the verdict.
+ * An unexpected internal error becomes a hold.
+ */
+export async function judgeAction(options: JudgeActionOptions): Promise<Verdict> {
+  try {
+    return await judge(options);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return refusal('hold', `the judge failed (${reason}); an operator decides`);
+  }
+}
+
+async function judge(options: JudgeActionOptions): Promise<Verdict> {
+  const { action, evidence, session } = options;
+  const teamSets = options.rules.filter((set) => set.team === session.teamId);
+  if (teamSets.length === 0) {
+    const loaded = options.rules.map((set) => `"${set.team}"`).join(', ') || 'none';
+    return refusal('kill', `no rules file for team "${session.teamId}" (loaded teams: ${loaded})`);
+  }
+  const declared = teamSets.flatMap((set) => set.actionTypes);
+  if (!declared.includes(action.actionType)) {
+    return refusal(
+      'kill',
+      `unknown action type "${action.actionType}": the rules of team "${session.teamId}" declare ${declared.map((type) => `"${type}"`).join(', ')}`,
+    );
+  }
+  const applicable = teamSets
+    .flatMap((set) => set.rules)
+    .filter((rule) => rule.appliesTo.includes(action.actionType));
+  if (applicable.length === 0) {
+    return {
+      kind: 'pass',
+      citations: {
+        ruleIds: [],
+        evidenceIds: [],
+        rationale: `no rule of team "${session.teamId}" applies to action type "${action.actionType}"`,
+      },
+    };
+  }
+  const outcomes = new Map<Rule, RuleOutcome>();
+  const evidenceIds = evidence.map((record) => record.id);
+  let activation: Record<string, unknown> | undefined;
+  let activationError = '';
+  try {
+    activation = buildCelActivation(action, evidence, session);
+  } catch (error) {
+    activationError = error instanceof Error ? error.message : String(error);
+  }
+  for (const rule of applicable) {
+    if (rule.condition === undefined) continue;
+    const unreadable = `the action or evidence cannot be read (${activationError}); counted as violated`;
+    outcomes.set(
+      rule,
+      activation === undefined
+        ? violation(rule, unreadable, [])
+        : evaluateConditionRule(rule, rule.condition, activation, evidenceIds),
+    );
+  }
+  const alreadyKilled = [...outcomes.values()].some((outcome) => outcome.decision === 'kill');
+  if (!alreadyKilled) {
+    const withoutCondition = applicable.filter((rule) => rule.condition === undefined);
+    const llmOutcomes = await judgeRulesWithLlm(withoutCondition, options.llmJudge, action, evidence);
+    withoutCondition.forEach((rule, index) => {
+      const outcome = llmOutcomes[index];
+      if (outcome) outcomes.set(rule, outcome);
+    });
+  }
+  // Outcomes in file order, so rationales read like the rules file.
+  // A rule left without an outcome holds (fail closed), unless a kill already decided the verdict.
+  const ordered = applicable.flatMap((rule) => {
+    const outcome = outcomes.get(rule);
+    if (outcome) return [outcome];
+    return alreadyKilled ? [] : [undecided(rule, 'the rule was not evaluated', [])];
+  });
+  return combineRuleOutcomes(ordered, action.actionType);
+}
+
+function refusal(kind: 'kill' | 'hold', rationale: string): Verdict {
+  return { kind, citations: { ruleIds: [], evidenceIds: [], rationale } };
+}

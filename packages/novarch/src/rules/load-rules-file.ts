@@ -1,0 +1,46 @@
+import { type NovarchFileIssue, RulesError } from '../errors.js';
+import { checkRulesFile } from './check-rules-file.js';
+import { type RuleSet, RulesFileSchema, toRuleSet } from './rule-set.js';
+import { mapZodIssues } from './yaml/map-zod-issues.js';
+import { locateIssues, readYamlFile } from './yaml/read-yaml-file.js';
+
+const WHAT = {
+  noun: 'rules file',
+  example:
+    'a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition)',
+};
+
+/** Checks one rules file; `ruleSet` is set only when there are no issues. Never throws for bad input. */
+export async function validateRulesFile(
+  file: string,
+): Promise<{ ruleSet?: RuleSet; issues: NovarchFileIssue[] }> {
+  const read = await readYamlFile(file, WHAT);
+  if (!read.ok) return { issues: read.issues };
+  const { yaml } = read;
+  const parsed = RulesFileSchema.safeParse(yaml.data);
+  const fieldIssues = [
+    ...yaml.duplicateKeys,
+    ...(parsed.success ? [] : mapZodIssues(parsed.error.issues, RulesFileSchema, yaml.data)),
+    ...checkRulesFile(yaml),
+  ];
+  if (fieldIssues.length > 0 || !parsed.success) return { issues: locateIssues(yaml, fieldIssues) };
+  return { ruleSet: toRuleSet(parsed.data, yaml.file), issues: [] };
+}
+
+/**
+ * Loads a team's rules file (YAML). Throws a RulesError listing every problem at once: malformed
+ * YAML, unknown or missing fields, CEL errors in conditions, undeclared action types, duplicate ids.
+ */
+export async function loadRulesFile(file: string): Promise<RuleSet> {
+  const result = await validateRulesFile(file);
+  if (result.ruleSet === undefined) throw new RulesError(result.issues);
+  return result.ruleSet;
+}
+
+/** Loads several rules files; one RulesError carries the problems of all of them. */
+export async function loadRulesFiles(files: readonly string[]): Promise<RuleSet[]> {
+  const results = await Promise.all(files.map((file) => validateRulesFile(file)));
+  const issues = results.flatMap((result) => result.issues);
+  if (issues.length > 0) throw new RulesError(issues);
+  return results.flatMap((result) => (result.ruleSet ? [result.ruleSet] : []));
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** What a violation of a rule leads to: `kill` latches the session, `hold` waits for an operator. */
+export type ViolationEffect = 'kill' | 'hold';
+
+/** One team rule, as loaded from a rules file. */
+export interface Rule {
+  /** Cited in verdicts, e.g. `TEAM-2`. Unique within a rules file. */
+  id: string;
+  /** Bumped when the rule's meaning changes; named in verdict rationales. */
+  version: number;
+  /** The rule in plain English (what the LLM judge applies when there is no condition). */
+  description: string;
+  /** Action types the rule applies to; each one is declared in the rule set's `actionTypes`. */
+  appliesTo: string[];
+  onViolation: ViolationEffect;
+  /** A CEL expression over `action`, `evidence` and `session`: true = satisfied, false = violated. */
+  condition?: string;
+}
+
+/** One team's rules file: the action types its agents may request and the rules that judge them. */
+export interface RuleSet {
+  team: string;
+  actionTypes: string[];
+  rules: Rule[];
+  /** The file it was loaded from, when it came from one. */
+  file?: string;
+}
+
+const name = z.string().trim().min(1);
+
+/** The YAML shape of a rules file (snake_case, strict: unknown keys are errors). */
+export const RulesFileSchema = z.strictObject({
+  team: name,
+  action_types: z.array(name).min(1),
+  rules: z.array(
+    z.strictObject({
+      id: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'a rule id is letters, digits and - _ . : (e.g. TEAM-1)'),
+      version: z.int().min(1),
+      description: name,
+      applies_to: z.array(name).min(1),
+      on_violation: z.enum(['kill', 'hold']),
+      condition: name.optional(),
+    }),
+  ),
+});
+
+/** Converts a validated rules file to the typed RuleSet. */
+export function toRuleSet(data: z.output<typeof RulesFileSchema>, file: string): RuleSet {
+  return {
+    team: data.team,
+    actionTypes: data.action_types,
+    rules: data.rules.map((rule) => ({
+      id: rule.id,
+      version: rule.version,
+      description: rule.description,
+      appliesTo: rule.applies_to,
+      onViolation: rule.on_violation,
+      ...(rule.condition === undefined ? {} : { condition: rule.condition }),
+    })),
+    file,
+  };
+}

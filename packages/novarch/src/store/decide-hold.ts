@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { HoldRecord, HoldStatus } from '../model/records.js';
+import { NovarchStoreError } from './novarch-store-error.js';
+import { parseHoldRow } from './parse-hold-row.js';
+import type { StoreTables } from './store-tables.js';
+
+/** A decision on a hold, as `NovarchStore.decideHold` receives it. */
+export interface HoldDecision {
+  id: string;
+  status: Exclude<HoldStatus, 'pending'>;
+  decidedBy: string;
+  rationale?: string | undefined;
+}
+
+const DECISIONS: ReadonlySet<string> = new Set(['approved', 'denied', 'skipped', 'timed_out']);
+
+/**
+ * Decides a pending hold exactly once, across processes: the decision is one conditional
+ * `UPDATE ... WHERE status = 'pending'`, so of two racing deciders only one changes the row, and
+ * both read back the same stored decision.
+ *
+ * An operator's decision counts only before the deadline. Past it the agent has stopped waiting
+ * and refused the write (fail-closed), so a late approval is stored as `timed_out`, never as an
+ * approval of a write that did not run.
+ */
+export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision): Promise<HoldRecord> {
+  const { id, status, decidedBy } = decision;
+  if (!DECISIONS.has(status)) {
+    throw new NovarchStoreError(
+      `A hold is decided as approved, denied, skipped or timed_out; got ${String(status)}.`,
+    );
+  }
+  const now = new Date().toISOString();
+  // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
+  await db
+    .updateTable('holds')
+    .set({ status, decided_at: now, decided_by: decidedBy, rationale: decision.rationale ?? null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .$if(status !== 'timed_out', (query) => query.where('deadline', '>', now))
+    .execute();
+  let row = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw new NovarchStoreError(`No hold ${id}: nothing was decided.`);
+  if (row.status === 'pending') {
+    // Still pending: the operator's decision came after the deadline.
+    const late = decision.rationale === undefined ? status : `${status}: ${decision.rationale}`;
+    await db
+      .updateTable('holds')
+      .set({
+        status: 'timed_out',
+        decided_at: now,
+        decided_by: decidedBy,
+        rationale: `The deadline (${row.deadline}) passed before this decision arrived (${late}).`,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+    row = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+  return parseHoldRow(row);
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { HOLD_SCHEMA_VERSION, type HoldRecord } from '../model/records.js';
+import { NovarchStoreError } from './novarch-store-error.js';
+import { parseWith, type RowOrigin } from './parse-record-rows.js';
+
+// Holds are persisted, versioned state: a row carries the `schema_version` of the format it was
+// written in, and every format ever shipped keeps a parser here and fixtures under
+// `test/fixtures/holds/v<version>/`. A row from a newer Novarch is refused, never guessed at.
+
+const timestamp = z.iso.datetime();
+
+/** Statuses a stored hold may have. */
+export const holdStatusSchema = z.enum(['pending', 'approved', 'denied', 'skipped', 'timed_out']);
+
+/** A `holds` row as written by schema version 1. */
+const holdRowV1Schema = z
+  .object({
+    schema_version: z.literal(1),
+    id: z.string().min(1),
+    action_id: z.string().min(1),
+    session_id: z.string().min(1),
+    status: holdStatusSchema,
+    created_at: timestamp,
+    deadline: timestamp,
+    decided_at: timestamp.nullable(),
+    decided_by: z.string().nullable(),
+    rationale: z.string().nullable(),
+  })
+  .superRefine((row, context) => {
+    const pending = row.status === 'pending';
+    if (pending && (row.decided_at !== null || row.decided_by !== null)) {
+      context.addIssue({ code: 'custom', message: 'a pending hold cannot have a decision' });
+    }
+    if (!pending && (row.decided_at === null || row.decided_by === null)) {
+      context.addIssue({ code: 'custom', message: `a ${row.status} hold needs decided_at and decided_by` });
+    }
+  });
+
+const versionOnlySchema = z.object({ schema_version: z.number().int(), id: z.unknown() });
+
+/** Parses a stored `holds` row of any shipped schema version into the current `HoldRecord`. */
+export function parseHoldRow(row: unknown, origin: RowOrigin = 'stored'): HoldRecord {
+  const header = versionOnlySchema.safeParse(row);
+  if (!header.success) {
+    throw new NovarchStoreError(
+      `A stored hold has no valid schema_version: ${z.prettifyError(header.error)}`,
+    );
+  }
+  const { schema_version: version, id } = header.data;
+  if (version > HOLD_SCHEMA_VERSION) {
+    throw new NovarchStoreError(
+      `Hold ${String(id)} was stored in hold format ${version} by a newer Novarch; this one reads up to ` +
+        `format ${HOLD_SCHEMA_VERSION}. Upgrade Novarch to read this store.`,
+    );
+  }
+  if (version !== 1) {
+    throw new NovarchStoreError(
+      `Hold ${String(id)} has an unknown hold format ${version}; the store is damaged.`,
+    );
+  }
+  const stored = parseWith(holdRowV1Schema, row, `hold ${String(id)} (format 1)`, origin);
+  return {
+    schemaVersion: HOLD_SCHEMA_VERSION,
+    id: stored.id,
+    actionId: stored.action_id,
+    sessionId: stored.session_id,
+    status: stored.status,
+    createdAt: stored.created_at,
+    deadline: stored.deadline,
+    ...(stored.decided_at === null ? {} : { decidedAt: stored.decided_at }),
+    ...(stored.decided_by === null ? {} : { decidedBy: stored.decided_by }),
+    ...(stored.rationale === null ? {} : { rationale: stored.rationale }),
+  };
+}

@@ -1,0 +1,23 @@
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { StoreTables } from './store-tables.js';
+
+/**
+ * What a database brings beyond kysely's neutral queries: the few things SQLite and PostgreSQL do
+ * differently. The SQLite one lives in `open-sqlite-store.ts`.
+ */
+export interface StoreDialect {
+  /** Makes `column` an auto-increasing integer primary key (SQLite `autoincrement`, PostgreSQL identity). */
+  autoIncrementPrimaryKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /**
+   * Runs `work` on one connection holding the database's write lock for the whole time, and
+   * commits it as one transaction. Two processes opening the same store at once thus migrate one
+   * after the other; the second finds the work done. (SQLite: `BEGIN IMMEDIATE`.)
+   */
+  withWriteLock(db: Kysely<StoreTables>, work: (locked: Kysely<StoreTables>) => Promise<void>): Promise<void>;
+  /**
+   * Runs the write of a decision (verdict, hold, hold decision, kill) so that once it resolves it
+   * survives a power loss, not only a killed process; it also makes every earlier write durable.
+   * Other writes (evidence, actions, sessions) only need to survive a killed process.
+   */
+  durably<T>(db: Kysely<StoreTables>, work: (db: Kysely<StoreTables>) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,89 @@
+import type { Generated } from 'kysely';
+
+// The tables of a Novarch store as kysely sees them. Column types are kept to what SQLite and
+// PostgreSQL share (text, integer, double precision), so the queries are dialect-neutral.
+// JSON values are stored as text and validated with zod when read back (see `parse-*-row.ts`).
+
+/** `schema_migrations`: one row per applied migration. */
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: string;
+}
+
+/** `sessions`: one governed agent session. `killed_at` is the latch; it is set once. */
+export interface SessionsTable {
+  seq: Generated<number>;
+  id: string;
+  tenant_id: string;
+  team_id: string;
+  agent_id: string;
+  started_at: string;
+  hold_wait_seconds: number;
+  killed_at: string | null;
+  kill_reason: string | null;
+}
+
+/** `evidence`: a read that ran. `input_json`/`output_json` are NULL when the value was undefined. */
+export interface EvidenceTable {
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  tool_name: string;
+  input_json: string | null;
+  output_json: string | null;
+  /** 0 or 1 (an integer rather than a boolean, which SQLite does not have). */
+  is_error: number;
+  started_at: string;
+  finished_at: string;
+}
+
+/** `actions`: a write the agent asked for. */
+export interface ActionsTable {
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  action_type: string;
+  tool_name: string;
+  input_json: string | null;
+  context_json: string;
+  reasoning: string | null;
+  created_at: string;
+}
+
+/** `verdicts`: the verdict on an action; `kind` is a column so the audit can filter on it. */
+export interface VerdictsTable {
+  seq: Generated<number>;
+  id: string;
+  action_id: string;
+  session_id: string;
+  kind: string;
+  citations_json: string;
+  source: string;
+  decided_at: string;
+}
+
+/** `holds`: a write waiting for an operator. Rows carry the hold format's `schema_version`. */
+export interface HoldsTable {
+  seq: Generated<number>;
+  id: string;
+  schema_version: number;
+  action_id: string;
+  session_id: string;
+  status: string;
+  created_at: string;
+  deadline: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  rationale: string | null;
+}
+
+/** Every table of a Novarch store. */
+export interface StoreTables {
+  schema_migrations: SchemaMigrationsTable;
+  sessions: SessionsTable;
+  evidence: EvidenceTable;
+  actions: ActionsTable;
+  verdicts: VerdictsTable;
+  holds: HoldsTable;
+}

@@ -1,0 +1,137 @@
+import { describe, expect } from 'vitest';
+import type { HoldStatus } from '../../src/index.js';
+import {
+  type ConformanceContext,
+  ISO_TIMESTAMP,
+  inSeconds,
+  recordRefund,
+  scope,
+} from './conformance-context.js';
+
+/** Holds: create, read, list with filters, and first-decision-wins. */
+export function describeHoldCases({ store, check }: ConformanceContext): void {
+  async function pendingHold(deadline = inSeconds(300)) {
+    const session = await store().createSession(scope(), 300);
+    const action = await recordRefund(store(), session);
+    const hold = await store().createHold(action.id, session.id, deadline);
+    return { session, action, hold };
+  }
+
+  describe('holds', () => {
+    check('createHold stores a pending, versioned hold; getHold reads it back', async () => {
+      const deadline = inSeconds(300);
+      const { session, action, hold } = await pendingHold(deadline);
+      expect(hold).toEqual({
+        schemaVersion: 1,
+        id: expect.stringMatching(/^hold_/),
+        actionId: action.id,
+        sessionId: session.id,
+        status: 'pending',
+        createdAt: expect.stringMatching(ISO_TIMESTAMP),
+        deadline: deadline.toISOString(),
+      });
+      expect(await store().getHold(hold.id)).toEqual(hold);
+      expect(await store().getHold('hold_missing')).toBeUndefined();
+    });
+
+    check('createHold refuses a second hold on the same action and an invalid deadline', async () => {
+      const { session, action } = await pendingHold();
+      await expect(store().createHold(action.id, session.id, inSeconds(60))).rejects.toThrow(
+        /hold action act_/,
+      );
+      const other = await recordRefund(store(), session);
+      await expect(store().createHold(other.id, session.id, new Date(Number.NaN))).rejects.toThrow(
+        /valid deadline/,
+      );
+      expect(await store().listHolds({ sessionId: session.id })).toHaveLength(1);
+    });
+
+    check('listHolds returns holds in creation order, filtered by status and session', async () => {
+      const first = await pendingHold();
+      const second = await pendingHold();
+      const third = await pendingHold();
+      await store().decideHold(second.hold.id, 'denied', 'alice', 'no');
+      const ids = async (filter?: { status?: HoldStatus; sessionId?: string }) =>
+        (await store().listHolds(filter)).map((hold) => hold.id);
+      expect(await ids()).toEqual([first.hold.id, second.hold.id, third.hold.id]);
+      expect(await ids({ status: 'pending' })).toEqual([first.hold.id, third.hold.id]);
+      expect(await ids({ status: 'denied' })).toEqual([second.hold.id]);
+      expect(await ids({ sessionId: third.session.id })).toEqual([third.hold.id]);
+      expect(await ids({ status: 'denied', sessionId: third.session.id })).toEqual([]);
+    });
+
+    check('decideHold records the decision, who made it and why', async () => {
+      const { hold } = await pendingHold();
+      const decided = await store().decideHold(hold.id, 'approved', 'operator:élodie', 'looked fine ✓');
+      expect(decided).toEqual({
+        ...hold,
+        status: 'approved',
+        decidedAt: expect.stringMatching(ISO_TIMESTAMP),
+        decidedBy: 'operator:élodie',
+        rationale: 'looked fine ✓',
+      });
+      expect(await store().getHold(hold.id)).toEqual(decided);
+    });
+
+    check('decideHold without a rationale stores none', async () => {
+      const { hold } = await pendingHold();
+      const decided = await store().decideHold(hold.id, 'skipped', 'bob');
+      expect(decided.status).toBe('skipped');
+      expect(decided).not.toHaveProperty('rationale');
+    });
+
+    check('the first decision wins; later ones return it unchanged', async () => {
+      const { hold } = await pendingHold();
+      const first = await store().decideHold(hold.id, 'denied', 'alice', 'too much');
+      const second = await store().decideHold(hold.id, 'approved', 'bob', 'fine by me');
+      const third = await store().decideHold(hold.id, 'timed_out', 'gate');
+      expect(second).toEqual(first);
+      expect(third).toEqual(first);
+      expect(await store().getHold(hold.id)).toEqual(first);
+    });
+
+    check('racing decisions: exactly one wins and every caller sees it', async () => {
+      const { hold } = await pendingHold();
+      const statuses: Exclude<HoldStatus, 'pending'>[] = ['approved', 'denied', 'skipped', 'timed_out'];
+      const results = await Promise.all(
+        statuses.flatMap((status) =>
+          [1, 2].map((n) => store().decideHold(hold.id, status, `${status}-${n}`)),
+        ),
+      );
+      const winner = await store().getHold(hold.id);
+      expect(winner?.status).not.toBe('pending');
+      for (const result of results) expect(result).toEqual(winner);
+    });
+
+    check('an operator decision after the deadline is stored as timed_out', async () => {
+      const { hold } = await pendingHold(inSeconds(-1));
+      const decided = await store().decideHold(hold.id, 'approved', 'late-operator', 'sorry');
+      expect(decided).toMatchObject({ status: 'timed_out', decidedBy: 'late-operator' });
+      expect(decided.rationale).toBe(
+        `The deadline (${hold.deadline}) passed before this decision arrived (approved: sorry).`,
+      );
+    });
+
+    check('a timeout is recorded as timed_out', async () => {
+      const { hold } = await pendingHold(inSeconds(-1));
+      const decided = await store().decideHold(hold.id, 'timed_out', 'gate', 'no operator answered');
+      expect(decided).toMatchObject({
+        status: 'timed_out',
+        decidedBy: 'gate',
+        rationale: 'no operator answered',
+      });
+    });
+
+    check('decideHold of an unknown hold, or as pending, fails and says so', async () => {
+      await expect(store().decideHold('hold_missing', 'approved', 'alice')).rejects.toThrow(
+        'No hold hold_missing',
+      );
+      const { hold } = await pendingHold();
+      // @ts-expect-error: 'pending' is not a decision; the store checks at run time too.
+      await expect(store().decideHold(hold.id, 'pending', 'alice')).rejects.toThrow(
+        /approved, denied, skipped/,
+      );
+      expect((await store().getHold(hold.id))?.status).toBe('pending');
+    });
+  });
+}

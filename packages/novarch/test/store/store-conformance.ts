@@ -1,0 +1,31 @@
+import { describe } from 'vitest';
+import { describeAuditCases } from './audit-cases.js';
+import {
+  createConformanceContext,
+  type OpenStore,
+  type StoreConformanceOptions,
+} from './conformance-context.js';
+import { describeHoldCases } from './hold-cases.js';
+import { describeRecordCases } from './record-cases.js';
+import { describeSessionCases } from './session-cases.js';
+
+export type { OpenStore, StoreConformanceOptions } from './conformance-context.js';
+
+/**
+ * The behaviour every `NovarchStore` must have, written once and run for each implementation
+ * (SQLite now, PostgreSQL later). `openStore` opens a store on a fresh, empty database; a case that
+ * cannot apply to an implementation is listed in `options.skip` with the reason, and shows as skipped.
+ */
+export function describeStoreConformance(
+  name: string,
+  openStore: OpenStore,
+  options: StoreConformanceOptions = {},
+): void {
+  describe(`NovarchStore conformance: ${name}`, () => {
+    const context = createConformanceContext(openStore, options);
+    describeSessionCases(context);
+    describeRecordCases(context);
+    describeHoldCases(context);
+    describeAuditCases(context);
+  });
+}

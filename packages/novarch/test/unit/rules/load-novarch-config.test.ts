@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NovarchConfigError } from '../../../src/errors.js';
+import { loadNovarchConfig } from '../../../src/rules/load-novarch-config.js';
+import { defaultNovarchConfig } from '../../../src/rules/novarch-config.js';
+import { issuesOf, useTempDir } from './temp-files.js';
+
+const temp = useTempDir();
+const home = '/home/operator';
+
+describe('loadNovarchConfig', () => {
+  it('fills in the defaults', async () => {
+    const file = temp.write('defaults.yaml', '# all defaults\nrules: []\n');
+    expect(await loadNovarchConfig(file, { homeDirectory: home })).toEqual({
+      file,
+      holdWindowSeconds: 300,
+      store: { path: '/home/operator/.novarch/novarch.db' },
+      rules: [],
+    });
+    expect(defaultNovarchConfig(home)).toEqual({
+      holdWindowSeconds: 300,
+      store: { path: '/home/operator/.novarch/novarch.db' },
+      rules: [],
+    });
+  });
+
+  it('reads every key; relative paths are relative to the file and ~ is the home directory', async () => {
+    temp.write('cs-ops.yaml', 'team: cs-ops\naction_types: [x]\nrules: []\n');
+    const file = temp.write(
+      'novarch.yaml',
+      [
+        'hold_window_seconds: 900',
+        'judge:',
+        '  provider: anthropic',
+        '  model: claude-haiku-4-5',
+        'store:',
+        '  path: ~/governance/novarch.db',
+        'rules:',
+        '  - cs-ops.yaml',
+        '',
+      ].join('\n'),
+    );
+    expect(await loadNovarchConfig(file, { homeDirectory: home })).toEqual({
+      file,
+      holdWindowSeconds: 900,
+      judge: { provider: 'anthropic', model: 'claude-haiku-4-5' },
+      store: { path: '/home/operator/governance/novarch.db' },
+      rules: [path.join(temp.dir, 'cs-ops.yaml')],
+    });
+  });
+
+  it.each([
+    [
+      'an unknown key',
+      'hold_window_secs: 60\n',
+      [
+        '1:1 hold_window_secs: unknown key "hold_window_secs" at the top level (hint: did you mean "hold_window_seconds"?)',
+      ],
+    ],
+    [
+      'a hold window that is not a positive whole number',
+      'hold_window_seconds: -5\n',
+      ['1:22 hold_window_seconds: must be at least 1, got -5'],
+    ],
+    [
+      'a hold window written as text',
+      'hold_window_seconds: five minutes\n',
+      ['1:22 hold_window_seconds: expected a number, got "five minutes"'],
+    ],
+    [
+      'an unsupported judge provider',
+      'judge:\n  provider: antropic\n',
+      ['2:13 judge.provider: expected one of "anthropic"; got "antropic" (hint: did you mean "anthropic"?)'],
+    ],
+    [
+      'a judge without a provider, and a misspelt key in it',
+      'judge:\n  modle: claude-sonnet-4-5\n',
+      [
+        '1:1 judge.provider: missing required key "provider" in judge (hint: one of: "anthropic")',
+        '2:3 judge.modle: unknown key "modle" in judge (hint: did you mean "model"?)',
+      ],
+    ],
+    [
+      'a rules file that does not exist',
+      'rules:\n  - teams/missing.yaml\n',
+      [
+        `2:5 rules[0]: rules file not found: ${path.join('<dir>', 'teams/missing.yaml')} (hint: paths are relative to the configuration file)`,
+      ],
+    ],
+    [
+      'a store that is a string instead of a mapping',
+      'store: /var/lib/novarch.db\n',
+      ['1:8 store: expected a mapping (key: value lines), got "/var/lib/novarch.db"'],
+    ],
+    [
+      'malformed YAML',
+      'judge:\n  provider: "anthropic\n',
+      [
+        '3:1 : invalid YAML: Missing closing "quote (hint: check the indentation, quotes and brackets on this line and the one before it)',
+      ],
+    ],
+  ])('reports %s', async (_name, text, expected) => {
+    const file = temp.write('bad.yaml', text);
+    const issues = await issuesOf(() => loadNovarchConfig(file, { homeDirectory: home }));
+    expect(issues.map((issue) => issue.split(temp.dir).join('<dir>'))).toEqual(expected);
+  });
+
+  it('names the file in the error message', async () => {
+    const file = path.join(temp.dir, 'absent.yaml');
+    const error = await loadNovarchConfig(file).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NovarchConfigError);
+    expect(error instanceof NovarchConfigError ? error.message : '').toBe(
+      `1 problem in Novarch configuration:\n${file}  Novarch configuration file not found\n    hint: check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path}, rules: [files]`,
+    );
+  });
+});

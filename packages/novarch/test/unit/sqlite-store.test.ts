@@ -1,0 +1,137 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { NovarchStoreError, openSqliteStore } from '../../src/index.js';
+import { describeStoreConformance } from '../store/store-conformance.js';
+import { createTempStoreFiles } from '../store/temp-store-file.js';
+
+const files = createTempStoreFiles();
+afterAll(() => files.cleanup());
+
+describeStoreConformance('SQLite', () => openSqliteStore(files.next()));
+
+/** Runs `work` on a raw connection to `file`, as another program (or a hand edit) would. */
+function withRawDatabase<T>(file: string, work: (database: Database.Database) => T): T {
+  const database = new Database(file);
+  try {
+    return work(database);
+  } finally {
+    database.close();
+  }
+}
+
+describe('openSqliteStore', () => {
+  it('creates the file (and its folder) in WAL mode with the schema migrated once', async () => {
+    const file = path.join(path.dirname(files.next()), 'nested', 'deeper', 'store.db');
+    await (await openSqliteStore(file)).close();
+    await (await openSqliteStore(file)).close();
+    withRawDatabase(file, (database) => {
+      expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(database.prepare('select version, name from schema_migrations').all()).toEqual([
+        { version: 1, name: 'sessions, evidence, actions, verdicts, holds' },
+      ]);
+      const tables = database
+        .prepare(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+        )
+        .all();
+      expect(tables).toEqual(
+        ['actions', 'evidence', 'holds', 'schema_migrations', 'sessions', 'verdicts'].map((name) => ({
+          name,
+        })),
+      );
+    });
+  });
+
+  it('keeps everything across close and reopen', async () => {
+    const file = files.next();
+    const store = await openSqliteStore(file);
+    const session = await store.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
+    await store.killSession(session.id, 'operator kill');
+    await store.close();
+    const reopened = await openSqliteStore(file);
+    expect(await reopened.getSession(session.id)).toMatchObject({
+      id: session.id,
+      killReason: 'operator kill',
+    });
+    await reopened.close();
+  });
+
+  it('refuses a store written by a newer Novarch, saying what to do', async () => {
+    const file = files.next();
+    await (await openSqliteStore(file)).close();
+    withRawDatabase(file, (database) => {
+      database
+        .prepare("insert into schema_migrations values (99, 'future', '2030-01-01T00:00:00.000Z')")
+        .run();
+    });
+    await expect(openSqliteStore(file)).rejects.toThrow(
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 1). ' +
+        'Upgrade Novarch, or point it at another store file.',
+    );
+  });
+
+  it('refuses a path it cannot open as a database', async () => {
+    const folder = path.join(path.dirname(files.next()), 'a-folder');
+    mkdirSync(folder);
+    const opening = openSqliteStore(folder);
+    await expect(opening).rejects.toBeInstanceOf(NovarchStoreError);
+    await expect(opening).rejects.toThrow(`Cannot open the Novarch store at ${folder}:`);
+  });
+
+  it('reports damaged rows instead of returning them', async () => {
+    const file = files.next();
+    const store = await openSqliteStore(file);
+    const session = await store.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
+    const action = await store.recordAction({
+      sessionId: session.id,
+      actionType: 'refund',
+      toolName: 'refund',
+      input: {},
+      context: { recordId: 'r', summary: 's' },
+    });
+    const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 60_000));
+    withRawDatabase(file, (database) => {
+      database.prepare('update actions set context_json = \'{"summary": 3}\' where id = ?').run(action.id);
+    });
+    await expect(store.audit()).rejects.toThrow(
+      `Stored context of action ${action.id} does not parse; the store is damaged:\n✖ Invalid input: expected string, received undefined\n  → at recordId`,
+    );
+    withRawDatabase(file, (database) => {
+      database.prepare("update holds set status = 'maybe' where id = ?").run(hold.id);
+    });
+    await expect(store.getHold(hold.id)).rejects.toThrow(
+      `Stored hold ${hold.id} (format 1) does not parse; the store is damaged`,
+    );
+    withRawDatabase(file, (database) => {
+      database.prepare('update holds set schema_version = 2 where id = ?').run(hold.id);
+    });
+    await expect(store.getHold(hold.id)).rejects.toThrow(
+      `Hold ${hold.id} was stored in hold format 2 by a newer Novarch; this one reads up to format 1.`,
+    );
+    await store.close();
+  });
+
+  it('two connections to one file: each sees the other, and the first decision wins', async () => {
+    const file = files.next();
+    const [agent, operator] = await Promise.all([openSqliteStore(file), openSqliteStore(file)]);
+    const session = await agent.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
+    const action = await agent.recordAction({
+      sessionId: session.id,
+      actionType: 'refund',
+      toolName: 'refund',
+      input: {},
+      context: { recordId: 'r', summary: 's' },
+    });
+    const hold = await agent.createHold(action.id, session.id, new Date(Date.now() + 60_000));
+    expect(await operator.listHolds({ status: 'pending' })).toEqual([hold]);
+    const [byOperator, byAgent] = await Promise.all([
+      operator.decideHold(hold.id, 'approved', 'operator'),
+      agent.decideHold(hold.id, 'timed_out', 'gate'),
+    ]);
+    expect(byAgent).toEqual(byOperator);
+    expect(await agent.getHold(hold.id)).toEqual(byOperator);
+    await Promise.all([agent.close(), operator.close()]);
+  });
+});
