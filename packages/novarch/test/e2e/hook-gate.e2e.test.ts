@@ -1,0 +1,113 @@
+import { reply, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NovarchKillError } from '../../src/index.js';
+import { createGateWorld, type GateWorld } from './support/gate-fixture.js';
+import { operatorDecides } from './support/operator-process.js';
+
+let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+let world: GateWorld;
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+});
+afterEach(async () => {
+  await world?.close();
+  try {
+    fake.assertComplete();
+  } finally {
+    fake.reset();
+  }
+});
+afterAll(() => fake.close());
+
+const lookup = (customer: string, id: string) =>
+  toolUse('mcp__cs__lookup_customer', { customer_id: customer }, { id });
+const refund = (customer: string, amount: number, id: string) =>
+  toolUse('mcp__cs__issue_refund', { customer_id: customer, amount, reasoning: 'customer asked' }, { id });
+/** What the model saw as the result of each tool call, by call id. */
+function seen(index: number) {
+  const request = fake.requests[index];
+  if (!request) throw new Error(`the fake model received no request #${index + 1}`);
+  return Object.fromEntries(toolResults(request).map((result) => [result.toolUseId, result]));
+}
+
+describe('NovarchHookGate through the real CLI', () => {
+  it('judge pass: the write runs after a lookup of the same customer, and the verdict is audited', async () => {
+    world = await createGateWorld();
+    fake.script(lookup('C1', 'l1'), refund('C1', 120, 'r1'), reply('done'));
+    const gate = await world.run(fake.url);
+    expect(world.refunds).toEqual([{ customer_id: 'C1', amount: 120 }]);
+    expect(() => gate.raiseIfKilled()).not.toThrow();
+    const [entry] = await world.store.audit();
+    expect(entry?.verdict?.verdict).toMatchObject({
+      kind: 'pass',
+      citations: { ruleIds: ['TEAM-1', 'TEAM-2'] },
+    });
+    expect(entry?.action.reasoning).toBe('customer asked');
+    expect((await world.store.listEvidence(entry?.session.id ?? '')).map((e) => e.toolName)).toEqual([
+      'mcp__cs__lookup_customer',
+    ]);
+  });
+
+  it('judge kill: refused, latched (a later read is refused too), and raiseIfKilled throws', async () => {
+    world = await createGateWorld();
+    fake.script(refund('C2', 50, 'r1'), lookup('C2', 'l1'), reply('stopped'));
+    const gate = await world.run(fake.url);
+    expect(world.refunds).toEqual([]);
+    expect(seen(1).r1?.text).toContain('Novarch: refused: TEAM-1');
+    expect(seen(2).l1?.text).toContain('this session was stopped');
+    expect(() => gate.raiseIfKilled()).toThrow(NovarchKillError);
+    expect(() => gate.raiseIfKilled()).toThrow(/\[rules: TEAM-1\]/);
+  });
+
+  it('hold approved by an operator in another process: the write runs', async () => {
+    world = await createGateWorld();
+    fake.script(lookup('C3', 'l1'), refund('C3', 900, 'r1'), reply('done'));
+    const operator = operatorDecides(world.storeFile, 'approved', 'checked with finance');
+    const gate = await world.run(fake.url);
+    expect(await operator).toBe(0);
+    expect(world.refunds).toEqual([{ customer_id: 'C3', amount: 900 }]);
+    expect(gate.killed).toBe(false);
+    const [hold] = await world.store.listHolds();
+    expect(hold).toMatchObject({
+      status: 'approved',
+      decidedBy: 'operator-ana',
+      rationale: 'checked with finance',
+    });
+  });
+
+  it('operator deny: refused with the rationale, and the agent continues', async () => {
+    world = await createGateWorld();
+    fake.script(lookup('C4', 'l1'), refund('C4', 900, 'r1'), lookup('C4', 'l2'), reply('ok'));
+    const operator = operatorDecides(world.storeFile, 'denied', 'over the monthly limit');
+    const gate = await world.run(fake.url);
+    expect(await operator).toBe(0);
+    expect(world.refunds).toEqual([]);
+    expect(seen(2).r1?.text).toContain('an operator denied this action: over the monthly limit');
+    expect(seen(3).l2?.isError).toBe(false);
+    expect(gate.killed).toBe(false);
+  });
+
+  it('hold timeout: refused and latched (fail-closed)', async () => {
+    world = await createGateWorld(1);
+    fake.script(lookup('C5', 'l1'), refund('C5', 900, 'r1'), reply('stopped'));
+    const gate = await world.run(fake.url);
+    expect(world.refunds).toEqual([]);
+    expect(seen(2).r1?.text).toContain('no operator decided the hold in time');
+    expect(() => gate.raiseIfKilled()).toThrow(NovarchKillError);
+    expect((await world.store.listHolds())[0]?.status).toBe('timed_out');
+  });
+
+  it('unmapped tools are refused', async () => {
+    world = await createGateWorld();
+    fake.script(toolUse('mcp__cs__delete_account', { customer_id: 'C6' }, { id: 'd1' }), reply('ok'));
+    await world.run(fake.url);
+    expect(seen(1).d1?.text).toContain('tool "mcp__cs__delete_account" is not mapped to read or write');
+  });
+
+  it('refuses a hook timeout that does not outlive the hold wait, naming the minimum', async () => {
+    world = await createGateWorld(30);
+    await expect(world.run(fake.url, { timeoutS: 20 })).rejects.toThrow(
+      "hooksConfig timeoutS 20 does not outlive this session's hold wait of 30 s; use more than 30 (the default is 90)",
+    );
+  });
+});

@@ -1,0 +1,149 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
+import { z } from 'zod';
+import {
+  augur,
+  loadRulesFile,
+  NovarchEngine,
+  NovarchHookGate,
+  type NovarchStore,
+  openSqliteStore,
+} from '../../../src/index.js';
+
+/** The team rules of the customer-service example: a refund needs a lookup; over 500 is held. */
+export const RULES_YAML = `team: cs-ops
+action_types: [issue_refund]
+rules:
+  - id: TEAM-1
+    version: 1
+    description: A refund needs a prior lookup of the same customer.
+    applies_to: [issue_refund]
+    on_violation: kill
+    condition: evidence.exists(e, e.tool == "mcp__cs__lookup_customer" && e.input.customer_id == action.context.recordId)
+  - id: TEAM-2
+    version: 1
+    description: Refunds over 500 are held for a human.
+    applies_to: [issue_refund]
+    on_violation: hold
+    condition: action.context.amount <= 500
+`;
+
+export interface GateWorld {
+  directory: string;
+  storeFile: string;
+  store: NovarchStore;
+  engine: NovarchEngine;
+  /** Refunds the write tool really executed. */
+  refunds: { customer_id: string; amount: number }[];
+  /** Runs one governed query with the given fake model URL; returns the gate after the loop. */
+  run(baseUrl: string, options?: { timeoutS?: number; maxHoldS?: number }): Promise<NovarchHookGate>;
+  close(): Promise<void>;
+}
+
+/** A store, rules and an in-process MCP server `cs` with a read and a gated write. */
+export async function createGateWorld(holdWindowSeconds = 5): Promise<GateWorld> {
+  const directory = mkdtempSync(path.join(tmpdir(), 'novarch-gate-'));
+  const rulesFile = path.join(directory, 'rules.yaml');
+  writeFileSync(rulesFile, RULES_YAML);
+  const storeFile = path.join(directory, 'novarch.db');
+  const store = await openSqliteStore(storeFile);
+  const engine = new NovarchEngine({
+    store,
+    rules: [await loadRulesFile(rulesFile)],
+    holdWindowSeconds,
+    pollIntervalMs: 50,
+  });
+  const refunds: GateWorld['refunds'] = [];
+  const server = () =>
+    createSdkMcpServer({
+      name: 'cs',
+      tools: [
+        tool(
+          'lookup_customer',
+          'Look up a customer',
+          { customer_id: z.string() },
+          async ({ customer_id }) => ({
+            content: [{ type: 'text', text: `customer ${customer_id}: in good standing` }],
+          }),
+        ),
+        tool(
+          'issue_refund',
+          'Issue a refund',
+          { customer_id: z.string(), amount: z.number(), reasoning: z.string().optional() },
+          async ({ customer_id, amount }) => {
+            refunds.push({ customer_id, amount });
+            return { content: [{ type: 'text', text: `refunded ${amount} to ${customer_id}` }] };
+          },
+        ),
+        tool('delete_account', 'Delete an account', { customer_id: z.string() }, async () => ({
+          content: [{ type: 'text', text: 'deleted' }],
+        })),
+      ],
+    });
+  const home = path.join(directory, 'home');
+  return {
+    directory,
+    storeFile,
+    store,
+    engine,
+    refunds,
+    async run(baseUrl, options = {}) {
+      return augur.session(
+        {
+          tenantId: 'acme',
+          teamId: 'cs-ops',
+          agentId: 'cs-bot',
+          engine,
+          ...(options.maxHoldS !== undefined ? { maxHoldS: options.maxHoldS } : {}),
+        },
+        async () => {
+          const gate = await new NovarchHookGate({
+            toolKinds: { mcp__cs__lookup_customer: 'read', mcp__cs__issue_refund: 'write' },
+            writeSpecs: {
+              mcp__cs__issue_refund: {
+                actionType: 'issue_refund',
+                contextBuilder: (args) => {
+                  if (typeof args.customer_id !== 'string' || typeof args.amount !== 'number')
+                    throw new Error('customer_id and amount are required');
+                  return {
+                    recordId: args.customer_id,
+                    summary: `refund ${args.customer_id}`,
+                    amount: args.amount,
+                  };
+                },
+              },
+            },
+          }).open();
+          const run = query({
+            prompt: 'Help the customer.',
+            options: {
+              env: {
+                PATH: process.env.PATH ?? '',
+                HOME: home,
+                ANTHROPIC_BASE_URL: baseUrl,
+                ANTHROPIC_API_KEY: 'sk-test',
+                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+                CLAUDE_CODE_MAX_RETRIES: '0',
+                IS_SANDBOX: '1',
+              },
+              tools: [],
+              settingSources: [],
+              thinking: { type: 'disabled' },
+              mcpServers: { cs: server() },
+              permissionMode: 'bypassPermissions',
+              allowDangerouslySkipPermissions: true,
+              hooks: gate.hooksConfig(options.timeoutS !== undefined ? { timeoutS: options.timeoutS } : {}),
+            },
+          });
+          for await (const _message of run) {
+            // the gate acts through hooks
+          }
+          return gate;
+        },
+      );
+    },
+    close: () => store.close(),
+  };
+}
