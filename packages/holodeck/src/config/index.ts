@@ -40,6 +40,11 @@ export {
   TestTurnSchema,
 } from './schema/evaluation-config-schema.js';
 export {
+  type GovernanceConfig,
+  GovernanceConfigSchema,
+  type GovernanceWriteSpec,
+} from './schema/governance-config-schema.js';
+export {
   type AuthProvider,
   AuthProviderSchema,
   type LLMProvider,

@@ -27,6 +27,15 @@ export function resolveAgentConfig(config: AgentConfig, directory: string): Agen
       ? { claude: { ...claude, working_directory: resolve(claude.working_directory) } }
       : {}),
     ...(testCasesFile ? { test_cases_file: resolve(testCasesFile) } : {}),
+    ...(config.governance
+      ? {
+          governance: {
+            ...config.governance,
+            rules_file: resolve(config.governance.rules_file),
+            ...(config.governance.config_file ? { config_file: resolve(config.governance.config_file) } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -89,9 +89,14 @@ export class ClaudeBackend implements AgentBackend {
     const functionToolConfigs = (config.tools ?? []).flatMap((tool, index) =>
       tool.type === 'function' && plan.functionToolNames.includes(tool.name) ? [{ index, config: tool }] : [],
     );
+    // Novarch (native SQLite, CEL) is loaded only for agents with a governance block.
+    const governance = config.governance
+      ? await (await import('./governance/prepare-governance.js')).prepareGovernance(this.agent)
+      : undefined;
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
+      ...(governance ? { governance } : {}),
       // Loaded on demand: the MCP SDK and ajv cost ~150 ms of startup that most agents do not need.
       ...(functionToolConfigs.length
         ? { createFunctionToolsServer: await prepareFunctionTools(this.agent.file, functionToolConfigs) }
@@ -120,7 +125,8 @@ export class ClaudeBackend implements AgentBackend {
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const prepared = this.requirePrepared();
     const session = await withSpawnRetry(async () => {
-      const candidate = new ClaudeSession(prepared, this.collectedWarnings, options);
+      const governed = await prepared.governance?.openRun();
+      const candidate = new ClaudeSession(prepared, this.collectedWarnings, options, governed);
       try {
         await candidate.ready();
       } catch (error) {
@@ -141,6 +147,7 @@ export class ClaudeBackend implements AgentBackend {
   async teardown(): Promise<void> {
     await this.pool?.close();
     this.pool = undefined;
+    await this.prepared?.governance?.close();
     await Promise.all([...this.sessions].map((session) => session.close()));
     this.sessions.clear();
   }

@@ -10,6 +10,7 @@ import type {
 } from '../contract/index.js';
 import { AsyncQueue } from './async-queue.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
+import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
@@ -40,6 +41,7 @@ export class ClaudeSession implements AgentSession {
     private readonly prepared: PreparedAgent,
     private readonly warnings: readonly BackendWarning[],
     options: CreateSessionOptions = {},
+    private readonly governed?: GovernedRun,
   ) {
     this.id = options.resume;
     this.run = query({
@@ -49,6 +51,7 @@ export class ClaudeSession implements AgentSession {
         partialMessages: true,
         ...(options.resume ? { resume: options.resume } : {}),
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+        ...(governed ? { extraHooks: governed.hooks } : {}),
       }),
     });
     void this.pump();
@@ -170,9 +173,12 @@ export class ClaudeSession implements AgentSession {
           ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
           : {}),
       });
-      if (result.is_error && result.error_reason)
-        turn.events.push({ type: 'error', message: result.error_reason });
-      turn.events.push({ type: 'finish', result });
+      // A session Novarch killed is a failed turn, whatever the model said afterwards.
+      const killed = this.governed?.killReason();
+      const final = killed ? { ...result, is_error: true, error_reason: killed } : result;
+      if (final.is_error && final.error_reason)
+        turn.events.push({ type: 'error', message: final.error_reason });
+      turn.events.push({ type: 'finish', result: final });
       turn.events.end();
       this.current = undefined;
     }

@@ -1,7 +1,13 @@
-import type { McpSdkServerConfigWithInstance, Options } from '@anthropic-ai/claude-agent-sdk';
+import type {
+  HookCallbackMatcher,
+  HookEvent,
+  McpSdkServerConfigWithInstance,
+  Options,
+} from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
+import type { GovernanceRuntime } from './governance/prepare-governance.js';
 import type { ClaudeProcessHandle } from './spawn-claude-process.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 
@@ -12,6 +18,8 @@ export interface PreparedAgent {
   createFunctionToolsServer?: () => McpSdkServerConfigWithInstance;
   validateStructuredOutput?: ValidateFunction;
   credentialHint: string;
+  /** Novarch governance of tool calls, when agent.yaml has a `governance:` block. */
+  governance?: GovernanceRuntime;
 }
 
 export interface QueryOptionsInput {
@@ -21,6 +29,20 @@ export interface QueryOptionsInput {
   abortController?: AbortController;
   /** Overrides the configured working directory for this process. */
   workingDirectory?: string;
+  /** Hooks of a governed run (Novarch), added after HoloDeck's own tool guard. */
+  extraHooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+}
+
+type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+
+/** Both sets of matchers run for every event; any deny wins. */
+function mergeHooks(first: Hooks, second: Hooks | undefined): Hooks {
+  if (!second) return first;
+  const merged: Hooks = { ...first };
+  for (const [event, matchers] of Object.entries(second) as [HookEvent, HookCallbackMatcher[]][]) {
+    merged[event] = [...(merged[event] ?? []), ...matchers];
+  }
+  return merged;
 }
 
 /** Options for one query: the plan plus the parts that hold per-process state. */
@@ -32,7 +54,7 @@ export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput):
       ...prepared.plan.options.mcpServers,
       ...(functionToolsServer ? { [FUNCTION_TOOLS_SERVER]: functionToolsServer } : {}),
     },
-    hooks: buildToolGuard(prepared.plan.guardPolicy),
+    hooks: mergeHooks(buildToolGuard(prepared.plan.guardPolicy), input.extraHooks),
     includePartialMessages: input.partialMessages,
     spawnClaudeCodeProcess: input.handle.spawn,
     ...(input.resume ? { resume: input.resume } : {}),

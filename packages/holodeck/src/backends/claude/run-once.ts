@@ -2,6 +2,7 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
 import type { ConversationMessage, ExecutionResult, InvokeOptions } from '../contract/index.js';
 import { buildExecutionResult } from './build-execution-result.js';
+import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
@@ -34,8 +35,10 @@ async function startRun(
   prompt: string,
   options: InvokeOptions,
   pool?: WarmProcessPool,
+  governed?: GovernedRun,
 ) {
-  const spare = options.workingDirectory ? undefined : await pool?.take();
+  // A warm spare's hooks were fixed at start-up, so governed runs (hooks bound to a Novarch session) start cold.
+  const spare = options.workingDirectory || governed ? undefined : await pool?.take();
   if (spare) return { handle: spare.handle, run: spare.warm.query(prompt) };
   const handle = new ClaudeProcessHandle();
   const run = query({
@@ -44,6 +47,7 @@ async function startRun(
       handle,
       partialMessages: false,
       ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+      ...(governed ? { extraHooks: governed.hooks } : {}),
     }),
   });
   return { handle, run };
@@ -58,18 +62,24 @@ export async function runOnce(
   pool?: WarmProcessPool,
 ): Promise<ExecutionResult> {
   const startedAt = Date.now();
-  const finish = (accumulator: RunAccumulator): ExecutionResult =>
-    buildExecutionResult(accumulator.state, {
+  let governed: GovernedRun | undefined;
+  const finish = (accumulator: RunAccumulator): ExecutionResult => {
+    const result = buildExecutionResult(accumulator.state, {
       startedAt,
       credentialHint: prepared.credentialHint,
       ...(prepared.validateStructuredOutput
         ? { validateStructuredOutput: prepared.validateStructuredOutput }
         : {}),
     });
+    // A session Novarch killed is a failed run, whatever the model said afterwards.
+    const killed = governed?.killReason();
+    return killed ? { ...result, is_error: true, error_reason: killed } : result;
+  };
   return withSpawnRetry(async () => {
     options.signal?.throwIfAborted();
     const accumulator = new RunAccumulator(false);
-    const { handle, run } = await startRun(prepared, renderPrompt(message, context), options, pool);
+    governed = await prepared.governance?.openRun();
+    const { handle, run } = await startRun(prepared, renderPrompt(message, context), options, pool, governed);
     // Closing the query kills the process; the loop below then ends and the abort is reported.
     const abort = () => run.close();
     options.signal?.addEventListener('abort', abort, { once: true });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { ClaudeConfigSchema } from './claude-config-schema.js';
 import { EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-schema.js';
+import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
 import { ToolConfigSchema } from './tool-config-schema.js';
@@ -58,6 +59,7 @@ export const AgentConfigSchema = z
       'Model for embeddings; required with provider anthropic and vectorstore or hierarchical_document tools.',
     ),
     claude: ClaudeConfigSchema.optional(),
+    governance: GovernanceConfigSchema.optional(),
     observability: ObservabilityConfigSchema.optional(),
     tool_filtering: ToolFilteringConfigSchema.optional(),
     evaluations: EvaluationConfigSchema.optional(),

@@ -1,0 +1,118 @@
+import type { HookCallbackMatcher, HookEvent } from '@anthropic-ai/claude-agent-sdk';
+import {
+  AnthropicLlmJudge,
+  defaultNovarchConfig,
+  loadNovarchConfig,
+  loadRulesFile,
+  NovarchConfigError,
+  NovarchEngine,
+  NovarchHookGate,
+  type NovarchStore,
+  openSqliteStore,
+  RulesError,
+  type ToolKind,
+} from 'novarch';
+import type { LoadedAgent } from '../../../config/index.js';
+import { ConfigError } from '../../../errors.js';
+import { FUNCTION_TOOLS_SERVER } from '../tool-names.js';
+import { buildWriteSpec } from './build-write-spec.js';
+
+/** One governed run: its hooks, and whether the session was killed when it ended. */
+export interface GovernedRun {
+  hooks: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  /** The reason, when Novarch killed the session (judge kill, hold timeout/skip, operator kill). */
+  killReason(): string | undefined;
+}
+
+/** Novarch wired for one agent: opens a governed session per run. */
+export interface GovernanceRuntime {
+  openRun(): Promise<GovernedRun>;
+  close(): Promise<void>;
+}
+
+/** Function tools are named by their short name in agent.yaml; the runtime calls them mcp__holodeck_tools__<name>. */
+function runtimeToolName(agent: LoadedAgent, name: string): string {
+  const isFunctionTool = (agent.config.tools ?? []).some(
+    (tool) => tool.type === 'function' && tool.name === name,
+  );
+  return isFunctionTool ? `mcp__${FUNCTION_TOOLS_SERVER}__${name}` : name;
+}
+
+function asConfigError(error: unknown): unknown {
+  if (error instanceof RulesError || error instanceof NovarchConfigError)
+    return new ConfigError(error.issues);
+  return error;
+}
+
+/**
+ * Builds the Novarch engine for an agent.yaml `governance:` block: deployment config, store,
+ * team rules, optional LLM judge. Rules and config problems become ConfigErrors (exit 2).
+ */
+export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceRuntime | undefined> {
+  const governance = agent.config.governance;
+  if (!governance) return undefined;
+  let store: NovarchStore | undefined;
+  try {
+    const config = governance.config_file
+      ? await loadNovarchConfig(governance.config_file)
+      : defaultNovarchConfig();
+    const rules = await loadRulesFile(governance.rules_file);
+    store = await openSqliteStore(config.store.path);
+    const engine = new NovarchEngine({
+      store,
+      rules: [rules],
+      holdWindowSeconds: config.holdWindowSeconds,
+      ...(config.judge ? { llmJudge: new AnthropicLlmJudge({ ...config.judge, env: agent.env }) } : {}),
+    });
+    const toolKinds: Record<string, ToolKind> = Object.fromEntries(
+      Object.entries(governance.tool_kinds).map(([name, kind]) => [runtimeToolName(agent, name), kind]),
+    );
+    const writeSpecs = Object.fromEntries(
+      Object.entries(governance.write_specs).map(([name, spec]) => [
+        runtimeToolName(agent, name),
+        buildWriteSpec(spec),
+      ]),
+    );
+    const missingSpecs = Object.entries(governance.tool_kinds).filter(
+      ([name, kind]) => kind === 'write' && !governance.write_specs[name],
+    );
+    if (missingSpecs.length) {
+      throw new ConfigError(
+        missingSpecs.map(([name]) => ({
+          file: agent.file,
+          path: `governance.write_specs.${name}`,
+          message: `write tool "${name}" has no write spec`,
+          hint: 'add write_specs.<tool>: {action_type, record_id, summary?, amount?}',
+        })),
+      );
+    }
+    const scope = {
+      tenantId: governance.tenant_id,
+      teamId: governance.team_id,
+      agentId: governance.agent_id,
+    };
+    const openedStore = store;
+    return {
+      async openRun() {
+        const maxHold = governance.max_hold_s === 'deployment' ? undefined : governance.max_hold_s;
+        const record = await engine.openSession(scope, maxHold);
+        const gate = await new NovarchHookGate({ toolKinds, writeSpecs, session: { engine, record } }).open();
+        return {
+          hooks: gate.hooksConfig(),
+          killReason() {
+            try {
+              gate.raiseIfKilled();
+              return undefined;
+            } catch (error) {
+              return error instanceof Error ? error.message : String(error);
+            }
+          },
+        };
+      },
+      close: () => openedStore.close(),
+    };
+  } catch (error) {
+    await store?.close();
+    throw asConfigError(error);
+  }
+}
