@@ -31,6 +31,8 @@ export {
   EvaluationConfigSchema,
   type ExpectedTool,
   ExpectedToolSchema,
+  type ExpectedVerdict,
+  ExpectedVerdictSchema,
   type MetricConfig,
   MetricConfigSchema,
   type MetricType,

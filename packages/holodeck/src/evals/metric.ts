@@ -1,4 +1,4 @@
-import type { TokenUsage, ToolCall, ToolResult } from '../backends/contract/index.js';
+import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../backends/contract/index.js';
 
 /** Everything a metric may look at: one agent answer and what led to it. */
 export interface MetricInput {
@@ -17,6 +17,8 @@ export interface MetricInput {
   costUsd: number;
   numTurns: number;
   tokenUsage: TokenUsage;
+  /** Novarch's verdicts, when the agent is governed. */
+  governance?: GovernanceSummary;
 }
 
 /** What one metric concluded. Every metric yields a score in [0, 1], a pass/fail and a reason. */

@@ -3,6 +3,7 @@ import { loadTestCasesFile } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { createMetric, JUDGE_METRIC_TYPES } from '../evals/create-metric.js';
 import type { Metric } from '../evals/metric.js';
+import { createGovernanceMetric } from '../evals/tools/governance-expectations-metric.js';
 import { createToolExpectationsMetric } from '../evals/tools/tool-expectations-metric.js';
 import { describeKnownTools, isKnownToolName, knownToolNames } from './known-tool-names.js';
 
@@ -56,6 +57,13 @@ export async function prepareSuite(agent: LoadedAgent): Promise<PreparedSuite> {
     if (seen.has(testCase.name))
       issue(`test_cases[${index}].name`, `duplicate test case name "${testCase.name}"`);
     seen.add(testCase.name);
+    if ((testCase.expected_verdicts || testCase.expect_killed !== undefined) && !config.governance) {
+      issue(
+        `test_cases[${index}]`,
+        `test case "${testCase.name}" expects Novarch verdicts, but the agent has no governance block`,
+        'add governance: to agent.yaml, or remove expected_verdicts / expect_killed',
+      );
+    }
     const sources = [testCase, ...(testCase.turns ?? [])];
     for (const source of sources) {
       const names = [
@@ -82,9 +90,14 @@ export async function prepareSuite(agent: LoadedAgent): Promise<PreparedSuite> {
   const prepared: PreparedCase[] = [];
   for (const [index, testCase] of cases.entries()) {
     try {
+      const governance =
+        testCase.expected_verdicts || testCase.expect_killed !== undefined
+          ? [createGovernanceMetric(testCase.expected_verdicts ?? [], testCase.expect_killed)]
+          : [];
       const metrics = [
         ...(await build(testCase.metrics ?? defaults)),
         ...(testCase.turns ? [] : toolsOf(testCase)),
+        ...governance,
       ];
       const turnMetrics = await Promise.all(
         (testCase.turns ?? []).map(async (turn) => [...(await build(turn.metrics ?? [])), ...toolsOf(turn)]),

@@ -28,6 +28,7 @@ function metricInput(
     toolCalls: result.tool_calls,
     toolResults: result.tool_results,
     ...(result.structured_output !== undefined ? { structuredOutput: result.structured_output } : {}),
+    ...(result.governance ? { governance: result.governance } : {}),
     durationMs: result.duration_ms,
     costUsd: result.cost_usd,
     numTurns: result.num_turns,
@@ -114,7 +115,9 @@ export async function runAttempt(
     if (!config.turns) {
       const input = config.input ?? '';
       const result = await options.runner.runSingle(input, run);
-      if (result.is_error)
+      // A run Novarch killed is what a case expecting the kill is about: grade it, don't error it.
+      const expectedKill = result.governance?.killed && config.expect_killed === true;
+      if (result.is_error && !expectedKill)
         return {
           ...failedAttempt(attempt, result.error_reason ?? 'the agent run failed', startedAt),
           response: result.response,
@@ -132,6 +135,7 @@ export async function runAttempt(
         tool_results: result.tool_results,
         metrics,
         score: weightedScore(testCase.metrics, metrics),
+        ...(result.governance ? { governance: result.governance } : {}),
         token_usage: result.token_usage,
         cost_usd: result.cost_usd,
         num_turns: result.num_turns,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { reply, toolUse } from '@holodeck/testkit';
+import { reply, respond, toolResults, toolUse } from '@holodeck/testkit';
 import { openSqliteStore } from 'novarch';
 import { describe, expect, it } from 'vitest';
 import { createE2eAgent } from './support/e2e-agent.js';
@@ -27,9 +27,15 @@ rules:
     applies_to: [refund_order]
     on_violation: kill
     condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)
+  - id: TEAM-2
+    version: 1
+    description: Refunds over 500 are held for a human.
+    applies_to: [refund_order]
+    on_violation: hold
+    condition: action.context.amount <= 500
 `;
 
-function governedAgent() {
+function governedAgent(extra: Record<string, unknown> = {}) {
   const tool = (name: string, fn: string, properties: Record<string, unknown>) => ({
     type: 'function',
     name,
@@ -55,11 +61,12 @@ function governedAgent() {
           refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
         },
       },
+      ...extra,
     },
     files: {
       'orders.mjs': ORDERS,
       'rules.yaml': RULES,
-      'novarch.yaml': 'hold_window_seconds: 5\nstore:\n  path: novarch.db\n',
+      'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
     },
   });
 }
@@ -108,6 +115,77 @@ describe('agent.yaml governance: Novarch gates the agent', () => {
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toContain(
       'governance.write_specs.refund_order: write tool "refund_order" has no write spec',
+    );
+  });
+});
+
+describe('holodeck test records verdicts, and cases can expect them', () => {
+  it('passes cases expecting a pass, a kill, and a hold that times out', async () => {
+    // A stateless model: "<order> <amount> [nolookup]" → lookup (unless nolookup), then refund, then done.
+    const step = respond((request) => {
+      // The question is the first user message; later ones carry tool results.
+      const question = /(A-\d+) (\d+)( nolookup)?/.exec(
+        JSON.stringify(request.messagesBody?.messages?.[0] ?? ''),
+      );
+      const [, order = 'A-0', amount = '0', flag] = question ?? [];
+      const nolookup = flag !== undefined;
+      const results = toolResults(request).length;
+      if (results === 0 && !nolookup)
+        return toolUse('mcp__holodeck_tools__lookup_order', { order_id: order });
+      if (results === (nolookup ? 0 : 1)) {
+        return toolUse('mcp__holodeck_tools__refund_order', { order_id: order, amount: Number(amount) });
+      }
+      return reply('done');
+    });
+    // Enough steps for every request of the three cases (this file's model is scripted per test).
+    fake().script(...Array.from({ length: 12 }, () => step));
+    const agent = governedAgent({
+      test_cases: [
+        {
+          name: 'small-refund',
+          input: 'A-10 20',
+          expected_verdicts: [{ tool: 'refund_order', verdict: 'pass' }],
+          expect_killed: false,
+        },
+        {
+          name: 'no-lookup',
+          input: 'A-11 20 nolookup',
+          expected_verdicts: [{ tool: 'refund_order', verdict: 'kill' }],
+          expect_killed: true,
+        },
+        {
+          name: 'big-refund-held',
+          input: 'A-12 900',
+          expected_verdicts: [{ tool: 'refund_order', verdict: 'hold', hold_status: 'timed_out' }],
+          expect_killed: true,
+        },
+      ],
+    });
+    const report = path.join(agent.directory, 'report.json');
+    const outcome = await runHolodeckCli(
+      ['test', agent.file, '--no-save', '--output', report, '--concurrency', '1'],
+      agent.env,
+    );
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    expect(json.summary).toMatchObject({ total: 3, passed: 3 });
+    const held = json.cases.find((testCase: { name: string }) => testCase.name === 'big-refund-held');
+    expect(held.attempts[0].governance.verdicts[0]).toMatchObject({
+      verdict: 'hold',
+      hold_status: 'timed_out',
+      rule_ids: ['TEAM-2'],
+    });
+    fake().reset();
+  });
+
+  it('expected verdicts without a governance block are a configuration error', async () => {
+    const agent = createE2eAgent(fake().url, {
+      config: { test_cases: [{ name: 'x', input: 'hi', expect_killed: true }] },
+    });
+    const outcome = await runHolodeckCli(['test', agent.file], agent.env);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain(
+      'test case "x" expects Novarch verdicts, but the agent has no governance block',
     );
   });
 });

@@ -83,7 +83,7 @@ export class ClaudeSession implements AgentSession {
       if (event.type === 'error') error = event.message;
     }
     if (!finished) throw new AgentSessionError(error ?? 'the turn ended without a result');
-    return finished;
+    return this.governed ? { ...finished, governance: await this.governed.summary() } : finished;
   }
 
   async *sendStreaming(message: string): AsyncGenerator<SessionEvent> {

@@ -75,6 +75,10 @@ export async function runOnce(
     const killed = governed?.killReason();
     return killed ? { ...result, is_error: true, error_reason: killed } : result;
   };
+  const complete = async (accumulator: RunAccumulator): Promise<ExecutionResult> => {
+    const result = finish(accumulator);
+    return governed ? { ...result, governance: await governed.summary() } : result;
+  };
   return withSpawnRetry(async () => {
     options.signal?.throwIfAborted();
     const accumulator = new RunAccumulator(false);
@@ -97,7 +101,7 @@ export async function runOnce(
     } catch (error) {
       if (options.signal?.aborted) throw abortedError(options.signal);
       // The CLI exits 1 after reporting a failed run; the result it sent is the answer.
-      if (accumulator.state.result || accumulator.state.mcpFailures.length) return finish(accumulator);
+      if (accumulator.state.result || accumulator.state.mcpFailures.length) return complete(accumulator);
       const started = accumulator.state.sessionId !== undefined;
       throw new AgentSessionError(
         `${describeExit(handle)}${error instanceof Error && !handle.exited ? ` (${error.message})` : ''}`,
@@ -108,6 +112,6 @@ export async function runOnce(
       run.close();
       await handle.stop();
     }
-    return finish(accumulator);
+    return complete(accumulator);
   });
 }

@@ -21,6 +21,26 @@ export interface TokenUsage {
   cache_creation_tokens: number;
 }
 
+/** One write Novarch judged during the run. */
+export interface GovernanceVerdict {
+  tool: string;
+  action_type: string;
+  /** The judge's verdict. */
+  verdict: 'pass' | 'kill' | 'hold';
+  /** For a hold: what became of it. */
+  hold_status?: 'pending' | 'approved' | 'denied' | 'skipped' | 'timed_out';
+  rule_ids: string[];
+  rationale: string;
+}
+
+/** What Novarch decided in a governed run (agent.yaml `governance:`). */
+export interface GovernanceSummary {
+  session_id: string;
+  verdicts: GovernanceVerdict[];
+  /** True when the session was latched (judge kill, hold timeout/skip, operator kill). */
+  killed: boolean;
+}
+
 /** Provider-agnostic outcome of one agent invocation (one user message, possibly many model turns). */
 export interface ExecutionResult {
   /** The agent's final text response ('' when the run failed before answering). */
@@ -42,6 +62,8 @@ export interface ExecutionResult {
   duration_ms: number;
   /** Id of the conversation, usable to resume it later. */
   session_id?: string;
+  /** Novarch's decisions, when the agent is governed. */
+  governance?: GovernanceSummary;
 }
 
 /** A zeroed TokenUsage. */

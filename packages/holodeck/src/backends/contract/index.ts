@@ -5,6 +5,13 @@ export type {
   InvokeOptions,
 } from './agent-backend.js';
 export type { AgentSession } from './agent-session.js';
-export type { ExecutionResult, TokenUsage, ToolCall, ToolResult } from './execution-result.js';
+export type {
+  ExecutionResult,
+  GovernanceSummary,
+  GovernanceVerdict,
+  TokenUsage,
+  ToolCall,
+  ToolResult,
+} from './execution-result.js';
 export { emptyTokenUsage } from './execution-result.js';
 export type { BackendWarning, SessionEvent, SessionEventType } from './session-event.js';

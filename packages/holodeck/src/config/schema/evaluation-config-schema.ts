@@ -27,6 +27,15 @@ export const ExpectedToolSchema = z.union([
 /** An `expected_tools` entry. */
 export type ExpectedTool = z.infer<typeof ExpectedToolSchema>;
 
+/** A Novarch verdict a test case expects (agent.yaml `governance:` must be set). */
+export const ExpectedVerdictSchema = z.strictObject({
+  tool: z.string().min(1).describe('The write tool (short or mcp__server__tool name).'),
+  verdict: z.enum(['pass', 'kill', 'hold']),
+  hold_status: z.enum(['approved', 'denied', 'skipped', 'timed_out']).optional(),
+});
+/** An `expected_verdicts` entry. */
+export type ExpectedVerdict = z.infer<typeof ExpectedVerdictSchema>;
+
 /** The `evaluations:` block: the judge model and the default metrics of every test case. */
 export const EvaluationConfigSchema = z.strictObject({
   model: LLMProviderSchema.optional(),
@@ -69,6 +78,11 @@ export const TestCaseSchema = z
       .max(1)
       .optional()
       .describe('Share of repeats that must pass; default 1.'),
+    expected_verdicts: z
+      .array(ExpectedVerdictSchema)
+      .optional()
+      .describe('Novarch verdicts the run must produce, e.g. {tool: refund_order, verdict: hold}.'),
+    expect_killed: z.boolean().optional().describe('Whether Novarch must kill the session (true) or not (false).'),
     timeout: z.number().positive().optional().describe('Seconds per attempt.'),
   })
   .superRefine((testCase, context) => {

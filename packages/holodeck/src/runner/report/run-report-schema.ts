@@ -63,6 +63,23 @@ const CaseAttemptSchema = z.looseObject({
   num_turns: count,
   duration_ms: milliseconds,
   turns: z.array(TurnRecordSchema).optional().describe('Per-turn details of a multi-turn case.'),
+  governance: z
+    .looseObject({
+      session_id: z.string(),
+      killed: z.boolean(),
+      verdicts: z.array(
+        z.looseObject({
+          tool: z.string(),
+          action_type: z.string(),
+          verdict: z.enum(['pass', 'kill', 'hold']),
+          hold_status: z.enum(['pending', 'approved', 'denied', 'skipped', 'timed_out']).optional(),
+          rule_ids: z.array(z.string()),
+          rationale: z.string(),
+        }),
+      ),
+    })
+    .optional()
+    .describe("Novarch's verdicts in this attempt, when the agent is governed."),
 });
 
 const CaseReportSchema = z.looseObject({

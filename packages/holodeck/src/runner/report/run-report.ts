@@ -1,4 +1,4 @@
-import type { TokenUsage, ToolCall, ToolResult } from '../../backends/contract/index.js';
+import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../../backends/contract/index.js';
 import type { MetricOutcome } from '../../evals/metric.js';
 
 /** Version of the JSON report format; bump on any incompatible change and keep a fixture per version. */
@@ -24,6 +24,8 @@ export interface CaseAttempt {
   duration_ms: number;
   /** Per-turn details of a multi-turn case. */
   turns?: TurnRecord[];
+  /** Novarch's verdicts in this attempt, when the agent is governed. */
+  governance?: GovernanceSummary;
 }
 
 /** One turn of a multi-turn case. */

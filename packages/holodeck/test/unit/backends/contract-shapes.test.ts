@@ -3,6 +3,7 @@ import type {
   AgentBackend,
   AgentSession,
   ExecutionResult,
+  GovernanceSummary,
   SessionEvent,
   SessionEventType,
   TokenUsage,
@@ -25,6 +26,7 @@ describe('backend contract shapes', () => {
       cost_usd: number;
       duration_ms: number;
       session_id?: string;
+      governance?: GovernanceSummary;
     }>();
     expectTypeOf<ToolCall>().toEqualTypeOf<{
       name: string;

@@ -13,6 +13,7 @@ import {
   type ToolKind,
 } from 'novarch';
 import type { LoadedAgent } from '../../../config/index.js';
+import type { GovernanceSummary } from '../../contract/index.js';
 import { ConfigError } from '../../../errors.js';
 import { FUNCTION_TOOLS_SERVER } from '../tool-names.js';
 import { buildWriteSpec } from './build-write-spec.js';
@@ -22,6 +23,8 @@ export interface GovernedRun {
   hooks: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
   /** The reason, when Novarch killed the session (judge kill, hold timeout/skip, operator kill). */
   killReason(): string | undefined;
+  /** Every verdict of this run's session, from the store. */
+  summary(): Promise<GovernanceSummary>;
 }
 
 /** Novarch wired for one agent: opens a governed session per run. */
@@ -99,6 +102,27 @@ export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceR
         const gate = await new NovarchHookGate({ toolKinds, writeSpecs, session: { engine, record } }).open();
         return {
           hooks: gate.hooksConfig(),
+          async summary() {
+            const entries = await engine.store.audit({ sessionId: record.id });
+            return {
+              session_id: record.id,
+              killed: gate.killed,
+              verdicts: entries.flatMap((entry) =>
+                entry.verdict
+                  ? [
+                      {
+                        tool: entry.action.toolName,
+                        action_type: entry.action.actionType,
+                        verdict: entry.verdict.verdict.kind,
+                        ...(entry.hold ? { hold_status: entry.hold.status } : {}),
+                        rule_ids: entry.verdict.verdict.citations.ruleIds,
+                        rationale: entry.verdict.verdict.citations.rationale,
+                      },
+                    ]
+                  : [],
+              ),
+            };
+          },
           killReason() {
             try {
               gate.raiseIfKilled();
