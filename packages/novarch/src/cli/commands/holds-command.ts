@@ -1,0 +1,111 @@
+import { type Command, Option } from 'commander';
+import { z } from 'zod';
+import { ExitCode } from '../exit-codes.js';
+import { formatDecidedHold, formatHoldDetail } from '../format/format-hold-detail.js';
+import { formatHoldsTable } from '../format/format-holds.js';
+import { formatJson } from '../format/format-table.js';
+import { decideHoldAsOperator } from '../operations/decide-hold-as-operator.js';
+import { listHoldSummaries, loadHoldDetail } from '../operations/hold-operations.js';
+import {
+  GlobalOptionsSchema,
+  type OperatorContext,
+  onStore,
+  operatorName,
+  parseCommandOptions,
+  type RunCommand,
+} from './operator-context.js';
+
+const HOLD_STATUSES = ['pending', 'approved', 'denied', 'skipped', 'timed_out'] as const;
+
+const ListOptionsSchema = GlobalOptionsSchema.extend({
+  status: z.enum(HOLD_STATUSES).optional(),
+  session: z.string().optional(),
+  json: z.boolean().default(false),
+});
+const ShowOptionsSchema = GlobalOptionsSchema.extend({ json: z.boolean().default(false) });
+const DecideOptionsSchema = GlobalOptionsSchema.extend({
+  rationale: z.string().optional(),
+  operator: z.string().optional(),
+});
+
+const DECISIONS = [
+  { name: 'approve', status: 'approved', summary: 'approve a pending hold: the write runs' },
+  {
+    name: 'deny',
+    status: 'denied',
+    summary: 'deny a pending hold: the write is refused (needs --rationale)',
+  },
+  {
+    name: 'skip',
+    status: 'skipped',
+    summary: 'skip a pending hold: the write is refused, the session latched',
+  },
+] as const;
+
+/** `novarch holds list|show|approve|deny|skip`. */
+export function registerHoldsCommand(program: Command, run: RunCommand, context: OperatorContext): void {
+  const holds = program.command('holds').description('list, inspect and decide held writes');
+
+  holds
+    .command('list')
+    .description('list holds, oldest first')
+    .addOption(new Option('--status <status>', 'only holds with this status').choices(HOLD_STATUSES))
+    .option('--session <id>', 'only holds of this session')
+    .option('--json', 'print JSON instead of a table')
+    .action((_options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(ListOptionsSchema, command);
+        const summaries = await onStore(options, context, (store) =>
+          listHoldSummaries(store, { status: options.status, sessionId: options.session }),
+        );
+        context.stdout.write(
+          options.json ? formatJson(summaries) : formatHoldsTable(summaries, context.style),
+        );
+        return ExitCode.ok;
+      }),
+    );
+
+  holds
+    .command('show')
+    .description('show a hold: its action, session, verdict citations and the cited evidence')
+    .argument('<hold-id>', 'the hold, e.g. hold_0b7f…')
+    .option('--json', 'print JSON instead of text')
+    .action((holdId: string, _options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(ShowOptionsSchema, command);
+        const detail = await onStore(options, context, (store, location) =>
+          loadHoldDetail(store, holdId, location.path),
+        );
+        context.stdout.write(options.json ? formatJson(detail) : formatHoldDetail(detail, context.style));
+        return ExitCode.ok;
+      }),
+    );
+
+  for (const decision of DECISIONS) {
+    holds
+      .command(decision.name)
+      .description(decision.summary)
+      .argument('<hold-id>', 'the hold, e.g. hold_0b7f…')
+      .option('--rationale <text>', 'why (the agent sees it on a deny)')
+      .option('--operator <name>', 'who decides (default: $USER)')
+      .action((holdId: string, _options: unknown, command: Command) =>
+        run(async () => {
+          const options = parseCommandOptions(DecideOptionsSchema, command);
+          const decided = await onStore(options, context, (store, location) =>
+            decideHoldAsOperator(
+              store,
+              {
+                holdId,
+                status: decision.status,
+                operator: operatorName(options.operator, context),
+                rationale: options.rationale,
+              },
+              location.path,
+            ),
+          );
+          context.stdout.write(formatDecidedHold(decided, context.style));
+          return ExitCode.ok;
+        }),
+      );
+  }
+}

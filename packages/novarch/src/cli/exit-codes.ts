@@ -1,0 +1,47 @@
+import { NovarchConfigError, NovarchError, RulesError } from '../errors.js';
+import { OperationRefusedError, OperatorUsageError } from './operator-errors.js';
+
+/** Exit codes of every `novarch` command (documented in --help and the README). */
+export const ExitCode = {
+  ok: 0,
+  /** A bug, or a store that could not be read or written. */
+  internal: 1,
+  /** Bad flags, an unknown hold or session id, an invalid configuration, no store at the path. */
+  usage: 2,
+  /** The operation was refused: the hold was already decided, the session already killed. */
+  refused: 3,
+} as const;
+
+/** One of the documented exit codes. */
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit codes as `--help` and the README show them. */
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  success
+  1  internal error, or the store could not be read or written (rerun with --debug)
+  2  usage or configuration error: bad flags, unknown hold or session id (the closest ids are
+     listed), an invalid --config file, no store at the resolved path
+  3  refused: the hold was already decided (or its deadline passed), the session was already killed
+
+Store: --store FILE, else store.path of --config FILE, else $NOVARCH_STORE,
+       else ~/.novarch/novarch.db`;
+
+/** The one place errors become exit codes. */
+export function exitCodeFor(error: unknown): ExitCodeValue {
+  if (error instanceof OperationRefusedError) return ExitCode.refused;
+  if (
+    error instanceof OperatorUsageError ||
+    error instanceof NovarchConfigError ||
+    error instanceof RulesError
+  ) {
+    return ExitCode.usage;
+  }
+  // A store that cannot be read or written (NovarchStoreError), or a bug.
+  return ExitCode.internal;
+}
+
+/** True for errors Novarch raised on purpose: their message says what to do, no "this is a bug". */
+export function isExpectedError(error: unknown): boolean {
+  return error instanceof NovarchError;
+}

@@ -1,0 +1,101 @@
+import type { HoldRecord } from '../../model/records.js';
+import type { HoldDetail } from '../operations/hold-operations.js';
+import { PLAIN_STYLE, type Style } from '../terminal-style.js';
+import { formatInlineJson } from './format-table.js';
+import { paintStatus } from './paint-status.js';
+
+const KEY_WIDTH = 11;
+
+/** `  key        value` lines, skipping absent values. */
+function fields(entries: ReadonlyArray<readonly [string, string | undefined]>): string[] {
+  return entries.flatMap(([key, value]) =>
+    value === undefined ? [] : [`  ${key.padEnd(KEY_WIDTH)}${value}`],
+  );
+}
+
+/** `novarch holds show` for humans: the hold, its session, action, verdict and cited evidence. */
+export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE): string {
+  const { hold, session, action, verdict, citedEvidence } = detail;
+  const lines = [
+    `${style.bold('Hold')} ${hold.id}`,
+    ...fields([
+      ['status', paintStatus(style, hold.status)],
+      ['created', hold.createdAt],
+      ['deadline', hold.deadline],
+      ['decided', hold.decidedAt === undefined ? undefined : `${hold.decidedAt} by ${hold.decidedBy ?? '?'}`],
+      ['rationale', hold.rationale],
+    ]),
+    '',
+    `${style.bold('Session')} ${hold.sessionId}${session === undefined ? ' (not stored)' : ''}`,
+    ...(session === undefined
+      ? []
+      : fields([
+          ['tenant', session.tenantId],
+          ['team', session.teamId],
+          ['agent', session.agentId],
+          ['started', session.startedAt],
+          [
+            'killed',
+            session.killedAt === undefined ? undefined : `${session.killedAt}: ${session.killReason}`,
+          ],
+        ])),
+    '',
+    `${style.bold('Action')} ${hold.actionId}${action === undefined ? ' (not stored)' : ''}`,
+    ...(action === undefined
+      ? []
+      : fields([
+          ['type', action.actionType],
+          ['tool', action.toolName],
+          ['record', action.context.recordId],
+          ['summary', action.context.summary],
+          ['context', formatInlineJson(action.context)],
+          ['input', formatInlineJson(action.input)],
+          ['reasoning', action.reasoning ?? '(none given)'],
+        ])),
+    '',
+  ];
+  if (verdict === undefined) {
+    lines.push(`${style.bold('Verdict')} none stored`);
+  } else {
+    const { kind, citations } = verdict.verdict;
+    const cited = new Set(citedEvidence.map((record) => record.id));
+    lines.push(
+      `${style.bold('Verdict')} ${paintStatus(style, kind)} (${verdict.source}, ${verdict.decidedAt})`,
+      ...fields([
+        ['rules', citations.ruleIds.join(', ') || '(none)'],
+        [
+          'evidence',
+          citations.evidenceIds.map((id) => (cited.has(id) ? id : `${id} (not stored)`)).join(', ') ||
+            '(none)',
+        ],
+        ['rationale', citations.rationale],
+      ]),
+    );
+  }
+  if (citedEvidence.length > 0) {
+    lines.push('', style.bold('Cited evidence'));
+    for (const evidence of citedEvidence) {
+      const failed = evidence.isError ? ' (error)' : '';
+      lines.push(
+        `  ${evidence.id}  ${evidence.toolName}${failed}  ${evidence.finishedAt}`,
+        `    input   ${formatInlineJson(evidence.input)}`,
+        `    output  ${formatInlineJson(evidence.output)}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const OUTCOME: Record<'approved' | 'denied' | 'skipped', string> = {
+  approved: 'The gate lets the write run.',
+  denied: 'The gate refuses the write with this rationale; the agent continues.',
+  skipped: 'The gate refuses the write and latches the session (fail-closed).',
+};
+
+/** The decision, as `novarch holds approve|deny|skip` confirms it. */
+export function formatDecidedHold(hold: HoldRecord, style: Style = PLAIN_STYLE): string {
+  const status = hold.status === 'pending' || hold.status === 'timed_out' ? undefined : hold.status;
+  const why = hold.rationale === undefined ? '' : `: ${hold.rationale}`;
+  const first = `Hold ${hold.id} ${paintStatus(style, hold.status)} by ${hold.decidedBy ?? '?'}${why}`;
+  return `${first}\n${status === undefined ? '' : `${OUTCOME[status]}\n`}`;
+}

@@ -1,0 +1,24 @@
+import type { HoldSummary } from '../operations/hold-operations.js';
+import { PLAIN_STYLE, type Style } from '../terminal-style.js';
+import { cell, formatTable } from './format-table.js';
+import { paintStatus } from './paint-status.js';
+
+const HEADERS = ['HOLD', 'STATUS', 'SESSION', 'ACTION', 'RECORD', 'DEADLINE', 'SUMMARY'];
+const STATUS_COLUMN = 1;
+
+/** `novarch holds list` for humans: one line per hold, oldest first. */
+export function formatHoldsTable(holds: readonly HoldSummary[], style: Style = PLAIN_STYLE): string {
+  if (holds.length === 0) return 'No holds found.\n';
+  const rows = holds.map(({ hold, action }) => [
+    hold.id,
+    hold.status,
+    hold.sessionId,
+    cell(action?.actionType),
+    cell(action?.context.recordId),
+    hold.deadline,
+    cell(action?.context.summary),
+  ]);
+  return formatTable(HEADERS, rows, (column, text, padded) =>
+    column === STATUS_COLUMN ? padded.replace(text, paintStatus(style, text)) : padded,
+  );
+}

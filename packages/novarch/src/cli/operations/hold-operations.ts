@@ -1,0 +1,96 @@
+import type { AuditEntry, NovarchStore } from '../../model/novarch-store.js';
+import type {
+  ActionRecord,
+  EvidenceRecord,
+  HoldRecord,
+  HoldStatus,
+  SessionRecord,
+  VerdictRecord,
+} from '../../model/records.js';
+import { unknownIdMessage } from '../closest-ids.js';
+import { OperatorUsageError } from '../operator-errors.js';
+
+/** A hold with the action it holds, as `novarch holds list` shows it. */
+export interface HoldSummary {
+  hold: HoldRecord;
+  /** Absent only when the store lost the action (it is written before the hold). */
+  action?: ActionRecord;
+}
+
+/** Everything an operator needs to decide a hold, as `novarch holds show` shows it. */
+export interface HoldDetail {
+  hold: HoldRecord;
+  session?: SessionRecord;
+  action?: ActionRecord;
+  /** The action's latest verdict, with its citations. */
+  verdict?: VerdictRecord;
+  /** The stored evidence the verdict cites, in citation order (ids not stored are left out). */
+  citedEvidence: EvidenceRecord[];
+}
+
+/** The audit entries of these sessions, by action id. */
+async function entriesByAction(
+  store: NovarchStore,
+  sessionIds: Iterable<string>,
+): Promise<Map<string, AuditEntry>> {
+  const entries = new Map<string, AuditEntry>();
+  for (const sessionId of new Set(sessionIds)) {
+    for (const entry of await store.audit({ sessionId })) entries.set(entry.action.id, entry);
+  }
+  return entries;
+}
+
+/** Holds, oldest first, each with its action. */
+export async function listHoldSummaries(
+  store: NovarchStore,
+  filter: { status?: HoldStatus | undefined; sessionId?: string | undefined },
+): Promise<HoldSummary[]> {
+  const holds = await store.listHolds({
+    ...(filter.status === undefined ? {} : { status: filter.status }),
+    ...(filter.sessionId === undefined ? {} : { sessionId: filter.sessionId }),
+  });
+  const entries = await entriesByAction(
+    store,
+    holds.map((hold) => hold.sessionId),
+  );
+  return holds.map((hold) => {
+    const action = entries.get(hold.actionId)?.action;
+    return action === undefined ? { hold } : { hold, action };
+  });
+}
+
+/** The hold with this id; an unknown id is a usage error that lists the closest ids. */
+export async function requireHold(store: NovarchStore, id: string, storePath: string): Promise<HoldRecord> {
+  const hold = await store.getHold(id);
+  if (hold !== undefined) return hold;
+  const known = (await store.listHolds()).map((candidate) => candidate.id);
+  throw new OperatorUsageError(unknownIdMessage('hold', id, known, storePath));
+}
+
+/** A hold with its session, action, verdict and the evidence the verdict cites. */
+export async function loadHoldDetail(
+  store: NovarchStore,
+  id: string,
+  storePath: string,
+): Promise<HoldDetail> {
+  const hold = await requireHold(store, id, storePath);
+  const [session, entries, evidence] = await Promise.all([
+    store.getSession(hold.sessionId),
+    entriesByAction(store, [hold.sessionId]),
+    store.listEvidence(hold.sessionId),
+  ]);
+  const entry = entries.get(hold.actionId);
+  const verdict = entry?.verdict;
+  const byId = new Map(evidence.map((record) => [record.id, record]));
+  const citedEvidence = (verdict?.verdict.citations.evidenceIds ?? []).flatMap((evidenceId) => {
+    const record = byId.get(evidenceId);
+    return record === undefined ? [] : [record];
+  });
+  return {
+    hold,
+    ...(session === undefined ? {} : { session }),
+    ...(entry === undefined ? {} : { action: entry.action }),
+    ...(verdict === undefined ? {} : { verdict }),
+    citedEvidence,
+  };
+}

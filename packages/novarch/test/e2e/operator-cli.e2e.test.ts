@@ -1,0 +1,295 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openSqliteStore } from '../../src/index.js';
+import { createTempStoreFiles } from '../store/temp-store-file.js';
+
+// The real `novarch` bin (built dist/) over a real SQLite store written with the library.
+
+const BIN = fileURLToPath(new URL('../../bin/novarch.js', import.meta.url));
+const DEADLINE = new Date('2099-01-01T00:00:00.000Z');
+const files = createTempStoreFiles();
+afterAll(() => files.cleanup());
+
+/** Runs the bin; NO_COLOR, USER=ana and the store in NOVARCH_STORE unless `env` says otherwise. */
+function novarch(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, NO_COLOR: '1', USER: 'ana', ...env } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Two sessions: acme's refund-bot (a held refund, a passed note) and globex's (a held refund, a kill). */
+async function buildStore() {
+  const file = files.next();
+  const store = await openSqliteStore(file);
+  const acme = await store.createSession({ tenantId: 'acme', teamId: 'support', agentId: 'refund-bot' }, 300);
+  const globex = await store.createSession({ tenantId: 'globex', teamId: 'ops', agentId: 'notes-bot' }, 60);
+  const lookup = await store.recordEvidence({
+    sessionId: acme.id,
+    toolName: 'mcp__crm__lookup_customer',
+    input: { customerId: 'c-7' },
+    output: { name: 'Ana Lima', charges: [450, 450] },
+    isError: false,
+    startedAt: '2026-03-01T10:00:00.000Z',
+    finishedAt: '2026-03-01T10:00:00.120Z',
+  });
+  const act = async (sessionId: string, actionType: string, recordId: string, summary: string) =>
+    store.recordAction({
+      sessionId,
+      actionType,
+      toolName: `mcp__crm__${actionType}`,
+      input: { recordId, reasoning: 'charged twice' },
+      context: { recordId, summary },
+      reasoning: 'charged twice',
+    });
+  const judge = async (
+    action: { id: string; sessionId: string },
+    kind: 'pass' | 'kill' | 'hold',
+    rule: string,
+  ) =>
+    store.recordVerdict({
+      actionId: action.id,
+      sessionId: action.sessionId,
+      verdict: {
+        kind,
+        citations: { ruleIds: [rule], evidenceIds: [lookup.id], rationale: `${rule} says ${kind}` },
+      },
+      source: 'judge',
+    });
+  const refund = await act(acme.id, 'refund', 'c-7', 'Refund 900 € to c-7');
+  await judge(refund, 'hold', 'TEAM-2');
+  const refundHold = await store.createHold(refund.id, acme.id, DEADLINE);
+  await judge(await act(acme.id, 'add_note', 'c-7', 'Note the refund'), 'pass', 'TEAM-1');
+  const other = await act(globex.id, 'refund', 'c-9', 'Refund 600 € to c-9');
+  await judge(other, 'hold', 'TEAM-2');
+  const otherHold = await store.createHold(other.id, globex.id, DEADLINE);
+  await judge(await act(globex.id, 'delete_record', 'n-1', 'Delete note n-1'), 'kill', 'TEAM-9');
+  await store.close();
+  // Same-length stand-ins for the random ids, so the expected tables below keep their layout.
+  const ids = { acme, globex, lookup, refund, refundHold, other, otherHold };
+  const stand = (prefix: string, n: number) => `${prefix}_00000000-0000-0000-0000-00000000000${n}`;
+  const standIns = new Map([
+    [acme.id, stand('ses', 1)],
+    [globex.id, stand('ses', 2)],
+    [lookup.id, stand('evd', 1)],
+    [refund.id, stand('act', 1)],
+    [refundHold.id, stand('hold', 1)],
+    [otherHold.id, stand('hold', 2)],
+  ]);
+  const mask = (text: string) => {
+    let masked = text;
+    for (const [id, standIn] of standIns) masked = masked.replaceAll(id, standIn);
+    return masked.replace(/20[0-8]\d-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'YYYY-MM-DDThh:mm:ss.sssZ');
+  };
+  const open = () => openSqliteStore(file);
+  return { file, ids, mask, open, env: { NOVARCH_STORE: file } };
+}
+
+describe('novarch holds', () => {
+  it('lists holds as a table and filters them by status and session', async () => {
+    const { env, ids, mask } = await buildStore();
+    const all = await novarch(['holds', 'list'], env);
+    expect(all.code).toBe(0);
+    expect(mask(all.stdout)).toBe(
+      `HOLD                                       STATUS   SESSION                                   ACTION  RECORD  DEADLINE                  SUMMARY
+hold_00000000-0000-0000-0000-000000000001  pending  ses_00000000-0000-0000-0000-000000000001  refund  c-7     2099-01-01T00:00:00.000Z  Refund 900 € to c-7
+hold_00000000-0000-0000-0000-000000000002  pending  ses_00000000-0000-0000-0000-000000000002  refund  c-9     2099-01-01T00:00:00.000Z  Refund 600 € to c-9
+`,
+    );
+    expect((await novarch(['holds', 'list', '--status', 'approved'], env)).stdout).toBe('No holds found.\n');
+    const json = await novarch(['holds', 'list', '--session', ids.globex.id, '--json'], env);
+    const listed = z.array(z.object({ hold: z.object({ id: z.string() }) })).parse(JSON.parse(json.stdout));
+    expect(listed.map((entry) => entry.hold.id)).toEqual([ids.otherHold.id]);
+  });
+
+  it('shows a hold with its action, session, verdict citations and the cited evidence', async () => {
+    const { env, ids, mask } = await buildStore();
+    const shown = await novarch(['holds', 'show', ids.refundHold.id], env);
+    expect(shown.code).toBe(0);
+    expect(mask(shown.stdout)).toBe(`Hold hold_00000000-0000-0000-0000-000000000001
+  status     pending
+  created    YYYY-MM-DDThh:mm:ss.sssZ
+  deadline   2099-01-01T00:00:00.000Z
+
+Session ses_00000000-0000-0000-0000-000000000001
+  tenant     acme
+  team       support
+  agent      refund-bot
+  started    YYYY-MM-DDThh:mm:ss.sssZ
+
+Action act_00000000-0000-0000-0000-000000000001
+  type       refund
+  tool       mcp__crm__refund
+  record     c-7
+  summary    Refund 900 € to c-7
+  context    {"recordId":"c-7","summary":"Refund 900 € to c-7"}
+  input      {"recordId":"c-7","reasoning":"charged twice"}
+  reasoning  charged twice
+
+Verdict hold (judge, YYYY-MM-DDThh:mm:ss.sssZ)
+  rules      TEAM-2
+  evidence   evd_00000000-0000-0000-0000-000000000001
+  rationale  TEAM-2 says hold
+
+Cited evidence
+  evd_00000000-0000-0000-0000-000000000001  mcp__crm__lookup_customer  YYYY-MM-DDThh:mm:ss.sssZ
+    input   {"customerId":"c-7"}
+    output  {"name":"Ana Lima","charges":[450,450]}
+`);
+    const json = JSON.parse((await novarch(['holds', 'show', ids.refundHold.id, '--json'], env)).stdout);
+    expect(json.verdict.verdict.citations).toEqual({
+      ruleIds: ['TEAM-2'],
+      evidenceIds: [ids.lookup.id],
+      rationale: 'TEAM-2 says hold',
+    });
+    expect(json.citedEvidence).toMatchObject([{ id: ids.lookup.id, output: { name: 'Ana Lima' } }]);
+  });
+
+  it('approves as $USER, denies only with a rationale, and refuses a second decision (exit 3)', async () => {
+    const { env, ids, open } = await buildStore();
+    const approved = await novarch(
+      ['holds', 'approve', ids.refundHold.id, '--rationale', 'charged twice'],
+      env,
+    );
+    expect(approved).toEqual({
+      code: 0,
+      stdout: `Hold ${ids.refundHold.id} approved by ana: charged twice\nThe gate lets the write run.\n`,
+      stderr: '',
+    });
+    const bare = await novarch(['holds', 'deny', ids.otherHold.id], env);
+    expect(bare).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: novarch holds deny needs --rationale TEXT: the agent is told why its action was refused.\n',
+    });
+    const denied = await novarch(
+      ['holds', 'deny', ids.otherHold.id, '--rationale', 'no', '--operator', 'bob'],
+      env,
+    );
+    expect(denied.code).toBe(0);
+    const store = await open();
+    const stored = await store.getHold(ids.refundHold.id);
+    expect(stored).toMatchObject({ status: 'approved', decidedBy: 'ana', rationale: 'charged twice' });
+    expect(await store.getHold(ids.otherHold.id)).toMatchObject({ status: 'denied', decidedBy: 'bob' });
+    await store.close();
+
+    const again = await novarch(['holds', 'skip', ids.refundHold.id], env);
+    expect(again).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        `error: Hold ${ids.refundHold.id} was already approved by ana at ${stored?.decidedAt}: ` +
+        'charged twice. Nothing was changed.\n',
+    });
+  });
+
+  it('names the closest ids for an unknown hold (exit 2)', async () => {
+    const { env, ids, file } = await buildStore();
+    const typo = `${ids.otherHold.id.slice(0, -1)}x`;
+    const result = await novarch(['holds', 'approve', typo], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: No hold "${typo}" in the store at ${file}.\nClosest hold ids:\n  ${ids.otherHold.id}\n  ${ids.refundHold.id}\n`,
+    );
+  });
+});
+
+describe('novarch sessions', () => {
+  it('kills a running session: the store latches it with the operator and reason', async () => {
+    const { env, ids, open, mask } = await buildStore();
+    const killed = await novarch(['sessions', 'kill', ids.globex.id, '--reason', 'deleting notes'], env);
+    expect(killed.code).toBe(0);
+    const store = await open();
+    const session = await store.getSession(ids.globex.id);
+    await store.close();
+    expect(session?.killedAt).toMatch(/^\d{4}-/);
+    expect(session?.killReason).toBe('operator ana: deleting notes');
+    expect(killed.stdout).toBe(
+      `Session ${ids.globex.id} killed at ${session?.killedAt}: operator ana: deleting notes\n` +
+        'The gate refuses its next tool call, reads included.\n',
+    );
+    expect(mask((await novarch(['sessions', 'list', '--killed'], env)).stdout)).toBe(
+      `SESSION                                   TENANT  TEAM  AGENT      STARTED                   HOLD WAIT  KILLED                    KILL REASON
+ses_00000000-0000-0000-0000-000000000002  globex  ops   notes-bot  YYYY-MM-DDThh:mm:ss.sssZ  60s        YYYY-MM-DDThh:mm:ss.sssZ  operator ana: deleting notes
+`,
+    );
+    const again = await novarch(['sessions', 'kill', ids.globex.id, '--reason', 'again'], env);
+    expect(again.code).toBe(3);
+    const unknown = await novarch(['sessions', 'kill', 'ses_nope', '--reason', 'x'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('error: No session "ses_nope" in the store at');
+    for (const id of [ids.acme.id, ids.globex.id]) expect(unknown.stderr).toContain(`\n  ${id}`);
+  });
+});
+
+describe('novarch audit', () => {
+  it('prints one line per action and filters by tenant, agent, session, verdict and limit', async () => {
+    const { env, ids, mask } = await buildStore();
+    const all = await novarch(['audit'], env);
+    expect(mask(all.stdout)).toBe(
+      `TIME                      SESSION                                   AGENT       ACTION         RECORD  VERDICT  RULES   HOLD
+YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000001  refund-bot  refund         c-7     hold     TEAM-2  pending
+YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000001  refund-bot  add_note       c-7     pass     TEAM-1  -
+YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000002  notes-bot   refund         c-9     hold     TEAM-2  pending
+YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000002  notes-bot   delete_record  n-1     kill     TEAM-9  -
+`,
+    );
+    const actionTypes = async (...args: string[]) => {
+      const result = await novarch(['audit', ...args, '--json'], env);
+      const entries = z.array(z.object({ action: z.object({ actionType: z.string() }) }));
+      return entries.parse(JSON.parse(result.stdout)).map((entry) => entry.action.actionType);
+    };
+    expect(await actionTypes('--tenant', 'globex')).toEqual(['refund', 'delete_record']);
+    expect(await actionTypes('--agent', 'refund-bot', '--verdict', 'pass')).toEqual(['add_note']);
+    expect(await actionTypes('--session', ids.acme.id, '--limit', '1')).toEqual(['add_note']);
+    expect(await actionTypes('--verdict', 'kill')).toEqual(['delete_record']);
+    const badLimit = await novarch(['audit', '--limit', '0'], env);
+    expect(badLimit).toMatchObject({
+      code: 2,
+      stderr: 'error: novarch audit: --limit: expected a whole number of 1 or more\n',
+    });
+  });
+});
+
+describe('novarch store, help and exit codes', () => {
+  it('takes --store over --config over $NOVARCH_STORE, and says when there is no store (exit 2)', async () => {
+    const { file, env } = await buildStore();
+    const config = path.join(path.dirname(file), 'novarch.yaml');
+    writeFileSync(config, 'store:\n  path: ./novarch.db\n');
+    const viaConfig = await novarch(['audit', '--config', config], { NOVARCH_STORE: '/nowhere.db' });
+    expect(viaConfig.stdout.split('\n')).toHaveLength(6);
+    const viaStore = await novarch(['--store', file, 'audit', '--config', '/nowhere.yaml'], env);
+    expect(viaStore.code).toBe(0);
+    const missing = await novarch(['holds', 'list'], { NOVARCH_STORE: '/nowhere/novarch.db' });
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr:
+        'error: No Novarch store at /nowhere/novarch.db (from $NOVARCH_STORE). Pass --store FILE or ' +
+        '--config FILE, or set NOVARCH_STORE, to the store your agents use.\n',
+    });
+  });
+
+  it('--help lists the commands and the exit codes', async () => {
+    const help = await novarch(['--help']);
+    expect(help.code).toBe(0);
+    for (const text of ['holds ', 'sessions ', 'audit ', 'Exit codes:', '  3  refused:', '$NOVARCH_STORE']) {
+      expect(help.stdout).toContain(text);
+    }
+    const holds = await novarch(['holds', '--help']);
+    for (const command of ['list', 'show', 'approve', 'deny', 'skip'])
+      expect(holds.stdout).toContain(command);
+    expect((await novarch(['holds', 'deny', '--help'])).stdout).toContain('Exit codes:');
+  });
+});

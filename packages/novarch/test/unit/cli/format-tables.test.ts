@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { formatAuditTable } from '../../../src/cli/format/format-audit.js';
+import { formatHoldsTable } from '../../../src/cli/format/format-holds.js';
+import { formatKilledSession, formatSessionsTable } from '../../../src/cli/format/format-sessions.js';
+import { formatJson, formatTable } from '../../../src/cli/format/format-table.js';
+import { createStyle } from '../../../src/cli/terminal-style.js';
+import { action, auditEntry, deniedHold, killedSession, pendingHold, session } from './cli-fixtures.js';
+
+const colours = createStyle({ isTTY: true }, {});
+
+describe('formatTable', () => {
+  it('aligns columns two spaces apart with no trailing spaces', () => {
+    expect(
+      formatTable(
+        ['A', 'LONG HEADER', 'C'],
+        [
+          ['xyz', 'b', ''],
+          ['1', '2', '3'],
+        ],
+      ),
+    ).toBe('A    LONG HEADER  C\nxyz  b\n1    2            3\n');
+  });
+
+  it('prints JSON pretty with a final newline', () => {
+    expect(formatJson({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}\n');
+  });
+});
+
+describe('table formatters', () => {
+  it('lists holds with their action', () => {
+    expect(formatHoldsTable([{ hold: pendingHold, action }, { hold: deniedHold }])).toBe(
+      `HOLD    STATUS   SESSION  ACTION  RECORD  DEADLINE                  SUMMARY
+hold_1  pending  ses_1    refund  c-7     2026-03-01T10:05:02.200Z  Refund 900 € to c-7
+hold_1  denied   ses_1    -       -       2026-03-01T10:05:02.200Z  -
+`,
+    );
+    expect(formatHoldsTable([])).toBe('No holds found.\n');
+  });
+
+  it('lists sessions with their kill', () => {
+    expect(formatSessionsTable([session, killedSession])).toBe(
+      `SESSION  TENANT  TEAM     AGENT       STARTED                   HOLD WAIT  KILLED                    KILL REASON
+ses_1    acme    support  refund-bot  2026-03-01T10:00:00.000Z  300s       -                         -
+ses_2    acme    support  notes-bot   2026-03-01T10:00:00.000Z  300s       2026-03-01T10:05:00.000Z  operator ana: deleting notes
+`,
+    );
+    expect(formatSessionsTable([])).toBe('No sessions found.\n');
+    expect(formatKilledSession(killedSession)).toBe(
+      'Session ses_2 killed at 2026-03-01T10:05:00.000Z: operator ana: deleting notes\n' +
+        'The gate refuses its next tool call, reads included.\n',
+    );
+  });
+
+  it('prints one audit line per action, `-` where there is no verdict or hold', () => {
+    const bare = { action: { ...action, id: 'act_2', actionType: 'add_note' }, session };
+    expect(formatAuditTable([auditEntry, bare])).toBe(
+      `TIME                      SESSION  AGENT       ACTION    RECORD  VERDICT  RULES   HOLD
+2026-03-01T10:00:02.000Z  ses_1    refund-bot  refund    c-7     hold     TEAM-2  pending
+2026-03-01T10:00:02.000Z  ses_1    refund-bot  add_note  c-7     -        -       -
+`,
+    );
+    expect(formatAuditTable([])).toBe('No actions found.\n');
+  });
+
+  it('colours statuses only when the style is on, keeping the columns aligned', () => {
+    const [, row] = formatHoldsTable([{ hold: pendingHold, action }], colours).split('\n');
+    expect(row).toBe(
+      'hold_1  \u001b[33mpending\u001b[39m  ses_1    refund  c-7     2026-03-01T10:05:02.200Z  Refund 900 € to c-7',
+    );
+    expect(formatAuditTable([auditEntry], colours)).toContain('\u001b[33mhold\u001b[39m     TEAM-2');
+  });
+});
+
+describe('createStyle', () => {
+  it('colours only on a TTY, never with NO_COLOR or TERM=dumb', () => {
+    expect(createStyle({ isTTY: true }, {}).red('x')).toBe('\u001b[31mx\u001b[39m');
+    expect(createStyle({ isTTY: true }, { NO_COLOR: '1' }).red('x')).toBe('x');
+    expect(createStyle({ isTTY: true }, { TERM: 'dumb' }).red('x')).toBe('x');
+    expect(createStyle({ isTTY: false }, {}).red('x')).toBe('x');
+  });
+});
