@@ -1,6 +1,11 @@
 // Novarch: governance for agent tool calls (gate, judge, holds, audit). Explicit export list,
 // pinned by test/unit/index.test.ts. The Claude Agent SDK is only imported as types here, so
 // importing novarch works without the SDK installed.
+export {
+  type AugurToolHandler,
+  type AugurToolOptions,
+  augurAsyncTool,
+} from './augur/augur-async-tool.js';
 export { type ActiveSession, type AugurSessionOptions, augur } from './augur/augur-session.js';
 export {
   ADOPT_DEPLOYMENT_WINDOW,

@@ -6,7 +6,7 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
-import type { Citations } from '../model/records.js';
+import type { Citations, SessionRecord } from '../model/records.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import { DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
 
@@ -132,17 +132,11 @@ export class NovarchHookGate implements AsyncDisposable {
     try {
       if (input.hook_event_name !== 'PreToolUse') return NO_OPINION;
       const session = this.requireSession();
-      if (this.latched)
-        return refuse(`this session was stopped (${this.latched.rationale}); no further tool calls run`);
+      if (this.latched) return this.refuseLatched();
       const killed = await session.engine.isKilled(session.record.id);
-      if (killed) {
-        this.latch({
-          ruleIds: [],
-          evidenceIds: [],
-          rationale: `killed by an operator: ${killed.killReason ?? 'no reason given'}`,
-        });
-        return refuse('an operator killed this session');
-      }
+      if (killed) return this.latchOperatorKill(killed, 'an operator killed this session');
+      // Another call of this session may have latched it while this one awaited the store.
+      if (this.latched) return this.refuseLatched();
       const kind = this.options.toolKinds[input.tool_name];
       if (!kind) {
         if (!this.allowUnmapped.has(input.tool_name))
@@ -156,6 +150,28 @@ export class NovarchHookGate implements AsyncDisposable {
         `the gate failed (${error instanceof Error ? error.message : String(error)}); refused to be safe`,
       );
     }
+  }
+
+  private refuseLatched(): HookJSONOutput {
+    return refuse(`this session was stopped (${this.latched?.rationale}); no further tool calls run`);
+  }
+
+  private latchOperatorKill(killed: SessionRecord, reason: string): HookJSONOutput {
+    this.latch({
+      ruleIds: [],
+      evidenceIds: [],
+      rationale: `killed by an operator: ${killed.killReason ?? 'no reason given'}`,
+    });
+    return refuse(reason);
+  }
+
+  /** An approved write runs unless the session was stopped (here or by an operator) during the hold. */
+  private async allowApprovedWrite(session: ActiveSession): Promise<HookJSONOutput> {
+    if (this.latched) return this.refuseLatched();
+    const killed = await session.engine.isKilled(session.record.id);
+    if (killed)
+      return this.latchOperatorKill(killed, 'an operator killed this session while this write was held');
+    return NO_OPINION;
   }
 
   private startRead(id: string, toolName: string, toolInput: unknown): HookJSONOutput {
@@ -195,7 +211,7 @@ export class NovarchHookGate implements AsyncDisposable {
         ...(reasoning !== undefined ? { reasoning } : {}),
       });
       const { citations } = decision.verdict;
-      if (decision.verdict.kind === 'pass') return NO_OPINION;
+      if (decision.verdict.kind === 'pass') return this.latched ? this.refuseLatched() : NO_OPINION;
       if (decision.verdict.kind === 'kill') {
         this.latch(citations, decision.action.id);
         await session.engine.store.killSession(session.record.id, citations.rationale);
@@ -203,7 +219,7 @@ export class NovarchHookGate implements AsyncDisposable {
       }
       if (!decision.hold) return refuse('held without a hold record; refused to be safe');
       const hold = await session.engine.awaitHold(decision.hold);
-      if (hold.status === 'approved') return NO_OPINION;
+      if (hold.status === 'approved') return await this.allowApprovedWrite(session);
       if (hold.status === 'denied')
         return refuse(`an operator denied this action: ${hold.rationale ?? 'no rationale given'}`);
       const rationale =

@@ -82,7 +82,10 @@ export const TestCaseSchema = z
       .array(ExpectedVerdictSchema)
       .optional()
       .describe('Novarch verdicts the run must produce, e.g. {tool: refund_order, verdict: hold}.'),
-    expect_killed: z.boolean().optional().describe('Whether Novarch must kill the session (true) or not (false).'),
+    expect_killed: z
+      .boolean()
+      .optional()
+      .describe('Whether Novarch must kill the session (true) or not (false).'),
     timeout: z.number().positive().optional().describe('Seconds per attempt.'),
   })
   .superRefine((testCase, context) => {

@@ -1,6 +1,5 @@
 import type { ExpectedVerdict } from '../../config/index.js';
-import type { Metric, MetricOutcome } from '../metric.js';
-import type { MetricInput } from '../metric.js';
+import type { Metric, MetricInput, MetricOutcome } from '../metric.js';
 import { matchesToolName } from './match-tool-name.js';
 
 /** Checks `expected_verdicts` and `expect_killed` against Novarch's decisions in the run. */
@@ -18,7 +17,11 @@ export function evaluateGovernanceExpectations(
     passed,
     reason,
   });
-  if (!governance) return { ...outcome(false, 0, 'the run was not governed (no Novarch decisions recorded)'), error: 'no governance data' };
+  if (!governance)
+    return {
+      ...outcome(false, 0, 'the run was not governed (no Novarch decisions recorded)'),
+      error: 'no governance data',
+    };
   const unmet: string[] = [];
   for (const expectation of expected) {
     const match = governance.verdicts.find(
@@ -27,13 +30,19 @@ export function evaluateGovernanceExpectations(
         verdict.verdict === expectation.verdict &&
         (expectation.hold_status === undefined || verdict.hold_status === expectation.hold_status),
     );
-    if (!match) unmet.push(`expected ${expectation.tool} → ${expectation.verdict}${expectation.hold_status ? ` (${expectation.hold_status})` : ''}`);
+    if (!match)
+      unmet.push(
+        `expected ${expectation.tool} → ${expectation.verdict}${expectation.hold_status ? ` (${expectation.hold_status})` : ''}`,
+      );
   }
   if (expectKilled !== undefined && governance.killed !== expectKilled) {
     unmet.push(expectKilled ? 'expected the session to be killed' : 'the session was killed');
   }
   const total = expected.length + (expectKilled === undefined ? 0 : 1);
-  const seen = governance.verdicts.map((verdict) => `${verdict.tool} → ${verdict.verdict}${verdict.hold_status ? ` (${verdict.hold_status})` : ''}`);
+  const seen = governance.verdicts.map(
+    (verdict) =>
+      `${verdict.tool} → ${verdict.verdict}${verdict.hold_status ? ` (${verdict.hold_status})` : ''}`,
+  );
   const summary = `verdicts: ${seen.length ? seen.join(', ') : 'none'}${governance.killed ? '; session killed' : ''}`;
   return unmet.length
     ? outcome(false, total ? (total - unmet.length) / total : 0, `${unmet.join('; ')} (${summary})`)
@@ -41,7 +50,10 @@ export function evaluateGovernanceExpectations(
 }
 
 /** A case's governance expectations as a Metric. */
-export function createGovernanceMetric(expected: readonly ExpectedVerdict[], expectKilled: boolean | undefined): Metric {
+export function createGovernanceMetric(
+  expected: readonly ExpectedVerdict[],
+  expectKilled: boolean | undefined,
+): Metric {
   return {
     name: 'governance',
     type: 'governance',

@@ -13,8 +13,8 @@ import {
   type ToolKind,
 } from 'novarch';
 import type { LoadedAgent } from '../../../config/index.js';
-import type { GovernanceSummary } from '../../contract/index.js';
 import { ConfigError } from '../../../errors.js';
+import type { GovernanceSummary } from '../../contract/index.js';
 import { FUNCTION_TOOLS_SERVER } from '../tool-names.js';
 import { buildWriteSpec } from './build-write-spec.js';
 

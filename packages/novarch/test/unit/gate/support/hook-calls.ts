@@ -1,0 +1,65 @@
+import type { HookCallback, HookEvent, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import type { NovarchHookGate } from '../../../../src/index.js';
+
+// Hand-built hook inputs, shaped as the Claude CLI sends them, so the gate's decisions can be
+// tested without spawning it (the e2e tests cover the real CLI).
+
+const BASE = { session_id: 'sdk-session', transcript_path: '/tmp/transcript.jsonl', cwd: '/tmp' };
+
+/** The gate's hooks, called as the SDK calls them. */
+export interface GateHooks {
+  pre(toolName: string, toolInput: unknown, toolUseId: string): Promise<HookJSONOutput>;
+  post(toolName: string, toolInput: unknown, toolUseId: string, response: unknown): Promise<HookJSONOutput>;
+  postFailure(
+    toolName: string,
+    toolInput: unknown,
+    toolUseId: string,
+    error: string,
+  ): Promise<HookJSONOutput>;
+}
+
+function callbackOf(gate: NovarchHookGate, event: HookEvent): HookCallback {
+  const matchers = gate.hooksConfig()[event];
+  const callback = matchers?.[0]?.hooks[0];
+  if (matchers?.length !== 1 || matchers[0]?.hooks.length !== 1 || !callback)
+    throw new Error(`expected one ${event} hook from the gate`);
+  return callback;
+}
+
+export function gateHooks(gate: NovarchHookGate): GateHooks {
+  const call = (event: HookEvent, input: HookInput, toolUseId: string) =>
+    callbackOf(gate, event)(input, toolUseId, { signal: new AbortController().signal });
+  return {
+    pre: (tool_name, tool_input, tool_use_id) =>
+      call(
+        'PreToolUse',
+        { ...BASE, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id },
+        tool_use_id,
+      ),
+    post: (tool_name, tool_input, tool_use_id, tool_response) =>
+      call(
+        'PostToolUse',
+        { ...BASE, hook_event_name: 'PostToolUse', tool_name, tool_input, tool_use_id, tool_response },
+        tool_use_id,
+      ),
+    postFailure: (tool_name, tool_input, tool_use_id, error) =>
+      call(
+        'PostToolUseFailure',
+        { ...BASE, hook_event_name: 'PostToolUseFailure', tool_name, tool_input, tool_use_id, error },
+        tool_use_id,
+      ),
+  };
+}
+
+/** The refusal reason when the hook denied the call; undefined when it let the call run. */
+export function denyReason(output: HookJSONOutput): string | undefined {
+  if ('async' in output) return undefined;
+  const specific = output.hookSpecificOutput;
+  if (specific?.hookEventName !== 'PreToolUse' || specific.permissionDecision !== 'deny') return undefined;
+  return specific.permissionDecisionReason ?? '';
+}
+
+/** True when the gate expressed no opinion: the call runs (the user's own permission rules still apply). */
+export function isNoOpinion(output: HookJSONOutput): boolean {
+  return Object.keys(output).length === 0;
+}
