@@ -20,7 +20,7 @@ export default defineConfig({
           // Runs after the unit tests, with its own worker limit.
           sequence: { groupOrder: 1 },
           include: ['packages/*/test/e2e/**/*.test.ts', 'examples/**/*.test.ts'],
-          testTimeout: 90_000,
+          testTimeout: 180_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
 
