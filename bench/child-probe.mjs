@@ -1,6 +1,6 @@
 // Preloaded (`node --import ./bench/child-probe.mjs ...`) into both processes that
 // bench/chat-vs-sdk.mjs times, so each reports the same facts the same way: when the main
-// module started, when the Claude CLI was spawned and exited, and its own peak RSS. One JSON
+// module started, when the Claude CLI was spawned and exited, its own peak RSS and CPU time. One JSON
 // line on stderr at exit, prefixed `bench-probe `. Costs well under a millisecond.
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
@@ -29,7 +29,9 @@ syncBuiltinESMExports();
 
 process.on('exit', () => {
   probe.exitAt = now();
-  probe.maxRssKb = process.resourceUsage().maxRSS;
+  const usage = process.resourceUsage();
+  probe.maxRssKb = usage.maxRSS;
+  probe.cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
   // stderr is a pipe here: writes are synchronous on Linux, so this line is not lost.
   process.stderr.write(`bench-probe ${JSON.stringify(probe)}\n`);
 });

@@ -86,3 +86,10 @@ export function machineBusySeconds() {
   const total = ticks.slice(0, 8).reduce((sum, value) => sum + value, 0);
   return (total - ticks[3] - ticks[4]) / CLOCK_TICKS;
 }
+
+/** Cores that other programs keep busy: the machine's busy time over `windowMs` while we run nothing. */
+export async function busyCores(windowMs = 2000) {
+  const before = machineBusySeconds();
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  return (machineBusySeconds() - before) / (windowMs / 1000);
+}

@@ -4,27 +4,26 @@
 // See bench/README.md.
 //
 //   node bench/test-runner.mjs [--samples 3] [--warmup 1] [--latencies 2000,0] [--cases 20]
-//                              [--concurrency 4] [--trace DIR] [--variant LABEL=path/to/holodeck.js]...
-import { spawn } from 'node:child_process';
+//                              [--concurrency 4] [--wait-quiet 120] [--trace DIR]
+//                              [--variant LABEL=path/to/holodeck.js]...
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { reply, startFakeAnthropic, systemPromptText, toolNames } from '@holodeck/testkit';
-import { childrenCpuSeconds, machineBusySeconds, startTreeSampler } from './proc-stats.mjs';
+import { reply, startFakeAnthropic } from '@holodeck/testkit';
+import { busyCores } from './proc-stats.mjs';
+import { BenchError, runContender } from './run-contender.mjs';
 
 const MODEL = 'claude-sonnet-4-5';
 const INSTRUCTIONS = 'You are the benchmark agent. Answer briefly.';
 const ANSWER = 'the answer';
 const EXPECTED = 'answer';
-const FAKE_API_KEY = 'sk-bench-fake';
 /** Targets: process isolation no slower than the bare loop; session isolation under 12 s at 2 s. */
 const PROCESS_RATIO_TARGET = 1.0;
 const SESSION_TARGET_MS = 12_000;
 const SESSION_TARGET_LATENCY = 2000;
-const SAMPLE_EVERY_MS = 100;
 /** A run during which other programs used more than this many cores on average is marked `*`. */
 const BUSY_OTHER_CORES = 0.25;
 
@@ -32,13 +31,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const holodeckBin = path.join(root, 'packages/holodeck/bin/holodeck.js');
 const bareLoop = path.join(here, 'bare-test-loop.mjs');
-const probeModule = path.join(here, 'child-probe.mjs');
 
 const now = () => performance.timeOrigin + performance.now();
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code, text) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
-
-class BenchError extends Error {}
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -49,6 +45,7 @@ function parseOptions() {
       cases: { type: 'string', default: '20' },
       concurrency: { type: 'string', default: '4' },
       trace: { type: 'string' },
+      'wait-quiet': { type: 'string', default: '0' },
       variant: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -57,6 +54,8 @@ function parseOptions() {
     process.stdout.write(
       'usage: node bench/test-runner.mjs [--samples N (3)] [--warmup N (1)] [--latencies MS,MS (2000,0)]\n' +
         '                                  [--cases N (20)] [--concurrency N (4)] [--trace DIR]\n' +
+        '                                  [--wait-quiet SECONDS (0: off; before each run, wait up to this long\n' +
+        '                                   until other programs use under 0.25 cores)]\n' +
         '                                  [--variant LABEL=path/to/holodeck.js]... (extra process-isolation contenders)\n',
     );
     process.exit(0);
@@ -74,6 +73,7 @@ function parseOptions() {
     cases: integer('cases', values.cases, 1),
     concurrency: integer('concurrency', values.concurrency, 1),
     trace: values.trace,
+    waitQuietMs: integer('wait-quiet', values['wait-quiet'], 0) * 1000,
     variants: values.variant.map((text) => {
       const match = /^([\w.-]+)=(.+)$/.exec(text);
       if (!match) throw new BenchError(`--variant must be LABEL=path/to/holodeck.js, got "${text}"`);
@@ -195,134 +195,6 @@ function contenders(fixtures, options) {
   ];
 }
 
-// ---------------------------------------------------------------- one timed run
-
-/** Checks the fake server saw exactly one agent-loop request per case, each the same as HoloDeck sends. */
-function checkRequests(server, before, label, caseCount) {
-  const added = server.requests.slice(before.requests);
-  const unexpected = server.unexpected.slice(before.unexpected);
-  if (unexpected.length) {
-    throw new BenchError(
-      `${label}: the fake server got unexpected requests: ${unexpected.map((request) => `${request.method} ${request.path} (${request.reason})`).join(', ')}`,
-    );
-  }
-  if (added.length !== caseCount) {
-    throw new BenchError(`${label}: expected ${caseCount} agent-loop requests, got ${added.length}`);
-  }
-  for (const request of added) {
-    const problems = [];
-    if (!systemPromptText(request).includes(INSTRUCTIONS))
-      problems.push('system prompt lacks the instructions');
-    if (toolNames(request).length) problems.push(`tools offered: ${toolNames(request).join(', ')}`);
-    if (request.body?.thinking?.type !== 'disabled') problems.push('thinking is not disabled');
-    if (request.body?.model !== MODEL) problems.push(`model is ${request.body?.model}`);
-    if (problems.length) throw new BenchError(`${label}: unexpected request: ${problems.join('; ')}`);
-  }
-  return added;
-}
-
-/** Spawns one contender, times it from spawn to exit, samples its process tree, checks success. */
-function runContender({ contender, server, home, latencyMs, caseCount, requestTimes }) {
-  const env = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: home,
-    ANTHROPIC_API_KEY: FAKE_API_KEY,
-    ANTHROPIC_BASE_URL: server.url,
-    NO_COLOR: '1',
-  };
-  const before = { requests: server.requests.length, unexpected: server.unexpected.length };
-  const load = os.loadavg();
-  const cpuBefore = childrenCpuSeconds();
-  const busyBefore = machineBusySeconds();
-  const selfBefore = process.cpuUsage();
-  return new Promise((resolve, reject) => {
-    const startedAt = now();
-    const child = spawn(process.execPath, ['--import', probeModule, ...contender.args], {
-      env,
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const sampler = startTreeSampler(child.pid, startedAt, SAMPLE_EVERY_MS);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', (error) => {
-      sampler.stop();
-      reject(new BenchError(`${contender.label}: could not start: ${error.message}`));
-    });
-    child.on('close', (code, signal) => {
-      const closedAt = now();
-      const timeline = sampler.stop();
-      const selfCpu = process.cpuUsage(selfBefore);
-      const treeCpu = childrenCpuSeconds() - cpuBefore;
-      const busy = machineBusySeconds() - busyBefore;
-      const wallMs = closedAt - startedAt;
-      const probeLine = stderr.split('\n').find((line) => line.startsWith('bench-probe '));
-      const otherStderr = stderr
-        .split('\n')
-        .filter((line) => line && !line.startsWith('bench-probe '))
-        .slice(-15)
-        .join('\n');
-      if (code !== 0) {
-        reject(
-          new BenchError(
-            `${contender.label} (latency ${latencyMs} ms): run failed (exit ${code ?? signal})\n` +
-              `stdout (tail):\n${stdout.trim().split('\n').slice(-25).join('\n')}\nstderr (tail):\n${otherStderr}`,
-          ),
-        );
-        return;
-      }
-      if (contender.key === 'bare' && !stdout.includes(`bare-test-loop: ${caseCount}/${caseCount} passed`)) {
-        reject(new BenchError(`${contender.label}: not all ${caseCount} answers arrived:\n${stdout}`));
-        return;
-      }
-      let requests;
-      try {
-        requests = checkRequests(server, before, `${contender.label} (latency ${latencyMs} ms)`, caseCount);
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      const probe = probeLine ? JSON.parse(probeLine.slice('bench-probe '.length)) : undefined;
-      const clis = probe?.children.filter((entry) => entry.command === 'claude') ?? [];
-      const requestAt = requests.map((request) => requestTimes.get(request)).filter(Boolean);
-      const selfCpuSeconds = (selfCpu.user + selfCpu.system) / 1e6;
-      resolve({
-        wallMs,
-        startedAt,
-        closedAt,
-        loadBefore: load,
-        loadAfter: os.loadavg(),
-        peakRssKb: Math.max(...timeline.map((point) => point.rssKb)),
-        peakClaude: Math.max(...timeline.map((point) => point.claude)),
-        meanClaude: timeline.reduce((sum, point) => sum + point.claude, 0) / timeline.length,
-        clisSpawned: probe ? clis.length : undefined,
-        treeCpuSeconds: treeCpu,
-        otherCores: Math.max(0, busy - treeCpu - selfCpuSeconds) / (wallMs / 1000),
-        firstRequestMs: requestAt.length ? Math.min(...requestAt) - startedAt : undefined,
-        // from the last answer (request + latency) to the process tree's exit
-        tailMs: requestAt.length ? closedAt - (Math.max(...requestAt) + latencyMs) : undefined,
-        trace: {
-          requestsAt: requestAt.map((at) => at - startedAt),
-          clis: clis.map((entry) => ({
-            spawnedAt: entry.spawnedAt - startedAt,
-            firstStdoutAt: entry.firstStdoutAt ? entry.firstStdoutAt - startedAt : undefined,
-            exitedAt: entry.exitedAt ? entry.exitedAt - startedAt : undefined,
-          })),
-          nodeMainAt: probe ? probe.preloaded - startedAt : undefined,
-          nodeExitAt: probe ? probe.exitAt - startedAt : undefined,
-          timeline,
-        },
-      });
-    });
-  });
-}
-
 // ---------------------------------------------------------------- main
 
 function resultTable(latencyMs, runs, sides) {
@@ -330,6 +202,7 @@ function resultTable(latencyMs, runs, sides) {
   const rows = sides.map((side) => {
     const list = runs.get(`${latencyMs}:${side.key}`);
     const walls = list.map((run) => run.wallMs);
+    const quiet = list.filter((run) => run.otherCores <= BUSY_OTHER_CORES).map((run) => run.wallMs);
     const pick = (field) => median(list.map((run) => run[field]).filter((value) => value !== undefined));
     return [
       side.label,
@@ -337,10 +210,12 @@ function resultTable(latencyMs, runs, sides) {
       seconds(Math.min(...walls)),
       seconds(Math.max(...walls)),
       side.key === 'bare' ? '(base)' : (median(walls) / bareMedian).toFixed(3),
+      quiet.length ? `${seconds(median(quiet))} (${quiet.length})` : '-',
       mb(pick('peakRssKb')),
       fixed(pick('clisSpawned'), 0),
       fixed(pick('peakClaude'), 0),
       fixed(pick('treeCpuSeconds'), 1),
+      fixed(pick('nodeCpuSeconds'), 1),
       seconds(pick('firstRequestMs')),
       seconds(pick('tailMs')),
       fixed(pick('otherCores'), 2),
@@ -353,10 +228,12 @@ function resultTable(latencyMs, runs, sides) {
       'min s',
       'max s',
       'ratio',
+      'quiet s (n)',
       'peak RSS MB',
       'CLIs',
       'max alive',
       'CPU s',
+      'node CPU s',
       '1st req s',
       'tail s',
       'other cores',
@@ -401,6 +278,15 @@ async function main() {
     let done = 0;
     const once = async (side, latencyMs, label) => {
       progress(`${label}: ${side.key} at ${latencyMs} ms (${done + 1}/${total})`);
+      const waitedFrom = now();
+      let before = options.waitQuietMs ? await busyCores() : undefined;
+      while (before > BUSY_OTHER_CORES && now() - waitedFrom < options.waitQuietMs) {
+        progress(
+          `${label}: ${side.key} at ${latencyMs} ms (${done + 1}/${total}): waiting, other programs use ${before.toFixed(2)} cores`,
+        );
+        before = await busyCores();
+      }
+      const waitedMs = before === undefined ? 0 : now() - waitedFrom;
       const run = await runContender({
         contender: side,
         server: servers.get(latencyMs),
@@ -408,9 +294,10 @@ async function main() {
         latencyMs,
         caseCount: options.cases,
         requestTimes,
+        expected: { instructions: INSTRUCTIONS, model: MODEL },
       });
       done += 1;
-      return run;
+      return { ...run, busyBeforeCores: before, waitedMs };
     };
     for (let round = 0; round < options.warmup; round++) {
       for (const side of sides) await once(side, warmupLatency, 'warm-up');
@@ -433,7 +320,7 @@ async function main() {
       await mkdir(options.trace, { recursive: true });
       for (const entry of log) {
         const file = path.join(options.trace, `${entry.latencyMs}ms-${entry.side}-${entry.round}.json`);
-        await writeFile(file, JSON.stringify({ ...entry, run: { ...entry.run } }, null, 1));
+        await writeFile(file, JSON.stringify(entry, null, 1));
       }
     }
 
@@ -442,13 +329,25 @@ async function main() {
     for (const latencyMs of options.latencies) out.push(resultTable(latencyMs, runs, sides), '');
     out.push(
       '  ratio = median wall / median wall of the bare loop at the same latency; wall = spawn to exit of the contender',
+      `  quiet s (n) = median wall of the n runs during which other programs used at most ${BUSY_OTHER_CORES} cores`,
       '  peak RSS = max over 100 ms samples of the summed RSS of the whole process tree (/proc/<pid>/stat; shared pages count per process)',
-      '  CLIs = claude processes spawned; max alive = most claude processes alive at one sample; CPU s = user+sys of the whole tree',
+      '  CLIs = claude processes spawned; max alive = most claude processes alive at one sample; CPU s = user+sys of the whole tree,',
+      "  node CPU s = of the contender's node process alone (the rest is the claude CLIs)",
       '  1st req = spawn to first model request; tail = last answer (request + latency) to exit; other cores = CPU used by',
-      `  other programs during the run (runs with more than ${BUSY_OTHER_CORES} are marked * below)`,
+      `  other programs during the run (runs with more than ${BUSY_OTHER_CORES} are marked * below; "before" = the same`,
+      '  measured over 2 s before the run when --wait-quiet is on)',
       '',
       table(
-        ['run', 'latency ms', 'contender', 'wall s', 'load before -> after', 'other cores'],
+        [
+          'run',
+          'latency ms',
+          'contender',
+          'wall s',
+          'load before -> after',
+          'other cores',
+          'before',
+          'waited s',
+        ],
         log.map((entry) => [
           `${entry.round}${entry.run.otherCores > BUSY_OTHER_CORES ? '*' : ''}`,
           entry.latencyMs,
@@ -456,6 +355,8 @@ async function main() {
           seconds(entry.run.wallMs),
           `${loadText(entry.run.loadBefore.slice(0, 1))} -> ${loadText(entry.run.loadAfter.slice(0, 1))}`,
           fixed(entry.run.otherCores, 2),
+          fixed(entry.run.busyBeforeCores, 2),
+          seconds(entry.run.waitedMs),
         ]),
       ),
       '',
