@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { reply, startFakeAnthropic, systemPromptText, toolNames } from '@holodeck/testkit';
 import { bareCliEnv, runBareQuery } from './bare-sdk-query.mjs';
+import { median, table } from './bench-format.mjs';
 
 const TARGET_RATIO = 1.1;
 const EXPECTED_REPLY = 'The benchmark reply is 42.';
@@ -67,21 +68,6 @@ function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   // nearest rank: the smallest value with at least q of the samples at or below it
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
-}
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
-};
-
-function table(headers, rows) {
-  const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => String(row[column]).length)),
-  );
-  const cellText = (cell, column) =>
-    column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]);
-  const line = (cells) => cells.map(cellText).join('  ').trimEnd();
-  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
 const ms = (value) => (value === undefined ? '-' : value.toFixed(0));

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
 import { fakeCliEnv, reply, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
 import { z } from 'zod';
+import { table } from './bench-format.mjs';
 
 const TARGET_READ_P99_MS = 5;
 
@@ -128,16 +129,6 @@ function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   // nearest rank: the smallest value with at least q of the samples at or below it
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
-}
-
-function table(headers, rows) {
-  const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => String(row[column]).length)),
-  );
-  const cellText = (cell, column) =>
-    column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]);
-  const line = (cells) => cells.map(cellText).join('  ').trimEnd();
-  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
 const fixed = (value, digits) => (value === undefined ? '-' : value.toFixed(digits));

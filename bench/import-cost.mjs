@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './bench-format.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const holodeck = path.join(root, 'packages/holodeck');
@@ -47,12 +48,6 @@ function importOnce(specifiers) {
   if (child.status !== 0) throw new Error(`importing ${specifiers.join(', ')} failed:\n${child.stderr}`);
   return Number(child.stdout);
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
-};
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '5' } } });
 const samples = Number(values.samples);

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { reply, startFakeAnthropic } from '@holodeck/testkit';
+import { median, table } from './bench-format.mjs';
 import { busyCores } from './proc-stats.mjs';
 import { BenchError, runContender } from './run-contender.mjs';
 
@@ -85,23 +86,6 @@ function parseOptions() {
 }
 
 // ---------------------------------------------------------------- statistics and printing
-
-const median = (values) => {
-  if (!values.length) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
-};
-
-function table(headers, rows) {
-  const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => String(row[column]).length)),
-  );
-  const cellText = (cell, column) =>
-    column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]);
-  const line = (cells) => cells.map(cellText).join('  ').trimEnd();
-  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
-}
 
 const seconds = (ms) => (ms === undefined ? '-' : (ms / 1000).toFixed(2));
 const mb = (kb) => (kb === undefined ? '-' : (kb / 1024).toFixed(0));

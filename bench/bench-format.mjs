@@ -1,0 +1,20 @@
+// Shared by the benchmarks: statistics and plain-text tables.
+
+/** Median of a list of numbers (undefined for an empty list). */
+export function median(values) {
+  if (!values.length) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+}
+
+/** A plain-text table: the first column left-aligned, the others right-aligned. */
+export function table(headers, rows) {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => String(row[column]).length)),
+  );
+  const cellText = (cell, column) =>
+    column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]);
+  const line = (cells) => cells.map(cellText).join('  ').trimEnd();
+  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
