@@ -42,9 +42,9 @@ function runId(startedAt: Date): string {
   return `${startedAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
-function backendFor(agent: LoadedAgent, prewarm: number): AgentBackend {
+function backendFor(agent: LoadedAgent, prewarm: number, prewarmBudget: number): AgentBackend {
   return agent.config.model.provider === 'anthropic'
-    ? new ClaudeBackend(agent, { prewarm })
+    ? new ClaudeBackend(agent, { prewarm, prewarmBudget })
     : selectBackend(agent);
 }
 
@@ -85,11 +85,13 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   const cases = selectCases(suite.cases, options);
   options.onStart?.(cases.length);
 
-  // Pre-warm as many processes as run at once: spares start while earlier model calls are in flight.
-  const backend = backendFor(
-    agent,
-    isolation === 'process' && !sideEffects.isolateWorkingDirectory ? concurrency : 0,
-  );
+  // Pre-warm as many processes as run at once, and never more in all than single-turn runs to come:
+  // spares start while earlier model calls are in flight (measured in bench/test-runner.mjs).
+  const singleTurnRuns = cases
+    .filter((testCase) => !testCase.config.turns)
+    .reduce((sum, testCase) => sum + (options.repeat ?? testCase.config.repeat ?? 1), 0);
+  const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory;
+  const backend = backendFor(agent, canPrewarm ? Math.min(concurrency, singleTurnRuns) : 0, singleTurnRuns);
   await backend.initialize();
   for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
     options.onNotice?.(warning.message);

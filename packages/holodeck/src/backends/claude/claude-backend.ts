@@ -36,6 +36,8 @@ export interface ClaudeBackendOptions {
    * Runs given their own `workingDirectory` always start cold.
    */
   prewarm?: number;
+  /** Most processes the pre-warming may start in all (default unlimited); see WarmProcessPool. */
+  prewarmBudget?: number;
 }
 
 function isRoot(): boolean {
@@ -118,7 +120,9 @@ export class ClaudeBackend implements AgentBackend {
   ): Promise<ExecutionResult> {
     const prepared = this.requirePrepared();
     const prewarm = this.backendOptions.prewarm ?? 0;
-    if (prewarm > 0 && !this.pool) this.pool = new WarmProcessPool(prepared, prewarm);
+    if (prewarm > 0 && !this.pool) {
+      this.pool = new WarmProcessPool(prepared, prewarm, this.backendOptions.prewarmBudget);
+    }
     return runOnce(prepared, message, context, options, this.pool);
   }
 

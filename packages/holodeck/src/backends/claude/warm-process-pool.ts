@@ -17,45 +17,60 @@ export interface WarmProcess {
  */
 export class WarmProcessPool {
   private readonly spares: Promise<WarmProcess | undefined>[] = [];
+  /** Handles of spares nobody took yet, so close() can stop them without awaiting their start-up. */
+  private readonly unclaimed = new Set<ClaudeProcessHandle>();
+  private started = 0;
   private closed = false;
 
+  /**
+   * @param size spares kept ready at once
+   * @param budget most processes the pool may ever start (e.g. the number of runs to come), so a
+   *   suite never pays for start-ups that no run uses
+   */
   constructor(
     private readonly prepared: PreparedAgent,
     private readonly size: number,
+    private readonly budget = Number.POSITIVE_INFINITY,
   ) {
-    for (let index = 0; index < size; index++) this.spares.push(this.start());
+    for (let index = 0; index < size; index++) this.replenish();
   }
 
   /** A warm process, or undefined when none is left (the caller then starts one cold). */
   async take(): Promise<WarmProcess | undefined> {
-    return this.spares.shift();
+    const spare = await this.spares.shift();
+    if (spare) this.unclaimed.delete(spare.handle);
+    return spare;
   }
 
-  /** Starts one spare if the pool is below its size. */
+  /** Starts one spare if the pool is below its size and its budget allows. */
   replenish(): void {
-    if (!this.closed && this.spares.length < this.size) this.spares.push(this.start());
+    if (this.closed || this.spares.length >= this.size || this.started >= this.budget) return;
+    this.started++;
+    this.spares.push(this.start());
   }
 
+  /** Stops every unused spare now; one still starting is stopped as soon as it exists. */
   async close(): Promise<void> {
     this.closed = true;
-    const spares = this.spares.splice(0);
-    await Promise.all(
-      spares.map(async (pending) => {
-        const spare = await pending;
-        spare?.warm.close();
-        await spare?.handle.stop();
-      }),
-    );
+    this.spares.splice(0);
+    await Promise.all([...this.unclaimed].map((handle) => handle.stop()));
   }
 
   private async start(): Promise<WarmProcess | undefined> {
     const handle = new ClaudeProcessHandle();
+    this.unclaimed.add(handle);
     try {
       const warm = await startup({
         options: queryOptions(this.prepared, { handle, partialMessages: false }),
       });
+      if (this.closed) {
+        warm.close();
+        await handle.stop();
+        return undefined;
+      }
       return { handle, warm };
     } catch {
+      this.unclaimed.delete(handle);
       await handle.stop();
       return undefined;
     }
