@@ -18,3 +18,10 @@ export function table(headers, rows) {
   const line = (cells) => cells.map(cellText).join('  ').trimEnd();
   return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** A parseArgs value as an integer ≥ min; throws an Error of `ErrorClass` naming the flag otherwise. */
+export function integerOption(values, name, min, ErrorClass = Error) {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < min) throw new ErrorClass(`--${name} must be an integer >= ${min}`);
+  return value;
+}

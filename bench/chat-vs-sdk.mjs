@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { reply, startFakeAnthropic, systemPromptText, toolNames } from '@holodeck/testkit';
 import { bareCliEnv, runBareQuery } from './bare-sdk-query.mjs';
-import { median, table } from './bench-format.mjs';
+import { integerOption, median, table } from './bench-format.mjs';
 
 const TARGET_RATIO = 1.1;
 const EXPECTED_REPLY = 'The benchmark reply is 42.';
@@ -49,12 +49,7 @@ function parseOptions() {
     );
     process.exit(0);
   }
-  const integer = (name, min) => {
-    const value = Number(values[name]);
-    if (!Number.isInteger(value) || value < min)
-      throw new BenchError(`--${name} must be an integer >= ${min}`);
-    return value;
-  };
+  const integer = (name, min) => integerOption(values, name, min, BenchError);
   return {
     samples: integer('samples', 1),
     warmup: integer('warmup', 0),

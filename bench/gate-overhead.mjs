@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
 import { fakeCliEnv, reply, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
 import { z } from 'zod';
-import { table } from './bench-format.mjs';
+import { integerOption, table } from './bench-format.mjs';
 
 const TARGET_READ_P99_MS = 5;
 
@@ -101,12 +101,7 @@ function parseOptions() {
     );
     process.exit(0);
   }
-  const integer = (name, min) => {
-    const value = Number(values[name]);
-    if (!Number.isInteger(value) || value < min)
-      throw new BenchError(`--${name} must be an integer >= ${min}`);
-    return value;
-  };
+  const integer = (name, min) => integerOption(values, name, min, BenchError);
   return {
     reads: integer('reads', 1),
     writes: integer('writes', 1),
