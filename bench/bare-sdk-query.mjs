@@ -4,7 +4,7 @@
 // `holodeck chat <agent.yaml> -p <prompt>` does.
 //
 //   ANTHROPIC_API_KEY=... [ANTHROPIC_BASE_URL=...] node bench/bare-sdk-query.mjs \
-//     -p "prompt" [--system "instructions"] [--model claude-sonnet-4-5] [--cwd dir]
+//     -p "prompt" [--system "instructions"] [--model claude-sonnet-4-6] [--cwd dir]
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { query } from '@anthropic-ai/claude-agent-sdk';
@@ -59,7 +59,7 @@ async function main() {
     options: {
       prompt: { type: 'string', short: 'p' },
       system: { type: 'string', default: 'You are a helpful assistant.' },
-      model: { type: 'string', default: 'claude-sonnet-4-5' },
+      model: { type: 'string', default: 'claude-sonnet-4-6' },
       cwd: { type: 'string', default: process.cwd() },
     },
   });

@@ -7,7 +7,7 @@
 //
 //   ANTHROPIC_API_KEY=... ANTHROPIC_BASE_URL=... node bench/bare-test-loop.mjs \
 //     [--cases 20] [--concurrency 4] [--expect answer] [--system "instructions"] \
-//     [--model claude-sonnet-4-5] [--cwd dir]
+//     [--model claude-sonnet-4-6] [--cwd dir]
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { bareCliEnv, runBareQuery } from './bare-sdk-query.mjs';
@@ -18,7 +18,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     expect: { type: 'string', default: 'answer' },
     system: { type: 'string', default: 'You are the benchmark agent. Answer briefly.' },
-    model: { type: 'string', default: 'claude-sonnet-4-5' },
+    model: { type: 'string', default: 'claude-sonnet-4-6' },
     cwd: { type: 'string', default: process.cwd() },
   },
 });

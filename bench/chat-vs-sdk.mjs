@@ -19,7 +19,7 @@ const TARGET_RATIO = 1.1;
 const EXPECTED_REPLY = 'The benchmark reply is 42.';
 const PROMPT = 'What is the benchmark reply?';
 const INSTRUCTIONS = 'You are the benchmark agent. Answer briefly.';
-const MODEL = 'claude-sonnet-4-5';
+const MODEL = 'claude-sonnet-4-6';
 const FAKE_API_KEY = 'sk-bench-fake';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

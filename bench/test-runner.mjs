@@ -17,7 +17,7 @@ import { median, table } from './bench-format.mjs';
 import { busyCores } from './proc-stats.mjs';
 import { BenchError, runContender } from './run-contender.mjs';
 
-const MODEL = 'claude-sonnet-4-5';
+const MODEL = 'claude-sonnet-4-6';
 const INSTRUCTIONS = 'You are the benchmark agent. Answer briefly.';
 const ANSWER = 'the answer';
 const EXPECTED = 'answer';

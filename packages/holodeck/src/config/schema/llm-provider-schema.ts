@@ -24,7 +24,7 @@ export const OLLAMA_DEFAULT_ENDPOINT = 'http://localhost:11434';
 export const LLMProviderSchema = z
   .strictObject({
     provider: ProviderSchema.describe('Model vendor. anthropic runs on the Claude Agent SDK.'),
-    name: z.string().min(1).describe('Model name, e.g. claude-sonnet-4-5 or gpt-4o.'),
+    name: z.string().min(1).describe('Model name, e.g. claude-sonnet-4-6 or gpt-4o.'),
     temperature: z.number().min(0).max(2).optional().describe('0..2 (0..1 for anthropic).'),
     max_tokens: z.int().positive().optional(),
     auth_provider: AuthProviderSchema.optional().describe(

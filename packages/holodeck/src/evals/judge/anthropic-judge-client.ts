@@ -8,7 +8,7 @@ import { readVerdict, VERDICT_TOOL_NAME } from './read-verdict.js';
 
 /** Options of `createAnthropicJudgeClient()`. */
 export interface AnthropicJudgeClientOptions {
-  /** Judge model, e.g. `claude-sonnet-4-5`. */
+  /** Judge model, e.g. `claude-sonnet-4-6`. */
   model: string;
   /** Where credentials and ANTHROPIC_BASE_URL are read from (usually `process.env`). */
   env: Readonly<Record<string, string | undefined>>;

@@ -37,7 +37,7 @@ export interface JudgeCall<Verdict extends z.ZodType> {
 
 /** Said when a judge metric runs without a judge client. */
 export const NO_JUDGE_MESSAGE =
-  'no judge model configured: set evaluations.model in agent.yaml (e.g. provider: anthropic, name: claude-sonnet-4-5)';
+  'no judge model configured: set evaluations.model in agent.yaml (e.g. provider: anthropic, name: claude-sonnet-4-6)';
 
 /** A graded outcome: score clamped to [0, 1], passed = score ≥ threshold, unless the grade is vetoed. */
 function gradedOutcome(config: JudgeMetricConfig, grade: JudgeGrade): MetricOutcome {

@@ -6,7 +6,7 @@ import { allUndecided, readRuleVerdicts } from './read-rule-verdicts.js';
 
 /** Options of the Anthropic LLM judge; every one has a default. */
 export interface AnthropicLlmJudgeOptions {
-  /** Default `claude-sonnet-4-5`. */
+  /** Default `claude-sonnet-4-6`. */
   model?: string;
   /** Default `ANTHROPIC_API_KEY` from `env`. */
   apiKey?: string;
@@ -26,7 +26,7 @@ export interface AnthropicLlmJudgeOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-4-6';
 const ANTHROPIC_VERSION = '2023-06-01';
 const errorBodySchema = z.object({ error: z.object({ type: z.string(), message: z.string() }) });
 

@@ -60,7 +60,7 @@ describe('AnthropicLlmJudge against the fake Messages API', () => {
     expect(request?.headers['x-api-key']).toBe(API_KEY);
     expect(request?.headers['anthropic-version']).toBe('2023-06-01');
     expect(request?.body).toMatchObject({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       temperature: 0,
       tool_choice: { type: 'tool', name: 'submit_rule_verdicts' },
       tools: [
