@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 // with few workers and generous timeouts to stay stable on a loaded 2-core machine.
 export default defineConfig({
   test: {
+    globalSetup: ['./vitest.global-setup.ts'],
     projects: [
       {
         test: {

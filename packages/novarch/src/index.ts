@@ -55,6 +55,8 @@ export {
   type NovarchConfig,
   type Rule,
   type RuleSet,
+  type RulesFileValidation,
+  validateRulesFile,
 } from './rules/index.js';
 export { NovarchStoreError } from './store/novarch-store-error.js';
 export { openSqliteStore } from './store/open-sqlite-store.js';

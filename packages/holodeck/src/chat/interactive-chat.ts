@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { checkGovernanceFilesLazily } from '../backends/claude/governance/check-governance-files-lazily.js';
 import type { BackendWarning, SessionEvent } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import { loadAgentConfig } from '../config/index.js';
@@ -48,7 +49,10 @@ export async function runInteractiveChat(
   io: InteractiveChatIO,
   options: InteractiveChatOptions = {},
 ) {
-  const agent = await loadAgentConfig(agentFile, options.env ? { env: options.env } : {});
+  const agent = await loadAgentConfig(agentFile, {
+    ...(options.env ? { env: options.env } : {}),
+    checkGovernanceFiles: checkGovernanceFilesLazily,
+  });
   const backend = selectBackend(agent);
   try {
     await backend.initialize();

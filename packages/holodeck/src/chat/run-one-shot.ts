@@ -1,3 +1,4 @@
+import { checkGovernanceFilesLazily } from '../backends/claude/governance/check-governance-files-lazily.js';
 import type { BackendWarning, ExecutionResult } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import { loadAgentConfig } from '../config/index.js';
@@ -21,7 +22,10 @@ export async function runOneShot(
   prompt: string,
   options: OneShotOptions = {},
 ): Promise<OneShotOutcome> {
-  const agent = await loadAgentConfig(agentFile, options.env ? { env: options.env } : {});
+  const agent = await loadAgentConfig(agentFile, {
+    ...(options.env ? { env: options.env } : {}),
+    checkGovernanceFiles: checkGovernanceFilesLazily,
+  });
   const backend = selectBackend(agent);
   try {
     await backend.initialize();

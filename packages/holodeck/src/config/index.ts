@@ -2,7 +2,15 @@
 export { agentJsonSchema } from './agent-json-schema.js';
 export { loadAgentConfig } from './load-agent-config.js';
 export { loadTestCasesFile } from './load-test-cases-file.js';
-export type { AgentValidation, ConfigWarning, LoadAgentOptions, LoadedAgent } from './loaded-agent.js';
+export type {
+  AgentValidation,
+  CheckGovernanceFiles,
+  ConfigWarning,
+  GovernanceFiles,
+  GovernanceFilesReport,
+  LoadAgentOptions,
+  LoadedAgent,
+} from './loaded-agent.js';
 export {
   type AgentConfig,
   AgentConfigSchema,

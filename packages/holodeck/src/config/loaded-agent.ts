@@ -36,10 +36,32 @@ export interface AgentValidation {
   agent?: LoadedAgent;
 }
 
+/** The Novarch files a `governance:` block names, as absolute paths; one is absent when its ${VAR} is unset. */
+export interface GovernanceFiles {
+  rulesFile?: string;
+  configFile?: string;
+}
+
+/** What reading the governance files found. */
+export interface GovernanceFilesReport {
+  /** Problems inside those files, located there (file:line:col), as Novarch reports them. */
+  issues: ConfigIssue[];
+  /** The rules file's `action_types`, when it can be read (also when other parts of it are broken). */
+  actionTypes?: readonly string[];
+}
+
+/** Reads and checks the governance files. Injected by the caller because config/ does not import novarch. */
+export type CheckGovernanceFiles = (files: GovernanceFiles) => Promise<GovernanceFilesReport>;
+
 /** Options of loadAgentConfig and validateAgentFile. */
 export interface LoadAgentOptions {
   /** Environment used for `${VAR}` and merged last; default process.env (never modified). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Home folder holding `.holodeck/.env`; default os.homedir(). */
   homeDir?: string;
+  /**
+   * Also check the rules and config files of a `governance:` block (`holodeck validate` passes
+   * Novarch's loaders here); without it, only agent.yaml's own governance fields are cross-checked.
+   */
+  checkGovernanceFiles?: CheckGovernanceFiles;
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigIssue } from '../errors.js';
+import { checkGovernance } from './check-governance.js';
 import { type FieldIssue, formatFieldPath } from './field-issue.js';
 import { findDuplicateNames } from './find-duplicate-names.js';
 import { envSourcesHint, isNodeError, loadEnvFiles } from './load-env-files.js';
@@ -20,7 +21,8 @@ import { substituteEnvVars } from './substitute-env-vars.js';
  * Checks agent.yaml and everything it references, collecting every problem instead of stopping at
  * the first. Never throws for configuration problems; `agent` is set only when there are no issues.
  * Phases: read, parse YAML, merge .env files, substitute `${VAR}`, schema, referenced files,
- * unique names, then (on a valid schema) path resolution and startup rules.
+ * unique names, the governance block (and its files, with `checkGovernanceFiles`), then (on a valid
+ * schema) path resolution and startup rules.
  */
 export async function validateAgentFile(
   file: string,
@@ -73,6 +75,13 @@ export async function validateAgentFile(
   }
   const files = await loadReferencedFiles(data, directory);
   later.push(...files.issues, ...findDuplicateNames(data));
+  const governance = await checkGovernance(
+    data,
+    directory,
+    substituted.failedPaths,
+    options.checkGovernanceFiles,
+  );
+  later.push(...governance.fieldIssues);
 
   const config = schemaResult.success ? resolveAgentConfig(schemaResult.data, directory) : undefined;
   const rules = config ? await checkStartupRules(config) : { issues: [], warnings: [] };
@@ -89,6 +98,7 @@ export async function validateAgentFile(
     message: issue.message,
     ...(issue.hint === undefined ? {} : { hint: issue.hint }),
   }));
+  issues.push(...governance.fileIssues);
   issues.sort(byPosition);
   const warnings: ConfigWarning[] = rules.warnings.map((warning) => ({
     code: warning.code,

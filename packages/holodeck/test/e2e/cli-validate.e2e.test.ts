@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runHolodeckCli } from './support/run-holodeck-cli.js';
 
@@ -51,6 +53,78 @@ describe('holodeck validate', () => {
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(/\/nonexistent\/agent\.yaml/);
     expect(outcome.stderr).toMatch(/not found|no such file|does not exist/i);
+  });
+});
+
+describe('holodeck validate on a governed agent', () => {
+  const folders: string[] = [];
+  afterAll(() => {
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** A governed agent folder: agent.yaml (write spec action_type on line 17) and rules.yaml. */
+  function governedAgent(actionType: string, condition: string): string {
+    const folder = mkdtempSync(path.join(tmpdir(), 'holodeck-validate-'));
+    folders.push(folder);
+    const agent = [
+      'name: governed-agent',
+      'model:',
+      '  provider: anthropic',
+      '  name: claude-sonnet-4-6',
+      'instructions:',
+      '  inline: Help with orders.',
+      'governance:',
+      '  tenant_id: acme',
+      '  team_id: cs-ops',
+      '  agent_id: support-bot',
+      '  rules_file: rules.yaml',
+      '  tool_kinds:',
+      '    lookup_order: read',
+      '    refund_order: write',
+      '  write_specs:',
+      '    refund_order:',
+      `      action_type: ${actionType}`,
+      '      record_id: order_id',
+    ];
+    const rules = [
+      'team: cs-ops',
+      'action_types: [refund_order, cancel_order]',
+      'rules:',
+      '  - id: TEAM-2',
+      '    version: 1',
+      '    description: Refunds over 500 are held for a human.',
+      '    applies_to: [refund_order]',
+      '    on_violation: hold',
+      `    condition: ${condition}`,
+    ];
+    writeFileSync(path.join(folder, 'agent.yaml'), `${agent.join('\n')}\n`);
+    writeFileSync(path.join(folder, 'rules.yaml'), `${rules.join('\n')}\n`);
+    return folder;
+  }
+
+  it('reports a CEL syntax error in the rules file and an undeclared action type with their lines, and exits 2', async () => {
+    const folder = governedAgent('wire_money', 'action.context.amount <=');
+    const agentFile = path.join(folder, 'agent.yaml');
+    const outcome = await runHolodeckCli(['validate', agentFile], { ...env, ANTHROPIC_API_KEY: 'sk-x' });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toBe(
+      [
+        `error ${agentFile}:17:20  governance.write_specs.refund_order.action_type: action type "wire_money" is not declared in rules.yaml; Novarch would kill the session at the first refund_order call`,
+        '    hint: rules.yaml declares "refund_order", "cancel_order"; use one of them, or add "wire_money" to its action_types',
+        `error ${path.join(folder, 'rules.yaml')}:9:40  rules[0].condition: CEL syntax error: Unexpected token: EOF`,
+        '    hint: a condition is a CEL expression over action, evidence and session that is true when the rule is satisfied, e.g. action.context.amount <= 500',
+        `✗ ${agentFile}: 2 problems`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('accepts a governed agent whose rules file declares its action types, and exits 0', async () => {
+    const folder = governedAgent('refund_order', 'action.context.amount <= 500');
+    const agentFile = path.join(folder, 'agent.yaml');
+    const outcome = await runHolodeckCli(['validate', agentFile], { ...env, ANTHROPIC_API_KEY: 'sk-x' });
+    expect(outcome).toEqual({ code: 0, stdout: `✓ ${agentFile} is valid\n`, stderr: '' });
   });
 });
 

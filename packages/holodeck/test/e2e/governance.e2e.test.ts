@@ -117,6 +117,20 @@ describe('agent.yaml governance: Novarch gates the agent', () => {
       'governance.write_specs.refund_order: write tool "refund_order" has no write spec',
     );
   });
+  it('an action type the rules file does not declare stops chat before anything runs (exit 2)', async () => {
+    const agent = governedAgent();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      agent.file,
+      readFileSync(agent.file, 'utf8').replace('action_type: refund_order', 'action_type: wire_money'),
+    );
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(
+      /agent\.yaml:\d+:\d+ {2}governance\.write_specs\.refund_order\.action_type: action type "wire_money" is not declared in rules\.yaml/,
+    );
+    expect(fake().requests).toHaveLength(0);
+  });
 });
 
 describe('holodeck test records verdicts, and cases can expect them', () => {

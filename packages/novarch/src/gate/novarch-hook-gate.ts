@@ -3,6 +3,7 @@ import type {
   HookEvent,
   HookInput,
   HookJSONOutput,
+  SDKMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
@@ -34,6 +35,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The tool_result blocks of a user message in the SDK stream: what the model was sent back. */
+function toolResultsOf(message: SDKMessage): { id: string; content: unknown; isError: boolean }[] {
+  if (message.type !== 'user') return [];
+  const content: unknown = message.message.content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block: unknown) =>
+    isRecord(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string'
+      ? [{ id: block.tool_use_id, content: block.content, isError: block.is_error === true }]
+      : [],
+  );
+}
+
 /**
  * Governs every tool call of a Claude Agent SDK run through PreToolUse/PostToolUse hooks.
  * Reads run and become evidence; writes are judged (pass → the tool runs, kill → refused and
@@ -46,6 +59,7 @@ export class NovarchHookGate implements AsyncDisposable {
   private latchedActionId: string | undefined;
   private readonly reads = new Map<string, PendingRead>();
   private readonly inFlight = new Set<string>();
+  private readonly evidenceWrites = new Set<Promise<void>>();
   private readonly allowUnmapped: Set<string>;
 
   constructor(private readonly options: NovarchHookGateOptions) {
@@ -70,6 +84,7 @@ export class NovarchHookGate implements AsyncDisposable {
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled([...this.evidenceWrites]);
     this.reads.clear();
     this.inFlight.clear();
   }
@@ -97,6 +112,35 @@ export class NovarchHookGate implements AsyncDisposable {
       PostToolUse: [{ hooks: [(input) => this.afterTool(input, false)], onFailure: 'block' }],
       PostToolUseFailure: [{ hooks: [(input) => this.afterTool(input, true)], onFailure: 'block' }],
     };
+  }
+
+  /**
+   * Feed every message of the query loop here (or iterate `gate.track(query)`). The hooks alone
+   * miss reads that never reach PostToolUse: a call the user's permission rules deny, or one
+   * interrupted mid-flight. Their tool results in the message stream complete the evidence, and
+   * the end of a run releases calls that produced no result, so a later write is not refused
+   * as running alongside them.
+   */
+  observe(message: SDKMessage): void {
+    for (const result of toolResultsOf(message)) {
+      this.inFlight.delete(result.id);
+      const read = this.reads.get(result.id);
+      if (!read) continue;
+      this.reads.delete(result.id);
+      this.storeEvidence(read, result.content, result.isError);
+    }
+    if (message.type === 'result') {
+      this.inFlight.clear();
+      this.reads.clear();
+    }
+  }
+
+  /** Yields the messages of a query unchanged while observing them (see `observe`). */
+  async *track<T extends SDKMessage>(messages: AsyncIterable<T>): AsyncGenerator<T> {
+    for await (const message of messages) {
+      this.observe(message);
+      yield message;
+    }
   }
 
   /** After the query loop: throws NovarchKillError when the session was killed. */
@@ -191,6 +235,8 @@ export class NovarchHookGate implements AsyncDisposable {
       return refuse('a write may not run alongside other tool calls of the same turn; call it on its own');
     this.inFlight.add(id);
     try {
+      // Evidence observed from the message stream may still be on its way to the store.
+      await Promise.allSettled([...this.evidenceWrites]);
       const spec = this.options.writeSpecs[toolName];
       if (!spec || !isRecord(toolInput))
         return refuse(`write "${toolName}" has no usable input or WriteSpec`);
@@ -241,18 +287,30 @@ export class NovarchHookGate implements AsyncDisposable {
       if (!read) return NO_OPINION;
       this.reads.delete(input.tool_use_id);
       const output = input.hook_event_name === 'PostToolUse' ? input.tool_response : input.error;
-      await this.requireSession().engine.store.recordEvidence({
-        sessionId: this.requireSession().record.id,
-        toolName: read.toolName,
-        input: read.input,
-        output,
-        isError: failed,
-        startedAt: read.startedAt,
-        finishedAt: new Date().toISOString(),
-      });
+      await this.storeEvidence(read, output, failed);
     } catch {
       // Evidence that cannot be stored leaves the next write judged without it: it fails closed there.
     }
     return NO_OPINION;
+  }
+
+  /** Records a finished read; never rejects (a lost record leaves the next write judged without it). */
+  private storeEvidence(read: PendingRead, output: unknown, isError: boolean): Promise<void> {
+    const write = (async () => {
+      const session = this.requireSession();
+      await session.engine.store.recordEvidence({
+        sessionId: session.record.id,
+        toolName: read.toolName,
+        input: read.input,
+        output,
+        isError,
+        startedAt: read.startedAt,
+        finishedAt: new Date().toISOString(),
+      });
+    })()
+      .catch(() => {})
+      .finally(() => this.evidenceWrites.delete(write));
+    this.evidenceWrites.add(write);
+    return write;
   }
 }

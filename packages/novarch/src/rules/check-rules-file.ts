@@ -11,9 +11,7 @@ import type { YamlFile } from './yaml/read-yaml-file.js';
  */
 export function checkRulesFile(yaml: YamlFile): FieldIssue[] {
   const { data } = yaml;
-  const declared = Array.isArray(data.action_types)
-    ? data.action_types.filter((type): type is string => typeof type === 'string')
-    : undefined;
+  const declared = declaredActionTypes(data);
   const rules = Array.isArray(data.rules) ? data.rules : [];
   const firstIndex = new Map<string, number>();
   const issues: FieldIssue[] = [];
@@ -48,6 +46,13 @@ export function checkRulesFile(yaml: YamlFile): FieldIssue[] {
     }
   });
   return issues;
+}
+
+/** The names listed in `action_types` (whatever else is wrong with them); undefined without a list. */
+export function declaredActionTypes(data: Record<string, unknown>): string[] | undefined {
+  return Array.isArray(data.action_types)
+    ? data.action_types.filter((type): type is string => typeof type === 'string')
+    : undefined;
 }
 
 function checkCondition(yaml: YamlFile, index: number, condition: string): FieldIssue[] {

@@ -11,7 +11,12 @@ export {
 export { RULE_VERDICTS_TOOL } from './llm/build-rule-verdicts-request.js';
 export type { LlmJudge, LlmJudgeRequest, LlmRuleVerdict } from './llm/llm-judge.js';
 export { loadNovarchConfig } from './load-novarch-config.js';
-export { loadRulesFile, loadRulesFiles, validateRulesFile } from './load-rules-file.js';
+export {
+  loadRulesFile,
+  loadRulesFiles,
+  type RulesFileValidation,
+  validateRulesFile,
+} from './load-rules-file.js';
 export {
   DEFAULT_HOLD_WINDOW_SECONDS,
   DEFAULT_STORE_PATH,

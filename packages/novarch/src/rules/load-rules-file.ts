@@ -1,5 +1,5 @@
 import { type NovarchFileIssue, RulesError } from '../errors.js';
-import { checkRulesFile } from './check-rules-file.js';
+import { checkRulesFile, declaredActionTypes } from './check-rules-file.js';
 import { type RuleSet, RulesFileSchema, toRuleSet } from './rule-set.js';
 import { mapZodIssues } from './yaml/map-zod-issues.js';
 import { locateIssues, readYamlFile } from './yaml/read-yaml-file.js';
@@ -10,21 +10,36 @@ const WHAT = {
     'a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition)',
 };
 
+/** What validateRulesFile found in one rules file. */
+export interface RulesFileValidation {
+  /** Set only when there are no issues. */
+  ruleSet?: RuleSet;
+  /**
+   * The names the file lists in `action_types`, also when other parts of it are broken, so a caller
+   * can check its own action types against them in the same pass. Absent when the file cannot be
+   * read or parsed, or has no `action_types` list.
+   */
+  actionTypes?: string[];
+  issues: NovarchFileIssue[];
+}
+
 /** Checks one rules file; `ruleSet` is set only when there are no issues. Never throws for bad input. */
-export async function validateRulesFile(
-  file: string,
-): Promise<{ ruleSet?: RuleSet; issues: NovarchFileIssue[] }> {
+export async function validateRulesFile(file: string): Promise<RulesFileValidation> {
   const read = await readYamlFile(file, WHAT);
   if (!read.ok) return { issues: read.issues };
   const { yaml } = read;
+  const actionTypes = declaredActionTypes(yaml.data);
+  const declared = actionTypes === undefined ? {} : { actionTypes };
   const parsed = RulesFileSchema.safeParse(yaml.data);
   const fieldIssues = [
     ...yaml.duplicateKeys,
     ...(parsed.success ? [] : mapZodIssues(parsed.error.issues, RulesFileSchema, yaml.data)),
     ...checkRulesFile(yaml),
   ];
-  if (fieldIssues.length > 0 || !parsed.success) return { issues: locateIssues(yaml, fieldIssues) };
-  return { ruleSet: toRuleSet(parsed.data, yaml.file), issues: [] };
+  if (fieldIssues.length > 0 || !parsed.success)
+    return { ...declared, issues: locateIssues(yaml, fieldIssues) };
+  const ruleSet = toRuleSet(parsed.data, yaml.file);
+  return { ruleSet, actionTypes: ruleSet.actionTypes, issues: [] };
 }
 
 /**

@@ -97,6 +97,28 @@ describe('NovarchHookGate through the real CLI', () => {
     expect((await world.store.listHolds())[0]?.status).toBe('timed_out');
   });
 
+  it("a read the user's own permissions deny is evidence from its tool result, and does not block the next write", async () => {
+    world = await createGateWorld();
+    fake.script(lookup('C7', 'l1'), lookup('C8', 'l2'), refund('C8', 80, 'r1'), reply('done'));
+    await world.run(fake.url, { denyLookupOf: 'C7' });
+    expect(seen(1).l1).toMatchObject({ isError: true, text: 'lookups of C7 are not allowed' });
+    expect(world.refunds).toEqual([{ customer_id: 'C8', amount: 80 }]);
+    const [entry] = await world.store.audit();
+    const evidence = await world.store.listEvidence(entry?.session.id ?? '');
+    expect(evidence.map(({ input, isError }) => ({ input, isError }))).toEqual([
+      { input: { customer_id: 'C7' }, isError: true },
+      { input: { customer_id: 'C8' }, isError: false },
+    ]);
+  });
+
+  it('without gate.track the denied read stays in flight, so the next write is refused (fail-closed)', async () => {
+    world = await createGateWorld();
+    fake.script(lookup('C7', 'l1'), lookup('C8', 'l2'), refund('C8', 80, 'r1'), reply('done'));
+    await world.run(fake.url, { denyLookupOf: 'C7', untracked: true });
+    expect(world.refunds).toEqual([]);
+    expect(seen(3).r1?.text).toContain('may not run alongside other tool calls');
+  });
+
   it('unmapped tools are refused', async () => {
     world = await createGateWorld();
     fake.script(toolUse('mcp__cs__delete_account', { customer_id: 'C6' }, { id: 'd1' }), reply('ok'));

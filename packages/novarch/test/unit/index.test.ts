@@ -30,6 +30,7 @@ describe('novarch public API', () => {
         'loadRulesFile',
         'loadRulesFiles',
         'openSqliteStore',
+        'validateRulesFile',
       ].sort(),
     );
   });

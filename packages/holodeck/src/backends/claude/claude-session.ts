@@ -141,6 +141,7 @@ export class ClaudeSession implements AgentSession {
   }
 
   private dispatch(message: SDKMessage): void {
+    this.governed?.observe(message);
     const turn = this.current;
     if (!turn) return;
     for (const event of turn.accumulator.accept(message)) turn.events.push(event);

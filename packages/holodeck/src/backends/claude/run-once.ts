@@ -89,6 +89,7 @@ export async function runOnce(
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
       for await (const sdkMessage of run) {
+        governed?.observe(sdkMessage);
         for (const _event of accumulator.accept(sdkMessage)) {
           // one-shot runs keep only the final state
         }

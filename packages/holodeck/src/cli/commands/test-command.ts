@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { checkGovernanceFilesLazily } from '../../backends/claude/governance/check-governance-files-lazily.js';
 import { ConfigError } from '../../errors.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
@@ -68,7 +69,7 @@ export async function testCommand(
       },
     ]);
   }
-  const agent = await loadAgentConfig(file);
+  const agent = await loadAgentConfig(file, { checkGovernanceFiles: checkGovernanceFilesLazily });
   const runsDir = report.runsDirectory(agent.directory);
   const baseline = options.baseline ? await report.loadRun(options.baseline, runsDir) : undefined;
 

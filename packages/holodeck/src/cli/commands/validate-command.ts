@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { credentialWarnings } from '../../backends/claude/credential-warnings.js';
+import { checkGovernanceFilesLazily } from '../../backends/claude/governance/check-governance-files-lazily.js';
 import { type ConfigWarning, validateAgentFile } from '../../config/index.js';
 import { formatConfigIssue } from '../../errors.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -16,7 +17,13 @@ export async function validateCommand(
   options: ValidateOptions,
   style: Style,
 ): Promise<ExitCodeValue> {
-  const { issues, warnings: configWarnings, agent } = await validateAgentFile(file);
+  const {
+    issues,
+    warnings: configWarnings,
+    agent,
+  } = await validateAgentFile(file, {
+    checkGovernanceFiles: checkGovernanceFilesLazily,
+  });
   const warnings: ConfigWarning[] = [...configWarnings, ...(agent ? credentialWarnings(agent) : [])];
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ valid: issues.length === 0, issues, warnings }, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
@@ -38,13 +38,35 @@ export interface GateWorld {
   /** Refunds the write tool really executed. */
   refunds: { customer_id: string; amount: number }[];
   /** Runs one governed query with the given fake model URL; returns the gate after the loop. */
-  run(baseUrl: string, options?: { timeoutS?: number; maxHoldS?: number }): Promise<NovarchHookGate>;
+  run(baseUrl: string, options?: GateRunOptions): Promise<NovarchHookGate>;
   close(): Promise<void>;
 }
 
+export interface GateRunOptions {
+  timeoutS?: number;
+  maxHoldS?: number;
+  /**
+   * The user's own permission rules deny lookups of this customer (canUseTool): the CLI then
+   * fires no PostToolUse for that call, only the tool result in the message stream shows it.
+   */
+  denyLookupOf?: string;
+  /** Iterate the query without `gate.track` (the hooks alone). */
+  untracked?: boolean;
+}
+
+export interface GateWorldOptions {
+  /** An existing directory (and the store file `novarch.db` in it) to use; default a new temp one. */
+  directory?: string;
+  /** Also append each executed refund to this file as a JSON line (seen from other processes). */
+  refundsFile?: string;
+}
+
 /** A store, rules and an in-process MCP server `cs` with a read and a gated write. */
-export async function createGateWorld(holdWindowSeconds = 5): Promise<GateWorld> {
-  const directory = mkdtempSync(path.join(tmpdir(), 'novarch-gate-'));
+export async function createGateWorld(
+  holdWindowSeconds = 5,
+  options: GateWorldOptions = {},
+): Promise<GateWorld> {
+  const directory = options.directory ?? mkdtempSync(path.join(tmpdir(), 'novarch-gate-'));
   const rulesFile = path.join(directory, 'rules.yaml');
   writeFileSync(rulesFile, RULES_YAML);
   const storeFile = path.join(directory, 'novarch.db');
@@ -74,6 +96,8 @@ export async function createGateWorld(holdWindowSeconds = 5): Promise<GateWorld>
           { customer_id: z.string(), amount: z.number(), reasoning: z.string().optional() },
           async ({ customer_id, amount }) => {
             refunds.push({ customer_id, amount });
+            if (options.refundsFile !== undefined)
+              appendFileSync(options.refundsFile, `${JSON.stringify({ customer_id, amount })}\n`);
             return { content: [{ type: 'text', text: `refunded ${amount} to ${customer_id}` }] };
           },
         ),
@@ -132,13 +156,20 @@ export async function createGateWorld(holdWindowSeconds = 5): Promise<GateWorld>
               settingSources: [],
               thinking: { type: 'disabled' },
               mcpServers: { cs: server() },
-              permissionMode: 'bypassPermissions',
-              allowDangerouslySkipPermissions: true,
+              ...(options.denyLookupOf === undefined
+                ? { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }
+                : {
+                    permissionMode: 'default',
+                    canUseTool: async (toolName, input) =>
+                      toolName === 'mcp__cs__lookup_customer' && input.customer_id === options.denyLookupOf
+                        ? { behavior: 'deny', message: `lookups of ${options.denyLookupOf} are not allowed` }
+                        : { behavior: 'allow', updatedInput: input },
+                  }),
               hooks: gate.hooksConfig(options.timeoutS !== undefined ? { timeoutS: options.timeoutS } : {}),
             },
           });
-          for await (const _message of run) {
-            // the gate acts through hooks
+          for await (const _message of options.untracked ? run : gate.track(run)) {
+            // the gate acts through hooks, and completes its evidence from the messages
           }
           return gate;
         },

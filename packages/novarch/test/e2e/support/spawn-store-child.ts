@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -10,7 +11,7 @@ const lineSchema = z.looseObject({ event: z.string() });
 /** One JSON line a store child printed. */
 export type ChildLine = z.infer<typeof lineSchema>;
 
-/** A running `store-child.ts` process, with its output lines as they arrive. */
+/** A running `store-child.ts` (or other script) process, with its output lines as they arrive. */
 export interface StoreChild {
   process: ChildProcess;
   /** Resolves with the first line whose `event` is `event` (rejects if the child exits first). */
@@ -21,8 +22,22 @@ export interface StoreChild {
 
 /** Spawns `store-child.ts <command> <file> ...args` in a new Node process (TypeScript via tsx). */
 export function spawnStoreChild(command: string, file: string, ...args: string[]): StoreChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD_SCRIPT, command, file, ...args], {
+  return spawnScriptChild(CHILD_SCRIPT, [command, file, ...args]);
+}
+
+/**
+ * Spawns `node --import tsx <script> ...args`, a child that prints one JSON object per line.
+ * `detached` puts it at the head of its own process group, so it can be killed with everything
+ * it started (see `process-group.ts`).
+ */
+export function spawnScriptChild(
+  script: string,
+  args: string[],
+  options: { detached?: boolean } = {},
+): StoreChild {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -30,7 +45,8 @@ export function spawnStoreChild(command: string, file: string, ...args: string[]
   });
   const seen: ChildLine[] = [];
   const waiters: { event: string; resolve: (line: ChildLine) => void }[] = [];
-  if (child.stdout === null) throw new Error('the store child has no stdout');
+  const name = path.basename(script);
+  if (child.stdout === null) throw new Error(`${name} has no stdout`);
   createInterface({ input: child.stdout }).on('line', (text) => {
     const line = lineSchema.parse(JSON.parse(text));
     seen.push(line);
@@ -53,7 +69,7 @@ export function spawnStoreChild(command: string, file: string, ...args: string[]
       return Promise.race([
         new Promise<ChildLine>((resolve) => waiters.push({ event, resolve })),
         exited.then(({ code, signal }) => {
-          throw new Error(`store child exited (${code ?? signal}) before "${event}":\n${stderr}`);
+          throw new Error(`${name} exited (${code ?? signal}) before "${event}":\n${stderr}`);
         }),
       ]);
     },

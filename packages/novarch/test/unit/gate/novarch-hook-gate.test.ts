@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NovarchKillError } from '../../../src/index.js';
 import { type FaultableMethod, FaultyStore } from './support/faulty-store.js';
-import { denyReason, gateHooks, isNoOpinion } from './support/hook-calls.js';
+import {
+  denyReason,
+  gateHooks,
+  isNoOpinion,
+  messages,
+  resultMessage,
+  toolResultMessage,
+} from './support/hook-calls.js';
 import {
   eventually,
   LOOKUP,
@@ -96,6 +103,41 @@ describe('NovarchHookGate hooks', () => {
       },
     ]);
     expect(isNoOpinion(await hooks.pre(REFUND, refund('C9', 10), 'r1'))).toBe(true);
+  });
+
+  /**
+   * Proves the reconciliation with the message stream: a read whose PostToolUse never fires (the
+   * user's permission rules denied it) becomes evidence from its tool_result, once, and no longer
+   * blocks the next write as "alongside"; a read recorded by its hook is not recorded again.
+   */
+  it('completes evidence from tool results the hooks missed, once, and releases the turn', async () => {
+    const { gate, hooks, sessionId } = await openWorld();
+    expect(isNoOpinion(await hooks.pre(LOOKUP, { customer_id: 'C5' }, 'l1'))).toBe(true);
+    gate.observe(toolResultMessage('l1', 'Permission to use lookup_customer has been denied.', true));
+    await lookUp(hooks, 'C5', 'l2');
+    gate.observe(toolResultMessage('l2', 'customer C5: in good standing', false));
+    expect(isNoOpinion(await hooks.pre(REFUND, refund('C5', 40), 'r1'))).toBe(true);
+    const evidence = await base.store.listEvidence(sessionId);
+    expect(evidence.map(({ input, output, isError }) => ({ input, output, isError }))).toEqual([
+      {
+        input: { customer_id: 'C5' },
+        output: 'Permission to use lookup_customer has been denied.',
+        isError: true,
+      },
+      { input: { customer_id: 'C5' }, output: 'customer C5: in good standing', isError: false },
+    ]);
+  });
+
+  /** Proves a call that never produced a result stops counting as in flight when the run ends. */
+  it('releases calls left without a result at the end of the run (track)', async () => {
+    const { gate, hooks } = await openWorld();
+    await lookUp(hooks, 'C6', 'l0');
+    expect(isNoOpinion(await hooks.pre(LOOKUP, { customer_id: 'C6' }, 'l1'))).toBe(true);
+    expect(denyReason(await hooks.pre(REFUND, refund('C6', 40), 'r1'))).toMatch(/alongside/);
+    const seen: string[] = [];
+    for await (const message of gate.track(messages(resultMessage()))) seen.push(message.type);
+    expect(seen).toEqual(['result']);
+    expect(isNoOpinion(await hooks.pre(REFUND, refund('C6', 40), 'r2'))).toBe(true);
   });
 
   /** Proves the matchers are registered to block on a failing hook and outlive the hold wait. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RulesError } from '../../../src/errors.js';
-import { loadRulesFile, loadRulesFiles } from '../../../src/rules/load-rules-file.js';
+import { loadRulesFile, loadRulesFiles, validateRulesFile } from '../../../src/rules/load-rules-file.js';
 import { issuesOf, useTempDir } from './temp-files.js';
 
 const fixtures = path.join(import.meta.dirname, '../../fixtures/rules');
@@ -178,5 +178,39 @@ describe('loadRulesFile', () => {
       'second.yaml:3 unknown key "rulez" at the top level',
     ]);
     expect(error instanceof RulesError ? error.message : '').toMatch(/^3 problems in rules files:/);
+  });
+});
+
+describe('validateRulesFile', () => {
+  it('returns the rule set and its action types when the file is valid', async () => {
+    const file = path.join(fixtures, 'cs-ops.rules.yaml');
+    const result = await validateRulesFile(file);
+    expect(result.issues).toEqual([]);
+    expect(result.actionTypes).toEqual(['issue_refund', 'close_ticket']);
+    expect(result.ruleSet?.actionTypes).toEqual(['issue_refund', 'close_ticket']);
+  });
+
+  it('returns the declared action types of a broken file with the same issues loadRulesFile throws', async () => {
+    const file = path.join(fixtures, 'broken.rules.yaml');
+    const result = await validateRulesFile(file);
+    expect(result.ruleSet).toBeUndefined();
+    expect(result.actionTypes).toEqual(['issue_refund', 'close_ticket']);
+    const thrown = await loadRulesFile(file).catch((caught: unknown) => caught);
+    expect(thrown instanceof RulesError ? thrown.issues : thrown).toEqual(result.issues);
+  });
+
+  it('has no action types when the file cannot be parsed or declares none', async () => {
+    const missing = await validateRulesFile(path.join(temp.dir, 'missing.yaml'));
+    expect(missing.actionTypes).toBeUndefined();
+    expect(missing.issues.map((issue) => issue.message)).toEqual(['rules file not found']);
+    const malformed = temp.write('malformed.yaml', 'team: cs-ops\naction_types: [issue_refund\nrules: []\n');
+    expect((await validateRulesFile(malformed)).actionTypes).toBeUndefined();
+    const none = temp.write('none.yaml', 'team: cs-ops\nrules: []\n');
+    expect(await validateRulesFile(none)).toMatchObject({
+      issues: [
+        { line: 1, path: 'action_types', message: 'missing required key "action_types" at the top level' },
+      ],
+    });
+    expect((await validateRulesFile(none)).actionTypes).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { HookCallbackMatcher, HookEvent } from '@anthropic-ai/claude-agent-sdk';
+import type { HookCallbackMatcher, HookEvent, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import {
   AnthropicLlmJudge,
   defaultNovarchConfig,
@@ -21,6 +21,8 @@ import { buildWriteSpec } from './build-write-spec.js';
 /** One governed run: its hooks, and whether the session was killed when it ended. */
 export interface GovernedRun {
   hooks: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  /** Every message of the run, so the gate completes evidence the hooks missed. */
+  observe(message: SDKMessage): void;
   /** The reason, when Novarch killed the session (judge kill, hold timeout/skip, operator kill). */
   killReason(): string | undefined;
   /** Every verdict of this run's session, from the store. */
@@ -102,6 +104,7 @@ export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceR
         const gate = await new NovarchHookGate({ toolKinds, writeSpecs, session: { engine, record } }).open();
         return {
           hooks: gate.hooksConfig(),
+          observe: (message) => gate.observe(message),
           async summary() {
             const entries = await engine.store.audit({ sessionId: record.id });
             return {

@@ -1,4 +1,11 @@
-import type { HookCallback, HookEvent, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import type {
+  HookCallback,
+  HookEvent,
+  HookInput,
+  HookJSONOutput,
+  SDKResultMessage,
+  SDKUserMessage,
+} from '@anthropic-ai/claude-agent-sdk';
 import type { NovarchHookGate } from '../../../../src/index.js';
 
 // Hand-built hook inputs, shaped as the Claude CLI sends them, so the gate's decisions can be
@@ -62,4 +69,41 @@ export function denyReason(output: HookJSONOutput): string | undefined {
 /** True when the gate expressed no opinion: the call runs (the user's own permission rules still apply). */
 export function isNoOpinion(output: HookJSONOutput): boolean {
   return Object.keys(output).length === 0;
+}
+
+/** The user message the SDK stream carries after a tool call: its result, as the model is sent it. */
+export function toolResultMessage(toolUseId: string, text: string, isError: boolean): SDKUserMessage {
+  return {
+    type: 'user',
+    session_id: 'sdk-session',
+    parent_tool_use_id: null,
+    message: {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: toolUseId, content: text, is_error: isError }],
+    },
+  };
+}
+
+/** The message that ends a run. */
+export function resultMessage(): SDKResultMessage {
+  return {
+    type: 'result',
+    subtype: 'success',
+    result: 'done',
+    is_error: false,
+    duration_ms: 1,
+    duration_api_ms: 1,
+    num_turns: 1,
+    session_id: 'sdk-session',
+    total_cost_usd: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    modelUsage: {},
+    permission_denials: [],
+    uuid: '00000000-0000-4000-8000-000000000000',
+  } as unknown as SDKResultMessage;
+}
+
+/** The messages as an async stream, like a query. */
+export async function* messages<T>(...items: T[]): AsyncGenerator<T> {
+  yield* items;
 }

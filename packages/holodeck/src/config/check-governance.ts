@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { ConfigIssue } from '../errors.js';
+import { closestMatch } from './did-you-mean.js';
+import type { FieldIssue } from './field-issue.js';
+import type { CheckGovernanceFiles } from './loaded-agent.js';
+import { type GovernanceConfig, GovernanceConfigSchema } from './schema/governance-config-schema.js';
+
+/** What checking the `governance:` block found. */
+export interface GovernanceCheck {
+  /** Problems of agent.yaml's governance fields; the loader locates them by path. */
+  fieldIssues: FieldIssue[];
+  /** Problems inside the rules and config files, already located there. */
+  fileIssues: ConfigIssue[];
+}
+
+const SPEC_FIELDS = '{action_type, record_id, summary?, amount?}';
+
+/**
+ * Cross-checks the `governance:` block on its own, so it runs even when the schema failed elsewhere:
+ * every write tool in tool_kinds has a write spec and every write spec belongs to a write tool; with
+ * `checkFiles`, also the rules and config files, and that the rules file declares each write spec's
+ * action_type (Novarch kills a session that requests an undeclared one). `unresolved` holds the
+ * field paths whose ${VAR} is unset: already reported, so those files are not read.
+ */
+export async function checkGovernance(
+  data: Record<string, unknown>,
+  directory: string,
+  unresolved: ReadonlySet<string>,
+  checkFiles?: CheckGovernanceFiles,
+): Promise<GovernanceCheck> {
+  // A broken block is reported by the schema check; cross-checking it would only add noise.
+  const parsed = GovernanceConfigSchema.safeParse(data.governance);
+  if (!parsed.success) return { fieldIssues: [], fileIssues: [] };
+  const governance = parsed.data;
+  const fieldIssues = checkWriteSpecKeys(governance);
+  if (!checkFiles) return { fieldIssues, fileIssues: [] };
+  const resolve = (field: 'rules_file' | 'config_file'): string | undefined => {
+    const value = governance[field];
+    if (value === undefined || unresolved.has(JSON.stringify(['governance', field]))) return undefined;
+    return path.resolve(directory, value);
+  };
+  const report = await checkFiles({ rulesFile: resolve('rules_file'), configFile: resolve('config_file') });
+  if (report.actionTypes) fieldIssues.push(...checkActionTypes(governance, report.actionTypes));
+  return { fieldIssues, fileIssues: report.issues };
+}
+
+/** A write tool without a write spec cannot be judged; a write spec of another tool is never used. */
+function checkWriteSpecKeys(governance: GovernanceConfig): FieldIssue[] {
+  const writeTools = Object.keys(governance.tool_kinds).filter(
+    (name) => governance.tool_kinds[name] === 'write',
+  );
+  const issues: FieldIssue[] = writeTools
+    .filter((name) => governance.write_specs[name] === undefined)
+    .map((name) => ({
+      path: ['governance', 'write_specs', name],
+      message: `write tool "${name}" has no write spec`,
+      hint: `add write_specs.${name}: ${SPEC_FIELDS}`,
+    }));
+  for (const name of Object.keys(governance.write_specs)) {
+    const kind = governance.tool_kinds[name];
+    if (kind === 'write') continue;
+    const match = kind === undefined ? closestMatch(name, writeTools) : undefined;
+    issues.push({
+      path: ['governance', 'write_specs', name],
+      anchor: 'key',
+      message:
+        kind === 'read'
+          ? `write spec for "${name}", which tool_kinds lists as a read tool`
+          : `write spec for "${name}", which is not in tool_kinds`,
+      hint:
+        match !== undefined
+          ? `did you mean "${match}"? write_specs keys are tool names from tool_kinds`
+          : `write specs are for write tools: set tool_kinds.${name}: write, or remove write_specs.${name}`,
+    });
+  }
+  return issues;
+}
+
+/** Each write spec's action_type must be one the rules file declares in its action_types. */
+function checkActionTypes(governance: GovernanceConfig, declared: readonly string[]): FieldIssue[] {
+  const rulesFile = governance.rules_file;
+  const listed = declared.length ? declared.map((type) => `"${type}"`).join(', ') : 'no action types';
+  return Object.entries(governance.write_specs)
+    .filter(([, spec]) => !declared.includes(spec.action_type))
+    .map(([name, spec]) => {
+      const match = closestMatch(spec.action_type, declared);
+      const suggestion = match === undefined ? '' : `did you mean "${match}"? `;
+      return {
+        path: ['governance', 'write_specs', name, 'action_type'],
+        message: `action type "${spec.action_type}" is not declared in ${rulesFile}; Novarch would kill the session at the first ${name} call`,
+        hint: `${suggestion}${rulesFile} declares ${listed}; use one of them, or add "${spec.action_type}" to its action_types`,
+      };
+    });
+}

@@ -1,0 +1,230 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reply, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type NovarchStore, openSqliteStore } from '../../src/index.js';
+import { groupGone, killProcessGroup, processGroupMembers } from './support/process-group.js';
+import { type StoreChild, spawnScriptChild, spawnStoreChild } from './support/spawn-store-child.js';
+
+// An agent process (its own Node process, running one governed query through the real CLI) is
+// SIGKILLed, with its CLI, while a write waits on a hold. The store keeps the whole audit; a restarted
+// agent works on the same file; approving the orphaned hold afterwards runs nothing.
+
+const AGENT_SCRIPT = fileURLToPath(new URL('./support/gate-agent-child.ts', import.meta.url));
+/** Long enough that the first agent really is waiting on its hold when it is killed. */
+const HOLD_WINDOW_S = 120;
+const WAIT_MS = 60_000;
+
+let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+const directories: string[] = [];
+const agents: StoreChild[] = [];
+const stores: NovarchStore[] = [];
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+});
+afterEach(async () => {
+  try {
+    // Only does something when a test failed before its agents were gone.
+    for (const agent of agents.splice(0)) {
+      if (agent.process.pid !== undefined) await killProcessGroup(agent.process.pid);
+    }
+    for (const store of stores.splice(0)) await store.close();
+  } finally {
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+    try {
+      fake.assertComplete();
+    } finally {
+      fake.reset();
+    }
+  }
+});
+afterAll(() => fake.close());
+
+const lookup = (customer: string, id: string) =>
+  toolUse('mcp__cs__lookup_customer', { customer_id: customer }, { id });
+const refund = (customer: string, amount: number, id: string) =>
+  toolUse('mcp__cs__issue_refund', { customer_id: customer, amount, reasoning: 'customer asked' }, { id });
+/** What the model saw as the result of each tool call, by call id. */
+function seen(index: number) {
+  const request = fake.requests[index];
+  if (!request) throw new Error(`the fake model received no request #${index + 1}`);
+  return Object.fromEntries(toolResults(request).map((result) => [result.toolUseId, result]));
+}
+
+/** An agent process on the store in `directory`, leading its own process group (it and its CLI). */
+function startAgent(directory: string, refundsFile: string): StoreChild & { pid: number } {
+  const agent = spawnScriptChild(AGENT_SCRIPT, [directory, fake.url, String(HOLD_WINDOW_S), refundsFile], {
+    detached: true,
+  });
+  agents.push(agent);
+  const { pid } = agent.process;
+  if (pid === undefined) throw new Error('the agent process did not start');
+  return Object.assign(agent, { pid });
+}
+
+async function openStore(file: string): Promise<NovarchStore> {
+  const store = await openSqliteStore(file);
+  stores.push(store);
+  return store;
+}
+
+/** Polls `probe` until it gives a value; fails early when the agent exits, or at the deadline. */
+async function eventually<T>(
+  what: string,
+  agent: StoreChild,
+  probe: () => Promise<T | undefined>,
+): Promise<T> {
+  let exit: Awaited<StoreChild['exited']> | undefined;
+  void agent.exited.then((result) => {
+    exit = result;
+  });
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (exit !== undefined)
+      throw new Error(`the agent exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stderr}`);
+    if (Date.now() >= deadline) throw new Error(`no ${what} within ${WAIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const refundLine = z.object({ customer_id: z.string(), amount: z.number() });
+/** The refunds that really executed, in any process. */
+function executedRefunds(file: string) {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => refundLine.parse(JSON.parse(line)));
+}
+
+const doneLine = z.object({ killed: z.boolean(), refunds: z.array(refundLine) });
+const approvedLine = z.object({
+  hold: z.object({ id: z.string(), status: z.string(), decidedBy: z.string() }),
+});
+
+describe('NovarchHookGate across a process restart (real CLI)', () => {
+  it('a process killed mid-hold, then restarted, with the audit intact', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'novarch-gate-restart-'));
+    directories.push(directory);
+    const storeFile = path.join(directory, 'novarch.db');
+    const refundsFile = path.join(directory, 'refunds.jsonl');
+    writeFileSync(refundsFile, '');
+
+    // 1. The agent process looks C9 up, then asks for a refund of 900, which TEAM-2 holds.
+    fake.script(lookup('C9', 'l1'), refund('C9', 900, 'r1'));
+    const first = startAgent(directory, refundsFile);
+    await first.next('opened');
+    const watcher = await openStore(storeFile);
+    const pending = await eventually('pending hold', first, async () => {
+      const [hold] = await watcher.listHolds({ status: 'pending' });
+      return hold;
+    });
+
+    // 2. Killed mid-hold, together with its CLI (the grandchild is in the agent's process group).
+    expect(processGroupMembers(first.pid).map((member) => member.command)).toContainEqual(
+      expect.stringMatching(/(^|\/)claude$/),
+    );
+    await killProcessGroup(first.pid);
+    expect(await first.exited).toMatchObject({ signal: 'SIGKILL' });
+    expect(processGroupMembers(first.pid)).toEqual([]);
+    expect(fake.requests).toHaveLength(2);
+    fake.assertComplete();
+    fake.reset();
+
+    // 3. Reopened: the whole audit of the killed session is there, and no refund ran.
+    const store = await openStore(storeFile);
+    const [session, ...otherSessions] = await store.listSessions();
+    expect(otherSessions).toEqual([]);
+    expect(session).toMatchObject({
+      tenantId: 'acme',
+      teamId: 'cs-ops',
+      agentId: 'cs-bot',
+      holdWaitSeconds: HOLD_WINDOW_S,
+    });
+    expect(session?.killedAt).toBeUndefined();
+    const sessionId = session?.id ?? '';
+    const [evidence, ...moreEvidence] = await store.listEvidence(sessionId);
+    expect(moreEvidence).toEqual([]);
+    expect(evidence).toMatchObject({
+      sessionId,
+      toolName: 'mcp__cs__lookup_customer',
+      input: { customer_id: 'C9' },
+      isError: false,
+    });
+    expect(JSON.stringify(evidence?.output)).toContain('customer C9: in good standing');
+
+    const [held, ...moreEntries] = await store.audit();
+    expect(moreEntries).toEqual([]);
+    expect(held?.session.id).toBe(sessionId);
+    expect(held?.action).toMatchObject({
+      sessionId,
+      actionType: 'issue_refund',
+      toolName: 'mcp__cs__issue_refund',
+      input: { customer_id: 'C9', amount: 900, reasoning: 'customer asked' },
+      context: { recordId: 'C9', summary: 'refund C9', amount: 900 },
+      reasoning: 'customer asked',
+    });
+    expect(held?.verdict).toMatchObject({
+      actionId: held?.action.id,
+      source: 'judge',
+      verdict: {
+        kind: 'hold',
+        // TEAM-2 (amount <= 500) does not read the evidence, so the hold cites none (see
+        // combineRuleOutcomes); the lookup is tied to the action through its session.
+        citations: {
+          ruleIds: ['TEAM-2'],
+          evidenceIds: [],
+          rationale: expect.stringContaining('Refunds over 500 are held for a human.'),
+        },
+      },
+    });
+    expect(held?.hold).toEqual(pending);
+    expect(held?.hold).toMatchObject({ actionId: held?.action.id, sessionId, status: 'pending' });
+    expect(executedRefunds(refundsFile)).toEqual([]);
+
+    // 4. Restarted: a new agent process on the same file runs a new session, which passes.
+    fake.script(lookup('C9', 'l2'), refund('C9', 100, 'r2'), reply('refunded'));
+    const second = startAgent(directory, refundsFile);
+    expect(doneLine.parse(await second.next('done'))).toEqual({
+      killed: false,
+      refunds: [{ customer_id: 'C9', amount: 100 }],
+    });
+    expect(await second.exited).toMatchObject({ code: 0 });
+    await groupGone(second.pid); // its CLI (and tsx's esbuild) exit after it
+    expect(seen(2).r2?.text).toContain('refunded 100 to C9');
+    expect(executedRefunds(refundsFile)).toEqual([{ customer_id: 'C9', amount: 100 }]);
+
+    const entries = await store.audit();
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toEqual(held);
+    const passed = entries[1];
+    expect(passed?.session).toMatchObject({ tenantId: 'acme', teamId: 'cs-ops', agentId: 'cs-bot' });
+    expect(passed?.session.id).not.toBe(sessionId);
+    expect(passed?.action).toMatchObject({ actionType: 'issue_refund', input: { amount: 100 } });
+    expect(passed?.verdict?.verdict).toMatchObject({
+      kind: 'pass',
+      citations: { ruleIds: ['TEAM-1', 'TEAM-2'] },
+    });
+    expect(passed?.hold).toBeUndefined();
+    expect(await store.listSessions()).toHaveLength(2);
+    expect(await store.listHolds({ status: 'pending' })).toEqual([pending]);
+
+    // 5. An operator in another process approves the orphaned hold: no process runs its refund.
+    // (The store records it as approved, though nothing will ever execute it.)
+    const operator = spawnStoreChild('approve-first-pending', storeFile);
+    expect(approvedLine.parse(await operator.next('approved')).hold).toMatchObject({
+      id: pending.id,
+      status: 'approved',
+      decidedBy: 'operator:e2e',
+    });
+    expect(await operator.exited).toMatchObject({ code: 0 });
+    expect(processGroupMembers(first.pid)).toEqual([]);
+    expect(processGroupMembers(second.pid)).toEqual([]);
+    expect(executedRefunds(refundsFile)).toEqual([{ customer_id: 'C9', amount: 100 }]);
+    expect((await store.audit())[1]).toEqual(passed);
+  });
+});
