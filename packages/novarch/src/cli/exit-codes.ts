@@ -8,7 +8,10 @@ export const ExitCode = {
   internal: 1,
   /** Bad flags, an unknown hold or session id, an invalid configuration, no store at the path. */
   usage: 2,
-  /** The operation was refused: the hold was already decided, the session already killed. */
+  /**
+   * The operation was refused: the hold was already decided, or nothing waits on it (abandoned or
+   * expired), the session was already killed.
+   */
   refused: 3,
 } as const;
 
@@ -22,7 +25,8 @@ Exit codes:
   1  internal error, or the store could not be read or written (rerun with --debug)
   2  usage or configuration error: bad flags, unknown hold or session id (the closest ids are
      listed), an invalid --config file, no store at the resolved path
-  3  refused: the hold was already decided (or its deadline passed), the session was already killed
+  3  refused: the hold was already decided, or no agent waits on it (abandoned, or past its
+     deadline: --force closes it), the session was already killed
 
 Store: --store FILE, else store.path of --config FILE, else $NOVARCH_STORE,
        else ~/.novarch/novarch.db`;

@@ -15,6 +15,7 @@ async function main(argv: string[]): Promise<void> {
     cwd: process.cwd(),
     homeDirectory: os.homedir(),
     style: createStyle(process.stdout),
+    now: () => new Date(),
   };
   let pending: (() => Promise<ExitCodeValue>) | undefined;
   const program = buildProgram((work) => {

@@ -9,8 +9,8 @@ export class OperatorUsageError extends NovarchError {
 }
 
 /**
- * The operation was understood and refused: the hold was already decided, the session already
- * killed. The message says what the stored state is; nothing was changed (exit 3).
+ * The operation was understood and refused: the hold was already decided or nothing waits on it,
+ * the session already killed. The message says what the stored state is; nothing was changed (exit 3).
  */
 export class OperationRefusedError extends NovarchError {
   override name = 'OperationRefusedError';

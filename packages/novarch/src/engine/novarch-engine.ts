@@ -1,4 +1,6 @@
-import type { NovarchStore } from '../model/novarch-store.js';
+import os from 'node:os';
+import { WAITER_CHECK_IN_INTERVAL_MS } from '../model/hold-state.js';
+import type { HoldWaiterIdentity, NovarchStore } from '../model/novarch-store.js';
 import type {
   ActionContext,
   ActionRecord,
@@ -20,7 +22,11 @@ export interface NovarchEngineOptions {
   llmJudge?: LlmJudge;
   /** The longest an operator may take on a hold in this deployment (seconds). */
   holdWindowSeconds: number;
-  /** How often a waiting write checks its hold (ms). Default 250. */
+  /**
+   * How often a waiting write checks its hold (ms). Default 250. Independently of it, the waiting
+   * process checks in on the hold every `WAITER_CHECK_IN_INTERVAL_MS` (2 s), so operators can
+   * tell a waiting agent from one that stopped.
+   */
   pollIntervalMs?: number;
 }
 
@@ -85,10 +91,17 @@ export class NovarchEngine {
   /**
    * Waits for an operator to decide a hold. At the deadline the hold is decided `timed_out`
    * (fail-closed); if an operator decided first, that decision stands.
+   *
+   * While it waits it checks in on the hold (at once, then every `WAITER_CHECK_IN_INTERVAL_MS`,
+   * however short the poll interval), so `novarch holds` can tell a hold someone waits on from one
+   * whose process died. A check-in that fails is retried at the next poll instead of failing the
+   * wait: a missing check-in only makes the hold look abandoned, which refuses operator decisions
+   * (fail-closed) and never lets a write run.
    */
   async awaitHold(hold: HoldRecord, signal?: AbortSignal): Promise<HoldRecord> {
     const interval = this.options.pollIntervalMs ?? 250;
     const deadline = Date.parse(hold.deadline);
+    let nextCheckIn = Date.now();
     for (;;) {
       const current = await this.store.getHold(hold.id);
       if (current && current.status !== 'pending') return current;
@@ -100,9 +113,21 @@ export class NovarchEngine {
           signal?.aborted ? 'the session stopped waiting' : 'no operator decision before the deadline',
         );
       }
+      if (Date.now() >= nextCheckIn) nextCheckIn = await this.#checkIn(hold.id, interval);
+      const now = Date.now();
       await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(interval, Math.max(0, deadline - Date.now()))),
+        setTimeout(resolve, Math.max(0, Math.min(interval, nextCheckIn - now, deadline - now))),
       );
+    }
+  }
+
+  /** Checks in on a hold as this process; resolves with when the next check-in is due. */
+  async #checkIn(holdId: string, pollIntervalMs: number): Promise<number> {
+    try {
+      await this.store.checkInHoldWaiter(holdId, thisWaiter());
+      return Date.now() + WAITER_CHECK_IN_INTERVAL_MS;
+    } catch {
+      return Date.now() + Math.min(pollIntervalMs, WAITER_CHECK_IN_INTERVAL_MS);
     }
   }
 
@@ -111,4 +136,12 @@ export class NovarchEngine {
     const session = await this.store.getSession(sessionId);
     return session?.killedAt ? session : undefined;
   }
+}
+
+let waiter: HoldWaiterIdentity | undefined;
+
+/** This process, as it checks in on the holds it waits on. */
+function thisWaiter(): HoldWaiterIdentity {
+  waiter ??= { pid: process.pid, host: os.hostname() };
+  return waiter;
 }

@@ -1,4 +1,11 @@
-export type { AuditEntry, AuditFilter, NovarchStore } from './novarch-store.js';
+export {
+  lastCheckIn,
+  type PendingHoldState,
+  pendingHoldState,
+  WAITER_CHECK_IN_INTERVAL_MS,
+  WAITER_STALE_AFTER_MS,
+} from './hold-state.js';
+export type { AuditEntry, AuditFilter, HoldWaiterIdentity, NovarchStore } from './novarch-store.js';
 export {
   type ActionContext,
   type ActionRecord,
@@ -7,6 +14,7 @@ export {
   HOLD_SCHEMA_VERSION,
   type HoldRecord,
   type HoldStatus,
+  type HoldWaiter,
   type SessionRecord,
   type SessionScope,
   type Verdict,

@@ -25,6 +25,12 @@ export interface AuditEntry {
   hold?: HoldRecord;
 }
 
+/** The process that waits on a hold, as it checks in (`NovarchStore.checkInHoldWaiter`). */
+export interface HoldWaiterIdentity {
+  pid: number;
+  host: string;
+}
+
 /**
  * Where Novarch keeps every decision. Each write is committed before the decision takes effect,
  * so nothing is lost when a process is killed. Several processes on one machine may share a
@@ -46,6 +52,12 @@ export interface NovarchStore {
   createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord>;
   getHold(id: string): Promise<HoldRecord | undefined>;
   listHolds(filter?: { status?: HoldStatus; sessionId?: string }): Promise<HoldRecord[]>;
+  /**
+   * Records that `waiter` still waits on a pending hold: its `waiter` becomes this process, seen
+   * now. A hold already decided is left unchanged (no error); an unknown hold id fails. Not a
+   * decision: it needs no more durability than surviving a killed process.
+   */
+  checkInHoldWaiter(id: string, waiter: HoldWaiterIdentity): Promise<void>;
   /**
    * Decides a pending hold exactly once (approved/denied/skipped by an operator, or timed_out).
    * Returns the hold as stored; a hold already decided is returned unchanged (first decision wins).

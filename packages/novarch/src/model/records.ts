@@ -95,4 +95,17 @@ export interface HoldRecord {
   decidedAt?: string;
   decidedBy?: string;
   rationale?: string;
+  /**
+   * The process waiting on the hold, as of its last check-in (see `hold-state.ts`). Absent until
+   * one checked in, and on holds stored before Novarch recorded check-ins.
+   */
+  waiter?: HoldWaiter;
+}
+
+/** Who waits on a pending hold, and when it last said so. */
+export interface HoldWaiter {
+  /** When the waiting process last checked in (it does so every few seconds while it waits). */
+  seenAt: string;
+  pid: number;
+  host: string;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AuditEntry, AuditFilter, NovarchStore } from '../model/novarch-store.js';
+import type { AuditEntry, AuditFilter, HoldWaiterIdentity, NovarchStore } from '../model/novarch-store.js';
 import {
   type ActionRecord,
   type EvidenceRecord,
@@ -207,6 +207,9 @@ export class KyselyNovarchStore implements NovarchStore {
         decided_at: null,
         decided_by: null,
         rationale: null,
+        waiter_seen_at: null,
+        waiter_pid: null,
+        waiter_host: null,
       };
       const record = parseHoldRow(row, 'new');
       await db.insertInto('holds').values(row).execute();
@@ -233,6 +236,26 @@ export class KyselyNovarchStore implements NovarchStore {
         .orderBy('seq', 'asc')
         .execute();
       return rows.map((row) => parseHoldRow(row));
+    });
+  }
+
+  checkInHoldWaiter(id: string, waiter: HoldWaiterIdentity): Promise<void> {
+    // On #run, not #decide: a check-in is refreshed every few seconds and only has to survive a
+    // killed process; an fsync each time would cost the waiting agent for nothing.
+    return this.#run(`record a check-in on hold ${id}`, async (db) => {
+      if (!Number.isSafeInteger(waiter.pid) || waiter.pid < 0) {
+        throw new NovarchStoreError(`A hold waiter's pid must be a whole number ≥ 0; got ${waiter.pid}.`);
+      }
+      // Only while pending: a check-in never lands on a decided hold, and never races a decision.
+      const result = await db
+        .updateTable('holds')
+        .set({ waiter_seen_at: new Date().toISOString(), waiter_pid: waiter.pid, waiter_host: waiter.host })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (result.numUpdatedRows > 0n) return;
+      const existing = await db.selectFrom('holds').select('id').where('id', '=', id).executeTakeFirst();
+      if (existing === undefined) throw new NovarchStoreError(`No hold ${id}: no check-in was recorded.`);
     });
   }
 

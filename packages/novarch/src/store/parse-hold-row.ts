@@ -6,6 +6,10 @@ import { parseWith, type RowOrigin } from './parse-record-rows.js';
 // Holds are persisted, versioned state: a row carries the `schema_version` of the format it was
 // written in, and every format ever shipped keeps a parser here and fixtures under
 // `test/fixtures/holds/v<version>/`. A row from a newer Novarch is refused, never guessed at.
+//
+// The `waiter_*` columns (store migration 2) are optional in format 1: they say who waits on the
+// hold, not what was decided, and a format-1 reader that ignores them reads the hold correctly.
+// Rows written before them have none, and fixtures of both kinds are kept.
 
 const timestamp = z.iso.datetime();
 
@@ -25,6 +29,9 @@ const holdRowV1Schema = z
     decided_at: timestamp.nullable(),
     decided_by: z.string().nullable(),
     rationale: z.string().nullable(),
+    waiter_seen_at: timestamp.nullish(),
+    waiter_pid: z.number().int().nullish(),
+    waiter_host: z.string().nullish(),
   })
   .superRefine((row, context) => {
     const pending = row.status === 'pending';
@@ -33,6 +40,13 @@ const holdRowV1Schema = z
     }
     if (!pending && (row.decided_at === null || row.decided_by === null)) {
       context.addIssue({ code: 'custom', message: `a ${row.status} hold needs decided_at and decided_by` });
+    }
+    const waiter = [row.waiter_seen_at, row.waiter_pid, row.waiter_host].filter((value) => value != null);
+    if (waiter.length !== 0 && waiter.length !== 3) {
+      context.addIssue({
+        code: 'custom',
+        message: 'waiter_seen_at, waiter_pid and waiter_host are set together or not at all',
+      });
     }
   });
 
@@ -70,5 +84,8 @@ export function parseHoldRow(row: unknown, origin: RowOrigin = 'stored'): HoldRe
     ...(stored.decided_at === null ? {} : { decidedAt: stored.decided_at }),
     ...(stored.decided_by === null ? {} : { decidedBy: stored.decided_by }),
     ...(stored.rationale === null ? {} : { rationale: stored.rationale }),
+    ...(stored.waiter_seen_at == null || stored.waiter_pid == null || stored.waiter_host == null
+      ? {}
+      : { waiter: { seenAt: stored.waiter_seen_at, pid: stored.waiter_pid, host: stored.waiter_host } }),
   };
 }

@@ -91,4 +91,15 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       await db.schema.createIndex('holds_by_session').on('holds').column('session_id').execute();
     },
   },
+  {
+    version: 2,
+    name: 'holds: the last check-in of the waiting process',
+    async up(db) {
+      // One column per statement: SQLite's ALTER TABLE adds one at a time. Existing rows get NULL
+      // (no check-in recorded), which reads as "last seen when the hold was created".
+      await db.schema.alterTable('holds').addColumn('waiter_seen_at', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('waiter_pid', 'integer').execute();
+      await db.schema.alterTable('holds').addColumn('waiter_host', 'text').execute();
+    },
+  },
 ];

@@ -63,7 +63,10 @@ export interface VerdictsTable {
   decided_at: string;
 }
 
-/** `holds`: a write waiting for an operator. Rows carry the hold format's `schema_version`. */
+/**
+ * `holds`: a write waiting for an operator. Rows carry the hold format's `schema_version`. The
+ * `waiter_*` columns (migration 2) are the last check-in of the process waiting on the hold.
+ */
 export interface HoldsTable {
   seq: Generated<number>;
   id: string;
@@ -76,6 +79,9 @@ export interface HoldsTable {
   decided_at: string | null;
   decided_by: string | null;
   rationale: string | null;
+  waiter_seen_at: string | null;
+  waiter_pid: number | null;
+  waiter_host: string | null;
 }
 
 /** Every table of a Novarch store. */

@@ -1,17 +1,20 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type NovarchStore, openSqliteStore } from '../../src/index.js';
+import { WAITER_STALE_AFTER_MS } from '../../src/model/hold-state.js';
 import { groupGone, killProcessGroup, processGroupMembers } from './support/process-group.js';
-import { type StoreChild, spawnScriptChild, spawnStoreChild } from './support/spawn-store-child.js';
+import { runNovarch } from './support/run-novarch-cli.js';
+import { type StoreChild, spawnScriptChild } from './support/spawn-store-child.js';
 
 // An agent process (its own Node process, running one governed query through the real CLI) is
 // SIGKILLed, with its CLI, while a write waits on a hold. The store keeps the whole audit; a restarted
-// agent works on the same file; approving the orphaned hold afterwards runs nothing.
+// agent works on the same file; the orphaned hold is listed as abandoned once its agent's check-ins
+// stop, and the operator CLI refuses to approve it (nothing would run the write).
 
 const AGENT_SCRIPT = fileURLToPath(new URL('./support/gate-agent-child.ts', import.meta.url));
 /** Long enough that the first agent really is waiting on its hold when it is killed. */
@@ -102,9 +105,7 @@ function executedRefunds(file: string) {
 }
 
 const doneLine = z.object({ killed: z.boolean(), refunds: z.array(refundLine) });
-const approvedLine = z.object({
-  hold: z.object({ id: z.string(), status: z.string(), decidedBy: z.string() }),
-});
+const listedHolds = z.array(z.object({ hold: z.object({ id: z.string() }), state: z.string().optional() }));
 
 describe('NovarchHookGate across a process restart (real CLI)', () => {
   it('a process killed mid-hold, then restarted, with the audit intact', async () => {
@@ -119,10 +120,17 @@ describe('NovarchHookGate across a process restart (real CLI)', () => {
     const first = startAgent(directory, refundsFile);
     await first.next('opened');
     const watcher = await openStore(storeFile);
-    const pending = await eventually('pending hold', first, async () => {
+    // The agent checks in on the hold while it waits: the operator CLI lists it as waiting.
+    const pending = await eventually('checked-in pending hold', first, async () => {
       const [hold] = await watcher.listHolds({ status: 'pending' });
-      return hold;
+      return hold?.waiter === undefined ? undefined : hold;
     });
+    expect(pending.waiter).toEqual({ seenAt: expect.any(String), pid: first.pid, host: hostname() });
+    const cli = { NOVARCH_STORE: storeFile };
+    const whileWaiting = await runNovarch(['holds', 'list', '--json'], cli);
+    expect(listedHolds.parse(JSON.parse(whileWaiting.stdout))).toEqual([
+      { hold: expect.objectContaining({ id: pending.id }), state: 'waiting' },
+    ]);
 
     // 2. Killed mid-hold, together with its CLI (the grandchild is in the agent's process group).
     expect(processGroupMembers(first.pid).map((member) => member.command)).toContainEqual(
@@ -135,8 +143,13 @@ describe('NovarchHookGate across a process restart (real CLI)', () => {
     fake.assertComplete();
     fake.reset();
 
-    // 3. Reopened: the whole audit of the killed session is there, and no refund ran.
+    // 3. Reopened: the whole audit of the killed session is there, and no refund ran. The hold
+    // keeps the agent's last check-in (later than, or the one, seen above).
     const store = await openStore(storeFile);
+    const orphaned = await store.getHold(pending.id);
+    expect(orphaned).toEqual({ ...pending, waiter: { ...pending.waiter, seenAt: expect.any(String) } });
+    const lastCheckIn = orphaned?.waiter?.seenAt ?? '';
+    expect(lastCheckIn >= (pending.waiter?.seenAt ?? '')).toBe(true);
     const [session, ...otherSessions] = await store.listSessions();
     expect(otherSessions).toEqual([]);
     expect(session).toMatchObject({
@@ -182,7 +195,7 @@ describe('NovarchHookGate across a process restart (real CLI)', () => {
         },
       },
     });
-    expect(held?.hold).toEqual(pending);
+    expect(held?.hold).toEqual(orphaned);
     expect(held?.hold).toMatchObject({ actionId: held?.action.id, sessionId, status: 'pending' });
     expect(executedRefunds(refundsFile)).toEqual([]);
 
@@ -211,20 +224,48 @@ describe('NovarchHookGate across a process restart (real CLI)', () => {
     });
     expect(passed?.hold).toBeUndefined();
     expect(await store.listSessions()).toHaveLength(2);
-    expect(await store.listHolds({ status: 'pending' })).toEqual([pending]);
+    expect(await store.listHolds({ status: 'pending' })).toEqual([orphaned]);
 
-    // 5. An operator in another process approves the orphaned hold: no process runs its refund.
-    // (The store records it as approved, though nothing will ever execute it.)
-    const operator = spawnStoreChild('approve-first-pending', storeFile);
-    expect(approvedLine.parse(await operator.next('approved')).hold).toMatchObject({
-      id: pending.id,
-      status: 'approved',
-      decidedBy: 'operator:e2e',
+    // 5. No process waits on the orphaned hold. Once its last check-in is stale, the operator CLI
+    // lists it as abandoned and refuses to approve it (exit 3): nothing would run the refund, and
+    // the audit would show an approval of a write that never happened.
+    const staleAt = Date.parse(lastCheckIn) + WAITER_STALE_AFTER_MS + 100;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, staleAt - Date.now())));
+    const listed = await runNovarch(['holds', 'list'], cli);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${pending.id}  pending (abandoned)  ${sessionId}  issue_refund  C9`);
+    const listedJson = await runNovarch(['holds', 'list', '--status', 'pending', '--json'], cli);
+    expect(listedHolds.parse(JSON.parse(listedJson.stdout))).toEqual([
+      { hold: expect.objectContaining({ id: pending.id }), state: 'abandoned' },
+    ]);
+    const approve = await runNovarch(['holds', 'approve', pending.id, '--rationale', 'checked ✓'], cli);
+    expect(approve).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        `error: Hold ${pending.id} is abandoned: no agent process has checked in on it since ${lastCheckIn} ` +
+        `(pid ${first.pid} on ${hostname()}).\n` +
+        'No agent waits for this decision: the write will not run, whatever you decide. ' +
+        'If it is still wanted, the agent must retry the action.\n' +
+        'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
+        'and nothing runs.\nNothing was changed.\n',
     });
-    expect(await operator.exited).toMatchObject({ code: 0 });
+    expect(await store.getHold(pending.id)).toEqual(orphaned);
+
+    // With --force the operator closes it: stored as timed_out (never approved), and nothing runs.
+    const forced = await runNovarch(['holds', 'approve', pending.id, '--force'], cli);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('Nothing runs this write: no agent was waiting for the decision.');
+    expect(await store.getHold(pending.id)).toMatchObject({
+      status: 'timed_out',
+      decidedBy: 'ana',
+      rationale: `Closed with novarch holds approve --force: no agent process had checked in since ${lastCheckIn} (pid ${first.pid} on ${hostname()}), so the write did not run.`,
+    });
     expect(processGroupMembers(first.pid)).toEqual([]);
     expect(processGroupMembers(second.pid)).toEqual([]);
     expect(executedRefunds(refundsFile)).toEqual([{ customer_id: 'C9', amount: 100 }]);
-    expect((await store.audit())[1]).toEqual(passed);
+    const [closed, last] = await store.audit();
+    expect(closed?.hold?.status).toBe('timed_out');
+    expect(last).toEqual(passed);
   });
 });

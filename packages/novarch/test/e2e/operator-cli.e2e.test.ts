@@ -1,32 +1,73 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openSqliteStore } from '../../src/index.js';
+import { type HoldRecord, NovarchEngine, openSqliteStore } from '../../src/index.js';
 import { createTempStoreFiles } from '../store/temp-store-file.js';
+import { runNovarch as novarch } from './support/run-novarch-cli.js';
 
 // The real `novarch` bin (built dist/) over a real SQLite store written with the library.
+// `novarch(args, env)` runs it with NO_COLOR, USER=ana, and the store in `env.NOVARCH_STORE`.
 
-const BIN = fileURLToPath(new URL('../../bin/novarch.js', import.meta.url));
 const DEADLINE = new Date('2099-01-01T00:00:00.000Z');
 const files = createTempStoreFiles();
+const waiters: Waiter[] = [];
+afterEach(async () => {
+  for (const waiter of waiters.splice(0)) await waiter.stop();
+});
 afterAll(() => files.cleanup());
 
-/** Runs the bin; NO_COLOR, USER=ana and the store in NOVARCH_STORE unless `env` says otherwise. */
-function novarch(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, NO_COLOR: '1', USER: 'ana', ...env } },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+/** When the stand-in for a killed agent process last checked in (long enough ago to be stale). */
+const LAST_CHECK_IN = '2020-01-01T10:00:40.000Z';
+
+/**
+ * Makes a hold look as a killed agent process leaves it: created at 10:00:00, last checked in at
+ * 10:00:40 (pid 4242 on agent-7), then nothing. The CLI sees it as abandoned.
+ */
+function abandon(file: string, holdId: string): void {
+  const database = new Database(file);
+  try {
+    database
+      .prepare(
+        "update holds set created_at = '2020-01-01T10:00:00.000Z', waiter_seen_at = ?, waiter_pid = 4242, " +
+          "waiter_host = 'agent-7' where id = ?",
+      )
+      .run(LAST_CHECK_IN, holdId);
+  } finally {
+    database.close();
+  }
+}
+
+/** An agent waiting on a hold in this process, through the engine (it checks in every 2 s). */
+interface Waiter {
+  /** Resolves with the hold as the waiting agent sees it decided. */
+  decided: Promise<HoldRecord>;
+  /** Stops waiting (a hold still pending is then timed out by the engine) and closes its store. */
+  stop(): Promise<void>;
+}
+
+async function waitOn(file: string, holdId: string): Promise<Waiter> {
+  const store = await openSqliteStore(file);
+  const engine = new NovarchEngine({ store, rules: [], holdWindowSeconds: 300, pollIntervalMs: 50 });
+  const hold = await store.getHold(holdId);
+  if (hold === undefined) throw new Error(`no hold ${holdId}`);
+  const stopping = new AbortController();
+  const decided = engine.awaitHold(hold, stopping.signal);
+  const waiter: Waiter = {
+    decided,
+    async stop() {
+      stopping.abort();
+      await decided.catch(() => undefined);
+      await store.close();
+    },
+  };
+  waiters.push(waiter);
+  // The first check-in happens at the first poll.
+  while ((await store.getHold(holdId))?.waiter?.pid !== process.pid) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return waiter;
 }
 
 /** Two sessions: acme's refund-bot (a held refund, a passed note) and globex's (a held refund, a kill). */
@@ -76,6 +117,9 @@ async function buildStore() {
   const otherHold = await store.createHold(other.id, globex.id, DEADLINE);
   await judge(await act(globex.id, 'delete_record', 'n-1', 'Delete note n-1'), 'kill', 'TEAM-9');
   await store.close();
+  // Both holds start abandoned; a test that needs an agent waiting on one starts it (`waitOn`).
+  abandon(file, refundHold.id);
+  abandon(file, otherHold.id);
   // Same-length stand-ins for the random ids, so the expected tables below keep their layout.
   const ids = { acme, globex, lookup, refund, refundHold, other, otherHold };
   const stand = (prefix: string, n: number) => `${prefix}_00000000-0000-0000-0000-00000000000${n}`;
@@ -98,19 +142,32 @@ async function buildStore() {
 
 describe('novarch holds', () => {
   it('lists holds as a table and filters them by status and session', async () => {
-    const { env, ids, mask } = await buildStore();
+    const { env, ids, mask, file } = await buildStore();
+    await waitOn(file, ids.refundHold.id);
     const all = await novarch(['holds', 'list'], env);
     expect(all.code).toBe(0);
     expect(mask(all.stdout)).toBe(
-      `HOLD                                       STATUS   SESSION                                   ACTION  RECORD  DEADLINE                  SUMMARY
-hold_00000000-0000-0000-0000-000000000001  pending  ses_00000000-0000-0000-0000-000000000001  refund  c-7     2099-01-01T00:00:00.000Z  Refund 900 € to c-7
-hold_00000000-0000-0000-0000-000000000002  pending  ses_00000000-0000-0000-0000-000000000002  refund  c-9     2099-01-01T00:00:00.000Z  Refund 600 € to c-9
+      `HOLD                                       STATUS               SESSION                                   ACTION  RECORD  DEADLINE                  SUMMARY
+hold_00000000-0000-0000-0000-000000000001  pending (waiting)    ses_00000000-0000-0000-0000-000000000001  refund  c-7     2099-01-01T00:00:00.000Z  Refund 900 € to c-7
+hold_00000000-0000-0000-0000-000000000002  pending (abandoned)  ses_00000000-0000-0000-0000-000000000002  refund  c-9     2099-01-01T00:00:00.000Z  Refund 600 € to c-9
 `,
     );
     expect((await novarch(['holds', 'list', '--status', 'approved'], env)).stdout).toBe('No holds found.\n');
     const json = await novarch(['holds', 'list', '--session', ids.globex.id, '--json'], env);
-    const listed = z.array(z.object({ hold: z.object({ id: z.string() }) })).parse(JSON.parse(json.stdout));
-    expect(listed.map((entry) => entry.hold.id)).toEqual([ids.otherHold.id]);
+    const listed = z
+      .array(
+        z.object({
+          hold: z.object({ id: z.string(), waiter: z.object({ seenAt: z.string(), pid: z.number() }) }),
+          state: z.string(),
+        }),
+      )
+      .parse(JSON.parse(json.stdout));
+    expect(listed).toEqual([
+      {
+        hold: expect.objectContaining({ id: ids.otherHold.id, waiter: { seenAt: LAST_CHECK_IN, pid: 4242 } }),
+        state: 'abandoned',
+      },
+    ]);
   });
 
   it('shows a hold with its action, session, verdict citations and the cited evidence', async () => {
@@ -118,9 +175,11 @@ hold_00000000-0000-0000-0000-000000000002  pending  ses_00000000-0000-0000-0000-
     const shown = await novarch(['holds', 'show', ids.refundHold.id], env);
     expect(shown.code).toBe(0);
     expect(mask(shown.stdout)).toBe(`Hold hold_00000000-0000-0000-0000-000000000001
-  status     pending
+  status     pending (abandoned)
   created    YYYY-MM-DDThh:mm:ss.sssZ
   deadline   2099-01-01T00:00:00.000Z
+  waiter     pid 4242 on agent-7, last check-in YYYY-MM-DDThh:mm:ss.sssZ
+             Nothing waits on it: no agent process has checked in on it since YYYY-MM-DDThh:mm:ss.sssZ (pid 4242 on agent-7); approving it will not run anything. If the write is still wanted, the agent must retry the action.
 
 Session ses_00000000-0000-0000-0000-000000000001
   tenant     acme
@@ -154,10 +213,13 @@ Cited evidence
       rationale: 'TEAM-2 says hold',
     });
     expect(json.citedEvidence).toMatchObject([{ id: ids.lookup.id, output: { name: 'Ana Lima' } }]);
+    expect(json.state).toBe('abandoned');
   });
 
   it('approves as $USER, denies only with a rationale, and refuses a second decision (exit 3)', async () => {
-    const { env, ids, open } = await buildStore();
+    const { env, ids, open, file } = await buildStore();
+    const refundAgent = await waitOn(file, ids.refundHold.id);
+    const otherAgent = await waitOn(file, ids.otherHold.id);
     const approved = await novarch(
       ['holds', 'approve', ids.refundHold.id, '--rationale', 'charged twice'],
       env,
@@ -184,6 +246,9 @@ Cited evidence
     expect(stored).toMatchObject({ status: 'approved', decidedBy: 'ana', rationale: 'charged twice' });
     expect(await store.getHold(ids.otherHold.id)).toMatchObject({ status: 'denied', decidedBy: 'bob' });
     await store.close();
+    // The waiting agents got the decisions.
+    expect(await refundAgent.decided).toMatchObject({ status: 'approved', decidedBy: 'ana' });
+    expect(await otherAgent.decided).toMatchObject({ status: 'denied', decidedBy: 'bob', rationale: 'no' });
 
     const again = await novarch(['holds', 'skip', ids.refundHold.id], env);
     expect(again).toEqual({
@@ -193,6 +258,125 @@ Cited evidence
         `error: Hold ${ids.refundHold.id} was already approved by ana at ${stored?.decidedAt}: ` +
         'charged twice. Nothing was changed.\n',
     });
+  });
+
+  it('refuses to decide abandoned and expired holds (exit 3) unless --force, which runs nothing', async () => {
+    const { env, ids, open, file, mask } = await buildStore();
+    const store = await open();
+    const late = await store.recordAction({
+      sessionId: ids.acme.id,
+      actionType: 'refund',
+      toolName: 'mcp__crm__refund',
+      input: { recordId: 'c-8' },
+      context: { recordId: 'c-8', summary: 'Refund 700 € to c-8' },
+    });
+    const expiredDeadline = new Date(Date.now() - 60_000);
+    const expired = await store.createHold(late.id, ids.acme.id, expiredDeadline);
+    await store.close();
+    const waiting = await waitOn(file, ids.refundHold.id);
+
+    const listed = await novarch(['holds', 'list', '--status', 'pending'], env);
+    expect(listed.code).toBe(0);
+    expect(
+      mask(listed.stdout)
+        .split('\n')
+        .map((line) => line.split(/\s{2,}/).slice(0, 2)),
+    ).toEqual([
+      ['HOLD', 'STATUS'],
+      ['hold_00000000-0000-0000-0000-000000000001', 'pending (waiting)'],
+      ['hold_00000000-0000-0000-0000-000000000002', 'pending (abandoned)'],
+      [expired.id, 'pending (expired)'],
+      [''],
+    ]);
+    const shown = await novarch(['holds', 'show', expired.id], env);
+    expect(shown.stdout).toContain(
+      '  status     pending (expired)\n' +
+        `  created    ${expired.createdAt}\n` +
+        `  deadline   ${expired.deadline}\n` +
+        '  waiter     no process has checked in\n' +
+        '             Nothing waits on it: its deadline has passed; approving it will not run anything. ' +
+        'If the write is still wanted, the agent must retry the action.\n',
+    );
+
+    const advice =
+      'No agent waits for this decision: the write will not run, whatever you decide. ' +
+      'If it is still wanted, the agent must retry the action.\n' +
+      'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
+      'and nothing runs.\nNothing was changed.\n';
+    const abandonedRefusal =
+      `error: Hold ${ids.otherHold.id} is abandoned: no agent process has checked in on it since ` +
+      `${LAST_CHECK_IN} (pid 4242 on agent-7).\n${advice}`;
+    for (const args of [
+      ['approve', ids.otherHold.id],
+      ['deny', ids.otherHold.id, '--rationale', 'no'],
+      ['skip', ids.otherHold.id],
+    ]) {
+      expect(await novarch(['holds', ...args], env)).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: abandonedRefusal,
+      });
+    }
+    expect(await novarch(['holds', 'approve', expired.id, '--rationale', 'late'], env)).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        `error: Hold ${expired.id} is expired: its deadline (${expired.deadline}) passed while it was still ` +
+        `pending.\n${advice}`,
+    });
+    const unchanged = await open();
+    expect((await unchanged.listHolds({ status: 'pending' })).map((hold) => hold.id)).toEqual([
+      ids.refundHold.id,
+      ids.otherHold.id,
+      expired.id,
+    ]);
+    await unchanged.close();
+
+    const forced = await novarch(
+      ['holds', 'approve', ids.otherHold.id, '--force', '--rationale', 'charged twice'],
+      env,
+    );
+    const closedRationale =
+      `Closed with novarch holds approve --force: no agent process had checked in since ${LAST_CHECK_IN} ` +
+      '(pid 4242 on agent-7), so the write did not run. Rationale: charged twice';
+    expect(forced).toEqual({
+      code: 0,
+      stdout:
+        `Hold ${ids.otherHold.id} timed_out by ana: ${closedRationale}\n` +
+        'Nothing runs this write: no agent was waiting for the decision. ' +
+        'If the write is still wanted, the agent must retry the action.\n',
+      stderr: '',
+    });
+    const forcedExpired = await novarch(
+      ['holds', 'deny', expired.id, '--force', '--rationale', 'stale'],
+      env,
+    );
+    expect(forcedExpired.code).toBe(0);
+    const after = await open();
+    expect(await after.getHold(ids.otherHold.id)).toMatchObject({
+      status: 'timed_out',
+      decidedBy: 'ana',
+      rationale: closedRationale,
+    });
+    expect(await after.getHold(expired.id)).toMatchObject({
+      status: 'timed_out',
+      rationale:
+        `Closed with novarch holds deny --force: the deadline (${expired.deadline}) had passed, so the write ` +
+        'did not run. Rationale: stale',
+    });
+    await after.close();
+
+    // --force changes nothing for a hold an agent waits on: it is approved, and the agent runs it.
+    const approved = await novarch(['holds', 'approve', ids.refundHold.id, '--force'], env);
+    expect(approved).toEqual({
+      code: 0,
+      stdout: `Hold ${ids.refundHold.id} approved by ana\nThe gate lets the write run.\n`,
+      stderr: '',
+    });
+    expect(await waiting.decided).toMatchObject({ status: 'approved', decidedBy: 'ana' });
+    const help = await novarch(['holds', 'approve', '--help']);
+    expect(help.stdout).toContain('--force');
+    expect(help.stdout).toContain('stored as timed_out under your');
   });
 
   it('names the closest ids for an unknown hold (exit 2)', async () => {

@@ -61,7 +61,10 @@ describe('the SQLite store shared by several processes', () => {
     for (const exit of exits) expect(exit).toMatchObject({ code: 0 });
     const database = new Database(file, { readonly: true });
     try {
-      expect(database.prepare('select version from schema_migrations').all()).toEqual([{ version: 1 }]);
+      expect(database.prepare('select version from schema_migrations order by version').all()).toEqual([
+        { version: 1 },
+        { version: 2 },
+      ]);
       expect(database.prepare('select count(*) as sessions from sessions').get()).toEqual({ sessions: 3 });
     } finally {
       database.close();

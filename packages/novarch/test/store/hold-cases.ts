@@ -8,7 +8,7 @@ import {
   scope,
 } from './conformance-context.js';
 
-/** Holds: create, read, list with filters, and first-decision-wins. */
+/** Holds: create, read, list with filters, first-decision-wins, and the waiter's check-ins. */
 export function describeHoldCases({ store, check }: ConformanceContext): void {
   async function pendingHold(deadline = inSeconds(300)) {
     const session = await store().createSession(scope(), 300);
@@ -120,6 +120,54 @@ export function describeHoldCases({ store, check }: ConformanceContext): void {
         decidedBy: 'gate',
         rationale: 'no operator answered',
       });
+    });
+
+    check('checkInHoldWaiter records who waits on a pending hold, and when', async () => {
+      const { hold } = await pendingHold();
+      expect(hold).not.toHaveProperty('waiter');
+      const before = Date.now();
+      await store().checkInHoldWaiter(hold.id, { pid: 4242, host: 'agent-host ✓' });
+      const checkedIn = await store().getHold(hold.id);
+      expect(checkedIn).toEqual({
+        ...hold,
+        waiter: { seenAt: expect.stringMatching(ISO_TIMESTAMP), pid: 4242, host: 'agent-host ✓' },
+      });
+      expect(Date.parse(checkedIn?.waiter?.seenAt ?? '')).toBeGreaterThanOrEqual(before - 1);
+      expect(await store().listHolds({ status: 'pending' })).toEqual([checkedIn]);
+      expect((await store().audit())[0]?.hold).toEqual(checkedIn);
+    });
+
+    check('a later check-in replaces the earlier one (another process may take over)', async () => {
+      const { hold } = await pendingHold();
+      await store().checkInHoldWaiter(hold.id, { pid: 1, host: 'a' });
+      const first = (await store().getHold(hold.id))?.waiter;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store().checkInHoldWaiter(hold.id, { pid: 2, host: 'b' });
+      const second = (await store().getHold(hold.id))?.waiter;
+      expect(second).toMatchObject({ pid: 2, host: 'b' });
+      expect((second?.seenAt ?? '') > (first?.seenAt ?? '')).toBe(true);
+    });
+
+    check('a check-in leaves a decided hold unchanged, and the decision keeps the last one', async () => {
+      const { hold } = await pendingHold();
+      await store().checkInHoldWaiter(hold.id, { pid: 7, host: 'h' });
+      const decided = await store().decideHold(hold.id, 'approved', 'ana');
+      expect(decided.waiter).toMatchObject({ pid: 7, host: 'h' });
+      await store().checkInHoldWaiter(hold.id, { pid: 8, host: 'other' });
+      expect(await store().getHold(hold.id)).toEqual(decided);
+    });
+
+    check('checkInHoldWaiter of an unknown hold, or with a bad pid, fails and records nothing', async () => {
+      await expect(store().checkInHoldWaiter('hold_missing', { pid: 1, host: 'h' })).rejects.toThrow(
+        'No hold hold_missing: no check-in was recorded.',
+      );
+      const { hold } = await pendingHold();
+      for (const pid of [-1, 1.5, Number.NaN]) {
+        await expect(store().checkInHoldWaiter(hold.id, { pid, host: 'h' })).rejects.toThrow(
+          `A hold waiter's pid must be a whole number ≥ 0; got ${pid}.`,
+        );
+      }
+      expect(await store().getHold(hold.id)).toEqual(hold);
     });
 
     check('decideHold of an unknown hold, or as pending, fails and says so', async () => {

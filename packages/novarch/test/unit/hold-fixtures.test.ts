@@ -64,6 +64,20 @@ describe('stored hold fixtures', () => {
     );
   });
 
+  it('v1/pending-with-waiter.json maps the last check-in (the waiter columns came with store migration 2)', () => {
+    const fixture = fixtures.find((candidate) => candidate.name === 'v1/pending-with-waiter.json');
+    expect(parseHoldRow(fixture?.row)).toEqual({
+      schemaVersion: 1,
+      id: 'hold_2b7c1e3f-4d5a-4e6b-8c9d-0e1f2a3b4c5d',
+      actionId: 'act_5d4c3b2a-1908-4f7e-a6d5-c4b3a2918070',
+      sessionId: 'ses_1b2c3d4e-5f60-4718-9a0b-c1d2e3f40516',
+      status: 'pending',
+      createdAt: '2026-05-01T09:20:00.000Z',
+      deadline: '2026-05-01T09:25:00.000Z',
+      waiter: { seenAt: '2026-05-01T09:20:42.000Z', pid: 48213, host: 'agent-7.example' },
+    });
+  });
+
   it('every fixture row fits the current table and reads back through the store', async () => {
     const file = files.next();
     await (await openSqliteStore(file)).close();

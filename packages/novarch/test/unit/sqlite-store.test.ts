@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NovarchStoreError, openSqliteStore } from '../../src/index.js';
+import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
+import type { StoreTables } from '../../src/store/store-tables.js';
 import { describeStoreConformance } from '../store/store-conformance.js';
 import { createTempStoreFiles } from '../store/temp-store-file.js';
 
@@ -30,6 +33,7 @@ describe('openSqliteStore', () => {
       expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(database.prepare('select version, name from schema_migrations').all()).toEqual([
         { version: 1, name: 'sessions, evidence, actions, verdicts, holds' },
+        { version: 2, name: 'holds: the last check-in of the waiting process' },
       ]);
       const tables = database
         .prepare(
@@ -67,9 +71,83 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 1). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 2). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
+  });
+
+  it('migrates a store written before check-ins: its pending hold reads back, then takes them', async () => {
+    const file = files.next();
+    // A store as the first schema version left it, with a pending hold in it.
+    const v1 = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+    const [first] = STORE_MIGRATIONS;
+    if (first === undefined) throw new Error('no migrations');
+    await first.up(v1, {
+      autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
+      withWriteLock: () => Promise.reject(new Error('not used by migration 1')),
+      durably: () => Promise.reject(new Error('not used by migration 1')),
+    });
+    await sql`create table schema_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(
+      v1,
+    );
+    await sql`insert into schema_migrations values (1, ${first.name}, '2026-03-01T09:00:00.000Z')`.execute(
+      v1,
+    );
+    await sql`insert into sessions (id, tenant_id, team_id, agent_id, started_at, hold_wait_seconds)
+      values ('ses_1', 't', 'x', 'a', '2026-03-01T09:00:00.000Z', 300)`.execute(v1);
+    await sql`insert into actions (id, session_id, action_type, tool_name, context_json, created_at)
+      values ('act_1', 'ses_1', 'refund', 'refund', '{"recordId":"r","summary":"s"}', '2026-03-01T09:00:01.000Z')`.execute(
+      v1,
+    );
+    await sql`insert into holds (id, schema_version, action_id, session_id, status, created_at, deadline)
+      values ('hold_1', 1, 'act_1', 'ses_1', 'pending', '2026-03-01T09:00:01.000Z', '2099-01-01T00:00:00.000Z')`.execute(
+      v1,
+    );
+    await v1.destroy();
+
+    const store = await openSqliteStore(file);
+    const hold = await store.getHold('hold_1');
+    expect(hold).toEqual({
+      schemaVersion: 1,
+      id: 'hold_1',
+      actionId: 'act_1',
+      sessionId: 'ses_1',
+      status: 'pending',
+      createdAt: '2026-03-01T09:00:01.000Z',
+      deadline: '2099-01-01T00:00:00.000Z',
+    });
+    await store.checkInHoldWaiter('hold_1', { pid: 99, host: 'h' });
+    expect((await store.getHold('hold_1'))?.waiter).toMatchObject({ pid: 99, host: 'h' });
+    await store.close();
+    withRawDatabase(file, (database) => {
+      expect(database.prepare('select version from schema_migrations order by version').all()).toEqual([
+        { version: 1 },
+        { version: 2 },
+      ]);
+    });
+  });
+
+  it('refuses a hold row with half a check-in as damaged', async () => {
+    const file = files.next();
+    const store = await openSqliteStore(file);
+    const session = await store.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
+    const action = await store.recordAction({
+      sessionId: session.id,
+      actionType: 'refund',
+      toolName: 'refund',
+      input: {},
+      context: { recordId: 'r', summary: 's' },
+    });
+    const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 60_000));
+    withRawDatabase(file, (database) => {
+      database
+        .prepare("update holds set waiter_seen_at = '2026-03-01T09:00:01.000Z' where id = ?")
+        .run(hold.id);
+    });
+    await expect(store.getHold(hold.id)).rejects.toThrow(
+      'waiter_seen_at, waiter_pid and waiter_host are set together or not at all',
+    );
+    await store.close();
   });
 
   it('refuses a path it cannot open as a database', async () => {

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { WAITER_STALE_AFTER_MS } from '../../model/hold-state.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatDecidedHold, formatHoldDetail } from '../format/format-hold-detail.js';
 import { formatHoldsTable } from '../format/format-holds.js';
@@ -26,21 +27,31 @@ const ShowOptionsSchema = GlobalOptionsSchema.extend({ json: z.boolean().default
 const DecideOptionsSchema = GlobalOptionsSchema.extend({
   rationale: z.string().optional(),
   operator: z.string().optional(),
+  force: z.boolean().default(false),
 });
 
 const DECISIONS = [
-  { name: 'approve', status: 'approved', summary: 'approve a pending hold: the write runs' },
+  { name: 'approve', status: 'approved', summary: 'approve a hold an agent waits on: the write runs' },
   {
     name: 'deny',
     status: 'denied',
-    summary: 'deny a pending hold: the write is refused (needs --rationale)',
+    summary: 'deny a hold an agent waits on: the write is refused (needs --rationale)',
   },
   {
     name: 'skip',
     status: 'skipped',
-    summary: 'skip a pending hold: the write is refused, the session latched',
+    summary: 'skip a hold an agent waits on: the write is refused, the session latched',
   },
 ] as const;
+
+const STATES_HELP = `
+A pending hold is waiting (its agent process checked in within the last ${WAITER_STALE_AFTER_MS / 1000} s), abandoned (no
+check-in for longer: its agent process stopped) or expired (past its deadline).`;
+
+const FORCE_HELP = `${STATES_HELP}
+Deciding an abandoned or expired hold is refused (exit 3): nothing would run the write. The agent
+must retry the action. --force closes such a hold instead: it is stored as timed_out under your
+name, with your decision and rationale in its rationale, and nothing runs.`;
 
 /** `novarch holds list|show|approve|deny|skip`. */
 export function registerHoldsCommand(program: Command, run: RunCommand, context: OperatorContext): void {
@@ -51,12 +62,13 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
     .description('list holds, oldest first')
     .addOption(new Option('--status <status>', 'only holds with this status').choices(HOLD_STATUSES))
     .option('--session <id>', 'only holds of this session')
-    .option('--json', 'print JSON instead of a table')
+    .option('--json', 'print JSON instead of a table (pending holds carry their "state")')
+    .addHelpText('after', STATES_HELP)
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ListOptionsSchema, command);
         const summaries = await onStore(options, context, (store) =>
-          listHoldSummaries(store, { status: options.status, sessionId: options.session }),
+          listHoldSummaries(store, { status: options.status, sessionId: options.session }, context.now()),
         );
         context.stdout.write(
           options.json ? formatJson(summaries) : formatHoldsTable(summaries, context.style),
@@ -74,7 +86,7 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
       run(async () => {
         const options = parseCommandOptions(ShowOptionsSchema, command);
         const detail = await onStore(options, context, (store, location) =>
-          loadHoldDetail(store, holdId, location.path),
+          loadHoldDetail(store, holdId, location.path, context.now()),
         );
         context.stdout.write(options.json ? formatJson(detail) : formatHoldDetail(detail, context.style));
         return ExitCode.ok;
@@ -88,6 +100,8 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
       .argument('<hold-id>', 'the hold, e.g. hold_0b7f…')
       .option('--rationale <text>', 'why (the agent sees it on a deny)')
       .option('--operator <name>', 'who decides (default: $USER)')
+      .option('--force', 'close an abandoned or expired hold anyway: stored as timed_out, nothing runs')
+      .addHelpText('after', FORCE_HELP)
       .action((holdId: string, _options: unknown, command: Command) =>
         run(async () => {
           const options = parseCommandOptions(DecideOptionsSchema, command);
@@ -99,8 +113,10 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
                 status: decision.status,
                 operator: operatorName(options.operator, context),
                 rationale: options.rationale,
+                force: options.force,
               },
               location.path,
+              context.now(),
             ),
           );
           context.stdout.write(formatDecidedHold(decided, context.style));

@@ -16,6 +16,8 @@ export interface OperatorContext {
   homeDirectory: string;
   /** Colours for stdout (off when NO_COLOR is set or stdout is not a TTY). */
   style: Style;
+  /** The time, for telling waiting holds from abandoned and expired ones. */
+  now(): Date;
 }
 
 /** Hands a command's work to the entry point, which awaits it and maps errors to exit codes. */

@@ -1,4 +1,5 @@
-import type { HoldRecord } from '../../model/records.js';
+import type { OperatorDecisionResult } from '../operations/decide-hold-as-operator.js';
+import { describeWaiter, explainHoldState } from '../operations/describe-hold-state.js';
 import type { HoldDetail } from '../operations/hold-operations.js';
 import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { formatInlineJson } from './format-table.js';
@@ -15,13 +16,16 @@ function fields(entries: ReadonlyArray<readonly [string, string | undefined]>): 
 
 /** `novarch holds show` for humans: the hold, its session, action, verdict and cited evidence. */
 export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE): string {
-  const { hold, session, action, verdict, citedEvidence } = detail;
+  const { hold, state, session, action, verdict, citedEvidence } = detail;
+  const status = state === undefined ? hold.status : `${hold.status} (${state})`;
   const lines = [
     `${style.bold('Hold')} ${hold.id}`,
     ...fields([
-      ['status', paintStatus(style, hold.status)],
+      ['status', paintStatus(style, status)],
       ['created', hold.createdAt],
       ['deadline', hold.deadline],
+      ['waiter', hold.waiter === undefined && state === undefined ? undefined : describeWaiter(hold)],
+      ['', state === undefined ? undefined : explainHoldState(hold, state)],
       ['decided', hold.decidedAt === undefined ? undefined : `${hold.decidedAt} by ${hold.decidedBy ?? '?'}`],
       ['rationale', hold.rationale],
     ]),
@@ -92,10 +96,19 @@ const OUTCOME: Record<'approved' | 'denied' | 'skipped', string> = {
   skipped: 'The gate refuses the write and latches the session (fail-closed).',
 };
 
+/** What a hold closed with `--force` means: nothing ran it, nothing will. */
+const FORCED_OUTCOME =
+  'Nothing runs this write: no agent was waiting for the decision. ' +
+  'If the write is still wanted, the agent must retry the action.';
+
 /** The decision, as `novarch holds approve|deny|skip` confirms it. */
-export function formatDecidedHold(hold: HoldRecord, style: Style = PLAIN_STYLE): string {
+export function formatDecidedHold(
+  { hold, forced }: OperatorDecisionResult,
+  style: Style = PLAIN_STYLE,
+): string {
   const status = hold.status === 'pending' || hold.status === 'timed_out' ? undefined : hold.status;
   const why = hold.rationale === undefined ? '' : `: ${hold.rationale}`;
   const first = `Hold ${hold.id} ${paintStatus(style, hold.status)} by ${hold.decidedBy ?? '?'}${why}`;
-  return `${first}\n${status === undefined ? '' : `${OUTCOME[status]}\n`}`;
+  const outcome = forced !== undefined ? FORCED_OUTCOME : status === undefined ? undefined : OUTCOME[status];
+  return `${first}\n${outcome === undefined ? '' : `${outcome}\n`}`;
 }

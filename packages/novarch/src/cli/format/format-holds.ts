@@ -6,12 +6,15 @@ import { paintStatus } from './paint-status.js';
 const HEADERS = ['HOLD', 'STATUS', 'SESSION', 'ACTION', 'RECORD', 'DEADLINE', 'SUMMARY'];
 const STATUS_COLUMN = 1;
 
-/** `novarch holds list` for humans: one line per hold, oldest first. */
+/**
+ * `novarch holds list` for humans: one line per hold, oldest first. A pending hold's status says
+ * whether an agent waits on it: `pending (waiting)`, `pending (abandoned)` or `pending (expired)`.
+ */
 export function formatHoldsTable(holds: readonly HoldSummary[], style: Style = PLAIN_STYLE): string {
   if (holds.length === 0) return 'No holds found.\n';
-  const rows = holds.map(({ hold, action }) => [
+  const rows = holds.map(({ hold, action, state }) => [
     hold.id,
-    hold.status,
+    state === undefined ? hold.status : `${hold.status} (${state})`,
     hold.sessionId,
     cell(action?.actionType),
     cell(action?.context.recordId),

@@ -1,6 +1,8 @@
+import { pendingHoldState } from '../../model/hold-state.js';
 import type { NovarchStore } from '../../model/novarch-store.js';
 import type { HoldRecord } from '../../model/records.js';
 import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js';
+import { asSentence, sinceLastCheckIn, whyNothingWaits } from './describe-hold-state.js';
 import { requireHold } from './hold-operations.js';
 
 /** What an operator decides on a hold. */
@@ -9,9 +11,23 @@ export interface OperatorDecision {
   status: 'approved' | 'denied' | 'skipped';
   operator: string;
   rationale?: string | undefined;
+  /** Close an abandoned or expired hold anyway (stored as `timed_out`; nothing runs). */
+  force?: boolean | undefined;
 }
 
-/** How a decided hold reads: `approved by ana at 2026-…: "reason"`. */
+/** The stored decision; `forced` when `--force` closed a hold nothing waited on. */
+export interface OperatorDecisionResult {
+  hold: HoldRecord;
+  forced?: 'abandoned' | 'expired';
+}
+
+const COMMAND: Record<OperatorDecision['status'], string> = {
+  approved: 'approve',
+  denied: 'deny',
+  skipped: 'skip',
+};
+
+/** How a decided hold reads: `approved by ana at 2026-…: reason`. */
 export function describeDecision(hold: HoldRecord): string {
   const by = hold.decidedBy === undefined ? '' : ` by ${hold.decidedBy}`;
   const at = hold.decidedAt === undefined ? '' : ` at ${hold.decidedAt}`;
@@ -21,14 +37,24 @@ export function describeDecision(hold: HoldRecord): string {
 
 /**
  * Decides a pending hold as an operator. A deny needs a rationale (the agent is told it). A hold
- * already decided is refused with what it already was; so is a decision that arrives after the
- * deadline, which the store records as `timed_out` (the agent has already refused the write).
+ * already decided is refused with what it already was.
+ *
+ * A decision only means something to a process that waits on the hold, so one on an abandoned
+ * hold (its agent stopped checking in) or an expired one (past its deadline) is refused: nothing
+ * would run the write, and an "approved" in the audit would be false. With `force` such a hold is
+ * closed instead, as `timed_out` under the operator's name, with a rationale that names the
+ * command, why nothing waited and the operator's own rationale. It is never stored as approved,
+ * so the audit never shows an approved write that did not run, and an agent that was merely
+ * stalled and comes back finds a timeout (fail-closed), not an approval.
+ *
+ * `now` is the operator's clock, against which the hold's state is judged.
  */
 export async function decideHoldAsOperator(
   store: NovarchStore,
   decision: OperatorDecision,
   storePath: string,
-): Promise<HoldRecord> {
+  now: Date,
+): Promise<OperatorDecisionResult> {
   const rationale = decision.rationale?.trim() ? decision.rationale.trim() : undefined;
   if (decision.status === 'denied' && rationale === undefined) {
     throw new OperatorUsageError(
@@ -42,16 +68,42 @@ export async function decideHoldAsOperator(
   const before = await requireHold(store, decision.holdId, storePath);
   if (before.status !== 'pending') {
     throw new OperationRefusedError(
-      `Hold ${before.id} was already ${describeDecision(before)}. Nothing was changed.`,
+      `Hold ${before.id} was already ${asSentence(describeDecision(before))} Nothing was changed.`,
     );
+  }
+  const state = pendingHoldState(before, now);
+  if (state === 'abandoned' || state === 'expired') {
+    if (decision.force !== true) {
+      throw new OperationRefusedError(
+        `Hold ${before.id} is ${state}: ${whyNothingWaits(before, state)}.\n` +
+          'No agent waits for this decision: the write will not run, whatever you decide. ' +
+          'If it is still wanted, the agent must retry the action.\n' +
+          'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
+          'and nothing runs.\nNothing was changed.',
+      );
+    }
+    const why =
+      state === 'abandoned'
+        ? `no agent process had checked in ${sinceLastCheckIn(before)}`
+        : `the deadline (${before.deadline}) had passed`;
+    const stored =
+      `Closed with novarch holds ${COMMAND[decision.status]} --force: ${why}, so the write did not run.` +
+      (rationale === undefined ? '' : ` Rationale: ${rationale}`);
+    const closed = await store.decideHold(before.id, 'timed_out', operator, stored);
+    if (closed.status !== 'timed_out' || closed.decidedBy !== operator || closed.rationale !== stored) {
+      throw new OperationRefusedError(
+        `Hold ${closed.id} was not closed: it is ${asSentence(describeDecision(closed))}`,
+      );
+    }
+    return { hold: closed, forced: state };
   }
   const after = await store.decideHold(before.id, decision.status, operator, rationale);
   const ours = after.status === decision.status && after.decidedBy === operator;
   if (!ours) {
     // Another operator got there first, or the deadline passed (stored as timed_out).
     throw new OperationRefusedError(
-      `Hold ${after.id} was not ${decision.status}: it is ${describeDecision(after)}.`,
+      `Hold ${after.id} was not ${decision.status}: it is ${asSentence(describeDecision(after))}`,
     );
   }
-  return after;
+  return { hold: after };
 }

@@ -1,3 +1,4 @@
+import { type PendingHoldState, pendingHoldState } from '../../model/hold-state.js';
 import type { AuditEntry, NovarchStore } from '../../model/novarch-store.js';
 import type {
   ActionRecord,
@@ -15,11 +16,15 @@ export interface HoldSummary {
   hold: HoldRecord;
   /** Absent only when the store lost the action (it is written before the hold). */
   action?: ActionRecord;
+  /** For a pending hold: whether an agent process still waits on it (see `hold-state.ts`). */
+  state?: PendingHoldState;
 }
 
 /** Everything an operator needs to decide a hold, as `novarch holds show` shows it. */
 export interface HoldDetail {
   hold: HoldRecord;
+  /** For a pending hold: whether an agent process still waits on it (see `hold-state.ts`). */
+  state?: PendingHoldState;
   session?: SessionRecord;
   action?: ActionRecord;
   /** The action's latest verdict, with its citations. */
@@ -40,10 +45,17 @@ async function entriesByAction(
   return entries;
 }
 
-/** Holds, oldest first, each with its action. */
+/** The hold's state at `now`, as an optional field: present for pending holds only. */
+function stateAt(hold: HoldRecord, now: Date): { state?: PendingHoldState } {
+  const state = pendingHoldState(hold, now);
+  return state === undefined ? {} : { state };
+}
+
+/** Holds, oldest first, each with its action and, when pending, its state at `now`. */
 export async function listHoldSummaries(
   store: NovarchStore,
   filter: { status?: HoldStatus | undefined; sessionId?: string | undefined },
+  now: Date,
 ): Promise<HoldSummary[]> {
   const holds = await store.listHolds({
     ...(filter.status === undefined ? {} : { status: filter.status }),
@@ -55,7 +67,7 @@ export async function listHoldSummaries(
   );
   return holds.map((hold) => {
     const action = entries.get(hold.actionId)?.action;
-    return action === undefined ? { hold } : { hold, action };
+    return { hold, ...(action === undefined ? {} : { action }), ...stateAt(hold, now) };
   });
 }
 
@@ -67,11 +79,12 @@ export async function requireHold(store: NovarchStore, id: string, storePath: st
   throw new OperatorUsageError(unknownIdMessage('hold', id, known, storePath));
 }
 
-/** A hold with its session, action, verdict and the evidence the verdict cites. */
+/** A hold (with its state at `now` when pending), its session, action, verdict and cited evidence. */
 export async function loadHoldDetail(
   store: NovarchStore,
   id: string,
   storePath: string,
+  now: Date,
 ): Promise<HoldDetail> {
   const hold = await requireHold(store, id, storePath);
   const [session, entries, evidence] = await Promise.all([
@@ -88,6 +101,7 @@ export async function loadHoldDetail(
   });
   return {
     hold,
+    ...stateAt(hold, now),
     ...(session === undefined ? {} : { session }),
     ...(entry === undefined ? {} : { action: entry.action }),
     ...(verdict === undefined ? {} : { verdict }),

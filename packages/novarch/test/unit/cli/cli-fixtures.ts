@@ -70,6 +70,12 @@ export const pendingHold: HoldRecord = {
   deadline: '2026-03-01T10:05:02.200Z',
 };
 
+/** The pending hold after its agent process (pid 4242 on agent-7) checked in. */
+export const checkedInHold: HoldRecord = {
+  ...pendingHold,
+  waiter: { seenAt: '2026-03-01T10:00:40.000Z', pid: 4242, host: 'agent-7' },
+};
+
 export const deniedHold: HoldRecord = {
   ...pendingHold,
   status: 'denied',

@@ -4,7 +4,15 @@ import { formatHoldsTable } from '../../../src/cli/format/format-holds.js';
 import { formatKilledSession, formatSessionsTable } from '../../../src/cli/format/format-sessions.js';
 import { formatJson, formatTable } from '../../../src/cli/format/format-table.js';
 import { createStyle } from '../../../src/cli/terminal-style.js';
-import { action, auditEntry, deniedHold, killedSession, pendingHold, session } from './cli-fixtures.js';
+import {
+  action,
+  auditEntry,
+  checkedInHold,
+  deniedHold,
+  killedSession,
+  pendingHold,
+  session,
+} from './cli-fixtures.js';
 
 const colours = createStyle({ isTTY: true }, {});
 
@@ -35,6 +43,33 @@ hold_1  denied   ses_1    -       -       2026-03-01T10:05:02.200Z  -
 `,
     );
     expect(formatHoldsTable([])).toBe('No holds found.\n');
+  });
+
+  it('says in STATUS whether anything waits on a pending hold', () => {
+    expect(
+      formatHoldsTable([
+        { hold: checkedInHold, action, state: 'waiting' },
+        { hold: checkedInHold, action, state: 'abandoned' },
+        { hold: checkedInHold, state: 'expired' },
+        { hold: deniedHold },
+      ]),
+    ).toBe(
+      `HOLD    STATUS               SESSION  ACTION  RECORD  DEADLINE                  SUMMARY
+hold_1  pending (waiting)    ses_1    refund  c-7     2026-03-01T10:05:02.200Z  Refund 900 € to c-7
+hold_1  pending (abandoned)  ses_1    refund  c-7     2026-03-01T10:05:02.200Z  Refund 900 € to c-7
+hold_1  pending (expired)    ses_1    -       -       2026-03-01T10:05:02.200Z  -
+hold_1  denied               ses_1    -       -       2026-03-01T10:05:02.200Z  -
+`,
+    );
+    const [, waiting, abandoned] = formatHoldsTable(
+      [
+        { hold: checkedInHold, action, state: 'waiting' },
+        { hold: checkedInHold, action, state: 'abandoned' },
+      ],
+      colours,
+    ).split('\n');
+    expect(waiting).toContain('\u001b[33mpending (waiting)\u001b[39m    ses_1');
+    expect(abandoned).toContain('\u001b[31mpending (abandoned)\u001b[39m  ses_1');
   });
 
   it('lists sessions with their kill', () => {

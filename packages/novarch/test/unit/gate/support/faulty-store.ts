@@ -5,6 +5,7 @@ import type {
   EvidenceRecord,
   HoldRecord,
   HoldStatus,
+  HoldWaiterIdentity,
   NovarchStore,
   SessionRecord,
   SessionScope,
@@ -93,6 +94,9 @@ export class FaultyStore implements NovarchStore {
   }
   listHolds(filter?: { status?: HoldStatus; sessionId?: string }): Promise<HoldRecord[]> {
     return this.guard('listHolds', () => this.inner.listHolds(filter));
+  }
+  checkInHoldWaiter(id: string, waiter: HoldWaiterIdentity): Promise<void> {
+    return this.guard('checkInHoldWaiter', () => this.inner.checkInHoldWaiter(id, waiter));
   }
   decideHold(
     id: string,
