@@ -45,7 +45,7 @@ export async function checkGovernance(
 }
 
 /** A write tool without a write spec cannot be judged; a write spec of another tool is never used. */
-function checkWriteSpecKeys(governance: GovernanceConfig): FieldIssue[] {
+export function checkWriteSpecKeys(governance: GovernanceConfig): FieldIssue[] {
   const writeTools = Object.keys(governance.tool_kinds).filter(
     (name) => governance.tool_kinds[name] === 'write',
   );

@@ -1,5 +1,7 @@
 // Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
 export { agentJsonSchema } from './agent-json-schema.js';
+export { checkWriteSpecKeys } from './check-governance.js';
+export { formatFieldPath } from './field-issue.js';
 export { loadAgentConfig } from './load-agent-config.js';
 export { loadTestCasesFile } from './load-test-cases-file.js';
 export type {

@@ -35,6 +35,8 @@ describe('config/index.ts', () => {
         'ToolFilteringConfigSchema',
         'VectorstoreToolSchema',
         'agentJsonSchema',
+        'checkWriteSpecKeys',
+        'formatFieldPath',
         'loadAgentConfig',
         'loadTestCasesFile',
         'validateAgentFile',

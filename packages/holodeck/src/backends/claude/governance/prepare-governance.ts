@@ -12,7 +12,7 @@ import {
   RulesError,
   type ToolKind,
 } from 'novarch';
-import type { LoadedAgent } from '../../../config/index.js';
+import { checkWriteSpecKeys, formatFieldPath, type LoadedAgent } from '../../../config/index.js';
 import { ConfigError } from '../../../errors.js';
 import type { GovernanceSummary } from '../../contract/index.js';
 import { FUNCTION_TOOLS_SERVER } from '../tool-names.js';
@@ -78,16 +78,15 @@ export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceR
         buildWriteSpec(spec),
       ]),
     );
-    const missingSpecs = Object.entries(governance.tool_kinds).filter(
-      ([name, kind]) => kind === 'write' && !governance.write_specs[name],
-    );
-    if (missingSpecs.length) {
+    // loadAgentConfig already refuses these; an agent built by hand gets the same ConfigError.
+    const specIssues = checkWriteSpecKeys(governance);
+    if (specIssues.length) {
       throw new ConfigError(
-        missingSpecs.map(([name]) => ({
+        specIssues.map(({ path, message, hint }) => ({
           file: agent.file,
-          path: `governance.write_specs.${name}`,
-          message: `write tool "${name}" has no write spec`,
-          hint: 'add write_specs.<tool>: {action_type, record_id, summary?, amount?}',
+          path: formatFieldPath(path),
+          message,
+          ...(hint === undefined ? {} : { hint }),
         })),
       );
     }
