@@ -278,19 +278,16 @@ export class NovarchHookGate implements AsyncDisposable {
     }
   }
 
+  /** Never throws: storeEvidence swallows a store failure (the next write is judged without it). */
   private async afterTool(input: HookInput, failed: boolean): Promise<HookJSONOutput> {
-    try {
-      if (input.hook_event_name !== 'PostToolUse' && input.hook_event_name !== 'PostToolUseFailure')
-        return NO_OPINION;
-      this.inFlight.delete(input.tool_use_id);
-      const read = this.reads.get(input.tool_use_id);
-      if (!read) return NO_OPINION;
-      this.reads.delete(input.tool_use_id);
-      const output = input.hook_event_name === 'PostToolUse' ? input.tool_response : input.error;
-      await this.storeEvidence(read, output, failed);
-    } catch {
-      // Evidence that cannot be stored leaves the next write judged without it: it fails closed there.
-    }
+    if (input.hook_event_name !== 'PostToolUse' && input.hook_event_name !== 'PostToolUseFailure')
+      return NO_OPINION;
+    this.inFlight.delete(input.tool_use_id);
+    const read = this.reads.get(input.tool_use_id);
+    if (!read) return NO_OPINION;
+    this.reads.delete(input.tool_use_id);
+    const output = input.hook_event_name === 'PostToolUse' ? input.tool_response : input.error;
+    await this.storeEvidence(read, output, failed);
     return NO_OPINION;
   }
 

@@ -1,5 +1,5 @@
 import type { OperatorDecisionResult } from '../operations/decide-hold-as-operator.js';
-import { describeWaiter, explainHoldState } from '../operations/describe-hold-state.js';
+import { describeWaiter, explainHoldState, holdStatusLabel } from '../operations/describe-hold-state.js';
 import type { HoldDetail } from '../operations/hold-operations.js';
 import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { formatInlineJson } from './format-table.js';
@@ -17,11 +17,10 @@ function fields(entries: ReadonlyArray<readonly [string, string | undefined]>): 
 /** `novarch holds show` for humans: the hold, its session, action, verdict and cited evidence. */
 export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE): string {
   const { hold, state, session, action, verdict, citedEvidence } = detail;
-  const status = state === undefined ? hold.status : `${hold.status} (${state})`;
   const lines = [
     `${style.bold('Hold')} ${hold.id}`,
     ...fields([
-      ['status', paintStatus(style, status)],
+      ['status', paintStatus(style, holdStatusLabel(hold, state))],
       ['created', hold.createdAt],
       ['deadline', hold.deadline],
       ['waiter', hold.waiter === undefined && state === undefined ? undefined : describeWaiter(hold)],

@@ -1,3 +1,4 @@
+import { holdStatusLabel } from '../operations/describe-hold-state.js';
 import type { HoldSummary } from '../operations/hold-operations.js';
 import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { cell, formatTable } from './format-table.js';
@@ -14,7 +15,7 @@ export function formatHoldsTable(holds: readonly HoldSummary[], style: Style = P
   if (holds.length === 0) return 'No holds found.\n';
   const rows = holds.map(({ hold, action, state }) => [
     hold.id,
-    state === undefined ? hold.status : `${hold.status} (${state})`,
+    holdStatusLabel(hold, state),
     hold.sessionId,
     cell(action?.actionType),
     cell(action?.context.recordId),

@@ -4,6 +4,11 @@ import type { HoldRecord } from '../../model/records.js';
 // The words for whether anything waits on a pending hold, shared by `holds show` and the
 // refusals of `holds approve|deny|skip`.
 
+/** A hold's status with its state when pending: `pending (abandoned)`, `approved`. */
+export function holdStatusLabel(hold: HoldRecord, state: PendingHoldState | undefined): string {
+  return state === undefined ? hold.status : `${hold.status} (${state})`;
+}
+
 /** `since T (pid P on HOST)`, or `since it was created at T` when no process has checked in. */
 export function sinceLastCheckIn(hold: HoldRecord): string {
   const { waiter } = hold;
