@@ -5,7 +5,7 @@
 //
 //   node bench/gate-overhead.mjs [--reads 2000] [--writes 500] [--samples 10] [--cli-reads 20]
 import { openSync, readSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -27,22 +27,7 @@ const REFUND = 'mcp__cs__issue_refund';
 const REFUND_AMOUNT = 120;
 
 /** The customer-service rules of the gate e2e fixture (packages/novarch/test/e2e/support/gate-fixture.ts). */
-const RULES_YAML = `team: cs-ops
-action_types: [issue_refund]
-rules:
-  - id: TEAM-1
-    version: 1
-    description: A refund needs a prior lookup of the same customer.
-    applies_to: [issue_refund]
-    on_violation: kill
-    condition: evidence.exists(e, e.tool == "${LOOKUP}" && e.input.customer_id == action.context.recordId)
-  - id: TEAM-2
-    version: 1
-    description: Refunds over 500 are held for a human.
-    applies_to: [issue_refund]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
+const RULES_FILE = path.join(here, '../packages/novarch/test/fixtures/rules/cs-ops-gate.rules.yaml');
 
 const SCOPE = { tenantId: 'bench', teamId: 'cs-ops', agentId: 'bench-bot' };
 
@@ -292,11 +277,9 @@ function baselineHooks() {
 }
 
 async function openWorld(novarch, dir) {
-  const rulesFile = path.join(dir, 'rules.yaml');
-  await writeFile(rulesFile, RULES_YAML);
   const file = path.join(dir, 'novarch.db');
   const store = await novarch.openSqliteStore(file);
-  const rules = [await novarch.loadRulesFile(rulesFile)];
+  const rules = [await novarch.loadRulesFile(RULES_FILE)];
   const engine = new novarch.NovarchEngine({ store, rules, holdWindowSeconds: 5, pollIntervalMs: 50 });
   // In WAL mode only a checkpoint writes the main database file: a new mtime means one ran.
   let lastWrite = statSync(file, { bigint: true }).mtimeNs;

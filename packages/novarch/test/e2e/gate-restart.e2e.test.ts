@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
+import { reply, startFakeAnthropic } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type NovarchStore, openSqliteStore } from '../../src/index.js';
 import { WAITER_STALE_AFTER_MS } from '../../src/model/hold-state.js';
+import { lookup, refund, toolResultsSeen } from './support/gate-fixture.js';
 import { groupGone, killProcessGroup, processGroupMembers } from './support/process-group.js';
 import { runNovarch } from './support/run-novarch-cli.js';
 import { type StoreChild, spawnScriptChild } from './support/spawn-store-child.js';
@@ -46,16 +47,8 @@ afterEach(async () => {
 });
 afterAll(() => fake.close());
 
-const lookup = (customer: string, id: string) =>
-  toolUse('mcp__cs__lookup_customer', { customer_id: customer }, { id });
-const refund = (customer: string, amount: number, id: string) =>
-  toolUse('mcp__cs__issue_refund', { customer_id: customer, amount, reasoning: 'customer asked' }, { id });
 /** What the model saw as the result of each tool call, by call id. */
-function seen(index: number) {
-  const request = fake.requests[index];
-  if (!request) throw new Error(`the fake model received no request #${index + 1}`);
-  return Object.fromEntries(toolResults(request).map((result) => [result.toolUseId, result]));
-}
+const seen = (index: number) => toolResultsSeen(fake, index);
 
 /** An agent process on the store in `directory`, leading its own process group (it and its CLI). */
 function startAgent(directory: string, refundsFile: string): StoreChild & { pid: number } {

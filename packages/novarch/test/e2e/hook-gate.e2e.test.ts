@@ -1,7 +1,7 @@
-import { reply, startFakeAnthropic, toolResults, toolUse } from '@holodeck/testkit';
+import { reply, startFakeAnthropic, toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NovarchKillError } from '../../src/index.js';
-import { createGateWorld, type GateWorld } from './support/gate-fixture.js';
+import { createGateWorld, type GateWorld, lookup, refund, toolResultsSeen } from './support/gate-fixture.js';
 import { operatorDecides } from './support/operator-process.js';
 
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
@@ -19,16 +19,8 @@ afterEach(async () => {
 });
 afterAll(() => fake.close());
 
-const lookup = (customer: string, id: string) =>
-  toolUse('mcp__cs__lookup_customer', { customer_id: customer }, { id });
-const refund = (customer: string, amount: number, id: string) =>
-  toolUse('mcp__cs__issue_refund', { customer_id: customer, amount, reasoning: 'customer asked' }, { id });
 /** What the model saw as the result of each tool call, by call id. */
-function seen(index: number) {
-  const request = fake.requests[index];
-  if (!request) throw new Error(`the fake model received no request #${index + 1}`);
-  return Object.fromEntries(toolResults(request).map((result) => [result.toolUseId, result]));
-}
+const seen = (index: number) => toolResultsSeen(fake, index);
 
 describe('NovarchHookGate through the real CLI', () => {
   it('judge pass: the write runs after a lookup of the same customer, and the verdict is audited', async () => {

@@ -1,7 +1,9 @@
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
+import { type RecordedRequest, toolResults, toolUse } from '@holodeck/testkit';
 import { z } from 'zod';
 import {
   augur,
@@ -12,23 +14,14 @@ import {
   openSqliteStore,
 } from '../../../src/index.js';
 
-/** The team rules of the customer-service example: a refund needs a lookup; over 500 is held. */
-export const RULES_YAML = `team: cs-ops
-action_types: [issue_refund]
-rules:
-  - id: TEAM-1
-    version: 1
-    description: A refund needs a prior lookup of the same customer.
-    applies_to: [issue_refund]
-    on_violation: kill
-    condition: evidence.exists(e, e.tool == "mcp__cs__lookup_customer" && e.input.customer_id == action.context.recordId)
-  - id: TEAM-2
-    version: 1
-    description: Refunds over 500 are held for a human.
-    applies_to: [issue_refund]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
+/**
+ * The team rules of the customer-service example: a refund needs a lookup; over 500 is held. Also
+ * the rules of bench/gate-overhead.mjs.
+ */
+export const RULES_FILE = fileURLToPath(
+  new URL('../../fixtures/rules/cs-ops-gate.rules.yaml', import.meta.url),
+);
+export const RULES_YAML = readFileSync(RULES_FILE, 'utf8');
 
 export interface GateWorld {
   directory: string;
@@ -40,6 +33,21 @@ export interface GateWorld {
   /** Runs one governed query with the given fake model URL; returns the gate after the loop. */
   run(baseUrl: string, options?: GateRunOptions): Promise<NovarchHookGate>;
   close(): Promise<void>;
+}
+
+/** The model calls the `cs` server's read for a customer. */
+export const lookup = (customer: string, id: string) =>
+  toolUse('mcp__cs__lookup_customer', { customer_id: customer }, { id });
+
+/** The model calls the `cs` server's gated write: a refund, with its reasoning. */
+export const refund = (customer: string, amount: number, id: string) =>
+  toolUse('mcp__cs__issue_refund', { customer_id: customer, amount, reasoning: 'customer asked' }, { id });
+
+/** What the model saw as the result of each tool call in its `index`-th request, by call id. */
+export function toolResultsSeen(server: { requests: readonly RecordedRequest[] }, index: number) {
+  const request = server.requests[index];
+  if (!request) throw new Error(`the fake model received no request #${index + 1}`);
+  return Object.fromEntries(toolResults(request).map((result) => [result.toolUseId, result]));
 }
 
 export interface GateRunOptions {
