@@ -68,4 +68,5 @@ function isCommanderExit(error: unknown): error is { exitCode: number; code: str
   );
 }
 
-await main(process.argv);
+// Not top-level await: the bin runs this file bundled as CommonJS (scripts/bundle-cli.mjs).
+void main(process.argv);

@@ -1,5 +1,6 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { apiError, reply } from '@holodeck/testkit';
 import { describe, expect, it } from 'vitest';
 import { resolveClaudeBinary } from '../../src/backends/claude/resolve-claude-binary.js';
@@ -19,6 +20,22 @@ describe('holodeck chat -p', () => {
     expect(outcome).toMatchObject({ code: 0, stdout: 'Order A-1001 has shipped.\n' });
     expect(outcome.stderr).toBe(
       'warning model.temperature is not supported by the Claude Agent SDK and is ignored for provider: anthropic.\n',
+    );
+  });
+
+  it('runs the bundled CLI and the vendored SDK from their V8 code caches', async () => {
+    // A run that found no cache writes one as it exits, so after any run both exist (one per
+    // Node version and flags: other tests may have made more).
+    fake().script(reply('cached'));
+    const agent = createE2eAgent(fake().url);
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
+    expect(outcome).toMatchObject({ code: 0, stdout: 'cached\n' });
+    const bundleDir = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
+    expect(readdirSync(path.join(bundleDir, 'cli/.code-cache'))).toContainEqual(
+      expect.stringMatching(/^main\.cjs\.\w+\.v8$/),
+    );
+    expect(readdirSync(path.join(bundleDir, 'vendor/.code-cache'))).toContainEqual(
+      expect.stringMatching(/^claude-agent-sdk\.cjs\.\w+\.v8$/),
     );
   });
 

@@ -1,4 +1,3 @@
-import { pathToFileURL } from 'node:url';
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
@@ -9,6 +8,7 @@ import {
 import type { ValidateFunction } from 'ajv';
 import type { FunctionToolConfig } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
+import { importUserModule } from '../../import-module.js';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 
@@ -24,21 +24,6 @@ export interface LoadedFunctionTool {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-async function importModule(file: string): Promise<Record<string, unknown>> {
-  if (/\.[cm]?ts$/.test(file)) {
-    // TypeScript modules run through tsx's loader, scoped to this one import.
-    const { tsImport } = await import('tsx/esm/api');
-    const module: unknown = await tsImport(pathToFileURL(file).href, import.meta.url);
-    return isModuleNamespace(module) ? module : {};
-  }
-  const module: unknown = await import(pathToFileURL(file).href);
-  return isModuleNamespace(module) ? module : {};
-}
-
-function isModuleNamespace(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /** Imports each function tool's module and checks the named export is a function. */
 export async function loadFunctionTools(
   agentFile: string,
@@ -50,7 +35,7 @@ export async function loadFunctionTools(
     const exportName = config.function ?? config.name;
     let module: Record<string, unknown>;
     try {
-      module = await importModule(config.file);
+      module = await importUserModule(config.file);
     } catch (error) {
       issues.push({
         file: agentFile,

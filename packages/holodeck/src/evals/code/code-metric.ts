@@ -1,5 +1,5 @@
-import { pathToFileURL } from 'node:url';
 import type { MetricConfig } from '../../config/index.js';
+import { importUserModule } from '../../import-module.js';
 import type { Metric, MetricInput, MetricOutcome } from '../metric.js';
 import { errorOutcome, metricName, scoredOutcome } from '../metric-outcome.js';
 
@@ -12,16 +12,9 @@ export type GraderResult = boolean | number | { score: number; passed?: boolean;
 
 type Grader = (input: GraderInput) => GraderResult | Promise<GraderResult>;
 
-async function importModule(file: string): Promise<Record<string, unknown>> {
-  const module: unknown = /\.[cm]?ts$/.test(file)
-    ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(file).href, import.meta.url)
-    : await import(pathToFileURL(file).href);
-  return typeof module === 'object' && module !== null ? (module as Record<string, unknown>) : {};
-}
-
 /** Loads the grader function named by a `code` metric; throws a readable Error when it is missing. */
 export async function loadGrader(config: CodeConfig): Promise<Grader> {
-  const module = await importModule(config.file);
+  const module = await importUserModule(config.file);
   const grader = module[config.function];
   if (typeof grader !== 'function') {
     const exported = Object.keys(module)

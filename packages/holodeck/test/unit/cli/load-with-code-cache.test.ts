@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const loader = fileURLToPath(new URL('../../../bin/load-with-code-cache.js', import.meta.url));
+const execFileAsync = promisify(execFile);
+
+// A small CommonJS "bundle" that uses what the real one uses: require, __dirname, module.exports,
+// require() of an ES module beside it (as it loads src/import-module.ts), and a shebang line.
+const BUNDLE = `#!/usr/bin/env node
+const { basename } = require('node:path');
+module.exports.name = basename(__dirname);
+const { answer } = require('./answer.mjs');
+setTimeout(() => process.stdout.write(\`answer=\${answer} dir=\${module.exports.name}\\n\`), 1);
+`;
+
+let dir: string;
+let bundle: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'code-cache-'));
+  bundle = path.join(dir, 'main.cjs');
+  await writeFile(bundle, BUNDLE);
+  await writeFile(path.join(dir, 'answer.mjs'), 'export const answer = 42;\n');
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the bundle through the loader in a fresh node; returns its output and the cache status. */
+async function run(): Promise<{ stdout: string; status: string }> {
+  const script = `import { loadWithCodeCache } from ${JSON.stringify(loader)};
+    const { exports, cache } = loadWithCodeCache(${JSON.stringify(bundle)});
+    process.stderr.write('status=' + cache + ' name=' + exports.name);`;
+  const { stdout, stderr } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script]);
+  const [, status = stderr, name] = /^status=(\w+) name=(.*)$/.exec(stderr) ?? [];
+  // The bundle's module.exports reach the caller.
+  expect(name).toBe(path.basename(dir));
+  return { stdout, status };
+}
+
+const cacheFiles = async () => readdir(path.join(dir, '.code-cache')).catch(() => []);
+
+describe('loadWithCodeCache', () => {
+  it('compiles the first time, writes the cache at exit, and uses it the next time', async () => {
+    expect(await run()).toEqual({ stdout: `answer=42 dir=${path.basename(dir)}\n`, status: 'miss' });
+    expect(await cacheFiles()).toEqual([expect.stringMatching(/^main\.cjs\.[0-9a-f]{32}\.v8$/)]);
+    expect(await run()).toEqual({ stdout: `answer=42 dir=${path.basename(dir)}\n`, status: 'hit' });
+  });
+
+  it('ignores the cache of an earlier build of the same length (V8 would accept it)', async () => {
+    await run();
+    const [first] = await cacheFiles();
+    // Same length, different text: V8's own check (the source length) would accept the old cache.
+    await writeFile(bundle, BUNDLE.replace('answer=', 'ANSWER='));
+    expect(await run()).toMatchObject({ stdout: expect.stringMatching(/^ANSWER=42/), status: 'miss' });
+    expect(await cacheFiles()).toHaveLength(2);
+    expect(await cacheFiles()).toContain(first);
+  });
+
+  it('survives a corrupt cache: V8 rejects it, the bundle still runs, and the cache is rewritten', async () => {
+    await run();
+    const [file] = await cacheFiles();
+    await writeFile(path.join(dir, '.code-cache', file as string), 'not a code cache');
+    expect(await run()).toMatchObject({ stdout: expect.stringMatching(/^answer=42/), status: 'rejected' });
+    expect(await run()).toMatchObject({ status: 'hit' });
+  });
+
+  it('runs without a cache where it cannot write one (.code-cache is a file)', async () => {
+    await writeFile(path.join(dir, '.code-cache'), 'a file, not a folder');
+    expect(await run()).toMatchObject({ stdout: expect.stringMatching(/^answer=42/), status: 'miss' });
+    expect(await run()).toMatchObject({ status: 'miss' });
+    expect((await readdir(dir)).sort()).toEqual(['.code-cache', 'answer.mjs', 'main.cjs']);
+  });
+
+  it('does not change how errors in the bundle surface', async () => {
+    await writeFile(bundle, "throw new Error('broken bundle');\n");
+    const failure = await run().then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure.code).toBe(1);
+    // The message, and a stack that names the bundle's file (as require() would).
+    expect(failure.stderr).toContain('Error: broken bundle');
+    expect(failure.stderr).toContain(bundle);
+  });
+});
