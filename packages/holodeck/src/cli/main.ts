@@ -16,9 +16,10 @@ Exit codes:
   3  chat: the agent run failed (API error, crash, max_turns, invalid structured output);
      test: the run was aborted`;
 
-/** The only place that exits the process. */
+/** The only place that exits the process (with stopQuietlyWhenStdoutCloses). */
 async function main(argv: string[]): Promise<void> {
   const style = createStyle(process.stderr);
+  stopQuietlyWhenStdoutCloses();
   const debug = argv.includes('--debug');
   let exitCode: ExitCodeValue = ExitCode.ok;
   let pending: Promise<ExitCodeValue> | undefined;
@@ -57,6 +58,17 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   process.exitCode = exitCode;
+}
+
+/**
+ * `holodeck schema | head -5`: the reader closing the pipe early is not an error, so no EPIPE
+ * stack trace; the process stops as `head` expects. Other stdout errors stay fatal.
+ */
+function stopQuietlyWhenStdoutCloses() {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? ExitCode.ok);
+  });
 }
 
 function isCommanderExit(error: unknown): error is { exitCode: number; code: string } {

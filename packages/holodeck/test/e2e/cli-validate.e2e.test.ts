@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runHolodeckCli } from './support/run-holodeck-cli.js';
+import { HOLODECK_BIN, runHolodeckCli } from './support/run-holodeck-cli.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent-home' };
 const fixture = (name: string) =>
@@ -154,6 +156,17 @@ describe('--help and usage errors', () => {
     expect(outcome.stdout).toContain('Exit codes:');
     const chatHelp = await runHolodeckCli(['chat', '--help'], env);
     expect(chatHelp.stdout).toContain('-p, --prompt <text>');
+  });
+
+  it('stops quietly when the reader of its output goes away (holodeck schema | head)', async () => {
+    const child = spawn(process.execPath, [HOLODECK_BIN, 'schema'], { env: { ...env, NO_COLOR: '1' } });
+    child.stdout.destroy(); // closed before the first write: every write gets EPIPE
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const [code] = await once(child, 'close');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it('exits 2 on an unknown command', async () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { FunctionToolConfig, LoadedAgent } from '../../config/index.js';
 import { HoloDeckError } from '../../errors.js';
 import type {
@@ -12,6 +13,7 @@ import type {
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { ClaudeSession } from './claude-session.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { resolveClaudeBinary } from './resolve-claude-binary.js';
@@ -55,6 +57,14 @@ export class ClaudeBackend implements AgentBackend {
   private readonly collectedWarnings: BackendWarning[] = [];
 
   private pool: WarmProcessPool | undefined;
+  /**
+   * CLI start-ups for spares and sessions, at most one per CPU at a time. A start-up is CPU-bound
+   * and multi-threaded: on 2 cores, 8 at once cost ~25% more CPU per process than 2 batches of 4
+   * and are all ready later, while fewer at once let the first runs begin sooner
+   * (bench/README.md, test-runner.mjs). A run that starts cold (`invokeOnce` without a spare)
+   * does not wait for it.
+   */
+  private readonly startups = new ConcurrencyLimit(availableParallelism());
 
   constructor(
     private readonly agent: LoadedAgent,
@@ -121,24 +131,26 @@ export class ClaudeBackend implements AgentBackend {
     const prepared = this.requirePrepared();
     const prewarm = this.backendOptions.prewarm ?? 0;
     if (prewarm > 0 && !this.pool) {
-      this.pool = new WarmProcessPool(prepared, prewarm, this.backendOptions.prewarmBudget);
+      this.pool = new WarmProcessPool(prepared, prewarm, this.backendOptions.prewarmBudget, this.startups);
     }
     return runOnce(prepared, message, context, options, this.pool);
   }
 
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const prepared = this.requirePrepared();
-    const session = await withSpawnRetry(async () => {
-      const governed = await prepared.governance?.openRun();
-      const candidate = new ClaudeSession(prepared, this.collectedWarnings, options, governed);
-      try {
-        await candidate.ready();
-      } catch (error) {
-        await candidate.close();
-        throw error;
-      }
-      return candidate;
-    });
+    const session = await withSpawnRetry(() =>
+      this.startups.run(async () => {
+        const governed = await prepared.governance?.openRun();
+        const candidate = new ClaudeSession(prepared, this.collectedWarnings, options, governed);
+        try {
+          await candidate.ready();
+        } catch (error) {
+          await candidate.close();
+          throw error;
+        }
+        return candidate;
+      }),
+    );
     this.sessions.add(session);
     const close = session.close.bind(session);
     session.close = async () => {

@@ -1,4 +1,5 @@
 import { startup, type WarmQuery } from '@anthropic-ai/claude-agent-sdk';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ClaudeProcessHandle } from './spawn-claude-process.js';
 
@@ -26,11 +27,13 @@ export class WarmProcessPool {
    * @param size spares kept ready at once
    * @param budget most processes the pool may ever start (e.g. the number of runs to come), so a
    *   suite never pays for start-ups that no run uses
+   * @param startups limits how many CLIs start at once (see ClaudeBackend)
    */
   constructor(
     private readonly prepared: PreparedAgent,
     private readonly size: number,
     private readonly budget = Number.POSITIVE_INFINITY,
+    private readonly startups = new ConcurrencyLimit(Number.MAX_SAFE_INTEGER),
   ) {
     for (let index = 0; index < size; index++) this.replenish();
   }
@@ -56,7 +59,11 @@ export class WarmProcessPool {
     await Promise.all([...this.unclaimed].map((handle) => handle.stop()));
   }
 
-  private async start(): Promise<WarmProcess | undefined> {
+  private start(): Promise<WarmProcess | undefined> {
+    return this.startups.run(async () => (this.closed ? undefined : await this.startOne()));
+  }
+
+  private async startOne(): Promise<WarmProcess | undefined> {
     const handle = new ClaudeProcessHandle();
     this.unclaimed.add(handle);
     try {
