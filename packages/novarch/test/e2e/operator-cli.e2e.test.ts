@@ -420,16 +420,20 @@ ses_00000000-0000-0000-0000-000000000002  globex  ops   notes-bot  YYYY-MM-DDThh
 
 describe('novarch audit', () => {
   it('prints one line per action and filters by tenant, agent, session, verdict and limit', async () => {
-    const { env, ids, mask } = await buildStore();
+    const { env, ids, mask, file } = await buildStore();
+    await waitOn(file, ids.refundHold.id);
     const all = await novarch(['audit'], env);
     expect(mask(all.stdout)).toBe(
       `TIME                      SESSION                                   AGENT       ACTION         RECORD  VERDICT  RULES   HOLD
-YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000001  refund-bot  refund         c-7     hold     TEAM-2  pending
+YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000001  refund-bot  refund         c-7     hold     TEAM-2  pending (waiting)
 YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000001  refund-bot  add_note       c-7     pass     TEAM-1  -
-YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000002  notes-bot   refund         c-9     hold     TEAM-2  pending
+YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000002  notes-bot   refund         c-9     hold     TEAM-2  pending (abandoned)
 YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000002  notes-bot   delete_record  n-1     kill     TEAM-9  -
 `,
     );
+    const json = await novarch(['audit', '--verdict', 'hold', '--json'], env);
+    const states = z.array(z.object({ holdState: z.string() })).parse(JSON.parse(json.stdout));
+    expect(states.map((entry) => entry.holdState)).toEqual(['waiting', 'abandoned']);
     const actionTypes = async (...args: string[]) => {
       const result = await novarch(['audit', ...args, '--json'], env);
       const entries = z.array(z.object({ action: z.object({ actionType: z.string() }) }));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ExitCode } from '../exit-codes.js';
 import { formatAuditTable } from '../format/format-audit.js';
 import { formatJson } from '../format/format-table.js';
+import { auditRows } from '../operations/audit-rows.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -33,7 +34,7 @@ export function registerAuditCommand(program: Command, run: RunCommand, context:
     .option('--session <id>', 'only actions of this session')
     .addOption(new Option('--verdict <verdict>', 'only actions with this latest verdict').choices(VERDICTS))
     .option('--limit <n>', 'only the most recent n actions (still printed oldest first)')
-    .option('--json', 'print JSON instead of a table')
+    .option('--json', 'print JSON instead of a table (an entry with a pending hold carries its "holdState")')
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(AuditOptionsSchema, command);
@@ -46,7 +47,8 @@ export function registerAuditCommand(program: Command, run: RunCommand, context:
             ...(options.limit === undefined ? {} : { limit: options.limit }),
           }),
         );
-        context.stdout.write(options.json ? formatJson(entries) : formatAuditTable(entries, context.style));
+        const rows = auditRows(entries, context.now());
+        context.stdout.write(options.json ? formatJson(rows) : formatAuditTable(rows, context.style));
         return ExitCode.ok;
       }),
     );

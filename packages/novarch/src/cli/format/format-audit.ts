@@ -1,4 +1,5 @@
-import type { AuditEntry } from '../../model/novarch-store.js';
+import type { AuditRow } from '../operations/audit-rows.js';
+import { holdStatusLabel } from '../operations/describe-hold-state.js';
 import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { cell, formatTable } from './format-table.js';
 import { paintStatus } from './paint-status.js';
@@ -6,10 +7,13 @@ import { paintStatus } from './paint-status.js';
 const HEADERS = ['TIME', 'SESSION', 'AGENT', 'ACTION', 'RECORD', 'VERDICT', 'RULES', 'HOLD'];
 const PAINTED_COLUMNS = new Set([5, 7]);
 
-/** `novarch audit` for humans: one line per action, oldest first. */
-export function formatAuditTable(entries: readonly AuditEntry[], style: Style = PLAIN_STYLE): string {
+/**
+ * `novarch audit` for humans: one line per action, oldest first. A pending hold says whether an
+ * agent waits on it, as in `holds list`: `pending (waiting|abandoned|expired)`.
+ */
+export function formatAuditTable(entries: readonly AuditRow[], style: Style = PLAIN_STYLE): string {
   if (entries.length === 0) return 'No actions found.\n';
-  const rows = entries.map(({ action, session, verdict, hold }) => [
+  const rows = entries.map(({ action, session, verdict, hold, holdState }) => [
     action.createdAt,
     session.id,
     session.agentId,
@@ -17,7 +21,7 @@ export function formatAuditTable(entries: readonly AuditEntry[], style: Style = 
     cell(action.context.recordId),
     cell(verdict?.verdict.kind),
     cell(verdict?.verdict.citations.ruleIds.join(',')),
-    cell(hold?.status),
+    cell(hold && holdStatusLabel(hold, holdState)),
   ]);
   return formatTable(HEADERS, rows, (column, text, padded) =>
     PAINTED_COLUMNS.has(column) ? padded.replace(text, paintStatus(style, text)) : padded,

@@ -95,6 +95,8 @@ ses_2    acme    support  notes-bot   2026-03-01T10:00:00.000Z  300s       2026-
 `,
     );
     expect(formatAuditTable([])).toBe('No actions found.\n');
+    const [, abandoned] = formatAuditTable([{ ...auditEntry, holdState: 'abandoned' }]).split('\n');
+    expect(abandoned).toMatch(/TEAM-2 {2}pending \(abandoned\)$/);
   });
 
   it('colours statuses only when the style is on, keeping the columns aligned', () => {
