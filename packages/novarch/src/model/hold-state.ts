@@ -23,7 +23,12 @@ export const WAITER_STALE_AFTER_MS = 5 * WAITER_CHECK_IN_INTERVAL_MS;
  * - `expired`: the deadline has passed: the write will not run (a decision now is stored as
  *   `timed_out`), and whoever waited has stopped.
  */
-export type PendingHoldState = 'waiting' | 'abandoned' | 'expired';
+export const PENDING_HOLD_STATES = ['waiting', 'abandoned', 'expired'] as const;
+export type PendingHoldState = (typeof PENDING_HOLD_STATES)[number];
+
+export function isPendingHoldState(value: unknown): value is PendingHoldState {
+  return PENDING_HOLD_STATES.some((state) => state === value);
+}
 
 /**
  * When a process last showed that it waits on the hold: its last check-in, else the hold's

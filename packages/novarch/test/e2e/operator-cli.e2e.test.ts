@@ -153,6 +153,15 @@ hold_00000000-0000-0000-0000-000000000002  pending (abandoned)  ses_00000000-000
 `,
     );
     expect((await novarch(['holds', 'list', '--status', 'approved'], env)).stdout).toBe('No holds found.\n');
+    const abandoned = await novarch(['holds', 'list', '--status', 'abandoned'], env);
+    expect(mask(abandoned.stdout).split('\n').slice(1, -1)).toEqual([
+      expect.stringMatching(/^hold_00000000-0000-0000-0000-000000000002 {2}pending \(abandoned\)/),
+    ]);
+    const unknown = await novarch(['holds', 'list', '--status', 'stuck'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      "--status <status>' argument 'stuck' is invalid. Allowed choices are pending, approved, denied, skipped, timed_out, waiting, abandoned, expired.",
+    );
     const json = await novarch(['holds', 'list', '--session', ids.globex.id, '--json'], env);
     const listed = z
       .array(

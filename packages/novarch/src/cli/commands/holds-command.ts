@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
-import { WAITER_STALE_AFTER_MS } from '../../model/hold-state.js';
+import { PENDING_HOLD_STATES, WAITER_STALE_AFTER_MS } from '../../model/hold-state.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatDecidedHold, formatHoldDetail } from '../format/format-hold-detail.js';
 import { formatHoldsTable } from '../format/format-holds.js';
@@ -19,7 +19,7 @@ import {
 const HOLD_STATUSES = ['pending', 'approved', 'denied', 'skipped', 'timed_out'] as const;
 
 const ListOptionsSchema = GlobalOptionsSchema.extend({
-  status: z.enum(HOLD_STATUSES).optional(),
+  status: z.enum([...HOLD_STATUSES, ...PENDING_HOLD_STATES]).optional(),
   session: z.string().optional(),
   json: z.boolean().default(false),
 });
@@ -60,7 +60,12 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
   holds
     .command('list')
     .description('list holds, oldest first')
-    .addOption(new Option('--status <status>', 'only holds with this status').choices(HOLD_STATUSES))
+    .addOption(
+      new Option('--status <status>', 'only holds with this status, or pending holds in this state').choices([
+        ...HOLD_STATUSES,
+        ...PENDING_HOLD_STATES,
+      ]),
+    )
     .option('--session <id>', 'only holds of this session')
     .option('--json', 'print JSON instead of a table (pending holds carry their "state")')
     .addHelpText('after', STATES_HELP)

@@ -1,4 +1,4 @@
-import { type PendingHoldState, pendingHoldState } from '../../model/hold-state.js';
+import { isPendingHoldState, type PendingHoldState, pendingHoldState } from '../../model/hold-state.js';
 import type { AuditEntry, NovarchStore } from '../../model/novarch-store.js';
 import type {
   ActionRecord,
@@ -51,24 +51,30 @@ function stateAt(hold: HoldRecord, now: Date): { state?: PendingHoldState } {
   return state === undefined ? {} : { state };
 }
 
-/** Holds, oldest first, each with its action and, when pending, its state at `now`. */
+/**
+ * Holds, oldest first, each with its action and, when pending, its state at `now`. `status` is a
+ * stored status, or a pending hold's state (`abandoned`: pending holds nothing waits on).
+ */
 export async function listHoldSummaries(
   store: NovarchStore,
-  filter: { status?: HoldStatus | undefined; sessionId?: string | undefined },
+  filter: { status?: HoldStatus | PendingHoldState | undefined; sessionId?: string | undefined },
   now: Date,
 ): Promise<HoldSummary[]> {
+  const state = isPendingHoldState(filter.status) ? filter.status : undefined;
+  const status = isPendingHoldState(filter.status) ? 'pending' : filter.status;
   const holds = await store.listHolds({
-    ...(filter.status === undefined ? {} : { status: filter.status }),
+    ...(status === undefined ? {} : { status }),
     ...(filter.sessionId === undefined ? {} : { sessionId: filter.sessionId }),
   });
   const entries = await entriesByAction(
     store,
     holds.map((hold) => hold.sessionId),
   );
-  return holds.map((hold) => {
+  const summaries = holds.map((hold) => {
     const action = entries.get(hold.actionId)?.action;
     return { hold, ...(action === undefined ? {} : { action }), ...stateAt(hold, now) };
   });
+  return state === undefined ? summaries : summaries.filter((summary) => summary.state === state);
 }
 
 /** The hold with this id; an unknown id is a usage error that lists the closest ids. */

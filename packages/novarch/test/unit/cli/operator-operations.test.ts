@@ -233,7 +233,14 @@ describe('operator operations', () => {
     expect(await listHoldSummaries(store, {}, now)).toEqual([
       { hold, action: expect.objectContaining({ id: hold.actionId }), state: 'abandoned' },
     ]);
+    // A state filters pending holds by their state.
+    expect(await listHoldSummaries(store, { status: 'abandoned' }, now)).toHaveLength(1);
+    expect(await listHoldSummaries(store, { status: 'waiting' }, now)).toEqual([]);
+    expect(await listHoldSummaries(store, { status: 'waiting' }, later(hold.createdAt, 1_000))).toHaveLength(
+      1,
+    );
     const decided = await store.decideHold(hold.id, 'denied', 'ana', 'no');
+    expect(await listHoldSummaries(store, { status: 'abandoned' }, now)).toEqual([]);
     const [summary] = await listHoldSummaries(store, {}, now);
     expect(summary).toEqual({ hold: decided, action: expect.objectContaining({ id: hold.actionId }) });
     expect(summary).not.toHaveProperty('state');
