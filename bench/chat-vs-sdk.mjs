@@ -11,9 +11,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { reply, startFakeAnthropic, systemPromptText, toolNames } from '@holodeck/testkit';
+import { reply, startFakeAnthropic } from '@holodeck/testkit';
 import { bareCliEnv, runBareQuery } from './bare-sdk-query.mjs';
 import { integerOption, median, table } from './bench-format.mjs';
+import { describeUnexpected, requestProblems } from './check-bench-requests.mjs';
 
 const TARGET_RATIO = 1.1;
 const EXPECTED_REPLY = 'The benchmark reply is 42.';
@@ -118,16 +119,11 @@ function checkRequest(server, before, label) {
   }
   if (server.unexpected.length) {
     throw new BenchError(
-      `${label}: the fake server got unexpected requests: ${server.unexpected.map((request) => `${request.method} ${request.path} (${request.reason})`).join(', ')}`,
+      `${label}: the fake server got unexpected requests: ${describeUnexpected(server.unexpected)}`,
     );
   }
   const [request] = added;
-  const problems = [];
-  if (!systemPromptText(request).includes(INSTRUCTIONS))
-    problems.push('system prompt lacks the instructions');
-  if (toolNames(request).length) problems.push(`tools offered: ${toolNames(request).join(', ')}`);
-  if (request.body?.thinking?.type !== 'disabled') problems.push('thinking is not disabled');
-  if (request.body?.model !== MODEL) problems.push(`model is ${request.body?.model}`);
+  const problems = requestProblems(request, { instructions: INSTRUCTIONS, model: MODEL });
   if (problems.length) throw new BenchError(`${label}: unexpected request: ${problems.join('; ')}`);
   return request;
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { systemPromptText, toolNames } from '@holodeck/testkit';
+import { describeUnexpected, requestProblems } from './check-bench-requests.mjs';
 import { childrenCpuSeconds, machineBusySeconds, startTreeSampler } from './proc-stats.mjs';
 
 const SAMPLE_EVERY_MS = 100;
@@ -24,19 +24,14 @@ function checkRequests(server, before, label, caseCount, { instructions, model }
   const unexpected = server.unexpected.slice(before.unexpected);
   if (unexpected.length) {
     throw new BenchError(
-      `${label}: the fake server got unexpected requests: ${unexpected.map((request) => `${request.method} ${request.path} (${request.reason})`).join(', ')}`,
+      `${label}: the fake server got unexpected requests: ${describeUnexpected(unexpected)}`,
     );
   }
   if (added.length !== caseCount) {
     throw new BenchError(`${label}: expected ${caseCount} agent-loop requests, got ${added.length}`);
   }
   for (const request of added) {
-    const problems = [];
-    if (!systemPromptText(request).includes(instructions))
-      problems.push('system prompt lacks the instructions');
-    if (toolNames(request).length) problems.push(`tools offered: ${toolNames(request).join(', ')}`);
-    if (request.body?.thinking?.type !== 'disabled') problems.push('thinking is not disabled');
-    if (request.body?.model !== model) problems.push(`model is ${request.body?.model}`);
+    const problems = requestProblems(request, { instructions, model });
     if (problems.length) throw new BenchError(`${label}: unexpected request: ${problems.join('; ')}`);
   }
   return added;
