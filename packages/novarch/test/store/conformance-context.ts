@@ -65,6 +65,14 @@ export function recordRefund(
   });
 }
 
+/** A session with one refund action, held until `deadline` (default: in 5 minutes). */
+export async function createPendingHold(store: NovarchStore, deadline = inSeconds(300)) {
+  const session = await store.createSession(scope(), 300);
+  const action = await recordRefund(store, session);
+  const hold = await store.createHold(action.id, session.id, deadline);
+  return { session, action, hold };
+}
+
 /** A deadline `seconds` from now (negative: in the past). */
 export function inSeconds(seconds: number): Date {
   return new Date(Date.now() + seconds * 1000);

@@ -2,20 +2,15 @@ import { describe, expect } from 'vitest';
 import type { HoldStatus } from '../../src/index.js';
 import {
   type ConformanceContext,
+  createPendingHold,
   ISO_TIMESTAMP,
   inSeconds,
   recordRefund,
-  scope,
 } from './conformance-context.js';
 
 /** Holds: create, read, list with filters, first-decision-wins, and the waiter's check-ins. */
 export function describeHoldCases({ store, check }: ConformanceContext): void {
-  async function pendingHold(deadline = inSeconds(300)) {
-    const session = await store().createSession(scope(), 300);
-    const action = await recordRefund(store(), session);
-    const hold = await store().createHold(action.id, session.id, deadline);
-    return { session, action, hold };
-  }
+  const pendingHold = (deadline?: Date) => createPendingHold(store(), deadline);
 
   describe('holds', () => {
     check('createHold stores a pending, versioned hold; getHold reads it back', async () => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NovarchStoreError, openSqliteStore } from '../../src/index.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import type { StoreTables } from '../../src/store/store-tables.js';
+import { createPendingHold } from '../store/conformance-context.js';
 import { describeStoreConformance } from '../store/store-conformance.js';
 import { createTempStoreFiles } from '../store/temp-store-file.js';
 
@@ -130,15 +131,7 @@ describe('openSqliteStore', () => {
   it('refuses a hold row with half a check-in as damaged', async () => {
     const file = files.next();
     const store = await openSqliteStore(file);
-    const session = await store.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
-    const action = await store.recordAction({
-      sessionId: session.id,
-      actionType: 'refund',
-      toolName: 'refund',
-      input: {},
-      context: { recordId: 'r', summary: 's' },
-    });
-    const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 60_000));
+    const { hold } = await createPendingHold(store);
     withRawDatabase(file, (database) => {
       database
         .prepare("update holds set waiter_seen_at = '2026-03-01T09:00:01.000Z' where id = ?")
@@ -161,15 +154,7 @@ describe('openSqliteStore', () => {
   it('reports damaged rows instead of returning them', async () => {
     const file = files.next();
     const store = await openSqliteStore(file);
-    const session = await store.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
-    const action = await store.recordAction({
-      sessionId: session.id,
-      actionType: 'refund',
-      toolName: 'refund',
-      input: {},
-      context: { recordId: 'r', summary: 's' },
-    });
-    const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 60_000));
+    const { action, hold } = await createPendingHold(store);
     withRawDatabase(file, (database) => {
       database.prepare('update actions set context_json = \'{"summary": 3}\' where id = ?').run(action.id);
     });
@@ -194,15 +179,7 @@ describe('openSqliteStore', () => {
   it('two connections to one file: each sees the other, and the first decision wins', async () => {
     const file = files.next();
     const [agent, operator] = await Promise.all([openSqliteStore(file), openSqliteStore(file)]);
-    const session = await agent.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
-    const action = await agent.recordAction({
-      sessionId: session.id,
-      actionType: 'refund',
-      toolName: 'refund',
-      input: {},
-      context: { recordId: 'r', summary: 's' },
-    });
-    const hold = await agent.createHold(action.id, session.id, new Date(Date.now() + 60_000));
+    const { hold } = await createPendingHold(agent);
     expect(await operator.listHolds({ status: 'pending' })).toEqual([hold]);
     const [byOperator, byAgent] = await Promise.all([
       operator.decideHold(hold.id, 'approved', 'operator'),

@@ -6,6 +6,7 @@ import { killSessionAsOperator } from '../../../src/cli/operations/session-opera
 import { OperationRefusedError, OperatorUsageError } from '../../../src/cli/operator-errors.js';
 import { NovarchConfigError, NovarchStoreError, openSqliteStore } from '../../../src/index.js';
 import { WAITER_STALE_AFTER_MS } from '../../../src/model/hold-state.js';
+import { createPendingHold } from '../../store/conformance-context.js';
 import { createTempStoreFiles } from '../../store/temp-store-file.js';
 
 const files = createTempStoreFiles();
@@ -14,15 +15,7 @@ afterAll(() => files.cleanup());
 async function storeWithHold(deadline: Date) {
   const file = files.next();
   const store = await openSqliteStore(file);
-  const session = await store.createSession({ tenantId: 't', teamId: 'tm', agentId: 'a' }, 60);
-  const action = await store.recordAction({
-    sessionId: session.id,
-    actionType: 'refund',
-    toolName: 'refund',
-    input: {},
-    context: { recordId: 'c-1', summary: 'refund c-1' },
-  });
-  const hold = await store.createHold(action.id, session.id, deadline);
+  const { session, hold } = await createPendingHold(store, deadline);
   return { file, store, session, hold };
 }
 

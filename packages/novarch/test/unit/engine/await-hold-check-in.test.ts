@@ -2,6 +2,7 @@ import os from 'node:os';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type HoldRecord, NovarchEngine, type NovarchStore, openSqliteStore } from '../../../src/index.js';
 import { WAITER_CHECK_IN_INTERVAL_MS } from '../../../src/model/hold-state.js';
+import { createPendingHold } from '../../store/conformance-context.js';
 import { createTempStoreFiles } from '../../store/temp-store-file.js';
 import { FaultyStore } from '../gate/support/faulty-store.js';
 
@@ -19,15 +20,7 @@ let hold: HoldRecord;
 beforeEach(async () => {
   base = await openSqliteStore(files.next());
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: START });
-  const session = await base.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 300);
-  const action = await base.recordAction({
-    sessionId: session.id,
-    actionType: 'refund',
-    toolName: 'refund',
-    input: {},
-    context: { recordId: 'r', summary: 's' },
-  });
-  hold = await base.createHold(action.id, session.id, new Date(START.getTime() + 300_000));
+  ({ hold } = await createPendingHold(base, new Date(START.getTime() + 300_000)));
 });
 afterEach(async () => {
   vi.useRealTimers();
