@@ -19,6 +19,13 @@ async function storeWithHold(deadline: Date) {
   return { file, store, session, hold };
 }
 
+/** How a refusal of an abandoned or expired hold ends, after the sentence saying which it is. */
+const NOTHING_WAITS =
+  'No agent waits for this decision: the write will not run, whatever you decide. ' +
+  'If it is still wanted, the agent must retry the action.\n' +
+  'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
+  'and nothing runs.\nNothing was changed.';
+
 const inAnHour = () => new Date(Date.now() + 3_600_000);
 const later = (timestamp: string, ms: number) => new Date(Date.parse(timestamp) + ms);
 
@@ -61,10 +68,7 @@ describe('operator decisions and the waiting agent', () => {
       await expect(refused).rejects.toThrow(
         `Hold ${hold.id} is abandoned: no agent process has checked in on it since ${seenAt} ` +
           '(pid 4242 on agent-7).\n' +
-          'No agent waits for this decision: the write will not run, whatever you decide. ' +
-          'If it is still wanted, the agent must retry the action.\n' +
-          'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
-          'and nothing runs.\nNothing was changed.',
+          NOTHING_WAITS,
       );
       expect(await store.getHold(hold.id)).toEqual(hold);
       await store.close();
@@ -93,10 +97,7 @@ describe('operator decisions and the waiting agent', () => {
     await expect(refused).rejects.toBeInstanceOf(OperationRefusedError);
     await expect(refused).rejects.toThrow(
       `Hold ${hold.id} is expired: its deadline (${hold.deadline}) passed while it was still pending.\n` +
-        'No agent waits for this decision: the write will not run, whatever you decide. ' +
-        'If it is still wanted, the agent must retry the action.\n' +
-        'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
-        'and nothing runs.\nNothing was changed.',
+        NOTHING_WAITS,
     );
     expect(await store.getHold(hold.id)).toEqual(hold);
     await store.close();
