@@ -1,8 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import { checkGovernanceFilesLazily } from '../backends/claude/governance/check-governance-files-lazily.js';
 import type { BackendWarning, SessionEvent } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
-import { loadAgentConfig } from '../config/index.js';
+import { loadAgent } from '../load-agent.js';
 
 export interface InteractiveChatIO {
   input: NodeJS.ReadableStream;
@@ -49,10 +48,7 @@ export async function runInteractiveChat(
   io: InteractiveChatIO,
   options: InteractiveChatOptions = {},
 ) {
-  const agent = await loadAgentConfig(agentFile, {
-    ...(options.env ? { env: options.env } : {}),
-    checkGovernanceFiles: checkGovernanceFilesLazily,
-  });
+  const agent = await loadAgent(agentFile, options.env ? { env: options.env } : {});
   const backend = selectBackend(agent);
   try {
     await backend.initialize();

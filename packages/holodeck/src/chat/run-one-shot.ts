@@ -1,7 +1,6 @@
-import { checkGovernanceFilesLazily } from '../backends/claude/governance/check-governance-files-lazily.js';
 import type { BackendWarning, ExecutionResult } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
-import { loadAgentConfig } from '../config/index.js';
+import { loadAgent } from '../load-agent.js';
 
 export interface OneShotOutcome {
   result: ExecutionResult;
@@ -22,10 +21,7 @@ export async function runOneShot(
   prompt: string,
   options: OneShotOptions = {},
 ): Promise<OneShotOutcome> {
-  const agent = await loadAgentConfig(agentFile, {
-    ...(options.env ? { env: options.env } : {}),
-    checkGovernanceFiles: checkGovernanceFilesLazily,
-  });
+  const agent = await loadAgent(agentFile, options.env ? { env: options.env } : {});
   const backend = selectBackend(agent);
   try {
     await backend.initialize();

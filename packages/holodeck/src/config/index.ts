@@ -1,7 +1,12 @@
 // Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
 export { agentJsonSchema } from './agent-json-schema.js';
 export { checkWriteSpecKeys } from './check-governance.js';
-export { formatFieldPath } from './field-issue.js';
+export {
+  type FieldIssue,
+  type FieldPath,
+  type FieldWarning,
+  formatFieldPath,
+} from './field-issue.js';
 export { loadAgentConfig } from './load-agent-config.js';
 export { loadTestCasesFile } from './load-test-cases-file.js';
 export type {
@@ -85,4 +90,5 @@ export {
   type VectorstoreToolConfig,
   VectorstoreToolSchema,
 } from './schema/tool-config-schema.js';
+export type { CheckBackendConfig, StartupRuleResult } from './startup-rules.js';
 export { validateAgentFile } from './validate-agent-file.js';

@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '../errors.js';
 import type { AgentConfig } from './schema/agent-config-schema.js';
+import type { CheckBackendConfig } from './startup-rules.js';
 
 /** Something in agent.yaml that does not stop the agent but works differently than written. */
 export interface ConfigWarning {
@@ -64,4 +65,10 @@ export interface LoadAgentOptions {
    * Novarch's loaders here); without it, only agent.yaml's own governance fields are cross-checked.
    */
   checkGovernanceFiles?: CheckGovernanceFiles;
+  /**
+   * The startup rules of the agent's backend (`checkBackendConfig` of backends/select-backend.ts);
+   * without it only the provider-neutral rules run here, and the backend checks its own rules
+   * again when it initializes.
+   */
+  checkBackendConfig?: CheckBackendConfig;
 }

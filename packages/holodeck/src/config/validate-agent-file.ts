@@ -13,8 +13,8 @@ import { mapZodIssues } from './map-zod-issues.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
 import { isRecord } from './raw-value.js';
 import { resolveAgentConfig } from './resolve-agent-config.js';
-import { AgentConfigSchema } from './schema/agent-config-schema.js';
-import { checkStartupRules } from './startup-rules.js';
+import { type AgentConfig, AgentConfigSchema } from './schema/agent-config-schema.js';
+import { checkStartupRules, type StartupRuleResult } from './startup-rules.js';
 import { substituteEnvVars } from './substitute-env-vars.js';
 
 /**
@@ -22,7 +22,7 @@ import { substituteEnvVars } from './substitute-env-vars.js';
  * the first. Never throws for configuration problems; `agent` is set only when there are no issues.
  * Phases: read, parse YAML, merge .env files, substitute `${VAR}`, schema, referenced files,
  * unique names, the governance block (and its files, with `checkGovernanceFiles`), then (on a valid
- * schema) path resolution and startup rules.
+ * schema) path resolution and startup rules (the backend's own with `checkBackendConfig`).
  */
 export async function validateAgentFile(
   file: string,
@@ -84,7 +84,7 @@ export async function validateAgentFile(
   later.push(...governance.fieldIssues);
 
   const config = schemaResult.success ? resolveAgentConfig(schemaResult.data, directory) : undefined;
-  const rules = config ? await checkStartupRules(config) : { issues: [], warnings: [] };
+  const rules = config ? await runStartupRules(config, options) : { issues: [], warnings: [] };
   later.push(...rules.issues);
   // A value whose ${VAR} could not be substituted is reported once, not again as a bad value.
   fieldIssues.push(...later.filter((issue) => !substituted.failedPaths.has(JSON.stringify(issue.path))));
@@ -121,6 +121,16 @@ export async function validateAgentFile(
       env: environment.env,
       warnings,
     },
+  };
+}
+
+/** The neutral rules, then the backend's own (when the caller injected them). */
+async function runStartupRules(config: AgentConfig, options: LoadAgentOptions): Promise<StartupRuleResult> {
+  const neutral = checkStartupRules(config);
+  const backend = options.checkBackendConfig ? await options.checkBackendConfig(config) : undefined;
+  return {
+    issues: [...neutral.issues, ...(backend?.issues ?? [])],
+    warnings: [...neutral.warnings, ...(backend?.warnings ?? [])],
   };
 }
 

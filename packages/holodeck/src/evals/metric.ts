@@ -14,7 +14,8 @@ export interface MetricInput {
   toolResults: ToolResult[];
   structuredOutput?: unknown;
   durationMs: number;
-  costUsd: number;
+  /** USD, or null when the backend cannot know what the run cost. */
+  costUsd: number | null;
   numTurns: number;
   tokenUsage: TokenUsage;
   /** Novarch's verdicts, when the agent is governed. */

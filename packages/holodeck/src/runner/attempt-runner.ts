@@ -1,5 +1,4 @@
-import { ClaudeSession } from '../backends/claude/claude-session.js';
-import type { AgentBackend, ExecutionResult } from '../backends/contract/index.js';
+import type { AgentBackend, AgentSession, ExecutionResult } from '../backends/contract/index.js';
 import { AgentSessionError } from '../errors.js';
 
 /** A conversation used by one attempt of a multi-turn case. */
@@ -65,27 +64,25 @@ export function processIsolation(backend: AgentBackend): AttemptRunner {
 }
 
 /**
- * Session isolation: warm CLI processes are reused across cases; before each case a `/clear`
- * starts a new conversation (no history) in the same process. Faster (no process start), but
- * the first request of a case carries a short "local command" caveat block, and stateful MCP
- * servers are shared by the cases that run in the same process.
+ * Session isolation: sessions are reused across cases; before each case `reset()` starts a new
+ * conversation (no history) in the same session. Faster on the Claude backend (no process start;
+ * a `/clear` in the same CLI process), but there the first request of a case carries a short
+ * "local command" caveat block, and stateful MCP servers are shared by the cases of one session.
  */
 export function sessionIsolation(backend: AgentBackend): AttemptRunner {
-  const idle: ClaudeSession[] = [];
-  const all = new Set<ClaudeSession>();
-  const acquire = async (): Promise<ClaudeSession> => {
+  const idle: AgentSession[] = [];
+  const all = new Set<AgentSession>();
+  const acquire = async (): Promise<AgentSession> => {
     const reused = idle.pop();
     if (reused) {
       await reused.reset();
       return reused;
     }
     const session = await backend.createSession();
-    if (!(session instanceof ClaudeSession))
-      throw new AgentSessionError('session isolation needs the Claude backend');
     all.add(session);
     return session;
   };
-  const release = (session: ClaudeSession, healthy: boolean) => {
+  const release = (session: AgentSession, healthy: boolean) => {
     if (healthy) idle.push(session);
     else {
       all.delete(session);

@@ -1,6 +1,7 @@
 import { emptyTokenUsage, type TokenUsage } from '../backends/contract/index.js';
 import type { PreparedCase } from './prepare-suite.js';
 import type { CaseAttempt, CaseReport, RunSummary } from './report/run-report.js';
+import { addCost } from './run-attempt.js';
 
 function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
   return {
@@ -60,10 +61,8 @@ export function summarise(cases: readonly CaseReport[], durationMs: number): Run
     pass_rate: cases.length ? passed / cases.length : 0,
     duration_ms: durationMs,
     token_usage: cases.reduce((sum, testCase) => addUsage(sum, testCase.token_usage), emptyTokenUsage()),
-    cost_usd: cases.reduce(
-      (sum, testCase) =>
-        sum + testCase.attempts.reduce((attempts, attempt) => attempts + attempt.cost_usd, 0),
-      0,
-    ),
+    cost_usd: cases
+      .flatMap((testCase) => testCase.attempts)
+      .reduce<number | null>((sum, attempt) => addCost(sum, attempt.cost_usd), 0),
   };
 }

@@ -1,19 +1,10 @@
-import { enabledBuiltinTools } from '../backends/claude/build-sdk-options.js';
+import type { AgentToolNames } from '../backends/contract/index.js';
+import { backendProfile } from '../backends/select-backend.js';
 import type { AgentConfig } from '../config/index.js';
 
-/** The tools an agent has, as expectations may name them; MCP servers as `mcp__<server>__*`. */
-export function knownToolNames(config: AgentConfig): { names: Set<string>; mcpServers: string[] } {
-  const names = new Set<string>(enabledBuiltinTools(config.claude));
-  const mcpServers: string[] = [];
-  for (const tool of config.tools ?? []) {
-    if (tool.type === 'function') {
-      names.add(tool.name);
-      names.add(`mcp__holodeck_tools__${tool.name}`);
-    } else if (tool.type === 'mcp') {
-      mcpServers.push(tool.name);
-    }
-  }
-  return { names, mcpServers };
+/** The tools an agent has, as expectations may name them (its backend knows their spellings). */
+export function knownToolNames(config: AgentConfig): AgentToolNames {
+  return backendProfile(config.model.provider).toolNames(config);
 }
 
 /** Whether an expectation's tool name can name one of the agent's tools. */

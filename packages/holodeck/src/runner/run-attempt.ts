@@ -1,4 +1,4 @@
-import type { ExecutionResult } from '../backends/contract/index.js';
+import type { ExecutionResult, TokenUsage } from '../backends/contract/index.js';
 import { emptyTokenUsage } from '../backends/contract/index.js';
 import type { Metric, MetricContext, MetricInput, MetricOutcome } from '../evals/metric.js';
 import type { AttemptRunner } from './attempt-runner.js';
@@ -155,6 +155,11 @@ export async function runAttempt(
   }
 }
 
+/** A sum of costs that is unknown as soon as one part is. */
+export function addCost(total: number | null, part: number | null): number | null {
+  return total === null || part === null ? null : total + part;
+}
+
 async function runConversation(
   testCase: PreparedCase,
   attempt: number,
@@ -166,14 +171,18 @@ async function runConversation(
   const turnsConfig = config.turns ?? [];
   const conversation = await options.runner.openConversation(run);
   const turns: TurnRecord[] = [];
-  const totals = { usage: emptyTokenUsage(), cost: 0, numTurns: 0 };
+  const totals: { usage: TokenUsage; cost: number | null; numTurns: number } = {
+    usage: emptyTokenUsage(),
+    cost: 0,
+    numTurns: 0,
+  };
   let last: ExecutionResult | undefined;
   let caseMetrics: MetricOutcome[] = [];
   try {
     for (const [index, turn] of turnsConfig.entries()) {
       const result = await conversation.send(turn.input);
       last = result;
-      totals.cost += result.cost_usd;
+      totals.cost = addCost(totals.cost, result.cost_usd);
       totals.numTurns += result.num_turns;
       for (const key of Object.keys(totals.usage) as (keyof typeof totals.usage)[])
         totals.usage[key] += result.token_usage[key];

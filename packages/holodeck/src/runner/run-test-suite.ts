@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ClaudeBackend } from '../backends/claude/claude-backend.js';
 import type { AgentBackend, BackendWarning } from '../backends/contract/index.js';
-import { selectBackend } from '../backends/select-backend.js';
+import { backendProfile, selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import { createAnthropicJudgeClient } from '../evals/judge/index.js';
@@ -42,12 +41,6 @@ function runId(startedAt: Date): string {
   return `${startedAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
-function backendFor(agent: LoadedAgent, prewarm: number, prewarmBudget: number): AgentBackend {
-  return agent.config.model.provider === 'anthropic'
-    ? new ClaudeBackend(agent, { prewarm, prewarmBudget })
-    : selectBackend(agent);
-}
-
 /** Runs `tasks` with at most `limit` at a time, in order of start. */
 async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
@@ -70,6 +63,17 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   const isolation = options.isolation ?? 'process';
   const sideEffects = planSideEffects(loaded, options.allowSideEffects ?? false);
   if (sideEffects.notice) options.onNotice?.(sideEffects.notice);
+  const profile = backendProfile(loaded.config.model.provider);
+  if (!profile.isolationLevels.includes(isolation)) {
+    throw new ConfigError([
+      {
+        file: loaded.file,
+        path: 'model.provider',
+        message: `--isolation ${isolation} is not supported by the ${profile.name} backend (provider ${loaded.config.model.provider})`,
+        hint: `use --isolation ${profile.isolationLevels.join(' or ')}`,
+      },
+    ]);
+  }
   if (isolation === 'session' && sideEffects.isolateWorkingDirectory) {
     throw new ConfigError([
       {
@@ -91,7 +95,10 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     .filter((testCase) => !testCase.config.turns)
     .reduce((sum, testCase) => sum + (options.repeat ?? testCase.config.repeat ?? 1), 0);
   const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory;
-  const backend = backendFor(agent, canPrewarm ? Math.min(concurrency, singleTurnRuns) : 0, singleTurnRuns);
+  const backend: AgentBackend = selectBackend(agent, {
+    prewarm: canPrewarm ? Math.min(concurrency, singleTurnRuns) : 0,
+    prewarmBudget: singleTurnRuns,
+  });
   await backend.initialize();
   for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
     options.onNotice?.(warning.message);

@@ -1,17 +1,8 @@
 import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { backendProfile } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
-
-/** The capabilities that change the world outside the conversation. */
-function sideEffectCapabilities(agent: LoadedAgent): string[] {
-  const claude = agent.config.claude;
-  return [
-    ...(claude?.bash?.enabled ? ['claude.bash'] : []),
-    ...(claude?.file_system?.write ? ['claude.file_system.write'] : []),
-    ...(claude?.file_system?.edit ? ['claude.file_system.edit'] : []),
-  ];
-}
 
 export interface SideEffectPlan {
   /** The agent as the tests run it (side-effect tools off unless allowed). */
@@ -27,7 +18,8 @@ export interface SideEffectPlan {
  * `--allow-side-effects`; with it, each attempt runs in its own copy of the working directory.
  */
 export function planSideEffects(agent: LoadedAgent, allowSideEffects: boolean): SideEffectPlan {
-  const capabilities = sideEffectCapabilities(agent);
+  const profile = backendProfile(agent.config.model.provider).sideEffects(agent);
+  const capabilities = profile.capabilities;
   if (!capabilities.length) return { agent, isolateWorkingDirectory: false };
   if (allowSideEffects) {
     return {
@@ -36,18 +28,7 @@ export function planSideEffects(agent: LoadedAgent, allowSideEffects: boolean): 
       notice: `side effects allowed (${capabilities.join(', ')}): each test case runs in its own copy of the working directory`,
     };
   }
-  const claude = agent.config.claude;
-  const disabled: LoadedAgent = {
-    ...agent,
-    config: {
-      ...agent.config,
-      claude: claude && {
-        ...claude,
-        ...(claude.bash ? { bash: { ...claude.bash, enabled: false } } : {}),
-        ...(claude.file_system ? { file_system: { ...claude.file_system, write: false, edit: false } } : {}),
-      },
-    },
-  };
+  const disabled = profile.withoutSideEffects();
   return {
     agent: disabled,
     isolateWorkingDirectory: false,
@@ -57,7 +38,7 @@ export function planSideEffects(agent: LoadedAgent, allowSideEffects: boolean): 
 
 /** A fresh copy of the agent's working directory for one attempt. */
 export async function copyWorkingDirectory(agent: LoadedAgent): Promise<string> {
-  const source = agent.config.claude?.working_directory ?? agent.directory;
+  const source = backendProfile(agent.config.model.provider).sideEffects(agent).workingDirectory;
   const target = await mkdtemp(path.join(tmpdir(), 'holodeck-case-'));
   await cp(source, target, { recursive: true, filter: (file) => !file.includes(`${path.sep}.holodeck`) });
   return target;

@@ -6,16 +6,16 @@ describe('holodeck public API', () => {
     expect(Object.keys(holodeck).sort()).toEqual(
       [
         'AgentSessionError',
-        'ClaudeBackend',
         'ConfigError',
         'CredentialError',
         'HoloDeckError',
         'RuntimeMissingError',
         'agentJsonSchema',
-        'loadAgentConfig',
+        'backendProfile',
+        'loadAgent',
         'runOneShot',
         'selectBackend',
-        'validateAgentFile',
+        'validateAgent',
       ].sort(),
     );
   });

@@ -103,6 +103,7 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
   const { config } = agent;
   const claude = config.claude;
   const permissionMode = claude?.permission_mode ?? 'manual';
+  const maxTurns = config.max_turns ?? claude?.max_turns;
   const allowedTools = claude?.allowed_tools;
   const isListed = (name: string) =>
     !allowedTools || allowedTools.some((entry) => allowedToolsEntryMatches(entry, name));
@@ -138,7 +139,7 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
     strictMcpConfig: true,
     mcpServersDelivery: 'initialize',
     thinking,
-    ...(claude?.max_turns !== undefined ? { maxTurns: claude.max_turns } : {}),
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
     cwd: claude?.working_directory ?? agent.directory,
     mcpServers: Object.fromEntries(mcpTools.map((tool) => [tool.name, mcpServerConfig(tool)])),
     ...(agent.responseFormat ? { outputFormat: { type: 'json_schema', schema: agent.responseFormat } } : {}),

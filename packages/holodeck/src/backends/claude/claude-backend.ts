@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
-import type { FunctionToolConfig, LoadedAgent } from '../../config/index.js';
+import type { LoadedAgent } from '../../config/index.js';
 import { HoloDeckError } from '../../errors.js';
+import type { FunctionToolEntry, LoadedTools } from '../../tools/index.js';
 import type {
   AgentBackend,
   AgentSession,
@@ -21,13 +22,15 @@ import { runOnce } from './run-once.js';
 import { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
 
-async function prepareFunctionTools(
-  agentFile: string,
-  configs: { index: number; config: FunctionToolConfig }[],
-): Promise<PreparedAgent['createFunctionToolsServer']> {
-  const { createFunctionToolsServer, loadFunctionTools } = await import('./function-tools-server.js');
-  const tools = await loadFunctionTools(agentFile, configs);
-  return () => createFunctionToolsServer(tools);
+/** Loads the function tools and a maker of their in-process MCP server (one per CLI process). */
+async function prepareFunctionTools(agentFile: string, entries: FunctionToolEntry[]) {
+  // Loaded on demand: the MCP SDK and ajv cost ~150 ms of startup that most agents do not need.
+  const [{ loadFunctionTools }, { createFunctionToolsServer }] = await Promise.all([
+    import('../../tools/index.js'),
+    import('./function-tools-server.js'),
+  ]);
+  const loaded = await loadFunctionTools(agentFile, entries);
+  return { loaded, createServer: () => createFunctionToolsServer(loaded.tools) };
 }
 
 /** Options of the Claude backend beyond agent.yaml. */
@@ -53,6 +56,7 @@ function isRoot(): boolean {
  */
 export class ClaudeBackend implements AgentBackend {
   private prepared: PreparedAgent | undefined;
+  private functionTools: LoadedTools | undefined;
   private readonly sessions = new Set<AgentSession>();
   private readonly collectedWarnings: BackendWarning[] = [];
 
@@ -105,14 +109,15 @@ export class ClaudeBackend implements AgentBackend {
     const governance = config.governance
       ? await (await import('./governance/prepare-governance.js')).prepareGovernance(this.agent)
       : undefined;
+    const functionTools = functionToolConfigs.length
+      ? await prepareFunctionTools(this.agent.file, functionToolConfigs)
+      : undefined;
+    this.functionTools = functionTools?.loaded;
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
       ...(governance ? { governance } : {}),
-      // Loaded on demand: the MCP SDK and ajv cost ~150 ms of startup that most agents do not need.
-      ...(functionToolConfigs.length
-        ? { createFunctionToolsServer: await prepareFunctionTools(this.agent.file, functionToolConfigs) }
-        : {}),
+      ...(functionTools ? { createFunctionToolsServer: functionTools.createServer } : {}),
       ...(this.agent.responseFormat
         ? {
             validateStructuredOutput: (await import('../../json-schema/create-ajv.js')).compileUserSchema(
@@ -166,6 +171,9 @@ export class ClaudeBackend implements AgentBackend {
     await this.prepared?.governance?.close();
     await Promise.all([...this.sessions].map((session) => session.close()));
     this.sessions.clear();
+    const tools = this.functionTools;
+    this.functionTools = undefined;
+    await tools?.close();
   }
 
   private requirePrepared(): PreparedAgent {

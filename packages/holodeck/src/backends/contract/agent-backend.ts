@@ -24,11 +24,29 @@ export interface CreateSessionOptions {
   workingDirectory?: string;
 }
 
+/**
+ * Hints a backend may use to start faster; a backend without processes to start ignores them.
+ * Given to `selectBackend`.
+ */
+export interface BackendOptions {
+  /**
+   * Agent processes to keep started ahead of `invokeOnce` calls, so a run skips a process start.
+   * Used by `holodeck test`; 0 (default) starts each run cold.
+   */
+  prewarm?: number;
+  /** Most processes the pre-warming may start in all (default unlimited). */
+  prewarmBudget?: number;
+}
+
 /** A provider backend: runs the agent described by one agent.yaml. */
 export interface AgentBackend {
   /** Warnings found while preparing the backend (ignored settings, unsupported fields, ...). */
   readonly warnings: readonly BackendWarning[];
-  /** Checks credentials and the runtime, prepares tools. Must be called before anything else. */
+  /**
+   * Checks the backend's startup rules, credentials and runtime, starts what the agent needs
+   * (tool modules, MCP servers). Must be called before anything else; throws ConfigError,
+   * CredentialError or RuntimeMissingError.
+   */
   initialize(): Promise<void>;
   /** Runs one stateless invocation in a fresh conversation. */
   invokeOnce(

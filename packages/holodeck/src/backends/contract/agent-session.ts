@@ -9,6 +9,11 @@ export interface AgentSession {
   send(message: string): Promise<ExecutionResult>;
   /** Sends one user message and yields events as they happen; the last event is `finish`. */
   sendStreaming(message: string): AsyncIterable<SessionEvent>;
+  /**
+   * Starts a new conversation (no history, a new session id) in the same session, so a test
+   * case reusing it sees nothing of the one before (`holodeck test --isolation session`).
+   */
+  reset(): Promise<void>;
   /** Ends the session and releases its process. Safe to call twice. */
   close(): Promise<void>;
 }

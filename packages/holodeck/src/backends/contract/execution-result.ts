@@ -56,8 +56,8 @@ export interface ExecutionResult {
   is_error: boolean;
   /** Human-readable reason when `is_error` is true. */
   error_reason?: string;
-  /** Estimated cost in USD as reported by the runtime (0 when unknown). */
-  cost_usd: number;
+  /** Cost in USD as the runtime or provider reports it; `null` when the backend cannot know it. */
+  cost_usd: number | null;
   /** Wall time of the invocation in milliseconds. */
   duration_ms: number;
   /** Id of the conversation, usable to resume it later. */

@@ -1,10 +1,19 @@
 export type {
   AgentBackend,
+  BackendOptions,
   ConversationMessage,
   CreateSessionOptions,
   InvokeOptions,
 } from './agent-backend.js';
 export type { AgentSession } from './agent-session.js';
+export type {
+  AgentToolNames,
+  BackendChecks,
+  BackendIssue,
+  BackendProfile,
+  IsolationLevel,
+  SideEffectProfile,
+} from './backend-profile.js';
 export type {
   ExecutionResult,
   GovernanceSummary,

@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { checkGovernanceFilesLazily } from '../../backends/claude/governance/check-governance-files-lazily.js';
 import { ConfigError } from '../../errors.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
@@ -38,8 +37,8 @@ export async function testCommand(
   style: Style,
 ): Promise<ExitCodeValue> {
   // Loaded on use: the runner pulls in the Claude SDK, which validate/schema do not need.
-  const [{ loadAgentConfig }, { runTestSuite }, { parseShard }, report] = await Promise.all([
-    import('../../config/index.js'),
+  const [{ loadAgent }, { runTestSuite }, { parseShard }, report] = await Promise.all([
+    import('../../load-agent.js'),
     import('../../runner/run-test-suite.js'),
     import('../../runner/select-cases.js'),
     import('../../runner/report/index.js'),
@@ -69,7 +68,7 @@ export async function testCommand(
       },
     ]);
   }
-  const agent = await loadAgentConfig(file, { checkGovernanceFiles: checkGovernanceFilesLazily });
+  const agent = await loadAgent(file);
   const runsDir = report.runsDirectory(agent.directory);
   const baseline = options.baseline ? await report.loadRun(options.baseline, runsDir) : undefined;
 

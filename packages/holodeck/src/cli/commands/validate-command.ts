@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { credentialWarnings } from '../../backends/claude/credential-warnings.js';
-import { checkGovernanceFilesLazily } from '../../backends/claude/governance/check-governance-files-lazily.js';
-import { type ConfigWarning, validateAgentFile } from '../../config/index.js';
+import { backendProfile } from '../../backends/select-backend.js';
+import type { ConfigWarning } from '../../config/index.js';
 import { formatConfigIssue } from '../../errors.js';
+import { validateAgent } from '../../load-agent.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
@@ -17,14 +17,11 @@ export async function validateCommand(
   options: ValidateOptions,
   style: Style,
 ): Promise<ExitCodeValue> {
-  const {
-    issues,
-    warnings: configWarnings,
-    agent,
-  } = await validateAgentFile(file, {
-    checkGovernanceFiles: checkGovernanceFilesLazily,
-  });
-  const warnings: ConfigWarning[] = [...configWarnings, ...(agent ? credentialWarnings(agent) : [])];
+  const { issues, warnings: configWarnings, agent } = await validateAgent(file);
+  const credentialWarnings = agent
+    ? backendProfile(agent.config.model.provider).credentialWarnings(agent)
+    : [];
+  const warnings: ConfigWarning[] = [...configWarnings, ...credentialWarnings];
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ valid: issues.length === 0, issues, warnings }, null, 2)}\n`);
     return issues.length ? ExitCode.configuration : ExitCode.ok;

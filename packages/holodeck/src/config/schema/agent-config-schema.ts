@@ -54,6 +54,13 @@ export const AgentConfigSchema = z
     model: LLMProviderSchema,
     instructions: InstructionsSchema,
     response_format: ResponseFormatSchema.optional(),
+    max_turns: z
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'Most model turns (steps) one run may take, on every provider. Default: none on the Claude backend, 20 on the others. Replaces claude.max_turns.',
+      ),
     tools: z.array(ToolConfigSchema).optional(),
     embedding_provider: LLMProviderSchema.optional().describe(
       'Model for embeddings; required with provider anthropic and vectorstore or hierarchical_document tools.',
@@ -66,6 +73,16 @@ export const AgentConfigSchema = z
     test_cases: z.array(TestCaseSchema).optional(),
     // Schema only: the test runner reads the file (and checks it) when it runs.
     test_cases_file: z.string().min(1).optional().describe('File of test cases, relative to agent.yaml.'),
+  })
+  .superRefine((config, context) => {
+    if (config.max_turns !== undefined && config.claude?.max_turns !== undefined) {
+      addConfigIssue(
+        context,
+        ['claude', 'max_turns'],
+        'max_turns is set twice, at the top level and in the claude block',
+        'keep the top-level max_turns (it serves every provider) and remove claude.max_turns',
+      );
+    }
   })
   .meta({
     title: 'HoloDeck agent.yaml',

@@ -59,7 +59,11 @@ export const ClaudeConfigSchema = z
       .boolean()
       .optional()
       .describe('Must be true to use permission_mode: acceptAll.'),
-    max_turns: z.int().min(1).optional(),
+    max_turns: z
+      .int()
+      .min(1)
+      .optional()
+      .describe('Older spelling of the top-level max_turns, still accepted for provider anthropic.'),
     extended_thinking: ExtendedThinkingConfigSchema.optional(),
     web_search: z.boolean().default(false).describe('Enables the WebSearch and WebFetch tools.'),
     bash: BashConfigSchema.optional(),

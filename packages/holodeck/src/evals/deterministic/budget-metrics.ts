@@ -1,6 +1,6 @@
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric } from '../metric.js';
-import { checkOutcome, metricName } from '../metric-outcome.js';
+import { checkOutcome, errorOutcome, metricName } from '../metric-outcome.js';
 
 type BudgetConfig = Extract<MetricConfig, { type: 'latency' | 'cost' | 'turns' }>;
 
@@ -10,7 +10,7 @@ const MEASURES = {
     unit: (value: number) => `${Math.round(value)} ms`,
   },
   cost: {
-    read: (input: { costUsd: number }) => input.costUsd,
+    read: (input: { costUsd: number | null }) => input.costUsd,
     unit: (value: number) => `$${value.toFixed(4)}`,
   },
   turns: { read: (input: { numTurns: number }) => input.numTurns, unit: (value: number) => `${value} turns` },
@@ -24,6 +24,12 @@ export function createBudgetMetric(config: BudgetConfig): Metric {
     type: config.type,
     async evaluate(input) {
       const value = measure.read(input);
+      // An unknown cost is not a cheap run: the check cannot be made, so it is an error, never a pass.
+      if (value === null)
+        return errorOutcome(
+          config,
+          'the cost of this run is unknown: its backend cannot know it (the provider reports no price), so a cost budget cannot be checked; remove the cost metric for this provider',
+        );
       const passed = value <= config.threshold;
       const comparison = passed ? '≤' : '>';
       return checkOutcome(

@@ -23,7 +23,8 @@ export function formatTokens(count: number): string {
 }
 
 /** A cost in US dollars: `$0`, `$0.0123`, `$4.20`. */
-export function formatCost(usd: number): string {
+export function formatCost(usd: number | null): string {
+  if (usd === null) return 'unknown';
   if (usd === 0) return '$0';
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }

@@ -59,7 +59,7 @@ const CaseAttemptSchema = z.looseObject({
   metrics: z.array(MetricOutcomeSchema),
   score: fraction.describe('Weighted mean of the metric scores; 0 when the run failed.'),
   token_usage: TokenUsageSchema,
-  cost_usd: z.number().nonnegative(),
+  cost_usd: z.number().nonnegative().nullable(),
   num_turns: count,
   duration_ms: milliseconds,
   turns: z.array(TurnRecordSchema).optional().describe('Per-turn details of a multi-turn case.'),
@@ -113,7 +113,7 @@ const RunSummarySchema = z.looseObject({
   pass_rate: fraction,
   duration_ms: milliseconds,
   token_usage: TokenUsageSchema,
-  cost_usd: z.number().nonnegative(),
+  cost_usd: z.number().nonnegative().nullable(),
 });
 
 /** The zod schema of a RunReport (what `--format json` writes and `.holodeck/runs/` keeps). */

@@ -19,7 +19,8 @@ export interface CaseAttempt {
   /** Weighted mean of the metric scores (metric `weight`, default 1); 0 when the run failed. */
   score: number;
   token_usage: TokenUsage;
-  cost_usd: number;
+  /** USD; null when the backend could not know it. */
+  cost_usd: number | null;
   num_turns: number;
   duration_ms: number;
   /** Per-turn details of a multi-turn case. */
@@ -81,7 +82,8 @@ export interface RunSummary {
   pass_rate: number;
   duration_ms: number;
   token_usage: TokenUsage;
-  cost_usd: number;
+  /** USD; null when the cost of some attempt is unknown. */
+  cost_usd: number | null;
 }
 
 /** The whole report of one `holodeck test` run (what `--format json` writes and `.holodeck/runs/` keeps). */

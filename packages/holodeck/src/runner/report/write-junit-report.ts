@@ -37,7 +37,7 @@ export function writeJunitReport(report: RunReport): string {
     repeat: report.options.repeat,
     pass_rate: report.summary.pass_rate,
     total_tokens: report.summary.token_usage.total_tokens,
-    cost_usd: report.summary.cost_usd,
+    cost_usd: report.summary.cost_usd ?? undefined,
   };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RecordedRequest } from '@holodeck/testkit';
 import { stringify } from 'yaml';
-import { type LoadedAgent, loadAgentConfig } from '../../../src/config/index.js';
+import type { LoadedAgent } from '../../../src/config/index.js';
+import { loadAgent } from '../../../src/load-agent.js';
 
 /** The API key tests hand the CLI; the fake server records the header it arrives in. */
 export const TEST_API_KEY = 'sk-test-holodeck-e2e';
@@ -52,7 +53,7 @@ export function createE2eAgent(baseUrl: string, options: E2eAgentOptions = {}): 
     CLAUDE_CODE_MAX_RETRIES: '0',
     ...options.env,
   };
-  return { directory, file, env, load: () => loadAgentConfig(file, { env, homeDir: home }) };
+  return { directory, file, env, load: () => loadAgent(file, { env, homeDir: home }) };
 }
 
 /** The n-th agent-loop request the fake model received; fails the test when there is none. */

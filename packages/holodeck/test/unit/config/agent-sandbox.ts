@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { checkBackendConfig } from '../../../src/backends/select-backend.js';
 import { type AgentValidation, validateAgentFile } from '../../../src/config/index.js';
 import type { ConfigIssue } from '../../../src/errors.js';
 
@@ -40,7 +41,8 @@ export async function createSandbox(): Promise<AgentSandbox> {
     writeHome: (relative, content) => writeUnder(home, relative, content),
     async validate(yaml, env = {}) {
       await write('agent.yaml', yaml);
-      return validateAgentFile(agentFile, { env, homeDir: home });
+      // The backend's startup rules as chat and test run them; governance files only where a test asks.
+      return validateAgentFile(agentFile, { env, homeDir: home, checkBackendConfig });
     },
     remove: () => rm(root, { recursive: true, force: true }),
   };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkGovernanceFiles } from '../../../src/backends/claude/governance/check-governance-files.js';
+import { checkGovernanceFiles } from '../../../src/backends/governance/check-governance-files.js';
 import { validateAgentFile } from '../../../src/config/index.js';
 import type { ConfigIssue } from '../../../src/errors.js';
 import { type AgentSandbox, BASE, createSandbox, lines } from './agent-sandbox.js';
@@ -104,7 +104,7 @@ describe('governance: the rules and config files (holodeck validate)', () => {
     );
     const result = await validate(['bogus: 1', ...governed()], { 'rules.yaml': rules });
     expect(result.issues.map(shown)).toEqual([
-      'agent.yaml:1:1 bogus: unknown key "bogus" at the top level | allowed keys: "name", "description", "author", "model", "instructions", "response_format", "tools", "embedding_provider", "claude", "governance", "observability", "tool_filtering", "evaluations", "test_cases", "test_cases_file"',
+      'agent.yaml:1:1 bogus: unknown key "bogus" at the top level | allowed keys: "name", "description", "author", "model", "instructions", "response_format", "max_turns", "tools", "embedding_provider", "claude", "governance", "observability", "tool_filtering", "evaluations", "test_cases", "test_cases_file"',
       'rules.yaml:4:5 rules[0].version: missing required key "version" in rules[0]',
       'rules.yaml:5:5 rules[0].versoin: unknown key "versoin" in rules[0] | did you mean "version"?',
       `rules.yaml:9:40 rules[0].condition: CEL syntax error: Unexpected token: EOF | ${CEL_HINT}`,

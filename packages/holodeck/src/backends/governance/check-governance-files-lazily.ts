@@ -1,4 +1,4 @@
-import type { CheckGovernanceFiles } from '../../../config/index.js';
+import type { CheckGovernanceFiles } from '../../config/index.js';
 
 /**
  * `checkGovernanceFiles` behind a dynamic import: Novarch (and its native SQLite module) is loaded

@@ -1,5 +1,5 @@
 import { loadNovarchConfig, NovarchConfigError, type NovarchFileIssue, validateRulesFile } from 'novarch';
-import type { GovernanceFiles, GovernanceFilesReport } from '../../../config/index.js';
+import type { GovernanceFiles, GovernanceFilesReport } from '../../config/index.js';
 
 /**
  * Checks a `governance:` block's files with the loaders a governed run uses (prepare-governance),

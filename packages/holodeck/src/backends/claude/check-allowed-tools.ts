@@ -1,10 +1,8 @@
-import { closestMatch, suggestionHint } from './did-you-mean.js';
-import type { FieldIssue } from './field-issue.js';
-import type { AgentConfig } from './schema/agent-config-schema.js';
-import type { ClaudeConfig } from './schema/claude-config-schema.js';
-
-/** Where function (and other in-process) tools are served: `mcp__holodeck_tools__<name>`. */
-const IN_PROCESS_SERVER = 'holodeck_tools';
+import { closestMatch, suggestionHint } from '../../config/did-you-mean.js';
+import type { AgentConfig } from '../../config/index.js';
+import type { BackendIssue } from '../contract/index.js';
+import { enabledBuiltinTools } from './build-sdk-options.js';
+import { FUNCTION_TOOLS_SERVER as IN_PROCESS_SERVER } from './tool-names.js';
 
 /** Each built-in Claude Code tool and the setting that enables it. */
 const BUILTIN_SETTING: Record<string, string> = {
@@ -19,27 +17,15 @@ const BUILTIN_SETTING: Record<string, string> = {
   Agent: 'claude.subagents.enabled: true',
 };
 
-/** The built-in tools a claude block turns on. */
-export function enabledBuiltins(claude: ClaudeConfig | undefined): string[] {
-  const enabled: string[] = [];
-  if (claude?.file_system?.read) enabled.push('Read', 'Glob', 'Grep');
-  if (claude?.file_system?.write) enabled.push('Write');
-  if (claude?.file_system?.edit) enabled.push('Edit');
-  if (claude?.bash?.enabled) enabled.push('Bash');
-  if (claude?.web_search) enabled.push('WebSearch', 'WebFetch');
-  if (claude?.subagents?.enabled) enabled.push('Agent');
-  return enabled;
-}
-
 /**
  * Every `claude.allowed_tools` entry must name an enabled built-in or a configured tool: a short
  * name, `mcp__holodeck_tools__<name>` for in-process tools, or for an MCP server `mcp__<server>`,
  * `mcp__<server>__*` or `mcp__<server>__<tool>` (remote tool names are only known at runtime).
  */
-export function checkAllowedTools(config: AgentConfig): FieldIssue[] {
+export function checkAllowedTools(config: AgentConfig): BackendIssue[] {
   const allowed = config.claude?.allowed_tools;
   if (!allowed) return [];
-  const builtins = enabledBuiltins(config.claude);
+  const builtins = enabledBuiltinTools(config.claude);
   const tools = config.tools ?? [];
   const servers = tools.filter((tool) => tool.type === 'mcp').map((tool) => tool.name);
   const inProcess = tools.filter((tool) => tool.type !== 'mcp').map((tool) => tool.name);
@@ -50,7 +36,7 @@ export function checkAllowedTools(config: AgentConfig): FieldIssue[] {
     ...(inProcess.length > 0 ? [`mcp__${IN_PROCESS_SERVER}`, `mcp__${IN_PROCESS_SERVER}__*`] : []),
     ...servers.flatMap((server) => [`mcp__${server}`, `mcp__${server}__*`]),
   ]);
-  const issues: FieldIssue[] = [];
+  const issues: BackendIssue[] = [];
   allowed.forEach((entry, index) => {
     if (exact.has(entry)) return;
     if (
@@ -63,6 +49,7 @@ export function checkAllowedTools(config: AgentConfig): FieldIssue[] {
     const setting = BUILTIN_SETTING[entry];
     if (setting !== undefined) {
       issues.push({
+        code: 'allowed-tool-not-enabled',
         path,
         message: `"${entry}" is a built-in tool that this configuration does not enable`,
         hint: `enable it with ${setting}, or remove it from allowed_tools`,
@@ -71,6 +58,7 @@ export function checkAllowedTools(config: AgentConfig): FieldIssue[] {
     }
     const known = [...exact].filter((name) => !name.endsWith('__*'));
     issues.push({
+      code: 'allowed-tool-unknown',
       path,
       message: `unknown tool "${entry}" in claude.allowed_tools`,
       hint: unknownToolHint(entry, known, servers, inProcess),

@@ -1,0 +1,93 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FieldPath } from '../../config/field-issue.js';
+import type { AgentConfig } from '../../config/index.js';
+import type { BackendChecks } from '../contract/index.js';
+import { checkAllowedTools } from './check-allowed-tools.js';
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Claude backend's startup rules, over a schema-valid config (paths already absolute):
+ * what the Claude Agent SDK and the Claude Code CLI cannot do, or do differently than written.
+ */
+export async function checkClaudeStartupRules(config: AgentConfig): Promise<BackendChecks> {
+  const result: BackendChecks = { issues: [], warnings: [] };
+  const warn = (code: string, fieldPath: FieldPath, message: string): void => {
+    result.warnings.push({ code, path: fieldPath, message });
+  };
+
+  // Claude has no embeddings API: search tools need another provider for their embeddings.
+  const searchTool = (config.tools ?? []).findIndex(
+    (tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document',
+  );
+  if (searchTool !== -1 && config.embedding_provider === undefined) {
+    const tool = config.tools?.[searchTool];
+    result.issues.push({
+      code: 'embedding-provider-missing',
+      path: ['tools', searchTool],
+      message: `tool "${tool?.name}" (${tool?.type}) needs embeddings, and provider anthropic has no embeddings API`,
+      hint: 'add an embedding_provider, e.g. embedding_provider: {provider: openai, name: text-embedding-3-small}',
+    });
+  }
+
+  // Tool filtering is an in-process feature of the other backend.
+  if (config.tool_filtering !== undefined) {
+    warn(
+      'tool-filtering-unsupported',
+      ['tool_filtering'],
+      'tool_filtering is not supported for provider: anthropic and will be skipped. Configure claude.allowed_tools instead.',
+    );
+  }
+
+  // A CLAUDE.md in the working directory is project guidance the CLI may add to the prompt.
+  const workingDirectory = config.claude?.working_directory;
+  if (workingDirectory !== undefined && (await isFile(path.join(workingDirectory, 'CLAUDE.md')))) {
+    const loaded = config.claude?.setting_sources.includes('project') ?? false;
+    const now = loaded
+      ? 'Because claude.setting_sources lists "project", the Claude Code CLI loads it as extra instructions next to agent.yaml\'s instructions.'
+      : 'It is not loaded now: the Claude Code CLI reads CLAUDE.md only when claude.setting_sources lists "project", and setting_sources is empty by default.';
+    warn(
+      'claude-md-present',
+      ['claude', 'working_directory'],
+      `${path.join(workingDirectory, 'CLAUDE.md')} exists. ${now} To avoid mixed guidance, point claude.working_directory at a narrower folder without a CLAUDE.md, or move that guidance into instructions in agent.yaml.`,
+    );
+  }
+
+  // Observability settings the Claude Code CLI's OpenTelemetry export has no equivalent for.
+  const observability = config.observability;
+  const unsupported = [
+    observability?.exporters?.azure_monitor !== undefined ? 'exporters.azure_monitor' : undefined,
+    observability?.exporters?.prometheus !== undefined ? 'exporters.prometheus' : undefined,
+    observability?.traces?.redaction_patterns !== undefined ? 'traces.redaction_patterns' : undefined,
+    observability?.traces?.sample_rate !== undefined ? 'traces.sample_rate' : undefined,
+    observability?.logs?.filter_namespaces !== undefined ? 'logs.filter_namespaces' : undefined,
+  ].filter((field) => field !== undefined);
+  if (unsupported.length > 0) {
+    warn(
+      'observability-unsupported',
+      ['observability'],
+      `the Claude backend cannot honour these observability settings, so they are ignored: ${unsupported.map((field) => `observability.${field}`).join(', ')}.`,
+    );
+  }
+
+  // Full autonomy must be confirmed in writing.
+  if (config.claude?.permission_mode === 'acceptAll' && config.claude.acknowledge_accept_all !== true) {
+    result.issues.push({
+      code: 'accept-all-unacknowledged',
+      path: ['claude', 'permission_mode'],
+      message:
+        'permission_mode acceptAll lets the agent run every enabled tool (shell, file writes and edits, web, MCP and function tools) without asking for approval',
+      hint: 'to confirm, add acknowledge_accept_all: true under claude; otherwise use permission_mode: acceptEdits or manual',
+    });
+  }
+
+  result.issues.push(...checkAllowedTools(config));
+  return result;
+}

@@ -1,0 +1,126 @@
+import type { FunctionToolConfig } from '../../config/index.js';
+import { ConfigError, type ConfigIssue, HoloDeckError } from '../../errors.js';
+import { importUserModule } from '../../import-module.js';
+import { compileUserSchema } from '../../json-schema/create-ajv.js';
+import type { HoloDeckTool, LoadedTools, ToolOutput } from '../holodeck-tool.js';
+import { callWithTimeout, type ToolImplementation } from './call-with-timeout.js';
+
+/** A function tool of agent.yaml and its position in `tools`, for error messages. */
+export interface FunctionToolEntry {
+  index: number;
+  config: FunctionToolConfig;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** The export a tool module may provide to release what it holds (pools, timers, sockets). */
+const CLOSE_EXPORT = 'close';
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function functionTool(config: FunctionToolConfig, implementation: ToolImplementation): HoloDeckTool {
+  const validate = compileUserSchema(config.parameters);
+  const timeoutMs = config.timeout !== undefined ? config.timeout * 1000 : DEFAULT_TIMEOUT_MS;
+  return {
+    name: config.name,
+    description: config.description,
+    inputSchema: config.parameters,
+    async execute(input, options = {}): Promise<ToolOutput> {
+      const args = input ?? {};
+      if (!validate(args)) {
+        const problems = (validate.errors ?? [])
+          .map((error) => `${error.instancePath || '(root)'} ${error.message}`)
+          .join('; ');
+        return { text: `Invalid arguments for "${config.name}": ${problems}`, isError: true };
+      }
+      // ajv accepted an object schema's input, so it is a plain object here.
+      return callWithTimeout(
+        config.name,
+        implementation,
+        args as Record<string, unknown>,
+        timeoutMs,
+        options.signal,
+      );
+    },
+  };
+}
+
+/**
+ * Imports each function tool's module (once per file) and checks the named export is a function.
+ * All problems are reported together as one ConfigError. The result's `close()` awaits each
+ * module's exported `close()` (when it is not itself a tool), so a module's pools and timers end
+ * with the run.
+ */
+export async function loadFunctionTools(
+  agentFile: string,
+  entries: readonly FunctionToolEntry[],
+): Promise<LoadedTools> {
+  const modules = new Map<string, Record<string, unknown>>();
+  const usedExports = new Map<string, Set<string>>();
+  const tools: HoloDeckTool[] = [];
+  const issues: ConfigIssue[] = [];
+  for (const { index, config } of entries) {
+    const exportName = config.function ?? config.name;
+    let module = modules.get(config.file);
+    if (!module) {
+      try {
+        module = await importUserModule(config.file);
+        modules.set(config.file, module);
+      } catch (error) {
+        issues.push({
+          file: agentFile,
+          path: `tools[${index}].file`,
+          message: `cannot load function tool module ${config.file}: ${describe(error)}`,
+          hint: 'check the module runs on its own, e.g. `node <file>`',
+        });
+        continue;
+      }
+    }
+    const implementation = module[exportName];
+    if (typeof implementation !== 'function') {
+      const loaded = module;
+      const exported = Object.keys(loaded).filter((key) => typeof loaded[key] === 'function');
+      issues.push({
+        file: agentFile,
+        path: `tools[${index}].function`,
+        message: `module ${config.file} has no exported function "${exportName}"`,
+        hint: exported.length
+          ? `exported functions: ${exported.join(', ')}`
+          : 'the module exports no functions',
+      });
+      continue;
+    }
+    usedExports.set(config.file, (usedExports.get(config.file) ?? new Set()).add(exportName));
+    tools.push(functionTool(config, implementation as ToolImplementation));
+  }
+  const closeAll = async () => {
+    const closing = [...modules].flatMap(([file, module]) => {
+      const close = module[CLOSE_EXPORT];
+      if (typeof close !== 'function' || usedExports.get(file)?.has(CLOSE_EXPORT)) return [];
+      return [{ file, done: (async () => (close as () => unknown)())() }];
+    });
+    const failures = [];
+    for (const { file, done } of closing) {
+      try {
+        await done;
+      } catch (error) {
+        failures.push(`${file}: ${describe(error)}`);
+      }
+    }
+    if (failures.length)
+      throw new HoloDeckError(`close() of a function tool module failed: ${failures.join('; ')}`);
+  };
+  if (issues.length) {
+    await closeAll().catch(() => {});
+    throw new ConfigError(issues);
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    tools,
+    close: () => {
+      closing ??= closeAll();
+      return closing;
+    },
+  };
+}
