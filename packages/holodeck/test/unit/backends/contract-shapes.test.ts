@@ -2,6 +2,10 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type {
   AgentBackend,
   AgentSession,
+  AgentToolNames,
+  BackendChecks,
+  BackendOptions,
+  BackendProfile,
   ExecutionResult,
   GovernanceSummary,
   SessionEvent,
@@ -23,7 +27,7 @@ describe('backend contract shapes', () => {
       num_turns: number;
       is_error: boolean;
       error_reason?: string;
-      cost_usd: number;
+      cost_usd: number | null;
       duration_ms: number;
       session_id?: string;
       governance?: GovernanceSummary;
@@ -53,5 +57,15 @@ describe('backend contract shapes', () => {
     >();
     expectTypeOf<AgentBackend['invokeOnce']>().parameter(0).toEqualTypeOf<string>();
     expectTypeOf<AgentBackend['createSession']>().returns.toEqualTypeOf<Promise<AgentSession>>();
+    expectTypeOf<AgentSession['reset']>().toEqualTypeOf<() => Promise<void>>();
+  });
+
+  it('BackendProfile and BackendOptions', () => {
+    expectTypeOf<BackendOptions>().toEqualTypeOf<{ prewarm?: number; prewarmBudget?: number }>();
+    expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
+      'name' | 'isolationLevels' | 'checkConfig' | 'credentialWarnings' | 'toolNames' | 'sideEffects'
+    >();
+    expectTypeOf<BackendProfile['checkConfig']>().returns.toEqualTypeOf<Promise<BackendChecks>>();
+    expectTypeOf<BackendProfile['toolNames']>().returns.toEqualTypeOf<AgentToolNames>();
   });
 });

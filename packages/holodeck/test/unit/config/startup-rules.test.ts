@@ -173,4 +173,22 @@ describe('startup rules', () => {
     expect(codes(result.warnings)).toEqual([]);
     expect(result.agent?.config.claude).toBeUndefined();
   });
+
+  it('max_turns serves every provider; set at the top level and in claude it is an error', async () => {
+    const top = await sandbox.validate(lines(...OPENAI, 'max_turns: 4'));
+    expect(top.issues).toEqual([]);
+    expect(top.agent?.config.max_turns).toBe(4);
+    const both = await sandbox.validate(lines(...BASE, 'max_turns: 4', 'claude:', '  max_turns: 6'));
+    expect(both.issues.map(brief)).toEqual([
+      '9:14 claude.max_turns: max_turns is set twice, at the top level and in the claude block | keep the top-level max_turns (it serves every provider) and remove claude.max_turns',
+    ]);
+  });
+
+  it('each backend reports its own rules with codes: Claude rules do not apply to openai', async () => {
+    const openai = await sandbox.validate(
+      lines(...OPENAI, 'claude:', '  permission_mode: acceptAll', 'tool_filtering: {}'),
+    );
+    expect(openai.issues).toEqual([]);
+    expect(codes(openai.warnings)).toContain('7 claude-block-ignored');
+  });
 });

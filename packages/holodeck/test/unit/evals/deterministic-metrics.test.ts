@@ -95,4 +95,21 @@ describe('budgets', () => {
     });
     expect((await createBudgetMetric({ type: 'turns', threshold: 3 }).evaluate(input, {})).passed).toBe(true);
   });
+
+  it('an unknown cost is an error with its reason, never a pass', async () => {
+    const outcome = await createBudgetMetric({ type: 'cost', threshold: 1 }).evaluate(
+      metricInput({ costUsd: null }),
+      {},
+    );
+    expect(outcome).toEqual({
+      name: 'cost',
+      type: 'cost',
+      score: 0,
+      passed: false,
+      reason:
+        'the cost of this run is unknown: its backend cannot know it (the provider reports no price), so a cost budget cannot be checked; remove the cost metric for this provider',
+      error:
+        'the cost of this run is unknown: its backend cannot know it (the provider reports no price), so a cost budget cannot be checked; remove the cost metric for this provider',
+    });
+  });
 });

@@ -165,7 +165,7 @@ export function runReport(cases: CaseReport[], overrides: Partial<RunReport> = {
         sum((entry) => entry.token_usage.prompt_tokens),
         sum((entry) => entry.token_usage.completion_tokens),
       ),
-      cost_usd: sum((entry) => entry.cost_usd),
+      cost_usd: sum((entry) => entry.cost_usd ?? 0),
     },
     cases,
     ...overrides,
