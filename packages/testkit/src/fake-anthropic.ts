@@ -9,8 +9,9 @@ import { resolveStep } from './script/resolve-step.js';
 import { ScriptQueue } from './script/script-queue.js';
 import type { ResolvedStep, ScriptStep } from './script/script-step.js';
 import { reply } from './script/step-builders.js';
-import { answerStep, writeApiError, writeJson } from './wire/answer-step.js';
+import { answerStep, writeApiError } from './wire/answer-step.js';
 import { estimateTokens } from './wire/estimate-tokens.js';
+import { writeJson } from './wire/write-json.js';
 
 const MESSAGES_PATH = '/v1/messages';
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
@@ -33,7 +34,7 @@ function emptyRecordings(): Recordings {
 export class FakeAnthropic implements FakeAnthropicServer {
   readonly url: string;
   readonly port: number;
-  private readonly queue: ScriptQueue;
+  private readonly queue: ScriptQueue<ScriptStep>;
   private recorded: Recordings = emptyRecordings();
   /** Agent-loop requests seen, including those that found the script exhausted. */
   private agentLoopSeen = 0;
@@ -48,7 +49,7 @@ export class FakeAnthropic implements FakeAnthropicServer {
       throw new Error('fake-anthropic: server is not listening on TCP');
     this.port = address.port;
     this.url = `http://127.0.0.1:${address.port}`;
-    this.queue = new ScriptQueue(options.repeatLast ?? false);
+    this.queue = new ScriptQueue<ScriptStep>(options.repeatLast ?? false);
     this.queue.append(options.steps ?? []);
   }
 
@@ -74,9 +75,9 @@ export class FakeAnthropic implements FakeAnthropicServer {
 
   assertComplete(): void {
     const report = completenessReport(
-      this.queue.remaining(),
+      'fake-anthropic',
+      [{ noun: 'agent-loop', remaining: this.queue.remaining(), answered: this.recorded.agentLoop.length }],
       this.recorded.unexpected,
-      this.recorded.agentLoop.length,
     );
     if (report !== undefined) throw new Error(report);
   }
@@ -229,7 +230,7 @@ export class FakeAnthropic implements FakeAnthropicServer {
 
     let resolved: ResolvedStep;
     try {
-      resolved = await resolveStep(step, recorded);
+      resolved = await resolveStep<RecordedRequest, ResolvedStep>(step, recorded);
     } catch (error) {
       const reason = `respond() step failed: ${error instanceof Error ? error.message : String(error)}`;
       // The request stays in its list; it is also unexpected so assertComplete() reports it.

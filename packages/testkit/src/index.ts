@@ -6,6 +6,63 @@ export {
   type FakeAnthropicServer,
   startFakeAnthropic,
 } from './fake-anthropic-server.js';
+export type {
+  ChatCompletionsBody,
+  ChatMessageParam,
+  ChatResponseFormat,
+  ChatToolCallParam,
+  ChatToolParam,
+} from './openai/chat-completions-body.js';
+export type { EmbeddingsBody } from './openai/embeddings-body.js';
+export { fakeEmbedding } from './openai/fake-embedding.js';
+export {
+  type FakeOpenAIOptions,
+  type FakeOpenAIServer,
+  startFakeOpenAI,
+} from './openai/fake-openai-server.js';
+export type { OpenAIApi } from './openai/match-openai-route.js';
+export type { OpenAIRecordedRequest, OpenAIRequestKind } from './openai/openai-recorded-request.js';
+export {
+  type ChatTokenLimit,
+  chatLastUserText,
+  chatMaxTokens,
+  chatMessages,
+  chatMessageText,
+  chatResponseFormat,
+  chatSystemText,
+  chatTemperature,
+  chatToolNames,
+  chatToolResults,
+  embeddingsInputs,
+  type SentChatToolResult,
+} from './openai/openai-request-inspection.js';
+export type {
+  ChatDynamicStep,
+  ChatFinishReason,
+  ChatMessageStep,
+  ChatStep,
+  ChatStepOptions,
+  ChatStepUsage,
+  ChatToolCall,
+  EmbeddingsStep,
+  EmbeddingsVectorsStep,
+  OpenAIErrorObject,
+  OpenAIErrorStep,
+} from './openai/openai-script-step.js';
+export {
+  type ChatMessageContent,
+  type ChatReplyOptions,
+  type ChatToolCallOptions,
+  chatJson,
+  chatMessage,
+  chatReply,
+  chatRespond,
+  chatToolCall,
+  chatToolCalls,
+  embeddingsReply,
+  type OpenAIErrorOptions,
+  openaiError,
+} from './openai/openai-step-builders.js';
 export {
   CLAUDE_CLI_USER_AGENT_PREFIX,
   classifyMessagesRequest,

@@ -1,19 +1,17 @@
-import type { ScriptStep } from './script-step.js';
-
 /** The steps still to be answered, in order. */
-export class ScriptQueue {
-  private steps: ScriptStep[] = [];
-  private lastTaken: ScriptStep | undefined;
+export class ScriptQueue<Step> {
+  private steps: Step[] = [];
+  private lastTaken: Step | undefined;
 
   /** @param repeatLast when the queue is empty, answer with the last step taken again (bin mode). */
   constructor(private readonly repeatLast = false) {}
 
-  append(steps: readonly ScriptStep[]): void {
+  append(steps: readonly Step[]): void {
     this.steps.push(...steps);
   }
 
   /** The next step, or `undefined` when the script is exhausted. */
-  take(): ScriptStep | undefined {
+  take(): Step | undefined {
     const step = this.steps.shift();
     if (step !== undefined) {
       this.lastTaken = step;
@@ -23,7 +21,7 @@ export class ScriptQueue {
   }
 
   /** Steps not taken yet. */
-  remaining(): readonly ScriptStep[] {
+  remaining(): readonly Step[] {
     return [...this.steps];
   }
 

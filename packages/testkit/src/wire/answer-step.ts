@@ -5,6 +5,7 @@ import { anthropicErrorBody } from './error-body.js';
 import { sleep } from './sleep.js';
 import { messageEvents } from './sse-events.js';
 import { SseWriter } from './sse-writer.js';
+import { writeJson } from './write-json.js';
 
 /** Everything an answer depends on besides its step. */
 export interface AnswerContext extends MessageContext {
@@ -16,23 +17,6 @@ export interface AnswerContext extends MessageContext {
   latencyMs: number;
   /** Aborted when the server closes. */
   signal: AbortSignal;
-}
-
-/** Writes a JSON response. */
-export function writeJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  if (response.destroyed || response.writableEnded) return;
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  response.end(text);
 }
 
 /** Writes an Anthropic error response (`{type:"error", error:{type, message}, request_id}`). */

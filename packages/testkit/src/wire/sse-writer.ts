@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { sleep } from './sleep.js';
 import { formatSseEvent, type SseEvent } from './sse-events.js';
 
-/** Writes a `text/event-stream` response event by event; stops quietly when the client went away. */
+/** Writes a `text/event-stream` response frame by frame; stops quietly when the client went away. */
 export class SseWriter {
   constructor(
     private readonly response: ServerResponse,
@@ -24,13 +24,18 @@ export class SseWriter {
     this.response.flushHeaders();
   }
 
-  /** Writes the events in order, waiting `chunkDelayMs` between them. */
+  /** Writes Anthropic-style events (`event:` + `data:`) in order, waiting `chunkDelayMs` between them. */
   async write(events: readonly SseEvent[]): Promise<void> {
+    await this.writeFrames(events.map(formatSseEvent));
+  }
+
+  /** Writes already framed SSE text (each ending in a blank line), waiting `chunkDelayMs` between them. */
+  async writeFrames(frames: readonly string[]): Promise<void> {
     const delay = this.options.chunkDelayMs ?? 0;
-    for (const [index, sseEvent] of events.entries()) {
+    for (const [index, frame] of frames.entries()) {
       if (this.closed) return;
-      this.response.write(formatSseEvent(sseEvent));
-      if (delay > 0 && index < events.length - 1) await sleep(delay, this.options.signal);
+      this.response.write(frame);
+      if (delay > 0 && index < frames.length - 1) await sleep(delay, this.options.signal);
     }
   }
 
