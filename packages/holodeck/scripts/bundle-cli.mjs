@@ -9,7 +9,7 @@
 // (bin/load-with-code-cache.js): it saves most of compiling the CLI (~40 ms) and the SDK's 1.4 MB
 // (~80 ms -> ~40 ms). Lazily imported parts are still evaluated lazily (esbuild wraps them).
 // Left external and loaded by require() (Node >= 20.19 can require ES modules): novarch (native
-// better-sqlite3), tsx (module loader hooks), the MCP SDK and ajv, and src/import-module.ts.
+// better-sqlite3), tsx (module loader hooks), the MCP SDK, ajv, the AI SDK, and src/import-module.ts.
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +100,10 @@ const cli = await build({
   legalComments: 'linked',
   plugins: [externals],
   external: [
+    // The AI SDK (~1.8 MB) is required only by the AI SDK backend's initialize(): kept out of the
+    // bundle every Anthropic start-up compiles.
+    'ai',
+    '@ai-sdk/*',
     '@modelcontextprotocol/sdk',
     '@modelcontextprotocol/sdk/*',
     'ajv',

@@ -29,6 +29,12 @@ export {
   type ToolKind,
   type WriteSpec,
 } from './gate/write-spec.js';
+export {
+  type GovernedToolCall,
+  type GovernedToolOutcome,
+  NovarchToolGovernor,
+  type NovarchToolGovernorOptions,
+} from './governor/novarch-tool-governor.js';
 export type {
   ActionContext,
   ActionRecord,
@@ -55,6 +61,8 @@ export {
   loadNovarchConfig,
   loadRulesFile,
   loadRulesFiles,
+  ModelLlmJudge,
+  type ModelLlmJudgeOptions,
   type NovarchConfig,
   type Rule,
   type RuleSet,

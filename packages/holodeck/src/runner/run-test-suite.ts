@@ -4,7 +4,7 @@ import type { AgentBackend, BackendWarning } from '../backends/contract/index.js
 import { backendProfile, selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { ConfigError } from '../errors.js';
-import { createAnthropicJudgeClient } from '../evals/judge/index.js';
+import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { buildCaseReport, summarise } from './build-case-report.js';
@@ -169,22 +169,13 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   }
 }
 
-/** The judge: `evaluations.model`, else the agent's own model (provider anthropic). */
+/** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
 function judgeFor(agent: LoadedAgent, options: TestRunOptions) {
-  const model = agent.config.evaluations?.model ?? agent.config.model;
-  if (model.provider !== 'anthropic') {
-    throw new ConfigError([
-      {
-        file: agent.file,
-        path: 'evaluations.model.provider',
-        message: `judge metrics need an Anthropic judge model; provider "${model.provider}" has no judge client yet`,
-        hint: 'set evaluations.model to {provider: anthropic, name: <model>}',
-      },
-    ]);
-  }
-  return createAnthropicJudgeClient({
-    model: model.name,
+  const judgeModel = agent.config.evaluations?.model;
+  return judgeClientFor(judgeModel ?? agent.config.model, {
     env: options.env ?? agent.env,
     cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge'),
+    ...(options.onNotice ? { onWarning: options.onNotice } : {}),
+    settingsPath: judgeModel ? 'evaluations.model' : 'model',
   });
 }

@@ -40,8 +40,10 @@ const ASYNC_FUNCTION_TAG = '[object AsyncFunction]';
  *   from the tool body, because the loop that awaits the handler is where it must land (there is
  *   no latch and no `raiseIfKilled` on this path). Kills, skips and timeouts are also written to
  *   the store, so the session shows as killed and its later calls throw before running.
- * - a write Novarch cannot judge (a context builder that throws, a store that fails) does not run:
- *   the handler returns an error result `Novarch: ...` the model can read, as the gate's refusal.
+ * - a write Novarch cannot judge (a context builder that throws, a store that fails) does not run,
+ *   nor one whose MCP request is aborted while it is held (the hold is closed): the handler returns
+ *   an error result `Novarch: ...` the model can read, as the gate's refusal.
+ * The verdict handling is `NovarchToolGovernor`'s (one core, `src/governor/`), without its latch.
  *
  * It is async because the Claude Agent SDK is an optional peer, loaded only here on first use, so
  * `import 'novarch'` works without it: `const refund = await augurAsyncTool(...)`. Misuse (a

@@ -3,13 +3,10 @@
 export type { JudgedAction } from './build-cel-activation.js';
 export { type CompiledCondition, compileCondition } from './compile-condition.js';
 export { type JudgeActionOptions, judgeAction } from './judge-action.js';
-export {
-  AnthropicLlmJudge,
-  type AnthropicLlmJudgeOptions,
-  DEFAULT_JUDGE_MODEL,
-} from './llm/anthropic-llm-judge.js';
+export { AnthropicLlmJudge, type AnthropicLlmJudgeOptions } from './llm/anthropic-llm-judge.js';
 export { RULE_VERDICTS_TOOL } from './llm/build-rule-verdicts-request.js';
 export type { LlmJudge, LlmJudgeRequest, LlmRuleVerdict } from './llm/llm-judge.js';
+export { DEFAULT_JUDGE_MODEL, ModelLlmJudge, type ModelLlmJudgeOptions } from './llm/model-llm-judge.js';
 export { loadNovarchConfig } from './load-novarch-config.js';
 export {
   loadRulesFile,
@@ -22,5 +19,6 @@ export {
   DEFAULT_STORE_PATH,
   defaultNovarchConfig,
   type NovarchConfig,
+  type NovarchJudgeConfig,
 } from './novarch-config.js';
 export type { Rule, RuleSet, ViolationEffect } from './rule-set.js';

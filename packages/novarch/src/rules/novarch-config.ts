@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { JUDGE_PROVIDERS, type JudgeProvider } from 'judge-client';
 import { z } from 'zod';
 
 /** Seconds an operator may take on a hold unless the deployment says otherwise. */
@@ -14,18 +15,83 @@ export interface NovarchConfig {
   /** The deployment's hold window: the longest a session may wait for an operator. */
   holdWindowSeconds: number;
   /** The LLM judge for rules without a condition; without it such rules hold. */
-  judge?: { provider: 'anthropic'; model?: string };
+  judge?: NovarchJudgeConfig;
   store: { path: string };
   /** Absolute paths of the teams' rules files. */
   rules: string[];
 }
 
+/**
+ * The deployment's LLM judge: which model, on which provider, where. Keys come from the
+ * environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, AZURE_OPENAI_API_KEY), never from the file.
+ * The field names are those of ModelLlmJudgeOptions, so the section can be passed to it as is.
+ */
+export interface NovarchJudgeConfig {
+  provider: JudgeProvider;
+  /** Required for every provider but anthropic (whose default is claude-sonnet-4-6). */
+  model?: string;
+  /** Base URL; required for azure_openai. */
+  endpoint?: string;
+  /** azure_openai only. */
+  apiVersion?: string;
+  /** azure_openai only; default the model. */
+  deployment?: string;
+  /** openai only. */
+  organization?: string;
+}
+
+const nonEmpty = z.string().trim().min(1);
+
+/** Keys only one provider reads: given for another, they are refused rather than ignored. */
+const PROVIDER_ONLY_KEYS: ReadonlyArray<
+  readonly ['api_version' | 'deployment' | 'organization', JudgeProvider]
+> = [
+  ['api_version', 'azure_openai'],
+  ['deployment', 'azure_openai'],
+  ['organization', 'openai'],
+];
+
+/** The `judge:` section (snake_case). */
+export const NovarchJudgeConfigSchema = z
+  .strictObject({
+    provider: z.enum(JUDGE_PROVIDERS).default('anthropic'),
+    model: nonEmpty.optional(),
+    endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+    api_version: nonEmpty.optional(),
+    deployment: nonEmpty.optional(),
+    organization: nonEmpty.optional(),
+  })
+  .superRefine((judge, context) => {
+    if (judge.provider !== 'anthropic' && judge.model === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['model'],
+        message: `missing required key "model" for provider ${judge.provider}`,
+      });
+    }
+    if (judge.provider === 'azure_openai' && judge.endpoint === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['endpoint'],
+        message:
+          'missing required key "endpoint" for provider azure_openai (e.g. https://<your-resource>.openai.azure.com)',
+      });
+    }
+    for (const [key, provider] of PROVIDER_ONLY_KEYS) {
+      if (judge[key] !== undefined && judge.provider !== provider) {
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `"${key}" is only read for provider ${provider}, not ${judge.provider}`,
+        });
+      }
+    }
+  });
+
 /** The YAML shape of the configuration file (snake_case, strict: unknown keys are errors). */
 export const NovarchConfigSchema = z.strictObject({
   hold_window_seconds: z.int().min(1).default(DEFAULT_HOLD_WINDOW_SECONDS),
-  judge: z
-    .strictObject({ provider: z.enum(['anthropic']), model: z.string().trim().min(1).optional() })
-    .optional(),
+  judge: NovarchJudgeConfigSchema.optional(),
   store: z
     .strictObject({ path: z.string().trim().min(1).default(DEFAULT_STORE_PATH) })
     .default({ path: DEFAULT_STORE_PATH }),
@@ -58,15 +124,19 @@ export function toNovarchConfig(
   return {
     file,
     holdWindowSeconds: data.hold_window_seconds,
-    ...(data.judge === undefined
-      ? {}
-      : {
-          judge: {
-            provider: data.judge.provider,
-            ...(data.judge.model === undefined ? {} : { model: data.judge.model }),
-          },
-        }),
+    ...(data.judge === undefined ? {} : { judge: toJudgeConfig(data.judge) }),
     store: { path: resolveUserPath(data.store.path, directory, homeDirectory) },
     rules: data.rules.map((rulesFile) => resolveUserPath(rulesFile, directory, homeDirectory)),
+  };
+}
+
+function toJudgeConfig(judge: z.output<typeof NovarchJudgeConfigSchema>): NovarchJudgeConfig {
+  return {
+    provider: judge.provider,
+    ...(judge.model === undefined ? {} : { model: judge.model }),
+    ...(judge.endpoint === undefined ? {} : { endpoint: judge.endpoint }),
+    ...(judge.api_version === undefined ? {} : { apiVersion: judge.api_version }),
+    ...(judge.deployment === undefined ? {} : { deployment: judge.deployment }),
+    ...(judge.organization === undefined ? {} : { organization: judge.organization }),
   };
 }

@@ -1,26 +1,18 @@
+import type { JudgeClientErrorCode } from 'judge-client';
 import { HoloDeckError } from '../../errors.js';
 
-/** Why a judge call failed. */
-export type JudgeErrorCode =
-  /** No credentials in the environment: `variable` names what to set. */
-  | 'credentials-missing'
-  /** The API rejected the credentials (401/403). */
-  | 'authentication'
-  /** Any other HTTP error (after retries for 429/5xx). */
-  | 'http'
-  /** The API could not be reached, or did not answer in time (after retries). */
-  | 'network'
-  /** The answer had no `submit_verdict` tool call. */
-  | 'no-verdict'
-  /** The verdict was not valid JSON of the requested schema. */
-  | 'invalid-verdict';
+/**
+ * Why a judge call failed: the codes of judge-client (`credentials`, `configuration`,
+ * `authentication`, `http`, `network`, `timeout`, `invalid-answer`, `aborted`).
+ */
+export type JudgeErrorCode = JudgeClientErrorCode;
 
 /** Structured details of a JudgeError. */
 export interface JudgeErrorDetails {
   code: JudgeErrorCode;
   /** The HTTP status, for `authentication` and `http`. */
   status?: number;
-  /** The environment variable to set or check, for `credentials-missing` and `authentication`. */
+  /** The environment variable (or agent.yaml field) to set or check, for `credentials` and `authentication`. */
   variable?: string;
   cause?: unknown;
 }

@@ -20,6 +20,6 @@ export function parseVerdict<Schema extends z.ZodType>(schema: Schema, verdict: 
     .map((issue) => `${issue.path.join('.') || '(verdict)'}: ${issue.message}`)
     .join('; ');
   throw new JudgeError(`the judge's verdict does not match the verdict schema: ${problems}`, {
-    code: 'invalid-verdict',
+    code: 'invalid-answer',
   });
 }

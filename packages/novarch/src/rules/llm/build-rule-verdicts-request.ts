@@ -1,3 +1,4 @@
+import type { StructuredRequest } from 'judge-client';
 import { buildCelActivation } from '../build-cel-activation.js';
 import type { LlmJudgeRequest } from './llm-judge.js';
 
@@ -37,22 +38,20 @@ export function ruleVerdictsInputSchema(ruleIds: readonly string[]): Record<stri
   };
 }
 
-/** Options that shape the request body. */
+/** Options that shape the request. */
 export interface RuleVerdictsRequestOptions {
-  model: string;
-  maxTokens: number;
   /** Longest JSON text kept for one input or output before it is cut (the cut is marked). */
   maxValueChars: number;
 }
 
 /**
- * The Messages API body: temperature 0 so a verdict is repeatable, and a forced tool call so the
- * answer has a fixed structure.
+ * The provider-neutral request: the judge client sends it at temperature 0 with a forced tool
+ * call, so a verdict is repeatable and the answer has a fixed structure.
  */
 export function buildRuleVerdictsRequest(
   request: LlmJudgeRequest,
   options: RuleVerdictsRequestOptions,
-): Record<string, unknown> {
+): StructuredRequest {
   // Same shape as the CEL variables, so rules read the same to both judges. No session scope: the
   // tenant and agent ids say nothing about whether a rule is kept.
   const { action, evidence } = buildCelActivation(request.action, request.evidence, {
@@ -69,19 +68,11 @@ export function buildRuleVerdictsRequest(
       : [],
   };
   return {
-    model: options.model,
-    max_tokens: options.maxTokens,
-    temperature: 0,
     system: SYSTEM_PROMPT,
-    messages: [{ role: 'user', content: JSON.stringify(payload, null, 2) }],
-    tools: [
-      {
-        name: RULE_VERDICTS_TOOL,
-        description: 'Submit one verdict per rule. This is the only way to answer.',
-        input_schema: ruleVerdictsInputSchema(request.rules.map((rule) => rule.id)),
-      },
-    ],
-    tool_choice: { type: 'tool', name: RULE_VERDICTS_TOOL },
+    prompt: JSON.stringify(payload, null, 2),
+    toolName: RULE_VERDICTS_TOOL,
+    toolDescription: 'Submit one verdict per rule. This is the only way to answer.',
+    schema: ruleVerdictsInputSchema(request.rules.map((rule) => rule.id)),
   };
 }
 

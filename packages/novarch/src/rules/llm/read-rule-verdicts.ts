@@ -3,35 +3,20 @@ import type { Rule } from '../rule-set.js';
 import { RULE_VERDICTS_TOOL } from './build-rule-verdicts-request.js';
 import type { LlmRuleVerdict } from './llm-judge.js';
 
-const responseSchema = z.object({
-  content: z.array(
-    z.looseObject({ type: z.string(), name: z.string().optional(), input: z.unknown().optional() }),
-  ),
-  stop_reason: z.string().nullish(),
-});
-
 const toolInputSchema = z.object({
   verdicts: z.array(z.object({ rule_id: z.string(), violated: z.boolean(), rationale: z.string() })),
 });
 
 /**
- * Reads the model's forced tool call into one verdict per rule. A response without the tool call
- * or with a malformed input makes every rule undecided; a rule missing from a valid answer is
- * undecided on its own. Undecided entries carry `violated: true`: never a pass.
+ * Reads the input of the model's forced tool call (already checked against its JSON Schema by
+ * the judge client) into one verdict per rule. A malformed input makes every rule undecided; a
+ * rule missing from a valid answer is undecided on its own. Undecided entries carry
+ * `violated: true`: never a pass.
  */
-export function readRuleVerdicts(response: unknown, rules: readonly Rule[]): LlmRuleVerdict[] {
-  const message = responseSchema.safeParse(response);
-  if (!message.success) return allUndecided(rules, 'the Anthropic API answer is not a Messages response');
-  const call = message.data.content.find(
-    (block) => block.type === 'tool_use' && block.name === RULE_VERDICTS_TOOL,
-  );
-  if (call === undefined) {
-    const stop = message.data.stop_reason ?? 'unknown';
-    return allUndecided(rules, `the model did not call ${RULE_VERDICTS_TOOL} (stop_reason: ${stop})`);
-  }
-  const input = toolInputSchema.safeParse(call.input);
-  if (!input.success) {
-    const first = input.error.issues[0];
+export function readRuleVerdicts(input: unknown, rules: readonly Rule[]): LlmRuleVerdict[] {
+  const parsed = toolInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
     return allUndecided(
       rules,
@@ -39,7 +24,7 @@ export function readRuleVerdicts(response: unknown, rules: readonly Rule[]): Llm
     );
   }
   return rules.map((rule) => {
-    const answers = input.data.verdicts.filter((verdict) => verdict.rule_id === rule.id);
+    const answers = parsed.data.verdicts.filter((verdict) => verdict.rule_id === rule.id);
     if (answers.length === 0) return undecidedVerdict(rule, 'the model gave no verdict for this rule');
     // Conflicting answers for one rule: the violation counts.
     const chosen = answers.find((verdict) => verdict.violated) ?? answers[0];

@@ -235,6 +235,38 @@ describe('augurAsyncTool', () => {
     expect(await base.store.getSession(sessionId)).toMatchObject({ killReason: rationale });
   });
 
+  /**
+   * Proves the MCP request's abort signal ends a hold's wait: the write does not run, the handler
+   * returns an error result, the hold is closed (a late approval changes nothing), and the session
+   * is not killed (an abort is no verdict).
+   */
+  it('hold aborted: refuses without running, closes the hold, and the session goes on', async () => {
+    const engine = testEngine(base, base.store);
+    const controller = new AbortController();
+    let sessionId = '';
+    const { result } = await inSession(engine, async () => {
+      sessionId = augur.current()?.record.id ?? '';
+      await lookUp('C9');
+      const waiting = refundTool.handler(
+        { customer_id: 'C9', amount: 900, reasoning: 'customer asked' },
+        { signal: controller.signal },
+      );
+      const hold = await eventually(
+        async () => (await base.store.listHolds({ status: 'pending', sessionId }))[0],
+      );
+      controller.abort();
+      const aborted = await waiting;
+      return { aborted, late: await base.store.decideHold(hold.id, 'approved', 'operator-ana') };
+    });
+    expect(textOf(result.aborted)).toBe(
+      'Novarch: the call was aborted while this write was held; it did not run',
+    );
+    expect(result.aborted.isError).toBe(true);
+    expect(result.late.status).toBe('timed_out');
+    expect(refunds).toEqual([]);
+    expect((await base.store.getSession(sessionId))?.killedAt).toBeUndefined();
+  });
+
   /** Proves an operator kill of the session stops reads and writes before they run. */
   it('operator kill: the next call throws NovarchKillError before running', async () => {
     const engine = testEngine(base, base.store);
@@ -270,7 +302,7 @@ describe('augurAsyncTool', () => {
       content: [
         {
           type: 'text',
-          text: 'Novarch: the input of "issue_refund" does not fit its write spec (the context builder exploded)',
+          text: 'Novarch: the input of "issue_refund" does not fit its WriteSpec (the context builder exploded)',
         },
       ],
       isError: true,

@@ -117,22 +117,27 @@ describe('AnthropicLlmJudge against the fake Messages API', () => {
       toolUse('submit_rule_verdicts', {
         verdicts: [{ rule_id: 'TEAM-3', violated: 'nope', rationale: 'x' }],
       }),
-      "the LLM judge could not decide (the model's submit_rule_verdicts input is malformed (verdicts.0.violated: Invalid input: expected boolean, received string))",
+      'the LLM judge could not decide (the judge\'s submit_rule_verdicts input does not match its schema: /verdicts/0/violated must be boolean. It sent: {"verdicts":[{"rule_id":"TEAM-3","violated":"nope","rationale":"x"}]})',
     ],
     [
       'no tool call',
       reply('Looks fine to me.'),
-      'the LLM judge could not decide (the model did not call submit_rule_verdicts (stop_reason: end_turn))',
+      'the LLM judge could not decide (the judge did not call submit_rule_verdicts. It said: "Looks fine to me.".)',
     ],
     [
       'an answer that leaves the rule out',
-      toolUse('submit_rule_verdicts', verdicts(['TEAM-9', false, 'fine'])),
+      toolUse('submit_rule_verdicts', verdicts()),
       'the LLM judge could not decide (the model gave no verdict for this rule)',
+    ],
+    [
+      'an answer about a rule it was not asked about',
+      toolUse('submit_rule_verdicts', verdicts(['TEAM-9', false, 'fine'])),
+      'the LLM judge could not decide (the judge\'s submit_rule_verdicts input does not match its schema: /verdicts/0/rule_id must be equal to one of the allowed values. It sent: {"verdicts":[{"rule_id":"TEAM-9","violated":false,"rationale":"fine"}]})',
     ],
     [
       'an HTTP error (whose body names the key)',
       apiError(401, { type: 'authentication_error', message: `invalid x-api-key ${API_KEY}` }),
-      'the LLM judge could not decide (the Anthropic API answered HTTP 401 (authentication_error: invalid x-api-key [redacted]))',
+      'the LLM judge could not decide (the judge API rejected the credentials (HTTP 401 authentication_error: invalid x-api-key [redacted]): check ANTHROPIC_API_KEY)',
     ],
   ])('holds on %s, saying why', async (_name, step, reason) => {
     server.script(step);
@@ -169,7 +174,7 @@ describe('AnthropicLlmJudge against the fake Messages API', () => {
   it('holds without calling the API when no key is set', async () => {
     const judge = new AnthropicLlmJudge({ env: { ANTHROPIC_BASE_URL: server.url } });
     expect((await judgeRefund(judge)).citations.rationale).toBe(
-      'TEAM-3 v1 (hold): the LLM judge could not decide (the LLM judge has no API key: set ANTHROPIC_API_KEY)',
+      'TEAM-3 v1 (hold): the LLM judge could not decide (the judge model (anthropic) needs credentials: set ANTHROPIC_API_KEY or the apiKey option (or ANTHROPIC_AUTH_TOKEN for a bearer token, CLAUDE_CODE_OAUTH_TOKEN for a Claude subscription))',
     );
     expect(server.allRequests).toHaveLength(0);
   });
@@ -179,7 +184,7 @@ describe('AnthropicLlmJudge against the fake Messages API', () => {
     const verdict = await judgeRefund(judge);
     expect(verdict.kind).toBe('hold');
     expect(verdict.citations.rationale).toMatch(
-      /^TEAM-3 v1 \(hold\): the LLM judge could not decide \(the request to the Anthropic API failed \(TypeError: fetch failed\)\)$/,
+      /^TEAM-3 v1 \(hold\): the LLM judge could not decide \(the judge API at http:\/\/127\.0\.0\.1:1 could not be reached: fetch failed \(.*\)\)$/,
     );
   });
 });

@@ -49,6 +49,50 @@ describe('loadNovarchConfig', () => {
     });
   });
 
+  it('defaults the judge provider to anthropic', async () => {
+    const file = temp.write('judge.yaml', 'judge:\n  model: claude-haiku-4-5\n');
+    expect((await loadNovarchConfig(file, { homeDirectory: home })).judge).toEqual({
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+    });
+  });
+
+  it.each([
+    [
+      'openai',
+      'judge:\n  provider: openai\n  model: gpt-4o\n  organization: org-42\n  endpoint: https://proxy.example.com/v1\n',
+      {
+        provider: 'openai',
+        model: 'gpt-4o',
+        organization: 'org-42',
+        endpoint: 'https://proxy.example.com/v1',
+      },
+    ],
+    [
+      'azure_openai',
+      [
+        'judge:',
+        '  provider: azure_openai',
+        '  model: gpt-4o',
+        '  endpoint: https://acme.openai.azure.com',
+        '  deployment: judge-gpt4o',
+        '  api_version: 2025-01-01-preview',
+        '',
+      ].join('\n'),
+      {
+        provider: 'azure_openai',
+        model: 'gpt-4o',
+        endpoint: 'https://acme.openai.azure.com',
+        deployment: 'judge-gpt4o',
+        apiVersion: '2025-01-01-preview',
+      },
+    ],
+    ['ollama', 'judge:\n  provider: ollama\n  model: llama3.1\n', { provider: 'ollama', model: 'llama3.1' }],
+  ])('reads a judge on %s', async (_provider, text, judge) => {
+    const file = temp.write('judge.yaml', text);
+    expect((await loadNovarchConfig(file, { homeDirectory: home })).judge).toEqual(judge);
+  });
+
   it.each([
     [
       'an unknown key',
@@ -70,14 +114,38 @@ describe('loadNovarchConfig', () => {
     [
       'an unsupported judge provider',
       'judge:\n  provider: antropic\n',
-      ['2:13 judge.provider: expected one of "anthropic"; got "antropic" (hint: did you mean "anthropic"?)'],
+      [
+        '2:13 judge.provider: expected one of "anthropic", "openai", "azure_openai", "ollama"; got "antropic" (hint: did you mean "anthropic"?)',
+      ],
     ],
     [
-      'a judge without a provider, and a misspelt key in it',
+      'a misspelt key in the judge',
       'judge:\n  modle: claude-sonnet-4-5\n',
+      ['2:3 judge.modle: unknown key "modle" in judge (hint: did you mean "model"?)'],
+    ],
+    [
+      'a judge on openai without a model',
+      'judge:\n  provider: openai\n',
+      ['1:1 judge.model: missing required key "model" for provider openai'],
+    ],
+    [
+      'an azure_openai judge without an endpoint',
+      'judge:\n  provider: azure_openai\n  model: gpt-4o\n',
       [
-        '1:1 judge.provider: missing required key "provider" in judge (hint: one of: "anthropic")',
-        '2:3 judge.modle: unknown key "modle" in judge (hint: did you mean "model"?)',
+        '1:1 judge.endpoint: missing required key "endpoint" for provider azure_openai (e.g. https://<your-resource>.openai.azure.com)',
+      ],
+    ],
+    [
+      'a judge endpoint that is not an http(s) URL',
+      'judge:\n  provider: ollama\n  model: llama3.1\n  endpoint: localhost:11434\n',
+      ['4:13 judge.endpoint: expected an http(s) URL'],
+    ],
+    [
+      'keys another provider reads',
+      'judge:\n  provider: openai\n  model: gpt-4o\n  deployment: judge\n  api_version: 2024-10-21\n',
+      [
+        '4:15 judge.deployment: "deployment" is only read for provider azure_openai, not openai',
+        '5:16 judge.api_version: "api_version" is only read for provider azure_openai, not openai',
       ],
     ],
     [

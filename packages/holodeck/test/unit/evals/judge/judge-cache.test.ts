@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeAnthropicServer, startFakeAnthropic, toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AnthropicJudgeClientOptions } from '../../../../src/evals/judge/anthropic-judge-client.js';
+import type { JudgeClientOptions } from '../../../../src/evals/judge/create-judge-client.js';
 import { judgeCacheFile, judgeCacheKey } from '../../../../src/evals/judge/judge-cache.js';
 import { fakeServerClient, judgeError, judgeRequest, verdictSchema } from './judge-client-fixtures.js';
 
@@ -24,7 +24,7 @@ afterEach(async () => {
   await rm(cacheDir, { recursive: true, force: true });
 });
 
-const client = (options: Partial<AnthropicJudgeClientOptions> = {}) => fakeServerClient(server, options);
+const client = (options: Partial<JudgeClientOptions> = {}) => fakeServerClient(server, options);
 
 describe('judge cache', () => {
   it('answers a repeated request from the cache without a second API call', async () => {

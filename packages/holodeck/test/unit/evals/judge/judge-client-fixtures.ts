@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import type { FakeAnthropicServer } from '@holodeck/testkit';
 import {
-  type AnthropicJudgeClientOptions,
-  createAnthropicJudgeClient,
-} from '../../../../src/evals/judge/anthropic-judge-client.js';
+  createJudgeClient,
+  type JudgeClientOptions,
+} from '../../../../src/evals/judge/create-judge-client.js';
 import { JudgeError } from '../../../../src/evals/judge/judge-error.js';
 import type { JudgeClient, JudgeRequest } from '../../../../src/evals/metric.js';
 
@@ -23,12 +23,13 @@ export const judgeRequest: JudgeRequest = {
   verdictSchema,
 };
 
-/** A judge client pointed at the fake server, with fast retries. */
+/** An anthropic judge client pointed at the fake server, with fast retries. */
 export function fakeServerClient(
   server: FakeAnthropicServer,
-  options: Partial<AnthropicJudgeClientOptions> = {},
+  options: Partial<JudgeClientOptions> = {},
 ): JudgeClient {
-  return createAnthropicJudgeClient({
+  return createJudgeClient({
+    provider: 'anthropic',
     model: 'claude-judge-test',
     env: { ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: server.url },
     retryDelayMs: 5,

@@ -40,7 +40,8 @@ describe('evals/judge exports', () => {
         'JudgeError',
         'NO_JUDGE_MESSAGE',
         'createAnswerRelevancyMetric',
-        'createAnthropicJudgeClient',
+        'VERDICT_TOOL_NAME',
+        'createJudgeClient',
         'createContextualPrecisionMetric',
         'createContextualRecallMetric',
         'createContextualRelevancyMetric',
@@ -49,6 +50,7 @@ describe('evals/judge exports', () => {
         'createRubricMetric',
         'judgeCacheFile',
         'judgeCacheKey',
+        'judgeClientFor',
         'weightedPrecision',
       ].sort(),
     );

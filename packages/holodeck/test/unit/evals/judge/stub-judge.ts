@@ -29,7 +29,7 @@ export function stubJudge(
         const validate = compileUserSchema(request.verdictSchema);
         if (!validate(answer)) {
           throw new JudgeError(`stub: verdict violates schema: ${JSON.stringify(validate.errors)}`, {
-            code: 'invalid-verdict',
+            code: 'invalid-answer',
           });
         }
       }

@@ -1,6 +1,7 @@
 import { apiError, type FakeAnthropicServer, reply, startFakeAnthropic, toolUse } from '@holodeck/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AnthropicJudgeClientOptions } from '../../../../src/evals/judge/anthropic-judge-client.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JudgeClientOptions } from '../../../../src/evals/judge/create-judge-client.js';
+import { JudgeError } from '../../../../src/evals/judge/judge-error.js';
 import {
   API_KEY,
   closedPort,
@@ -22,9 +23,9 @@ beforeEach(() => {
   server.reset();
 });
 
-const client = (options: Partial<AnthropicJudgeClientOptions> = {}) => fakeServerClient(server, options);
+const client = (options: Partial<JudgeClientOptions> = {}) => fakeServerClient(server, options);
 
-describe('Anthropic judge client', () => {
+describe('judge client (provider anthropic)', () => {
   it('returns the submit_verdict input and sends a forced tool call at temperature 0', async () => {
     server.script(toolUse('submit_verdict', { reason: 'fine', score: 4 }));
     await expect(client({ maxTokens: 1000 }).judge(judgeRequest)).resolves.toEqual({
@@ -59,25 +60,35 @@ describe('Anthropic judge client', () => {
     expect(headers?.['x-api-key']).toBeUndefined();
   });
 
-  it('throws a JudgeError naming ANTHROPIC_API_KEY when no credentials are set', () => {
-    expect(() => client({ env: { ANTHROPIC_BASE_URL: server.url } })).toThrow(
-      /the judge model needs credentials: set ANTHROPIC_API_KEY/,
+  it('throws a JudgeError naming ANTHROPIC_API_KEY when no credentials are set, before any request', () => {
+    let error: unknown;
+    try {
+      client({ env: { ANTHROPIC_BASE_URL: server.url } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(JudgeError);
+    expect(error).toMatchObject({ code: 'credentials', variable: 'ANTHROPIC_API_KEY' });
+    expect(error instanceof Error ? error.message : '').toBe(
+      'the judge model (anthropic) needs credentials: set ANTHROPIC_API_KEY or evaluations.model.api_key ' +
+        '(or ANTHROPIC_AUTH_TOKEN for a bearer token, CLAUDE_CODE_OAUTH_TOKEN for a Claude subscription)',
     );
+    expect(server.allRequests).toHaveLength(0);
   });
 
   it('refuses a verdict that violates the schema', async () => {
     server.script(toolUse('submit_verdict', { reason: 'great', score: 9 }));
     const error = await judgeError(client().judge(judgeRequest));
-    expect(error.code).toBe('invalid-verdict');
-    expect(error.message).toContain(
-      "the judge's verdict does not match the verdict schema: /score must be <= 5",
+    expect(error.code).toBe('invalid-answer');
+    expect(error.message).toBe(
+      'the judge\'s submit_verdict input does not match its schema: /score must be <= 5. It sent: {"reason":"great","score":9}',
     );
   });
 
   it('refuses a plain text answer without a tool call', async () => {
     server.script(reply('I would give it a 4.'));
     const error = await judgeError(client().judge(judgeRequest));
-    expect(error.code).toBe('no-verdict');
+    expect(error.code).toBe('invalid-answer');
     expect(error.message).toBe('the judge did not call submit_verdict. It said: "I would give it a 4.".');
   });
 
@@ -126,18 +137,37 @@ describe('Anthropic judge client', () => {
     expect(error.message).toContain(`the judge API at ${baseUrl} could not be reached`);
   });
 
+  // These two leave a request in flight on the server: each gets a server of its own, so a request
+  // the server reads late cannot take a later test's step.
   it('times out a request that takes too long', async () => {
-    server.script(toolUse('submit_verdict', { reason: 'late', score: 3 }, { delayMs: 2000 }));
-    const error = await judgeError(client({ timeoutMs: 100, maxRetries: 0 }).judge(judgeRequest));
-    expect(error.message).toContain('could not be reached: no answer within 100 ms');
+    const own = await startFakeAnthropic({
+      steps: [toolUse('submit_verdict', { reason: 'late', score: 3 }, { delayMs: 2000 })],
+    });
+    try {
+      const env = { ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: own.url };
+      const error = await judgeError(client({ env, timeoutMs: 100, maxRetries: 0 }).judge(judgeRequest));
+      expect(error.code).toBe('timeout');
+      expect(error.message).toBe(`the judge API at ${own.url} did not answer within 100 ms`);
+    } finally {
+      await own.close();
+    }
   });
 
   it('stops at once when the signal aborts, with the signal reason', async () => {
-    server.script(toolUse('submit_verdict', { reason: 'late', score: 3 }, { delayMs: 2000 }));
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('run cancelled')), 100);
-    const started = Date.now();
-    await expect(client().judge(judgeRequest, controller.signal)).rejects.toThrow('run cancelled');
-    expect(Date.now() - started).toBeLessThan(1500);
+    const own = await startFakeAnthropic({
+      steps: [toolUse('submit_verdict', { reason: 'late', score: 3 }, { delayMs: 2000 })],
+    });
+    try {
+      const env = { ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: own.url };
+      const controller = new AbortController();
+      const pending = client({ env }).judge(judgeRequest, controller.signal);
+      await vi.waitFor(() => expect(own.requests).toHaveLength(1));
+      const started = Date.now();
+      controller.abort(new Error('run cancelled'));
+      await expect(pending).rejects.toThrow('run cancelled');
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      await own.close();
+    }
   });
 });

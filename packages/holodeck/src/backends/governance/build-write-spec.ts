@@ -1,5 +1,5 @@
 import type { WriteSpec } from 'novarch';
-import type { GovernanceWriteSpec } from '../../../config/index.js';
+import type { GovernanceWriteSpec } from '../../config/index.js';
 
 /** `refund {order_id}` with the tool's arguments filled in. */
 function fillTemplate(template: string, args: Record<string, unknown>): string {

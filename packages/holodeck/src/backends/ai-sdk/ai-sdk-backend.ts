@@ -1,0 +1,150 @@
+import { formatFieldPath, type LoadedAgent } from '../../config/index.js';
+import { AgentSessionError, ConfigError, HoloDeckError } from '../../errors.js';
+import type {
+  AgentBackend,
+  AgentSession,
+  BackendOptions,
+  BackendWarning,
+  ConversationMessage,
+  CreateSessionOptions,
+  ExecutionResult,
+  InvokeOptions,
+} from '../contract/index.js';
+import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
+import { AiSdkSession } from './ai-sdk-session.js';
+import { checkAiSdkConfig } from './check-ai-sdk-config.js';
+import { readSessionFile } from './read-session-file.js';
+import { resolveProviderSettings } from './resolve-provider-settings.js';
+
+/** A run stopped by its caller, as on the Claude backend. */
+function abortedError(signal: AbortSignal): AgentSessionError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
+  return new AgentSessionError(`the run was stopped: ${reason}`, {
+    cause: { started: true, error: signal.reason },
+  });
+}
+
+/** Reads a run to its end and returns how it ended. */
+async function drain(turn: AsyncGenerator<unknown, TurnOutcome>): Promise<TurnOutcome> {
+  for (let next = await turn.next(); ; next = await turn.next()) {
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The backend of providers openai, azure_openai and ollama: the agent loop runs in-process on the
+ * Vercel AI SDK, against each provider's OpenAI-compatible Chat Completions API. The AI SDK and
+ * the MCP client are loaded by `initialize()`, never at import time (most agents run on Claude,
+ * and the CLI's start-up is measured). There is no process to pre-warm: BackendOptions are ignored.
+ */
+export class AiSdkBackend implements AgentBackend {
+  private runtime: AiSdkRuntime | undefined;
+  private starting: Promise<void> | undefined;
+  private readonly sessions = new Set<AgentSession>();
+  private readonly collectedWarnings: BackendWarning[] = [];
+
+  constructor(
+    private readonly agent: LoadedAgent,
+    _options: BackendOptions = {},
+  ) {}
+
+  get warnings(): readonly BackendWarning[] {
+    return this.collectedWarnings;
+  }
+
+  initialize(): Promise<void> {
+    // Concurrent calls share one start; a failed start may be tried again.
+    this.starting ??= this.start().catch((error: unknown) => {
+      this.starting = undefined;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<void> {
+    const { agent } = this;
+    this.collectedWarnings.length = 0;
+    // The startup rules again, for library callers that skipped validation; then credentials,
+    // then tool modules and MCP servers: nothing is started for an agent that cannot run.
+    const checks = await checkAiSdkConfig(agent.config);
+    if (checks.issues.length) {
+      throw new ConfigError(
+        checks.issues.map((issue) => ({
+          file: agent.file,
+          path: formatFieldPath(issue.path),
+          message: issue.message,
+          ...(issue.hint !== undefined ? { hint: issue.hint } : {}),
+        })),
+      );
+    }
+    // The loader reports the same warnings when it ran these rules: report each once.
+    const known = new Set(agent.warnings.map((warning) => `${warning.code}\n${warning.message}`));
+    this.collectedWarnings.push(
+      ...checks.warnings
+        .filter((warning) => !known.has(`${warning.code}\n${warning.message}`))
+        .map((warning) => ({ code: warning.code, message: warning.message })),
+    );
+    const settings = resolveProviderSettings(agent);
+    const { startAiSdkRuntime } = await import('./start-ai-sdk-runtime.js');
+    this.runtime = await startAiSdkRuntime(agent, settings, this.collectedWarnings);
+  }
+
+  async invokeOnce(
+    message: string,
+    context?: readonly ConversationMessage[],
+    options: InvokeOptions = {},
+  ): Promise<ExecutionResult> {
+    const runtime = this.requireRuntime();
+    const { signal } = options;
+    if (signal?.aborted) throw abortedError(signal);
+    // Prior messages go to the model as the real turns they were, not as a transcript.
+    const history = (context ?? []).map((entry) => ({ role: entry.role, content: entry.content }));
+    const governance = await runtime.openGovernance();
+    const outcome = await drain(
+      runtime.runTurn({
+        history,
+        message,
+        ...(signal ? { signal } : {}),
+        ...(governance ? { governance } : {}),
+      }),
+    );
+    if (signal?.aborted) throw abortedError(signal);
+    return outcome.result;
+  }
+
+  async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
+    const runtime = this.requireRuntime();
+    const saved = options.resume ? await readSessionFile(this.agent.directory, options.resume) : undefined;
+    const governance = await runtime.openGovernance();
+    const session = new AiSdkSession({
+      agent: this.agent,
+      runtime,
+      warnings: this.collectedWarnings,
+      ...(saved ? { saved } : {}),
+      ...(governance ? { governance } : {}),
+    });
+    this.sessions.add(session);
+    const close = session.close.bind(session);
+    session.close = async () => {
+      this.sessions.delete(session);
+      await close();
+    };
+    return session;
+  }
+
+  async teardown(): Promise<void> {
+    await Promise.all([...this.sessions].map((session) => session.close()));
+    this.sessions.clear();
+    await this.starting?.catch(() => {});
+    const runtime = this.runtime;
+    this.runtime = undefined;
+    this.starting = undefined;
+    await runtime?.close();
+  }
+
+  private requireRuntime(): AiSdkRuntime {
+    if (!this.runtime)
+      throw new HoloDeckError('AiSdkBackend.initialize() must be called first (this is a bug).');
+    return this.runtime;
+  }
+}

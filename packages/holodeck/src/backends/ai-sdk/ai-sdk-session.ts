@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { LoadedAgent } from '../../config/index.js';
+import { AgentSessionError } from '../../errors.js';
+import type { AgentSession, BackendWarning, ExecutionResult, SessionEvent } from '../contract/index.js';
+import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
+import type { RunGovernance } from './open-run-governance.js';
+import { SESSION_SCHEMA_VERSION, type SessionFile, sessionFilePath } from './session-file-schema.js';
+import type { SessionMessage } from './session-message.js';
+import { writeSessionFile } from './write-session-file.js';
+
+/** Everything a session starts from. */
+export interface AiSdkSessionInput {
+  agent: LoadedAgent;
+  runtime: AiSdkRuntime;
+  warnings: readonly BackendWarning[];
+  /** A saved session to continue, when resuming. */
+  saved?: SessionFile;
+  /** Novarch's session for this conversation, when the agent is governed. */
+  governance?: RunGovernance;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A multi-turn conversation whose history HoloDeck keeps: each turn sends the whole history, and
+ * after each turn the session is saved to `<agent folder>/.holodeck/sessions/<id>.json`, so it can
+ * be resumed in another process. One turn at a time; `close()` stops a turn in flight.
+ */
+export class AiSdkSession implements AgentSession {
+  private id: string;
+  private history: SessionMessage[];
+  private createdAt: string;
+  /** The id is reported once the conversation exists: resumed, or its first turn started. */
+  private started: boolean;
+  private announced = false;
+  private busy = false;
+  private closed = false;
+  private turnController: AbortController | undefined;
+  private governance: RunGovernance | undefined;
+
+  constructor(private readonly input: AiSdkSessionInput) {
+    this.id = input.saved?.sessionId ?? randomUUID();
+    this.history = [...(input.saved?.messages ?? [])];
+    this.createdAt = input.saved?.createdAt ?? new Date().toISOString();
+    this.started = input.saved !== undefined;
+    this.governance = input.governance;
+  }
+
+  get sessionId(): string | undefined {
+    return this.started ? this.id : undefined;
+  }
+
+  async send(message: string): Promise<ExecutionResult> {
+    let finished: ExecutionResult | undefined;
+    for await (const event of this.sendStreaming(message)) {
+      if (event.type === 'finish') finished = event.result;
+    }
+    if (!finished) throw new AgentSessionError('the turn ended without a result (this is a bug)');
+    return finished;
+  }
+
+  async *sendStreaming(message: string): AsyncGenerator<SessionEvent> {
+    if (this.closed) throw new AgentSessionError('the session is closed');
+    if (this.busy) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
+    this.busy = true;
+    this.started = true;
+    const controller = new AbortController();
+    this.turnController = controller;
+    const { runtime } = this.input;
+    const turn = runtime.runTurn({
+      history: this.history,
+      message,
+      signal: controller.signal,
+      sessionId: this.id,
+      ...(this.governance ? { governance: this.governance } : {}),
+    });
+    let outcome: TurnOutcome | undefined;
+    try {
+      if (!this.announced) {
+        this.announced = true;
+        yield {
+          type: 'session-start',
+          sessionId: this.id,
+          model: runtime.model,
+          tools: [...runtime.toolNames],
+          warnings: [...this.input.warnings],
+        };
+      }
+      for (let next = await turn.next(); ; next = await turn.next()) {
+        if (next.done) {
+          outcome = next.value;
+          break;
+        }
+        yield next.value;
+      }
+      this.history.push(...outcome.messages);
+      const saveProblem = await this.save();
+      if (saveProblem) yield { type: 'error', message: saveProblem };
+      const { result } = outcome;
+      if (result.is_error && result.error_reason) yield { type: 'error', message: result.error_reason };
+      yield { type: 'finish', result };
+    } finally {
+      // A consumer that stops reading mid-turn stops the run too.
+      if (!outcome) {
+        controller.abort(new Error('the turn was abandoned'));
+        await turn.return(undefined as never).catch(() => {});
+      }
+      this.turnController = undefined;
+      this.busy = false;
+    }
+  }
+
+  /** Starts a new conversation in the same session: no history, a new id (known once a turn starts). */
+  async reset(): Promise<void> {
+    if (this.busy)
+      throw new AgentSessionError('a turn is in progress; wait for its finish event before reset()');
+    this.id = randomUUID();
+    this.history = [];
+    this.createdAt = new Date().toISOString();
+    this.started = false;
+    // A new conversation is a new governed session: a kill or evidence of the last one does not carry over.
+    if (this.governance) this.governance = await this.input.runtime.openGovernance();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.turnController?.abort(new Error('the session was closed'));
+  }
+
+  /** Saves the conversation; returns what went wrong instead of throwing, so the turn's result is kept. */
+  private async save(): Promise<string | undefined> {
+    const { agent } = this.input;
+    try {
+      await writeSessionFile(agent.directory, {
+        schemaVersion: SESSION_SCHEMA_VERSION,
+        sessionId: this.id,
+        agent: agent.config.name,
+        provider: agent.config.model.provider,
+        model: agent.config.model.name,
+        createdAt: this.createdAt,
+        updatedAt: new Date().toISOString(),
+        messages: this.history,
+      });
+      return undefined;
+    } catch (error) {
+      return `the session could not be saved to ${sessionFilePath(agent.directory, this.id)} (${describe(error)}), so it cannot be resumed later`;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type { ValidateFunction } from 'ajv';
+import type { ExecutionResult } from '../contract/index.js';
+import { describeRunError, type ErrorContext } from './describe-run-error.js';
+import { readStructuredOutput } from './read-structured-output.js';
+import type { TurnState } from './turn-state.js';
+
+/** Same text as the Claude backend, so reports and tests read alike. */
+export const MAX_TURNS_REASON = 'max_turns limit reached';
+
+/** What a finished run's result needs besides its stream. */
+export interface ResultContext extends ErrorContext {
+  startedAt: number;
+  /** Most model steps the run was allowed. */
+  maxTurns: number;
+  /** Compiled `response_format`, when one is configured. */
+  validateStructuredOutput?: ValidateFunction;
+  sessionId?: string;
+}
+
+/**
+ * Turns the state of an ended run into an ExecutionResult. Failed runs (`is_error`): an API error
+ * after retries, an abort, max turns reached while the model still wanted tools, or an answer
+ * that is not valid against response_format. Chat Completions reports no cost: `cost_usd` is null.
+ */
+export function buildExecutionResult(state: TurnState, context: ResultContext): ExecutionResult {
+  const base: ExecutionResult = {
+    response: state.finalText,
+    tool_calls: state.toolCalls,
+    tool_results: state.toolResults,
+    token_usage: state.usage,
+    num_turns: state.steps,
+    is_error: false,
+    cost_usd: null,
+    duration_ms: Date.now() - context.startedAt,
+    ...(context.sessionId ? { session_id: context.sessionId } : {}),
+  };
+  const fail = (reason: string): ExecutionResult => ({ ...base, is_error: true, error_reason: reason });
+  if (state.abort) return fail(`the run was stopped${state.abort.reason ? `: ${state.abort.reason}` : ''}`);
+  if (state.error) return fail(describeRunError(state.error.value, context));
+  if (state.steps === 0) return fail('the model API ended the run without an answer');
+  if (state.lastFinishReason === 'tool-calls' && state.steps >= context.maxTurns)
+    return fail(MAX_TURNS_REASON);
+
+  const validate = context.validateStructuredOutput;
+  if (!validate) return base;
+  const reading = readStructuredOutput(state.finalText, validate, state.lastFinishReason === 'length');
+  // Only a valid object is structured output; an invalid one stays in `response` as the model wrote it.
+  if (!reading.valid) return fail(reading.reason);
+  return { ...base, structured_output: reading.value, response: JSON.stringify(reading.value) };
+}

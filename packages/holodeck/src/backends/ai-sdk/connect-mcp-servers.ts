@@ -1,0 +1,110 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpToolConfig } from '../../config/index.js';
+import { AgentSessionError } from '../../errors.js';
+import type { HoloDeckTool, LoadedTools, ToolOutput } from '../../tools/index.js';
+import { createMcpTransport } from './create-mcp-transport.js';
+import { mcpResultText } from './mcp-result-text.js';
+import { mcpToolName } from './mcp-tool-name.js';
+
+/** An MCP server of agent.yaml and its position in `tools`, for error messages. */
+export interface McpServerEntry {
+  index: number;
+  config: McpToolConfig;
+}
+
+interface ConnectedServer {
+  client: Client;
+  tools: HoloDeckTool[];
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Lists every tool of a connected server (all pages) as HoloDeck tools named `mcp__<server>__<tool>`. */
+async function listServerTools(client: Client, config: McpToolConfig): Promise<HoloDeckTool[]> {
+  const timeout = config.request_timeout * 1000;
+  const tools: HoloDeckTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
+    for (const listed of page.tools) {
+      const name = mcpToolName(config.name, listed.name);
+      tools.push({
+        name,
+        description: listed.description ?? listed.title ?? listed.name,
+        inputSchema: listed.inputSchema,
+        async execute(input, options = {}): Promise<ToolOutput> {
+          try {
+            const result = await client.callTool(
+              { name: listed.name, arguments: isRecord(input) ? input : {} },
+              undefined,
+              { timeout, ...(options.signal ? { signal: options.signal } : {}) },
+            );
+            return { text: mcpResultText(result), isError: result.isError === true };
+          } catch (error) {
+            return { text: `MCP tool "${name}" failed: ${describe(error)}`, isError: true };
+          }
+        },
+      });
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function connectServer(
+  entry: McpServerEntry,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ConnectedServer> {
+  const { config } = entry;
+  const { transport, stderrTail } = createMcpTransport(config, env);
+  const client = new Client({ name: 'holodeck', version: '0.1.0' });
+  try {
+    await client.connect(transport, { timeout: config.request_timeout * 1000 });
+    return { client, tools: await listServerTools(client, config) };
+  } catch (error) {
+    await client.close().catch(() => {});
+    const stderr = stderrTail();
+    const where = config.transport === 'stdio' ? `command ${config.command}` : `url ${config.url}`;
+    throw new AgentSessionError(
+      `MCP server "${config.name}" (tools[${entry.index}], ${where}) did not start: ${describe(error)}` +
+        `${stderr ? `\n  its stderr: ${stderr}` : ''}\n  check its command/url and env in agent.yaml`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Starts (stdio) or reaches (http, sse) every MCP server of agent.yaml and lists its tools once.
+ * A server that fails fails the whole start, naming it, after the others are closed again: an
+ * agent never runs without tools agent.yaml promised it. `close()` ends every connection.
+ */
+export async function connectMcpServers(
+  entries: readonly McpServerEntry[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<LoadedTools> {
+  const settled = await Promise.allSettled(entries.map((entry) => connectServer(entry, env)));
+  const servers = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const closeAll = async () => {
+    await Promise.all(servers.map((server) => server.client.close().catch(() => {})));
+  };
+  const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+  if (failures.length) {
+    await closeAll();
+    const messages = failures.map(describe);
+    throw new AgentSessionError(messages.join('\n'), { cause: failures[0] });
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    tools: servers.flatMap((server) => server.tools),
+    close: () => {
+      closing ??= closeAll();
+      return closing;
+    },
+  };
+}

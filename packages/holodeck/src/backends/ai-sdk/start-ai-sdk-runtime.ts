@@ -1,0 +1,98 @@
+import { jsonSchema, Output } from 'ai';
+import type { LoadedAgent } from '../../config/index.js';
+import { compileUserSchema } from '../../json-schema/create-ajv.js';
+import { type LoadedTools, loadFunctionTools } from '../../tools/index.js';
+import type { BackendWarning } from '../contract/index.js';
+import type { AiSdkRuntime } from './ai-sdk-runtime.js';
+import { buildCallSettings } from './build-call-settings.js';
+import { connectMcpServers } from './connect-mcp-servers.js';
+import { createLanguageModel } from './create-language-model.js';
+import { createTimedFetch } from './create-timed-fetch.js';
+import { describeCallWarning } from './describe-call-warning.js';
+import type { ProviderSettings } from './resolve-provider-settings.js';
+import { runTurn, type TurnPlan } from './run-turn.js';
+import { toAiSdkTools } from './to-ai-sdk-tools.js';
+
+/** Loads the function tool modules and starts the MCP servers; on a failure, closes what started. */
+async function loadTools(agent: LoadedAgent): Promise<LoadedTools[]> {
+  const tools = agent.config.tools ?? [];
+  const functionEntries = tools.flatMap((tool, index) =>
+    tool.type === 'function' ? [{ index, config: tool }] : [],
+  );
+  const mcpEntries = tools.flatMap((tool, index) => (tool.type === 'mcp' ? [{ index, config: tool }] : []));
+  const loaded: LoadedTools[] = [];
+  try {
+    if (functionEntries.length) loaded.push(await loadFunctionTools(agent.file, functionEntries));
+    if (mcpEntries.length) loaded.push(await connectMcpServers(mcpEntries, agent.env));
+  } catch (error) {
+    await Promise.all(loaded.map((source) => source.close().catch(() => {})));
+    throw error;
+  }
+  return loaded;
+}
+
+/** Appends a warning unless the same one is already there. */
+function addOnce(warnings: BackendWarning[], warning: BackendWarning): void {
+  if (!warnings.some((known) => known.code === warning.code && known.message === warning.message)) {
+    warnings.push(warning);
+  }
+}
+
+/**
+ * Starts everything runs of this agent share: the provider's Chat Completions model (with a
+ * per-request deadline), the function tools and MCP servers as AI SDK tools, and the compiled
+ * response_format. Imported on demand by AiSdkBackend, so agents on the Claude backend never
+ * load the AI SDK or the MCP client. The provider's warnings about calls go to `warnings`.
+ */
+export async function startAiSdkRuntime(
+  agent: LoadedAgent,
+  settings: ProviderSettings,
+  warnings: BackendWarning[],
+): Promise<AiSdkRuntime> {
+  // The SDK prints call warnings with console.info/warn, which would mix into `holodeck chat
+  // --json` on stdout; they are reported as backend warnings instead. A logger the embedding
+  // program set itself is left alone.
+  if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
+  // Novarch first (rules and config errors stop the agent before any server starts); it is
+  // loaded only for agents with a governance block (native SQLite, CEL).
+  const governance = agent.config.governance
+    ? await (await import('./open-run-governance.js')).openAiSdkGovernance(agent)
+    : undefined;
+  let sources: LoadedTools[];
+  try {
+    sources = await loadTools(agent);
+  } catch (error) {
+    await governance?.close();
+    throw error;
+  }
+  const tools = sources.flatMap((source) => source.tools);
+  const ungoverned = toAiSdkTools(tools);
+  const responseFormat = agent.responseFormat;
+  const plan: TurnPlan = {
+    model: createLanguageModel(settings, createTimedFetch()),
+    system: agent.instructions,
+    tools: (run) => (run ? toAiSdkTools(tools, run) : ungoverned),
+    call: buildCallSettings(agent.config),
+    ...(responseFormat
+      ? {
+          output: Output.object({ schema: jsonSchema(responseFormat) }),
+          validateStructuredOutput: compileUserSchema(responseFormat),
+        }
+      : {}),
+    errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
+    onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    model: agent.config.model.name,
+    toolNames: tools.map((tool) => tool.name),
+    openGovernance: async () => governance?.openRun(),
+    runTurn: (input) => runTurn(plan, input),
+    close: () => {
+      closing ??= Promise.all(sources.map((source) => source.close()))
+        .then(() => governance?.close())
+        .then(() => {});
+      return closing;
+    },
+  };
+}

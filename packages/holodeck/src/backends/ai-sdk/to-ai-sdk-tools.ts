@@ -1,0 +1,25 @@
+import { jsonSchema, type ToolSet, tool } from 'ai';
+import type { HoloDeckTool, ToolOutput } from '../../tools/index.js';
+import type { RunGovernance } from './open-run-governance.js';
+import { wrapToolExecute } from './wrap-tool-execute.js';
+
+/**
+ * HoloDeck's tools as an AI SDK ToolSet, keyed by the name the model sees. The JSON Schema goes to
+ * the model exactly as written; the SDK does not validate input against it (the tool does, with
+ * ajv, and answers with an error the model can read). The model receives the tool's text, marked
+ * as an error result when the tool failed. A governed run gets its own set, bound to its governor.
+ */
+export function toAiSdkTools(tools: readonly HoloDeckTool[], governance?: RunGovernance): ToolSet {
+  const toolSet: ToolSet = {};
+  for (const holodeckTool of tools) {
+    const execute = wrapToolExecute(holodeckTool, governance);
+    toolSet[holodeckTool.name] = tool<unknown, ToolOutput>({
+      description: holodeckTool.description,
+      inputSchema: jsonSchema(holodeckTool.inputSchema),
+      execute: (input, { abortSignal }) => execute(input, abortSignal ? { signal: abortSignal } : {}),
+      toModelOutput: ({ output }) =>
+        output.isError ? { type: 'error-text', value: output.text } : { type: 'text', value: output.text },
+    });
+  }
+  return toolSet;
+}

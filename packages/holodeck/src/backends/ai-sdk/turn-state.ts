@@ -1,0 +1,40 @@
+import type { CallWarning } from 'ai';
+import { emptyTokenUsage, type TokenUsage, type ToolCall, type ToolResult } from '../contract/index.js';
+
+/** What the stream of one run (one user message, possibly many model steps) has told so far. */
+export interface TurnState {
+  toolCalls: ToolCall[];
+  toolResults: ToolResult[];
+  /** Tool name of each call id, so results can be reported with their tool. */
+  toolNames: Map<string, string>;
+  /** Text of the model step in progress. */
+  stepText: string;
+  /** Text of the last finished step: the final answer when the run ends. */
+  finalText: string;
+  /** Model steps finished (the turns the agent loop used). */
+  steps: number;
+  /** Why the last finished step ended (`stop`, `tool-calls`, `length`, ...). */
+  lastFinishReason?: string;
+  /** Usage summed over finished steps. */
+  usage: TokenUsage;
+  /** The error that ended the run (API error after retries, network, ...), as the SDK reported it. */
+  error?: { value: unknown };
+  /** What the provider warned about the calls of this run (unsupported settings). */
+  callWarnings: CallWarning[];
+  /** Set when the run was aborted; the reason as the SDK gave it. */
+  abort?: { reason?: string };
+}
+
+/** A TurnState before the first stream part. */
+export function createTurnState(): TurnState {
+  return {
+    toolCalls: [],
+    toolResults: [],
+    toolNames: new Map(),
+    stepText: '',
+    finalText: '',
+    steps: 0,
+    usage: emptyTokenUsage(),
+    callWarnings: [],
+  };
+}

@@ -1,0 +1,35 @@
+import type { HoloDeckTool, ToolOutput } from '../../tools/index.js';
+import type { RunGovernance } from './open-run-governance.js';
+
+/** What the model loop calls for one tool call: the input as the model wrote it, and the run's signal. */
+export type ToolExecute = (input: unknown, options: { signal?: AbortSignal }) => Promise<ToolOutput>;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The one place every tool call of this backend passes through, function and MCP tools alike.
+ * A governed run's calls go through Novarch first: a read runs and becomes evidence, a write runs
+ * only after a pass or an operator's approval; a refusal or a kill reaches the model as an error
+ * result with Novarch's reason (the run then fails with the kill reason, as on Claude). A tool
+ * that throws against its contract still answers the model with an error result.
+ */
+export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance): ToolExecute {
+  const run = async (input: unknown, signal: AbortSignal | undefined): Promise<ToolOutput> => {
+    try {
+      return await tool.execute(input, signal ? { signal } : {});
+    } catch (error) {
+      return { text: `Tool "${tool.name}" failed: ${describe(error)}`, isError: true };
+    }
+  };
+  if (!governance) return (input, options) => run(input, options.signal);
+  const toolName = governance.toolName(tool.name);
+  return async (input, options) => {
+    const outcome = await governance.governor.run(
+      { toolName, input, ...(options.signal ? { signal: options.signal } : {}) },
+      () => run(input, options.signal),
+    );
+    return outcome.kind === 'ran' ? outcome.output : { text: outcome.reason, isError: true };
+  };
+}

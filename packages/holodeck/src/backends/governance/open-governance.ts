@@ -1,0 +1,132 @@
+import {
+  type ActiveSession,
+  defaultNovarchConfig,
+  loadNovarchConfig,
+  loadRulesFile,
+  ModelLlmJudge,
+  NovarchConfigError,
+  NovarchEngine,
+  type NovarchStore,
+  openSqliteStore,
+  RulesError,
+  type ToolKind,
+  type WriteSpec,
+} from 'novarch';
+import { checkWriteSpecKeys, formatFieldPath, type LoadedAgent } from '../../config/index.js';
+import { ConfigError } from '../../errors.js';
+import type { GovernanceSummary } from '../contract/index.js';
+import { buildWriteSpec } from './build-write-spec.js';
+
+/**
+ * The name team rules (`e.tool`, `action.tool`) and the audit know a function tool by:
+ * `mcp__holodeck_tools__<name>`, as the Claude CLI calls it through HoloDeck's in-process MCP
+ * server. The AI SDK backend uses the same name for them, so one rules file serves both backends.
+ * Other tools (built-ins, `mcp__<server>__<tool>`) keep their names.
+ */
+export function governedToolName(agent: LoadedAgent, name: string): string {
+  const isFunctionTool = (agent.config.tools ?? []).some(
+    (tool) => tool.type === 'function' && tool.name === name,
+  );
+  return isFunctionTool ? `mcp__holodeck_tools__${name}` : name;
+}
+
+/** Novarch wired for one agent, whatever backend runs it: engine, tool kinds, write specs. */
+export interface AgentGovernance {
+  /** Tool kinds and write specs keyed by `governedToolName`. */
+  toolKinds: Record<string, ToolKind>;
+  writeSpecs: Record<string, WriteSpec>;
+  /** Opens one governed Novarch session (one run, or one chat). */
+  openSession(): Promise<ActiveSession>;
+  /** Every verdict of a session, from the store, as the contract reports them. */
+  summarise(session: ActiveSession, killed: boolean): Promise<GovernanceSummary>;
+  close(): Promise<void>;
+}
+
+function asConfigError(error: unknown): unknown {
+  if (error instanceof RulesError || error instanceof NovarchConfigError)
+    return new ConfigError(error.issues);
+  return error;
+}
+
+/**
+ * Builds the Novarch engine for an agent.yaml `governance:` block: deployment config, store,
+ * team rules, optional LLM judge. Rules and config problems become ConfigErrors (exit 2).
+ * Tool kinds and write specs are keyed by `governedToolName`.
+ */
+export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernance | undefined> {
+  const runtimeToolName = (name: string) => governedToolName(agent, name);
+  const governance = agent.config.governance;
+  if (!governance) return undefined;
+  // loadAgentConfig already refuses these; an agent built by hand gets the same ConfigError.
+  const specIssues = checkWriteSpecKeys(governance);
+  if (specIssues.length) {
+    throw new ConfigError(
+      specIssues.map(({ path, message, hint }) => ({
+        file: agent.file,
+        path: formatFieldPath(path),
+        message,
+        ...(hint === undefined ? {} : { hint }),
+      })),
+    );
+  }
+  let store: NovarchStore | undefined;
+  try {
+    const config = governance.config_file
+      ? await loadNovarchConfig(governance.config_file)
+      : defaultNovarchConfig();
+    const rules = await loadRulesFile(governance.rules_file);
+    store = await openSqliteStore(config.store.path);
+    const engine = new NovarchEngine({
+      store,
+      rules: [rules],
+      holdWindowSeconds: config.holdWindowSeconds,
+      ...(config.judge ? { llmJudge: new ModelLlmJudge({ ...config.judge, env: agent.env }) } : {}),
+    });
+    const scope = {
+      tenantId: governance.tenant_id,
+      teamId: governance.team_id,
+      agentId: governance.agent_id,
+    };
+    const maxHold = governance.max_hold_s === 'deployment' ? undefined : governance.max_hold_s;
+    const openedStore = store;
+    return {
+      toolKinds: Object.fromEntries(
+        Object.entries(governance.tool_kinds).map(([name, kind]) => [runtimeToolName(name), kind]),
+      ),
+      writeSpecs: Object.fromEntries(
+        Object.entries(governance.write_specs).map(([name, spec]) => [
+          runtimeToolName(name),
+          buildWriteSpec(spec),
+        ]),
+      ),
+      openSession: async () => ({ engine, record: await engine.openSession(scope, maxHold) }),
+      summarise: (session, killed) => summariseSession(session, killed),
+      close: () => openedStore.close(),
+    };
+  } catch (error) {
+    await store?.close();
+    throw asConfigError(error);
+  }
+}
+
+async function summariseSession(session: ActiveSession, killed: boolean): Promise<GovernanceSummary> {
+  const entries = await session.engine.store.audit({ sessionId: session.record.id });
+  return {
+    session_id: session.record.id,
+    killed,
+    verdicts: entries.flatMap((entry) =>
+      entry.verdict
+        ? [
+            {
+              tool: entry.action.toolName,
+              action_type: entry.action.actionType,
+              verdict: entry.verdict.verdict.kind,
+              ...(entry.hold ? { hold_status: entry.hold.status } : {}),
+              rule_ids: entry.verdict.verdict.citations.ruleIds,
+              rationale: entry.verdict.verdict.citations.rationale,
+            },
+          ]
+        : [],
+    ),
+  };
+}

@@ -1,0 +1,286 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runHolodeckCli } from '../support/run-holodeck-cli.js';
+import { backendVariants, type ModelAnswer, type SeenRequest } from './backend-variants.js';
+import { favourableVerdict } from './favourable-verdict.js';
+
+// The scenarios that prove a backend, run through the real `holodeck` CLI against both: the
+// Claude backend (the real Claude Code CLI, fake Anthropic API) and the AI SDK backend (provider
+// openai, fake OpenAI-compatible API). A new backend joins by adding a variant.
+
+const ORDERS = `
+import { appendFileSync } from 'node:fs';
+export const lookupOrder = ({ order_id }) => ({ order_id, status: 'shipped', carrier: 'DHL' });
+export const refundOrder = ({ order_id, amount }) => {
+  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
+  return 'refunded';
+};
+`;
+
+function functionTool(name: string, fn: string, properties: Record<string, unknown>) {
+  return {
+    type: 'function',
+    name,
+    description: `${name} of the shop`,
+    file: 'orders.mjs',
+    function: fn,
+    parameters: { type: 'object', properties, required: Object.keys(properties) },
+  };
+}
+const LOOKUP = functionTool('lookup_order', 'lookupOrder', { order_id: { type: 'string' } });
+const REFUND = functionTool('refund_order', 'refundOrder', {
+  order_id: { type: 'string' },
+  amount: { type: 'number' },
+});
+
+const EVERYTHING_SERVER = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+);
+
+const RESPONSE_FORMAT = {
+  type: 'object',
+  properties: { answer: { type: 'string' } },
+  required: ['answer'],
+  additionalProperties: false,
+};
+
+// Function tools are `mcp__holodeck_tools__<name>` to the rules on both backends.
+const RULES = `team: cs-ops
+action_types: [refund_order]
+rules:
+  - id: TEAM-1
+    version: 1
+    description: A refund needs a prior lookup of the same order.
+    applies_to: [refund_order]
+    on_violation: kill
+    condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)
+`;
+
+const GOVERNANCE = {
+  tenant_id: 'acme',
+  team_id: 'cs-ops',
+  agent_id: 'support-bot',
+  rules_file: 'rules.yaml',
+  config_file: 'novarch.yaml',
+  tool_kinds: { lookup_order: 'read', refund_order: 'write' },
+  write_specs: { refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' } },
+};
+
+/** The model of the metric-suite scenario: plays the judge, looks orders up, answers from results. */
+function shopModel(request: SeenRequest): ModelAnswer {
+  if (request.verdictSchema) return { kind: 'verdict', verdict: favourableVerdict(request.verdictSchema) };
+  const result = request.toolResults.at(-1);
+  if (result)
+    return { kind: 'reply', text: `Your order has shipped with DHL (${result.text.length} bytes).` };
+  const order = /A-\d{4}/.exec(request.lastUserText)?.[0];
+  if (order) return { kind: 'tool', name: 'lookup_order', args: { order_id: order } };
+  return { kind: 'reply', text: 'Opened electronics can be returned within 14 days for a full refund.' };
+}
+
+describe.each(backendVariants())('the $name backend, through the holodeck CLI', (variant) => {
+  beforeAll(() => variant.start());
+  afterEach(() => variant.checkAndReset());
+  afterAll(() => variant.close());
+
+  it('calls a function tool and answers from its result', async () => {
+    variant.script(
+      variant.callTool('lookup_order', { order_id: 'A-1001' }),
+      variant.reply('It has shipped.'),
+    );
+    const agent = variant.agent({ tools: [LOOKUP] }, { 'orders.mjs': ORDERS });
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'Where is A-1001?', '--json'], agent.env);
+    expect(outcome.code).toBe(0);
+    const result = JSON.parse(outcome.stdout);
+    expect(result).toMatchObject({ response: 'It has shipped.', is_error: false, num_turns: 2 });
+    expect(result.tool_calls).toEqual([
+      expect.objectContaining({
+        name: expect.stringMatching(/(^|__)lookup_order$/),
+        arguments: { order_id: 'A-1001' },
+      }),
+    ]);
+    expect(variant.requests()[1]?.toolResults).toEqual([
+      { text: '{"order_id":"A-1001","status":"shipped","carrier":"DHL"}', isError: false },
+    ]);
+  });
+
+  it('runs a real MCP server from npm over stdio', async () => {
+    variant.script(variant.callTool('mcp__everything__echo', { message: 'ping' }), variant.reply('done'));
+    const agent = variant.agent({
+      tools: [
+        {
+          type: 'mcp',
+          name: 'everything',
+          description: 'MCP reference server',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [EVERYTHING_SERVER, 'stdio'],
+        },
+      ],
+      ...variant.mcpConfig(['mcp__everything__echo']),
+    });
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'echo ping', '--json'], agent.env);
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout).tool_results).toEqual([
+      expect.objectContaining({ result: 'Echo: ping', is_error: false }),
+    ]);
+  });
+
+  it('returns valid structured output, and fails (exit 3) without it', async () => {
+    variant.script(variant.structured({ answer: 'Paris' }));
+    const agent = variant.agent({ response_format: RESPONSE_FORMAT });
+    const valid = await runHolodeckCli(['chat', agent.file, '-p', 'Capital of France?', '--json'], agent.env);
+    expect(valid.code).toBe(0);
+    expect(JSON.parse(valid.stdout)).toMatchObject({
+      structured_output: { answer: 'Paris' },
+      is_error: false,
+    });
+
+    variant.script(...variant.noValidStructuredOutput());
+    const invalid = await runHolodeckCli(['chat', agent.file, '-p', 'Capital of France?'], agent.env);
+    expect(invalid.code).toBe(3);
+    expect(invalid.stderr).toMatch(/structured output/);
+  });
+
+  it('stops at max_turns with exit 3', async () => {
+    variant.script(variant.callTool('lookup_order', { order_id: 'A-1001' }));
+    const agent = variant.agent({ tools: [LOOKUP], max_turns: 1 }, { 'orders.mjs': ORDERS });
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'Where is A-1001?'], agent.env);
+    expect(outcome.code).toBe(3);
+    expect(outcome.stderr).toContain('max_turns limit reached');
+  });
+
+  it('chats on stdin, streams the answer, and resumes the session later', async () => {
+    variant.script(variant.reply('Noted, the code word is heron.'), variant.reply('The code word is heron.'));
+    const agent = variant.agent();
+    const chat = await runHolodeckCli(
+      ['chat', agent.file],
+      agent.env,
+      'Remember the code word heron.\n/exit\n',
+    );
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toContain('Noted, the code word is heron.');
+    const sessionId = /--resume (\S+)\)/.exec(chat.stderr)?.[1];
+    expect(sessionId).toBeDefined();
+
+    const resumed = await runHolodeckCli(
+      ['chat', agent.file, '--resume', sessionId ?? '', '-p', 'What is the code word?'],
+      agent.env,
+    );
+    expect(resumed).toMatchObject({ code: 0, stdout: 'The code word is heron.\n' });
+    expect(variant.requests()[1]?.conversation).toContain('Remember the code word heron.');
+    expect(variant.requests()[1]?.conversation).toContain('Noted, the code word is heron.');
+  });
+
+  it('reports an API error as a failed run (exit 3)', async () => {
+    variant.script(...variant.serverError(500));
+    const agent = variant.agent();
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
+    expect(outcome.code).toBe(3);
+    expect(outcome.stderr).toMatch(/^error the agent run failed: .*500/m);
+  });
+
+  it('stops before any request when the credential is missing (exit 2), naming the variable', async () => {
+    const agent = variant.agent();
+    const { [variant.keyVariable]: _removed, ...env } = agent.env;
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], env);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain(variant.keyVariable);
+    expect(variant.requests()).toHaveLength(0);
+  });
+
+  it('lets Novarch kill a refund without a prior lookup: exit 3, the rule cited, the refund never ran', async () => {
+    variant.script(
+      variant.callTool('refund_order', { order_id: 'A-2', amount: 20 }),
+      variant.reply('I tried.'),
+    );
+    const agent = variant.agent(
+      { tools: [LOOKUP, REFUND], governance: GOVERNANCE },
+      {
+        'orders.mjs': ORDERS,
+        'rules.yaml': RULES,
+        'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
+      },
+    );
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'refund A-2'], agent.env);
+    expect(outcome.code).toBe(3);
+    expect(outcome.stderr).toMatch(
+      /^error the agent run failed: Novarch killed session \S+ at action \S+: TEAM-1 v1 \(kill\)/,
+    );
+    expect(outcome.stderr).toContain('TEAM-1');
+    expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
+    expect(variant.requests()[1]?.toolResults[0]?.isError).toBe(true);
+  });
+
+  it('runs a test suite with every metric family and writes the report', async () => {
+    const cases = 3;
+    variant.script(...Array.from({ length: 40 }, () => variant.respond(shopModel)));
+    const agent = variant.agent(
+      {
+        tools: [LOOKUP],
+        evaluations: { metrics: [{ type: 'turns', threshold: 5 }] },
+        test_cases: [
+          {
+            name: 'shipped-order',
+            input: 'Where is my order A-1001?',
+            ground_truth: 'Your order has shipped with DHL.',
+            expected_tools: [{ name: 'lookup_order', args: { order_id: 'A-1001' } }],
+            metrics: [
+              { type: 'contains', value: 'shipped' },
+              { type: 'rouge', variant: 'rougeL', threshold: 0.3 },
+              {
+                type: 'g-eval',
+                name: 'helpful',
+                criteria: 'The answer says where the order is.',
+                threshold: 0.5,
+              },
+              { type: 'code', file: 'graders.mjs', function: 'mentionsCarrier' },
+              { type: 'latency', threshold: 120_000 },
+            ],
+          },
+          {
+            name: 'returns-policy',
+            input: 'Can I return an opened charger?',
+            context: ['Opened electronics can be returned within 14 days for a full refund.'],
+            forbidden_tools: ['lookup_order'],
+            metrics: [{ type: 'faithfulness' }, { type: 'answer_relevancy' }],
+          },
+          { name: 'greeting', input: 'Hello!', forbidden_tools: ['lookup_order'] },
+        ],
+      },
+      {
+        'orders.mjs': ORDERS,
+        'graders.mjs':
+          'export const mentionsCarrier = ({ response }) => ({ score: response.includes("DHL") ? 1 : 0 });',
+      },
+    );
+    const report = path.join(mkdtempSync(path.join(tmpdir(), 'both-backends-')), 'report.json');
+    const outcome = await runHolodeckCli(
+      ['test', agent.file, '--concurrency', '1', '--no-save', '--output', report],
+      agent.env,
+    );
+    expect(outcome.stderr).not.toMatch(/error/i);
+    expect(outcome.code).toBe(0);
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json.agent.provider).toBe(variant.name === 'claude' ? 'anthropic' : 'openai');
+    expect(json.summary).toMatchObject({ total: cases, passed: cases, failed: 0, errored: 0 });
+    const types = json.cases.flatMap((testCase: { attempts: { metrics: { type: string }[] }[] }) =>
+      testCase.attempts.flatMap((attempt) => attempt.metrics.map((metric) => metric.type)),
+    );
+    for (const type of [
+      'contains',
+      'rouge',
+      'g-eval',
+      'code',
+      'latency',
+      'turns',
+      'faithfulness',
+      'tool-calls',
+    ])
+      expect(types).toContain(type);
+    // The dynamic model's steps are generous on purpose: the judge's number of calls is not pinned here.
+    variant.discardScript();
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { buildStdioEnv } from '../../../../src/backends/ai-sdk/create-mcp-transport.js';
+import { mcpResultText } from '../../../../src/backends/ai-sdk/mcp-result-text.js';
+import { wrapToolExecute } from '../../../../src/backends/ai-sdk/wrap-tool-execute.js';
+import type { HoloDeckTool } from '../../../../src/tools/index.js';
+
+function holodeckTool(execute: HoloDeckTool['execute']): HoloDeckTool {
+  return { name: 'lookup', description: 'Look up', inputSchema: { type: 'object' }, execute };
+}
+
+describe('wrapToolExecute', () => {
+  it('passes the input and the run signal to the tool', async () => {
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    const execute = wrapToolExecute(
+      holodeckTool(async (input, options) => {
+        seen.push(input, options?.signal);
+        return { text: 'ok', isError: false };
+      }),
+    );
+    expect(await execute({ id: 1 }, { signal: controller.signal })).toEqual({ text: 'ok', isError: false });
+    expect(seen).toEqual([{ id: 1 }, controller.signal]);
+  });
+
+  it('turns a tool that throws against its contract into an error result for the model', async () => {
+    const execute = wrapToolExecute(
+      holodeckTool(async () => {
+        throw new Error('socket closed');
+      }),
+    );
+    expect(await execute({}, {})).toEqual({ text: 'Tool "lookup" failed: socket closed', isError: true });
+  });
+});
+
+describe('MCP helpers', () => {
+  it('flattens tool results to text', () => {
+    expect(
+      mcpResultText({
+        content: [
+          { type: 'text', text: 'Echo: hi' },
+          { type: 'image', data: '', mimeType: 'image/png' },
+          { type: 'resource', resource: { uri: 'file:///a', text: 'file text' } },
+        ],
+      }),
+    ).toBe('Echo: hi\n[image]\nfile text');
+    expect(mcpResultText({ content: [], structuredContent: { sum: 3 } })).toBe('{"sum":3}');
+    expect(mcpResultText({ toolResult: 7 })).toBe('7');
+  });
+
+  it('starts stdio servers with host basics and their own env, never the model keys', () => {
+    const env = { PATH: '/bin', HOME: '/home/u', OPENAI_API_KEY: 'sk-x', AZURE_OPENAI_API_KEY: 'az' };
+    expect(buildStdioEnv(env, { GREETING: 'hi', PATH: '/opt/bin' })).toEqual({
+      PATH: '/opt/bin',
+      HOME: '/home/u',
+      GREETING: 'hi',
+    });
+  });
+});
