@@ -16,7 +16,9 @@ import { fakeCliEnv, reply, startFakeAnthropic, toolResults, toolUse } from '@ho
 import { z } from 'zod';
 import { integerOption, table } from './bench-format.mjs';
 
-const TARGET_READ_P99_MS = 5;
+/** Issue 14's targets: read overhead p99 ≤ 2 ms, passed write p99 ≤ 5 ms, same durability. */
+const TARGET_READ_P99_MS = 2;
+const TARGET_WRITE_P99_MS = 5;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const novarchDist = path.join(here, '../packages/novarch/dist/index.js');
@@ -925,10 +927,13 @@ async function main() {
       const ownP99 = overheadAt(ownTimes(hook.reads.gated), ownTimes(hook.reads.baseline), 0.99);
       verdicts.push(
         verdict(
-          `hook level: read p99 overhead ${fixed(p99, 3)} ms (target < ${TARGET_READ_P99_MS} ms; less CPU wait: ${fixed(ownP99, 3)} ms)`,
-          p99 < TARGET_READ_P99_MS,
+          `hook level: read p99 overhead ${fixed(p99, 3)} ms (target ≤ ${TARGET_READ_P99_MS} ms; less CPU wait: ${fixed(ownP99, 3)} ms)`,
+          p99 <= TARGET_READ_P99_MS,
         ),
-        `hook level: passed write p99 overhead ${fixed(overheadAt(walls(hook.writes.gated), walls(hook.writes.baseline), 0.99), 3)} ms (no target)`,
+        verdict(
+          `hook level: passed write p99 overhead ${fixed(overheadAt(walls(hook.writes.gated), walls(hook.writes.baseline), 0.99), 3)} ms (target ≤ ${TARGET_WRITE_P99_MS} ms; each passed write is one fsync: see "recordVerdict (FULL: fsync)")`,
+          overheadAt(walls(hook.writes.gated), walls(hook.writes.baseline), 0.99) <= TARGET_WRITE_P99_MS,
+        ),
       );
     }
     if (!options.skipCli) {
@@ -940,8 +945,8 @@ async function main() {
       const noise = cliNoise(cli);
       verdicts.push(
         `${verdict(
-          `through the CLI: read p99 overhead ${fixed(p99, 1)} ms (target < ${TARGET_READ_P99_MS} ms; noise: ${fixed(noise, 1)} ms)`,
-          p99 < TARGET_READ_P99_MS,
+          `through the CLI: read p99 overhead ${fixed(p99, 1)} ms (target ≤ ${TARGET_READ_P99_MS} ms; noise: ${fixed(noise, 1)} ms)`,
+          p99 <= TARGET_READ_P99_MS,
         )}${noise >= TARGET_READ_P99_MS ? ' (not resolved: the noise is above the target; the hook level decides)' : ''}`,
         `through the CLI: passed write p99 overhead ${fixed(overheadAt(cycles('gated', 'write'), cycles('none', 'write'), 0.99), 1)} ms (no target; p99 of ${options.samples} writes is their max)`,
       );

@@ -1,6 +1,7 @@
 import os from 'node:os';
+import { NovarchError } from '../errors.js';
 import { WAITER_CHECK_IN_INTERVAL_MS } from '../model/hold-state.js';
-import type { HoldWaiterIdentity, NovarchStore } from '../model/novarch-store.js';
+import type { HoldWaiterIdentity, NovarchStore, ReleaseResult } from '../model/novarch-store.js';
 import type {
   ActionContext,
   ActionRecord,
@@ -28,6 +29,39 @@ export interface NovarchEngineOptions {
    * tell a waiting agent from one that stopped.
    */
   pollIntervalMs?: number;
+  /**
+   * The judge's time budget per write, in ms (default 30000): an LLM judge that has not answered
+   * by then leaves its rules undecided, and the write is held (fail-closed). A `deadline` given to
+   * `decide` shortens it.
+   */
+  judgeTimeoutMs?: number;
+}
+
+/** The default of `NovarchEngineOptions.judgeTimeoutMs`. */
+export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
+
+/** A hold with less time than this before its write can no longer run is not offered at all. */
+const MIN_HOLD_MS = 1_000;
+
+/** How a hold closes when the call that waited on it was aborted (stored as its rationale). */
+export const ABORTED_HOLD_RATIONALE =
+  'the agent loop aborted the tool call while it was held; it did not run';
+
+/** How a write is judged (all optional). */
+export interface DecideOptions {
+  /**
+   * The last moment (epoch ms) the write can still be let run, e.g. before the hook that waits
+   * for it expires. Judging gets at most the time up to it, and a hold's deadline never passes
+   * it: no operator is offered a hold whose write could no longer run.
+   */
+  deadline?: number;
+  /**
+   * Let a judge pass run at once (the hook gate does): the verdict and the release are committed
+   * in one durable transaction that also checks the session was not killed, and `Decision.release`
+   * says whether the write may run. Default false: the pass is recorded durably and the caller
+   * checks the session itself before running the write (not atomically).
+   */
+  release?: boolean;
 }
 
 /** What a write asks the engine to judge. */
@@ -44,6 +78,11 @@ export interface Decision {
   action: ActionRecord;
   verdict: Verdict;
   hold?: HoldRecord;
+  /**
+   * For a pass decided with `release: true`: whether the write may run. `released: false` means the
+   * session was killed before the pass could take effect: the write must not run.
+   */
+  release?: ReleaseResult;
 }
 
 /**
@@ -63,29 +102,69 @@ export class NovarchEngine {
     maxHoldS?: number | typeof ADOPT_DEPLOYMENT_WINDOW,
   ): Promise<SessionRecord> {
     const window = this.options.holdWindowSeconds;
-    const wait =
-      maxHoldS === ADOPT_DEPLOYMENT_WINDOW || maxHoldS === undefined
-        ? window
-        : Math.min(Math.max(0, maxHoldS), window);
+    const adopt = maxHoldS === ADOPT_DEPLOYMENT_WINDOW || maxHoldS === undefined;
+    if (!adopt && (typeof maxHoldS !== 'number' || !Number.isFinite(maxHoldS) || maxHoldS < 0)) {
+      throw new NovarchError(
+        `maxHoldS must be a finite number of seconds ≥ 0 or augur.ADOPT_DEPLOYMENT_WINDOW; got ${describeValue(maxHoldS)}`,
+      );
+    }
+    const wait = adopt ? window : Math.min(maxHoldS, window);
     return this.store.createSession(scope, wait);
   }
 
-  /** Judges a write against the session's team rules and evidence; holds get their record. */
-  async decide(session: SessionRecord, proposed: ProposedAction): Promise<Decision> {
+  /**
+   * Judges a write against the session's team rules and evidence. With `release`, a pass is let
+   * run at once, atomically with a check of the session's kill; a hold gets its
+   * record, with a deadline that never passes `options.deadline`.
+   */
+  async decide(
+    session: SessionRecord,
+    proposed: ProposedAction,
+    options: DecideOptions = {},
+  ): Promise<Decision> {
     const action = await this.store.recordAction({ sessionId: session.id, ...proposed });
     const evidence = await this.store.listEvidence(session.id);
+    const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
+    const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());
     const verdict = await judgeAction({
       action,
       evidence,
       session,
       rules: this.options.rules,
+      timeoutMs: Math.max(0, left),
       ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
     });
+    if (verdict.kind === 'pass' && options.release === true) {
+      const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id, verdict });
+      return { action, verdict, release };
+    }
     await this.store.recordVerdict({ actionId: action.id, sessionId: session.id, verdict, source: 'judge' });
     if (verdict.kind !== 'hold') return { action, verdict };
-    const deadline = new Date(Date.now() + session.holdWaitSeconds * 1000);
+    const wanted = Date.now() + session.holdWaitSeconds * 1000;
+    // The hold ends before the write could no longer run, with time for an approval to arrive.
+    const latest = options.deadline === undefined ? wanted : options.deadline - this.#pollIntervalMs();
+    const deadline = new Date(Math.min(wanted, latest));
     const hold = await this.store.createHold(action.id, session.id, deadline);
+    if (deadline.getTime() - Date.now() < MIN_HOLD_MS) {
+      // No time left for an operator: close it at once rather than offer it.
+      const closed = await this.store.decideHold(
+        hold.id,
+        'timed_out',
+        'novarch',
+        'no time was left for an operator before the write could no longer run',
+      );
+      return { action, verdict, hold: closed };
+    }
     return { action, verdict, hold };
+  }
+
+  /** Lets an approved write run: atomically with a check that the session was not killed. */
+  release(decision: Pick<Decision, 'action'>): Promise<ReleaseResult> {
+    return this.store.releaseAction({ actionId: decision.action.id, sessionId: decision.action.sessionId });
+  }
+
+  #pollIntervalMs(): number {
+    return this.options.pollIntervalMs ?? 250;
   }
 
   /**
@@ -99,25 +178,27 @@ export class NovarchEngine {
    * (fail-closed) and never lets a write run.
    */
   async awaitHold(hold: HoldRecord, signal?: AbortSignal): Promise<HoldRecord> {
-    const interval = this.options.pollIntervalMs ?? 250;
+    const interval = this.#pollIntervalMs();
     const deadline = Date.parse(hold.deadline);
     let nextCheckIn = Date.now();
     for (;;) {
+      // An abort closes the hold at once: no approval can reach a call that stopped waiting.
+      if (signal?.aborted)
+        return this.store.decideHold(hold.id, 'timed_out', 'novarch', ABORTED_HOLD_RATIONALE);
       const current = await this.store.getHold(hold.id);
       if (current && current.status !== 'pending') return current;
-      if (Date.now() >= deadline || signal?.aborted) {
+      if (signal?.aborted) continue;
+      if (Date.now() >= deadline) {
         return this.store.decideHold(
           hold.id,
           'timed_out',
           'novarch',
-          signal?.aborted ? 'the session stopped waiting' : 'no operator decision before the deadline',
+          'no operator decision before the deadline',
         );
       }
       if (Date.now() >= nextCheckIn) nextCheckIn = await this.#checkIn(hold.id, interval);
       const now = Date.now();
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, Math.min(interval, nextCheckIn - now, deadline - now))),
-      );
+      await sleepUnlessAborted(Math.max(0, Math.min(interval, nextCheckIn - now, deadline - now)), signal);
     }
   }
 
@@ -136,6 +217,23 @@ export class NovarchEngine {
     const session = await this.store.getSession(sessionId);
     return session?.killedAt ? session : undefined;
   }
+}
+
+/** Sleeps `ms`, or less when `signal` fires first. */
+function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function describeValue(value: unknown): string {
+  return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : String(value);
 }
 
 let waiter: HoldWaiterIdentity | undefined;

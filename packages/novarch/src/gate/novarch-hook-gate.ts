@@ -7,8 +7,12 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
-import type { Citations, SessionRecord } from '../model/records.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
+import type { GateLatch } from './gate-latch.js';
+import { GateRecorder } from './gate-recorder.js';
+import { governedEnvironment } from './governed-environment.js';
+import { judgeHookWrite, type WriteCall } from './judge-hook-write.js';
+import { TurnTracker } from './turn-tracker.js';
 import { DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
 
 export interface NovarchHookGateOptions {
@@ -20,16 +24,12 @@ export interface NovarchHookGateOptions {
   allowUnmapped?: Iterable<string>;
   /** The governed session; default the current `augur.session`. */
   session?: ActiveSession;
+  /** Where the gate warns about lost evidence (default `process.stderr`). */
+  warn?: (message: string) => void;
 }
 
-/** Headroom of the hook timeout over the hold wait, so the gate's own fail-close fires first. */
+/** Headroom of the hook timeout over the hold wait: the judge's budget and the let-through margin. */
 const HOOK_TIMEOUT_HEADROOM_S = 60;
-
-interface PendingRead {
-  toolName: string;
-  input: unknown;
-  startedAt: string;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -47,6 +47,11 @@ function toolResultsOf(message: SDKMessage): { id: string; content: unknown; isE
   );
 }
 
+/** The agent a hook fired in: a subagent's id, or '' for the main thread. */
+function agentOf(input: HookInput): string {
+  return typeof input.agent_id === 'string' ? input.agent_id : '';
+}
+
 /**
  * Governs every tool call of a Claude Agent SDK run through PreToolUse/PostToolUse hooks.
  * Reads run and become evidence; writes are judged (pass → the tool runs, kill → refused and
@@ -55,12 +60,13 @@ function toolResultsOf(message: SDKMessage): { id: string; content: unknown; isE
  */
 export class NovarchHookGate implements AsyncDisposable {
   private session: ActiveSession | undefined;
-  private latched: Citations | undefined;
-  private latchedActionId: string | undefined;
-  private readonly reads = new Map<string, PendingRead>();
-  private readonly inFlight = new Set<string>();
-  private readonly evidenceWrites = new Set<Promise<void>>();
+  private recorder: GateRecorder | undefined;
+  private latched: GateLatch | undefined;
+  private readonly turns = new TurnTracker();
+  /** Calls whose PreToolUse passed and that have not finished, with the agent they run in. */
+  private readonly inFlight = new Map<string, string>();
   private readonly allowUnmapped: Set<string>;
+  private hookTimeoutS: number | undefined;
 
   constructor(private readonly options: NovarchHookGateOptions) {
     this.allowUnmapped = new Set(options.allowUnmapped ?? DEFAULT_UNMAPPED_ALLOWLIST);
@@ -80,13 +86,17 @@ export class NovarchHookGate implements AsyncDisposable {
       throw new NovarchError(
         'NovarchHookGate needs a session: open it inside augur.session(...) or pass { session }',
       );
+    this.recorder = new GateRecorder(
+      this.session,
+      this.options.warn ?? ((message) => process.stderr.write(`${message}\n`)),
+    );
     return this;
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.evidenceWrites]);
-    this.reads.clear();
+    await this.recorder?.settle();
     this.inFlight.clear();
+    this.turns.clear();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -96,42 +106,63 @@ export class NovarchHookGate implements AsyncDisposable {
   /**
    * What goes into the SDK's `hooks` option. The hook timeout is the session's hold wait plus a
    * minute; a `timeoutS` that does not strictly outlive the wait is refused, because a matcher
-   * that expires first would hand the decision back to the runtime.
+   * that expires first would hand the decision back to the runtime. Every deadline of a write
+   * (the judge's budget, the hold's deadline, the last moment it may be let run) counts from its
+   * hook's start and ends before this timeout.
    */
   hooksConfig(options: { timeoutS?: number } = {}): Partial<Record<HookEvent, HookCallbackMatcher[]>> {
     const session = this.requireSession();
     const wait = session.record.holdWaitSeconds;
-    if (options.timeoutS !== undefined && options.timeoutS <= wait) {
+    const { timeoutS } = options;
+    if (
+      timeoutS !== undefined &&
+      (typeof timeoutS !== 'number' || !Number.isFinite(timeoutS) || timeoutS <= wait)
+    ) {
+      const given =
+        typeof timeoutS === 'string' ? `the string ${JSON.stringify(timeoutS)}` : String(timeoutS);
       throw new NovarchError(
-        `hooksConfig timeoutS ${options.timeoutS} does not outlive this session's hold wait of ${wait} s; use more than ${wait} (the default is ${wait + HOOK_TIMEOUT_HEADROOM_S})`,
+        `hooksConfig timeoutS ${given} does not outlive this session's hold wait of ${wait} s; use more than ${wait} (the default is ${wait + HOOK_TIMEOUT_HEADROOM_S})`,
       );
     }
-    const timeout = options.timeoutS ?? wait + HOOK_TIMEOUT_HEADROOM_S;
+    const timeout = timeoutS ?? wait + HOOK_TIMEOUT_HEADROOM_S;
+    this.hookTimeoutS = timeout;
     return {
-      PreToolUse: [{ hooks: [(input) => this.beforeTool(input)], timeout, onFailure: 'block' }],
+      PreToolUse: [
+        { hooks: [(input, _id, { signal }) => this.beforeTool(input, signal)], timeout, onFailure: 'block' },
+      ],
       PostToolUse: [{ hooks: [(input) => this.afterTool(input, false)], onFailure: 'block' }],
       PostToolUseFailure: [{ hooks: [(input) => this.afterTool(input, true)], onFailure: 'block' }],
     };
   }
 
   /**
-   * Feed every message of the query loop here (or iterate `gate.track(query)`). The hooks alone
-   * miss reads that never reach PostToolUse: a call the user's permission rules deny, or one
-   * interrupted mid-flight. Their tool results in the message stream complete the evidence, and
-   * the end of a run releases calls that produced no result, so a later write is not refused
-   * as running alongside them.
+   * The environment for the agent's CLI (the SDK's `env` option, which replaces the process's):
+   * `env` (default this process's) with `NOVARCH_GOVERNED_SESSION` set to this session's id. The
+   * operator CLI refuses hold decisions and kills from a process that carries it, so an agent
+   * with a shell cannot approve its own writes with `novarch holds approve` (see the README for
+   * what this does not stop in local mode).
+   */
+  agentEnv(env?: Readonly<Record<string, string | undefined>>): Record<string, string> {
+    return governedEnvironment(this.requireSession().record.id, env);
+  }
+
+  /**
+   * Feed every message of the query loop here (or iterate `gate.track(query)`). The gate learns
+   * from them which calls the model made together (a write beside other calls of its message is
+   * refused), and which reads never ran: a read with a tool result but no PostToolUse (the
+   * user's permission rules or another hook refused it) is recorded as a refused call, never as
+   * evidence. The end of a run releases calls that produced no result.
    */
   observe(message: SDKMessage): void {
+    this.turns.observe(message);
     for (const result of toolResultsOf(message)) {
       this.inFlight.delete(result.id);
-      const read = this.reads.get(result.id);
-      if (!read) continue;
-      this.reads.delete(result.id);
-      this.storeEvidence(read, result.content, result.isError);
+      this.recorder?.readRefused(result.id, result.content);
     }
     if (message.type === 'result') {
       this.inFlight.clear();
-      this.reads.clear();
+      this.recorder?.forgetReads();
+      this.turns.clear();
     }
   }
 
@@ -148,8 +179,8 @@ export class NovarchHookGate implements AsyncDisposable {
     if (this.latched) {
       throw new NovarchKillError({
         sessionId: this.requireSession().record.id,
-        ...(this.latchedActionId ? { actionId: this.latchedActionId } : {}),
-        citations: this.latched,
+        ...(this.latched.actionId ? { actionId: this.latched.actionId } : {}),
+        citations: this.latched.citations,
       });
     }
   }
@@ -167,147 +198,80 @@ export class NovarchHookGate implements AsyncDisposable {
     return this.session;
   }
 
-  private latch(citations: Citations, actionId?: string): void {
-    this.latched ??= citations;
-    this.latchedActionId ??= actionId;
+  private requireRecorder(): GateRecorder {
+    this.requireSession();
+    if (!this.recorder) throw new NovarchError('NovarchHookGate is not open');
+    return this.recorder;
   }
 
-  private async beforeTool(input: HookInput): Promise<HookJSONOutput> {
+  private latch(latch: GateLatch): void {
+    this.latched ??= latch;
+  }
+
+  private refuseLatched(call: WriteCall): Promise<HookJSONOutput> {
+    const reason = `this session was stopped (${this.latched?.citations.rationale}); no further tool calls run`;
+    return this.requireRecorder().refuse(call, reason);
+  }
+
+  private async beforeTool(input: HookInput, signal: AbortSignal | undefined): Promise<HookJSONOutput> {
+    if (input.hook_event_name !== 'PreToolUse') return NO_OPINION;
+    const startedAt = Date.now();
+    const call: WriteCall = {
+      id: input.tool_use_id,
+      toolName: input.tool_name,
+      input: input.tool_input,
+      agent: agentOf(input),
+    };
     try {
-      if (input.hook_event_name !== 'PreToolUse') return NO_OPINION;
       const session = this.requireSession();
-      if (this.latched) return this.refuseLatched();
+      const recorder = this.requireRecorder();
+      if (this.latched) return await this.refuseLatched(call);
       const killed = await session.engine.isKilled(session.record.id);
-      if (killed) return this.latchOperatorKill(killed, 'an operator killed this session');
+      if (killed) {
+        const stop = recorder.latchOfKill(killed, '');
+        this.latch(stop.latch);
+        return await recorder.refuse(call, stop.reason);
+      }
       // Another call of this session may have latched it while this one awaited the store.
-      if (this.latched) return this.refuseLatched();
+      if (this.latched) return await this.refuseLatched(call);
       const kind = this.options.toolKinds[input.tool_name];
-      if (!kind) {
-        if (!this.allowUnmapped.has(input.tool_name))
-          return refuse(`tool "${input.tool_name}" is not mapped to read or write, so it may not run`);
-        return this.startRead(input.tool_use_id, input.tool_name, input.tool_input);
-      }
-      if (kind === 'read') return this.startRead(input.tool_use_id, input.tool_name, input.tool_input);
-      return await this.judgeWrite(session, input.tool_use_id, input.tool_name, input.tool_input);
-    } catch (error) {
-      return refuse(
-        `the gate failed (${error instanceof Error ? error.message : String(error)}); refused to be safe`,
-      );
-    }
-  }
-
-  private refuseLatched(): HookJSONOutput {
-    return refuse(`this session was stopped (${this.latched?.rationale}); no further tool calls run`);
-  }
-
-  private latchOperatorKill(killed: SessionRecord, reason: string): HookJSONOutput {
-    this.latch({
-      ruleIds: [],
-      evidenceIds: [],
-      rationale: `killed by an operator: ${killed.killReason ?? 'no reason given'}`,
-    });
-    return refuse(reason);
-  }
-
-  /** An approved write runs unless the session was stopped (here or by an operator) during the hold. */
-  private async allowApprovedWrite(session: ActiveSession): Promise<HookJSONOutput> {
-    if (this.latched) return this.refuseLatched();
-    const killed = await session.engine.isKilled(session.record.id);
-    if (killed)
-      return this.latchOperatorKill(killed, 'an operator killed this session while this write was held');
-    return NO_OPINION;
-  }
-
-  private startRead(id: string, toolName: string, toolInput: unknown): HookJSONOutput {
-    this.reads.set(id, { toolName, input: toolInput, startedAt: new Date().toISOString() });
-    this.inFlight.add(id);
-    return NO_OPINION;
-  }
-
-  private async judgeWrite(
-    session: ActiveSession,
-    id: string,
-    toolName: string,
-    toolInput: unknown,
-  ): Promise<HookJSONOutput> {
-    // A write must not be judged on partial evidence, nor slip past a sibling's kill.
-    if (this.inFlight.size > 0)
-      return refuse('a write may not run alongside other tool calls of the same turn; call it on its own');
-    this.inFlight.add(id);
-    try {
-      // Evidence observed from the message stream may still be on its way to the store.
-      await Promise.allSettled([...this.evidenceWrites]);
-      const spec = this.options.writeSpecs[toolName];
-      if (!spec || !isRecord(toolInput))
-        return refuse(`write "${toolName}" has no usable input or WriteSpec`);
-      let context: ReturnType<WriteSpec['contextBuilder']>;
-      try {
-        context = spec.contextBuilder(toolInput);
-      } catch (error) {
-        return refuse(
-          `the input of "${toolName}" does not fit its WriteSpec (${error instanceof Error ? error.message : String(error)})`,
+      if (!kind && !this.allowUnmapped.has(input.tool_name))
+        return await recorder.refuse(
+          call,
+          `tool "${input.tool_name}" is not mapped to read or write, so it may not run`,
         );
+      if (kind !== 'write') {
+        this.inFlight.set(call.id, call.agent);
+        recorder.startRead(call);
+        return NO_OPINION;
       }
-      const reasoning = typeof toolInput.reasoning === 'string' ? toolInput.reasoning : undefined;
-      const decision = await session.engine.decide(session.record, {
-        actionType: spec.actionType,
-        toolName,
-        input: toolInput,
-        context,
-        ...(reasoning !== undefined ? { reasoning } : {}),
-      });
-      const { citations } = decision.verdict;
-      if (decision.verdict.kind === 'pass') return this.latched ? this.refuseLatched() : NO_OPINION;
-      if (decision.verdict.kind === 'kill') {
-        this.latch(citations, decision.action.id);
-        await session.engine.store.killSession(session.record.id, citations.rationale);
-        return refuse(`refused: ${citations.rationale}`);
-      }
-      if (!decision.hold) return refuse('held without a hold record; refused to be safe');
-      const hold = await session.engine.awaitHold(decision.hold);
-      if (hold.status === 'approved') return await this.allowApprovedWrite(session);
-      if (hold.status === 'denied')
-        return refuse(`an operator denied this action: ${hold.rationale ?? 'no rationale given'}`);
-      const rationale =
-        hold.status === 'skipped' ? 'an operator skipped the hold' : 'no operator decided the hold in time';
-      this.latch({ ...citations, rationale }, decision.action.id);
-      await session.engine.store.killSession(session.record.id, rationale);
-      return refuse(`${rationale}; the session is stopped`);
-    } finally {
-      this.inFlight.delete(id);
+      const timeoutS = this.hookTimeoutS ?? session.record.holdWaitSeconds + HOOK_TIMEOUT_HEADROOM_S;
+      return await judgeHookWrite(
+        {
+          session,
+          recorder,
+          turns: this.turns,
+          inFlight: this.inFlight,
+          spec: this.options.writeSpecs[input.tool_name],
+          latched: () => this.latched,
+          latch: (latch) => this.latch(latch),
+        },
+        call,
+        { startedAt, hookDeadline: startedAt + timeoutS * 1000, signal },
+      );
+    } catch (error) {
+      const reason = `the gate failed (${error instanceof Error ? error.message : String(error)}); refused to be safe`;
+      return this.recorder ? this.recorder.refuse(call, reason) : refuse(reason);
     }
   }
 
-  /** Never throws: storeEvidence swallows a store failure (the next write is judged without it). */
+  /** Never throws: a read whose evidence cannot be stored marks the session's evidence incomplete. */
   private async afterTool(input: HookInput, failed: boolean): Promise<HookJSONOutput> {
     if (input.hook_event_name !== 'PostToolUse' && input.hook_event_name !== 'PostToolUseFailure')
       return NO_OPINION;
     this.inFlight.delete(input.tool_use_id);
-    const read = this.reads.get(input.tool_use_id);
-    if (!read) return NO_OPINION;
-    this.reads.delete(input.tool_use_id);
     const output = input.hook_event_name === 'PostToolUse' ? input.tool_response : input.error;
-    await this.storeEvidence(read, output, failed);
+    await this.recorder?.readRan(input.tool_use_id, output, failed);
     return NO_OPINION;
-  }
-
-  /** Records a finished read; never rejects (a lost record leaves the next write judged without it). */
-  private storeEvidence(read: PendingRead, output: unknown, isError: boolean): Promise<void> {
-    const write = (async () => {
-      const session = this.requireSession();
-      await session.engine.store.recordEvidence({
-        sessionId: session.record.id,
-        toolName: read.toolName,
-        input: read.input,
-        output,
-        isError,
-        startedAt: read.startedAt,
-        finishedAt: new Date().toISOString(),
-      });
-    })()
-      .catch(() => {})
-      .finally(() => this.evidenceWrites.delete(write));
-    this.evidenceWrites.add(write);
-    return write;
   }
 }

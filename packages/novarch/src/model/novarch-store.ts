@@ -1,11 +1,15 @@
 import type {
   ActionRecord,
+  Citations,
   EvidenceRecord,
   HoldRecord,
   HoldStatus,
+  KillDetails,
   SessionRecord,
   SessionScope,
+  Verdict,
   VerdictRecord,
+  VerdictSource,
 } from './records.js';
 
 /** Filters of the audit trail (`novarch audit`). */
@@ -31,6 +35,33 @@ export interface HoldWaiterIdentity {
   host: string;
 }
 
+/** What `NovarchStore.releaseAction` lets run. */
+export interface ActionRelease {
+  actionId: string;
+  sessionId: string;
+  /** The judge's pass, recorded in the same transaction (one durable commit for both). */
+  verdict?: Extract<Verdict, { kind: 'pass' }>;
+}
+
+/**
+ * Whether the write may run: `released` once its release is durable; otherwise the session had
+ * been killed first (a kill stored before the release wins), and a `gate` verdict says so.
+ */
+export type ReleaseResult =
+  | { released: true; releasedAt: string }
+  | { released: false; session: SessionRecord };
+
+/** A call refused without a judge's verdict: by the gate itself, or by the agent's permission rules. */
+export interface CallRefusal {
+  sessionId: string;
+  source: Exclude<VerdictSource, 'judge'>;
+  /** An action already recorded for the call (a write whose judgement failed part way). */
+  actionId?: string;
+  /** Otherwise the call, recorded as an action (`actionType` the write's, or `tool_call`). */
+  call?: Omit<ActionRecord, 'id' | 'createdAt' | 'sessionId' | 'releasedAt'>;
+  citations: Citations;
+}
+
 /**
  * Where Novarch keeps every decision. Each write is committed before the decision takes effect,
  * so nothing is lost when a process is killed. Several processes on one machine may share a
@@ -40,14 +71,28 @@ export interface NovarchStore {
   createSession(scope: SessionScope, holdWaitSeconds: number): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   listSessions(filter?: { tenantId?: string; agentId?: string; killed?: boolean }): Promise<SessionRecord[]>;
-  /** Latches the session; later calls keep the first reason. */
-  killSession(id: string, reason: string): Promise<void>;
+  /**
+   * Latches the session; later calls keep the first reason. `details` say who stopped it and on
+   * what grounds (default: an operator); the OS account of this process is stored with it.
+   */
+  killSession(id: string, reason: string, details?: KillDetails): Promise<void>;
 
   recordEvidence(evidence: Omit<EvidenceRecord, 'id'>): Promise<EvidenceRecord>;
   listEvidence(sessionId: string): Promise<EvidenceRecord[]>;
 
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord>;
-  recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt'>): Promise<VerdictRecord>;
+  recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord>;
+  /**
+   * Lets a judged write run: in one durable transaction that holds the store's write lock, checks
+   * that the session is not killed and marks the action released (recording `verdict` with it).
+   * A session killed before wins: nothing is released, a `gate` verdict records why.
+   */
+  releaseAction(release: ActionRelease): Promise<ReleaseResult>;
+  /**
+   * Records a refused call (an action, when none is given, and a `kill` verdict of `source`), in
+   * one transaction. Not a decision that lets anything run, so it is not fsynced on its own.
+   */
+  recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }>;
 
   createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord>;
   getHold(id: string): Promise<HoldRecord | undefined>;

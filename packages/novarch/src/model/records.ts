@@ -14,6 +14,34 @@ export interface SessionRecord extends SessionScope {
   /** Set once the session is latched (judge kill, hold timeout/skip, operator kill). */
   killedAt?: string;
   killReason?: string;
+  /**
+   * Who stopped the session and on what grounds (store migration 3). Absent on sessions killed
+   * before Novarch recorded it: their kill is told by its reason alone, never guessed at.
+   */
+  kill?: SessionKill;
+}
+
+/** Who stops a session: an operator, the judge's kill, a hold skipped or timed out, the gate itself. */
+export type KillSource = 'operator' | 'judge' | 'hold_skipped' | 'hold_timed_out' | 'gate';
+
+/** How a session was stopped, as stored with its kill. */
+export interface SessionKill {
+  source: KillSource;
+  /** The action whose verdict stopped the session (judge kill, skipped or timed-out hold). */
+  actionId?: string;
+  /** The verdict's citations (rule ids, evidence ids); the rationale is the session's `killReason`. */
+  ruleIds: string[];
+  evidenceIds: string[];
+  /** The OS account of the process that stored the kill. */
+  osUser?: string;
+}
+
+/** What `NovarchStore.killSession` is told besides the reason; default an operator's kill. */
+export interface KillDetails {
+  source: KillSource;
+  actionId?: string;
+  ruleIds?: string[];
+  evidenceIds?: string[];
 }
 
 /** A read that ran: what the agent saw, kept as evidence for later judgements. */
@@ -47,6 +75,11 @@ export interface ActionRecord {
   /** The agent's rationale (the write tool's `reasoning` input field). */
   reasoning?: string;
   createdAt: string;
+  /**
+   * When the gate let the write run (`NovarchStore.releaseAction`), atomically with a check that
+   * the session was not killed. Absent: the write did not run (refused, held, killed first).
+   */
+  releasedAt?: string;
 }
 
 /** Why a verdict was reached: the rules and evidence it rests on. */
@@ -72,9 +105,18 @@ export interface VerdictRecord {
   sessionId: string;
   verdict: Verdict;
   decidedAt: string;
-  /** `judge` for rule verdicts, `gate` for fail-closed refusals the gate made itself. */
-  source: 'judge' | 'gate';
+  /**
+   * `judge` for rule verdicts; `gate` for refusals the gate made itself (an unmapped tool, a write
+   * alongside other calls, a context builder that throws, a stopped session, a store failure);
+   * `permissions` for a call the agent's own permission rules refused (it did not run).
+   */
+  source: VerdictSource;
+  /** The OS account of the process that stored the verdict (absent on verdicts stored before). */
+  osUser?: string;
 }
+
+/** Who reached a verdict. */
+export type VerdictSource = 'judge' | 'gate' | 'permissions';
 
 /** Current format of stored holds; every shipped version has a fixture test. */
 export const HOLD_SCHEMA_VERSION = 1;
@@ -95,6 +137,8 @@ export interface HoldRecord {
   decidedAt?: string;
   decidedBy?: string;
   rationale?: string;
+  /** The OS account of the process that stored the decision (absent on holds decided before). */
+  decidedByOsUser?: string;
   /**
    * The process waiting on the hold, as of its last check-in (see `hold-state.ts`). Absent until
    * one checked in, and on holds stored before Novarch recorded check-ins.

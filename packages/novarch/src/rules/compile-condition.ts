@@ -1,5 +1,6 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { CEL_TYPES, CEL_VARIABLES } from './cel-types.js';
+import { inRuleWords, LINEAR_MATCHES, linearMatches, useLinearMatches } from './linear-matches.js';
 import { suggestionHint } from './yaml/did-you-mean.js';
 
 const VARIABLES = Object.keys(CEL_VARIABLES);
@@ -10,6 +11,7 @@ for (const [name, type] of Object.entries(CEL_TYPES)) {
   environment.registerType(name, { ctor: type.ctor, fields: { ...type.fields } });
 }
 for (const [name, type] of Object.entries(CEL_VARIABLES)) environment.registerVariable(name, type);
+environment.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, linearMatches);
 
 /** A condition ready to run, or why it cannot be. */
 export type CompiledCondition =
@@ -41,13 +43,17 @@ export function compileCondition(expression: string): CompiledCondition {
   } catch (error) {
     return failure('syntax', error);
   }
-  let checked: ReturnType<ParseResult['check']>;
+  // `matches()` runs on RE2 (linear time), not on the backtracking JS RegExp the CEL library uses.
+  useLinearMatches(parsed.ast);
+  let checked: ReturnType<ParseResult['check']> | undefined;
+  let checkError: unknown;
   try {
     checked = parsed.check();
+    if (!checked.valid) checkError = checked.error;
   } catch (error) {
-    return failure('check', error);
+    checkError = error;
   }
-  if (!checked.valid) return failure('check', checked.error);
+  if (checked === undefined || !checked.valid) return failure('check', checkError);
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     return {
       ok: false,
@@ -79,7 +85,8 @@ export function celErrorDetails(error: unknown): { summary: string; offset?: num
     typeof range === 'object' && range !== null && 'start' in range && typeof range.start === 'number'
       ? range.start
       : undefined;
-  return { summary: summary.split('\n')[0] ?? summary, ...(start === undefined ? {} : { offset: start }) };
+  const firstLine = inRuleWords(summary.split('\n')[0] ?? summary);
+  return { summary: firstLine, ...(start === undefined ? {} : { offset: start }) };
 }
 
 function hintFor(summary: string): string {

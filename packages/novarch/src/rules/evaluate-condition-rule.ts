@@ -5,6 +5,13 @@ import type { Rule } from './rule-set.js';
 const compiled = new Map<string, CompiledCondition>();
 const MAX_CACHED = 1000;
 
+/**
+ * The most one condition may take to evaluate, in ms. Evaluation is synchronous (it cannot be
+ * interrupted without a worker), and with `matches()` on RE2 it is linear in the data; a
+ * condition that still took longer counts as violated, whatever it returned (fail-closed).
+ */
+export const CONDITION_TIME_BUDGET_MS = 100;
+
 /** Compiles a condition once per expression (rules are few and long-lived). */
 function compileCached(expression: string): CompiledCondition {
   let condition = compiled.get(expression);
@@ -34,11 +41,20 @@ export function evaluateConditionRule(
   }
   const cited = compiledCondition.readsEvidence ? evidenceIds : [];
   let result: unknown;
+  const started = performance.now();
   try {
     result = compiledCondition.evaluate(activation);
   } catch (error) {
     const reason = celErrorDetails(error).summary;
     return violation(rule, `condition could not be evaluated (${reason}); counted as violated`, cited);
+  }
+  const elapsed = performance.now() - started;
+  if (elapsed > CONDITION_TIME_BUDGET_MS) {
+    return violation(
+      rule,
+      `condition ran out of time (${Math.round(elapsed)} ms, over its budget of ${CONDITION_TIME_BUDGET_MS} ms); counted as violated`,
+      cited,
+    );
   }
   if (result === true) return satisfied(rule, 'condition is true', cited);
   if (result === false) return violation(rule, `${rule.description} (condition is false)`, cited);

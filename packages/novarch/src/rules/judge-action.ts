@@ -17,6 +17,11 @@ export interface JudgeActionOptions {
   rules: readonly RuleSet[];
   /** Applies rules without a condition; without one, such rules hold. */
   llmJudge?: LlmJudge;
+  /**
+   * The LLM judge's time budget in ms: past it, its rules are undecided and hold (fail-closed),
+   * with a rationale that says the judge ran out of time. Default: no budget.
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -86,7 +91,13 @@ async function judge(options: JudgeActionOptions): Promise<Verdict> {
   const alreadyKilled = [...outcomes.values()].some((outcome) => outcome.decision === 'kill');
   if (!alreadyKilled) {
     const withoutCondition = applicable.filter((rule) => rule.condition === undefined);
-    const llmOutcomes = await judgeRulesWithLlm(withoutCondition, options.llmJudge, action, evidence);
+    const llmOutcomes = await judgeRulesWithLlm(
+      withoutCondition,
+      options.llmJudge,
+      action,
+      evidence,
+      options.timeoutMs,
+    );
     withoutCondition.forEach((rule, index) => {
       const outcome = llmOutcomes[index];
       if (outcome) outcomes.set(rule, outcome);

@@ -15,6 +15,7 @@ export async function judgeRulesWithLlm(
   llmJudge: LlmJudge | undefined,
   action: JudgedAction,
   evidence: readonly EvidenceRecord[],
+  timeoutMs?: number,
 ): Promise<RuleOutcome[]> {
   if (rules.length === 0) return [];
   if (llmJudge === undefined) {
@@ -25,7 +26,7 @@ export async function judgeRulesWithLlm(
   const evidenceIds = evidence.map((record) => record.id);
   let answer: unknown;
   try {
-    answer = await llmJudge.judge({ rules, action, evidence });
+    answer = await withinBudget(llmJudge.judge({ rules, action, evidence }), timeoutMs);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return rules.map((rule) => undecided(rule, `the LLM judge failed (${reason})`, evidenceIds));
@@ -46,4 +47,25 @@ export async function judgeRulesWithLlm(
       return violation(rule, `${rule.description} (LLM judge: ${violated.rationale})`, evidenceIds);
     return satisfied(rule, `LLM judge: ${answers[0]?.rationale ?? 'satisfied'}`, evidenceIds);
   });
+}
+
+/** Thrown when the LLM judge runs out of its time budget (see `JudgeActionOptions.timeoutMs`). */
+class JudgeBudgetExceeded extends Error {
+  constructor(timeoutMs: number) {
+    super(`it did not answer within its budget of ${Math.round(timeoutMs) / 1000} s`);
+  }
+}
+
+/**
+ * `answer`, unless the budget runs out first. The judge's request is not cancelled (the LlmJudge
+ * interface takes no signal): its late answer is ignored.
+ */
+function withinBudget<T>(answer: Promise<T>, timeoutMs: number | undefined): Promise<T> {
+  if (timeoutMs === undefined) return answer;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new JudgeBudgetExceeded(timeoutMs)), Math.max(0, timeoutMs));
+  });
+  answer.catch(() => {});
+  return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
 }

@@ -10,6 +10,8 @@ export interface HoldDecision {
   status: Exclude<HoldStatus, 'pending'>;
   decidedBy: string;
   rationale?: string | undefined;
+  /** The OS account of the deciding process, stored beside `decidedBy`. */
+  osUser?: string | undefined;
 }
 
 const DECISIONS: ReadonlySet<string> = new Set(['approved', 'denied', 'skipped', 'timed_out']);
@@ -34,7 +36,13 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
   // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
   await db
     .updateTable('holds')
-    .set({ status, decided_at: now, decided_by: decidedBy, rationale: decision.rationale ?? null })
+    .set({
+      status,
+      decided_at: now,
+      decided_by: decidedBy,
+      rationale: decision.rationale ?? null,
+      decided_by_os_user: decision.osUser ?? null,
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .$if(status !== 'timed_out', (query) => query.where('deadline', '>', now))
@@ -50,6 +58,7 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
         status: 'timed_out',
         decided_at: now,
         decided_by: decidedBy,
+        decided_by_os_user: decision.osUser ?? null,
         rationale: `The deadline (${row.deadline}) passed before this decision arrived (${late}).`,
       })
       .where('id', '=', id)

@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AuditEntry, AuditFilter, HoldWaiterIdentity, NovarchStore } from '../model/novarch-store.js';
+import type {
+  ActionRelease,
+  AuditEntry,
+  AuditFilter,
+  CallRefusal,
+  HoldWaiterIdentity,
+  NovarchStore,
+  ReleaseResult,
+} from '../model/novarch-store.js';
 import {
   type ActionRecord,
   type EvidenceRecord,
   HOLD_SCHEMA_VERSION,
   type HoldRecord,
   type HoldStatus,
+  type KillDetails,
   type SessionRecord,
   type SessionScope,
   type VerdictRecord,
@@ -14,11 +23,26 @@ import {
 import { decideHold } from './decide-hold.js';
 import { toJsonColumn } from './json-column.js';
 import { NovarchStoreError } from './novarch-store-error.js';
+import { osUser } from './os-user.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import { parseActionRow, parseEvidenceRow, parseSessionRow, parseVerdictRow } from './parse-record-rows.js';
 import { queryAudit } from './query-audit.js';
 import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
+import { redactTextWith, type StoredValuePolicy } from './stored-value-policy.js';
+
+/** How a `KyselyNovarchStore` guards its operations (the SQLite store sets them all). */
+export interface KyselyStoreGuards {
+  /** Throws when the store's location is no longer the store that was opened (deleted, replaced). */
+  verifyLocation?: () => void;
+  /** Redacts and bounds tool inputs and outputs before storage. */
+  storedValue?: StoredValuePolicy;
+  /** How long an operation may wait for another connection's lock, in ms, before it fails. */
+  lockWaitMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const identity: StoredValuePolicy = (value) => value;
 
 /** A fresh id such as `hold_0b7f…`: the prefix tells an operator what the id names. */
 function newId(prefix: string): string {
@@ -34,30 +58,57 @@ export class KyselyNovarchStore implements NovarchStore {
   readonly #db: Kysely<StoreTables>;
   readonly #dialect: StoreDialect;
   readonly #location: string;
+  readonly #guards: KyselyStoreGuards;
+  readonly #storedValue: StoredValuePolicy;
   #closed = false;
 
-  constructor(db: Kysely<StoreTables>, dialect: StoreDialect, location: string) {
+  constructor(
+    db: Kysely<StoreTables>,
+    dialect: StoreDialect,
+    location: string,
+    guards: KyselyStoreGuards = {},
+  ) {
     this.#db = db;
     this.#dialect = dialect;
     this.#location = location;
+    this.#guards = guards;
+    this.#storedValue = guards.storedValue ?? identity;
   }
 
-  /** Runs one store operation; anything but a `NovarchStoreError` is wrapped in one that names it. */
+  /**
+   * Runs one store operation; anything but a `NovarchStoreError` is wrapped in one that names it.
+   * Each operation is one statement or one transaction, so one that found another connection
+   * holding the write lock changed nothing: it is run again after a short sleep (the event loop
+   * goes on meanwhile) until `lockWaitMs` has passed, then it fails (and the gate refuses).
+   */
   async #run<T>(operation: string, work: (db: Kysely<StoreTables>) => Promise<T>): Promise<T> {
     if (this.#closed) {
       throw new NovarchStoreError(`Cannot ${operation}: the Novarch store at ${this.#location} is closed.`);
     }
-    try {
-      return await work(this.#db);
-    } catch (error) {
-      if (error instanceof NovarchStoreError) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new NovarchStoreError(
-        `Cannot ${operation} in the Novarch store at ${this.#location}: ${reason}`,
-        {
-          cause: error,
-        },
-      );
+    const started = Date.now();
+    const lockWaitMs = this.#guards.lockWaitMs ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.#guards.verifyLocation?.();
+        return await work(this.#db);
+      } catch (error) {
+        if (error instanceof NovarchStoreError) throw error;
+        const waited = Date.now() - started;
+        if (this.#dialect.isLockBusy(error) && waited < lockWaitMs) {
+          // Exponential with jitter (2, 4, … 64 ms), so waiting processes do not retry in step.
+          const backoff = Math.min(64, 2 ** (attempt + 1)) * (0.5 + Math.random() / 2);
+          await sleep(Math.min(backoff, lockWaitMs - waited));
+          continue;
+        }
+        const reason = error instanceof Error ? error.message : String(error);
+        const busy = this.#dialect.isLockBusy(error)
+          ? ` (another process held the store's write lock for more than ${lockWaitMs} ms)`
+          : '';
+        throw new NovarchStoreError(
+          `Cannot ${operation} in the Novarch store at ${this.#location}: ${reason}${busy}`,
+          { cause: error },
+        );
+      }
     }
   }
 
@@ -80,6 +131,10 @@ export class KyselyNovarchStore implements NovarchStore {
         hold_wait_seconds: holdWaitSeconds,
         killed_at: null,
         kill_reason: null,
+        kill_source: null,
+        kill_action_id: null,
+        kill_citations_json: null,
+        killed_by_os_user: null,
       };
       const record = parseSessionRow(row, 'new');
       await db.insertInto('sessions').values(row).execute();
@@ -111,12 +166,22 @@ export class KyselyNovarchStore implements NovarchStore {
     });
   }
 
-  killSession(id: string, reason: string): Promise<void> {
+  killSession(id: string, reason: string, details: KillDetails = { source: 'operator' }): Promise<void> {
     return this.#decide(`kill session ${id}`, async (db) => {
       // The latch is set once, atomically: a second kill (from any process) changes nothing.
       const result = await db
         .updateTable('sessions')
-        .set({ killed_at: new Date().toISOString(), kill_reason: reason })
+        .set({
+          killed_at: new Date().toISOString(),
+          kill_reason: reason,
+          kill_source: details.source,
+          kill_action_id: details.actionId ?? null,
+          kill_citations_json: JSON.stringify({
+            ruleIds: details.ruleIds ?? [],
+            evidenceIds: details.evidenceIds ?? [],
+          }),
+          killed_by_os_user: osUser(),
+        })
         .where('id', '=', id)
         .where('killed_at', 'is', null)
         .executeTakeFirst();
@@ -132,8 +197,8 @@ export class KyselyNovarchStore implements NovarchStore {
         id: newId('evd'),
         session_id: evidence.sessionId,
         tool_name: evidence.toolName,
-        input_json: toJsonColumn(evidence.input, 'the evidence input'),
-        output_json: toJsonColumn(evidence.output, 'the evidence output'),
+        input_json: toJsonColumn(this.#storedValue(evidence.input), 'the evidence input'),
+        output_json: toJsonColumn(this.#storedValue(evidence.output), 'the evidence output'),
         is_error: evidence.isError ? 1 : 0,
         started_at: evidence.startedAt,
         finished_at: evidence.finishedAt,
@@ -157,39 +222,144 @@ export class KyselyNovarchStore implements NovarchStore {
     });
   }
 
+  /** An `actions` row for `action`, its input redacted and bounded. */
+  #actionRow(action: Omit<ActionRecord, 'id' | 'createdAt' | 'releasedAt'>) {
+    return {
+      id: newId('act'),
+      session_id: action.sessionId,
+      action_type: action.actionType,
+      tool_name: action.toolName,
+      input_json: toJsonColumn(this.#storedValue(action.input), 'the action input'),
+      context_json: toJsonColumn(action.context, 'the action context') ?? 'null',
+      reasoning: action.reasoning === undefined ? null : redactTextWith(this.#storedValue, action.reasoning),
+      created_at: new Date().toISOString(),
+      released_at: null,
+    };
+  }
+
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
     return this.#run(`record an action for session ${action.sessionId}`, async (db) => {
-      const row = {
-        id: newId('act'),
-        session_id: action.sessionId,
-        action_type: action.actionType,
-        tool_name: action.toolName,
-        input_json: toJsonColumn(action.input, 'the action input'),
-        context_json: toJsonColumn(action.context, 'the action context') ?? 'null',
-        reasoning: action.reasoning ?? null,
-        created_at: new Date().toISOString(),
-      };
+      const row = this.#actionRow(action);
       const record = parseActionRow(row, 'new');
       await db.insertInto('actions').values(row).execute();
       return record;
     });
   }
 
-  recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt'>): Promise<VerdictRecord> {
+  /** A `verdicts` row, checked before it is written. */
+  #verdictRow(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>) {
+    const row = {
+      id: newId('vrd'),
+      action_id: verdict.actionId,
+      session_id: verdict.sessionId,
+      kind: verdict.verdict.kind,
+      citations_json: toJsonColumn(verdict.verdict.citations, 'the verdict citations') ?? 'null',
+      source: verdict.source,
+      decided_at: new Date().toISOString(),
+      os_user: osUser(),
+    };
+    return { row, record: parseVerdictRow(row, 'new') };
+  }
+
+  recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord> {
     return this.#decide(`record a verdict on action ${verdict.actionId}`, async (db) => {
-      const row = {
-        id: newId('vrd'),
-        action_id: verdict.actionId,
-        session_id: verdict.sessionId,
-        kind: verdict.verdict.kind,
-        citations_json: toJsonColumn(verdict.verdict.citations, 'the verdict citations') ?? 'null',
-        source: verdict.source,
-        decided_at: new Date().toISOString(),
-      };
-      const record = parseVerdictRow(row, 'new');
+      const { row, record } = this.#verdictRow(verdict);
       await db.insertInto('verdicts').values(row).execute();
       return record;
     });
+  }
+
+  releaseAction(release: ActionRelease): Promise<ReleaseResult> {
+    const { actionId, sessionId } = release;
+    return this.#run(`let action ${actionId} run`, (db) =>
+      this.#dialect.withWriteLock(
+        db,
+        async (locked) => {
+          // Under the write lock, so no kill can land between this read and the release.
+          const sessionRow = await locked
+            .selectFrom('sessions')
+            .selectAll()
+            .where('id', '=', sessionId)
+            .executeTakeFirst();
+          if (sessionRow === undefined)
+            throw new NovarchStoreError(`No session ${sessionId}: nothing was let run.`);
+          const session = parseSessionRow(sessionRow);
+          if (release.verdict !== undefined) {
+            const { row } = this.#verdictRow({
+              actionId,
+              sessionId,
+              verdict: release.verdict,
+              source: 'judge',
+            });
+            await locked.insertInto('verdicts').values(row).execute();
+          }
+          if (session.killedAt !== undefined) {
+            const { row } = this.#verdictRow({
+              actionId,
+              sessionId,
+              source: 'gate',
+              verdict: {
+                kind: 'kill',
+                citations: {
+                  ruleIds: session.kill?.ruleIds ?? [],
+                  evidenceIds: [],
+                  rationale: `the session was stopped before this write could run (${session.killReason ?? 'no reason stored'}); it did not run`,
+                },
+              },
+            });
+            await locked.insertInto('verdicts').values(row).execute();
+            return { released: false, session } as const;
+          }
+          const releasedAt = new Date().toISOString();
+          const result = await locked
+            .updateTable('actions')
+            .set({ released_at: releasedAt })
+            .where('id', '=', actionId)
+            .where('session_id', '=', sessionId)
+            .where('released_at', 'is', null)
+            .executeTakeFirst();
+          if (result.numUpdatedRows === 0n) {
+            throw new NovarchStoreError(
+              `Action ${actionId} of session ${sessionId} is unknown or already ran.`,
+            );
+          }
+          return { released: true, releasedAt } as const;
+        },
+        { durable: true },
+      ),
+    );
+  }
+
+  recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
+    return this.#run(`record a refused call of session ${refusal.sessionId}`, (db) =>
+      this.#dialect.withWriteLock(db, async (locked) => {
+        let action: ActionRecord;
+        if (refusal.actionId !== undefined) {
+          const row = await locked
+            .selectFrom('actions')
+            .selectAll()
+            .where('id', '=', refusal.actionId)
+            .executeTakeFirst();
+          if (row === undefined)
+            throw new NovarchStoreError(`No action ${refusal.actionId}: no refusal recorded.`);
+          action = parseActionRow(row);
+        } else if (refusal.call !== undefined) {
+          const row = this.#actionRow({ ...refusal.call, sessionId: refusal.sessionId });
+          action = parseActionRow(row, 'new');
+          await locked.insertInto('actions').values(row).execute();
+        } else {
+          throw new NovarchStoreError('A refused call needs its action id or the call itself.');
+        }
+        const { row, record } = this.#verdictRow({
+          actionId: action.id,
+          sessionId: refusal.sessionId,
+          source: refusal.source,
+          verdict: { kind: 'kill', citations: refusal.citations },
+        });
+        await locked.insertInto('verdicts').values(row).execute();
+        return { action, verdict: record };
+      }),
+    );
   }
 
   createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord> {
@@ -210,6 +380,7 @@ export class KyselyNovarchStore implements NovarchStore {
         waiter_seen_at: null,
         waiter_pid: null,
         waiter_host: null,
+        decided_by_os_user: null,
       };
       const record = parseHoldRow(row, 'new');
       await db.insertInto('holds').values(row).execute();
@@ -265,7 +436,9 @@ export class KyselyNovarchStore implements NovarchStore {
     decidedBy: string,
     rationale?: string,
   ): Promise<HoldRecord> {
-    return this.#decide(`decide hold ${id}`, (db) => decideHold(db, { id, status, decidedBy, rationale }));
+    return this.#decide(`decide hold ${id}`, (db) =>
+      decideHold(db, { id, status, decidedBy, rationale, osUser: osUser() }),
+    );
   }
 
   audit(filter?: AuditFilter): Promise<AuditEntry[]> {

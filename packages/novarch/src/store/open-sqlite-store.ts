@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -8,15 +8,31 @@ import { migrateStore } from './migrate-store.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
+import { type StoredValueOptions, storedValuePolicy } from './stored-value-policy.js';
 
 // Everything SQLite-specific lives in this file: the pragmas, the kysely dialect and the write
 // lock. The queries themselves (`kysely-novarch-store.ts`) are dialect-neutral.
 
 /**
- * How long a statement waits for another process's write lock before failing. Writes here are
- * single short statements, so waiting is rare and brief; a failure after 10 s becomes a refusal.
+ * Waiting for another process's write lock. better-sqlite3 is synchronous: SQLite's own busy wait
+ * blocks the whole event loop (every hook, every timer of the agent process). So SQLite waits at
+ * most `BUSY_SLICE_MS` per attempt, and the store retries the operation after short sleeps that
+ * leave the event loop free, until `DEFAULT_LOCK_WAIT_MS` in all; then the operation fails and the
+ * gate refuses (fail-closed). Writes here are single short statements, so waiting is rare and brief.
+ * Opening (migrations) still waits up to `OPEN_BUSY_TIMEOUT_MS`: a concurrent open migrates first.
  */
-const BUSY_TIMEOUT_MS = 10_000;
+const BUSY_SLICE_MS = 20;
+export const DEFAULT_LOCK_WAIT_MS = 2_000;
+const OPEN_BUSY_TIMEOUT_MS = 10_000;
+
+/** How to open the embedded store. */
+export interface SqliteStoreOptions extends StoredValueOptions {
+  /**
+   * How long one operation may wait for another process's write lock, in ms (default 2000),
+   * without blocking the event loop. Past it the operation fails: the gate refuses the call.
+   */
+  lockWaitMs?: number;
+}
 
 /**
  * Durability, decided per write. In WAL mode every commit is in the WAL file before it returns,
@@ -32,19 +48,32 @@ const SYNCHRONOUS_FOR_DECISIONS = 'FULL';
 
 const sqliteStoreDialect: StoreDialect = {
   autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
-  async withWriteLock(db, work) {
-    await db.connection().execute(async (connection) => {
-      // A plain (deferred) BEGIN would let two processes both read "not migrated" and then
-      // collide on the upgrade to a write lock; IMMEDIATE makes the second one wait its turn.
-      await sql`begin immediate`.execute(connection);
+  withWriteLock(db, work, options = {}) {
+    return db.connection().execute(async (connection) => {
+      if (options.durable)
+        await sql.raw(`pragma synchronous = ${SYNCHRONOUS_FOR_DECISIONS}`).execute(connection);
       try {
-        await work(connection);
-        await sql`commit`.execute(connection);
-      } catch (error) {
-        await sql`rollback`.execute(connection);
-        throw error;
+        // A plain (deferred) BEGIN would let two processes both read "not migrated" and then
+        // collide on the upgrade to a write lock; IMMEDIATE makes the second one wait its turn.
+        await sql`begin immediate`.execute(connection);
+        try {
+          const result = await work(connection);
+          await sql`commit`.execute(connection);
+          return result;
+        } catch (error) {
+          await sql`rollback`.execute(connection);
+          throw error;
+        }
+      } finally {
+        if (options.durable) await sql.raw(`pragma synchronous = ${SYNCHRONOUS_DEFAULT}`).execute(connection);
       }
     });
+  },
+  isLockBusy(error) {
+    return (
+      error instanceof Database.SqliteError &&
+      (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED'))
+    );
   },
   durably(db, work) {
     // One reserved connection, so no other write of this store slips in while FULL is on.
@@ -59,9 +88,62 @@ const sqliteStoreDialect: StoreDialect = {
   },
 };
 
+/**
+ * Creates the store's folder (0700) and file (0600) when absent: the store holds every tool
+ * input and output of the agents it governs. SQLite gives its `-wal` and `-shm` files the main
+ * file's permissions. An existing file or folder keeps its permissions (a deployment may share a
+ * store between accounts on purpose).
+ */
+function createPrivately(file: string): void {
+  const folder = path.dirname(path.resolve(file));
+  const firstCreated = mkdirSync(folder, { recursive: true, mode: 0o700 });
+  if (firstCreated !== undefined) {
+    // The mode is masked by the umask; set it exactly on every folder this call created.
+    for (let current = folder; ; current = path.dirname(current)) {
+      chmodSync(current, 0o700);
+      if (current === path.resolve(firstCreated) || current === path.dirname(current)) break;
+    }
+  }
+  if (!existsSync(file)) {
+    try {
+      closeSync(openSync(file, 'wx', 0o600));
+      chmodSync(file, 0o600);
+    } catch (error) {
+      // Another process created it first: use theirs.
+      if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
+    }
+  }
+}
+
+/**
+ * Throws once `file` is no longer the file that was opened: deleted, or replaced by another one.
+ * SQLite would go on writing into the unlinked file (lost with the last close) or into a file no
+ * operator sees, so every operation fails instead, and the gate refuses (fail-closed).
+ */
+function locationGuard(file: string): () => void {
+  const opened = statSync(file, { bigint: true });
+  return () => {
+    let now: ReturnType<typeof statSync>;
+    try {
+      now = statSync(file, { bigint: true });
+    } catch {
+      throw new NovarchStoreError(
+        `The Novarch store file ${file} was deleted while in use: nothing more is stored, and every governed call is refused. ` +
+          'Restore the file (or point Novarch at a new store) and restart the agent.',
+      );
+    }
+    if (now.ino !== opened.ino || now.dev !== opened.dev) {
+      throw new NovarchStoreError(
+        `The Novarch store file ${file} was replaced by another file while in use: nothing more is stored, and every governed call is refused. ` +
+          'Restart the agent to use the new file.',
+      );
+    }
+  };
+}
+
 function openDatabase(file: string): Database.Database {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const database = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  createPrivately(file);
+  const database = new Database(file, { timeout: OPEN_BUSY_TIMEOUT_MS });
   try {
     // Readers never block the writer and the writer never blocks readers: several processes
     // (agents, the operator's CLI) share the file.
@@ -93,13 +175,18 @@ let openingInThisProcess: Promise<unknown> = Promise.resolve();
  * several processes on one machine may open at once. The schema is migrated on open, under the
  * database's write lock, so concurrent opens of a new file do not race.
  */
-export function openSqliteStore(file: string): Promise<NovarchStore> {
-  const opened = openingInThisProcess.then(() => openNow(file));
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): Promise<NovarchStore> {
+  const opened = openingInThisProcess.then(() => openNow(file, options));
   openingInThisProcess = opened.catch(() => undefined);
   return opened;
 }
 
-async function openNow(file: string): Promise<NovarchStore> {
+async function openNow(file: string, options: SqliteStoreOptions): Promise<NovarchStore> {
+  const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+  if (!Number.isFinite(lockWaitMs) || lockWaitMs < 0) {
+    throw new NovarchStoreError(`lockWaitMs must be a finite number of ms ≥ 0; got ${String(lockWaitMs)}.`);
+  }
+  const storedValue = storedValuePolicy(options);
   let database: Database.Database;
   try {
     database = openDatabase(file);
@@ -117,5 +204,11 @@ async function openNow(file: string): Promise<NovarchStore> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new NovarchStoreError(`Cannot prepare the Novarch store at ${file}: ${reason}`, { cause: error });
   }
-  return new KyselyNovarchStore(db, sqliteStoreDialect, file);
+  // Migrated: from now on SQLite waits only a slice per attempt (see BUSY_SLICE_MS).
+  database.pragma(`busy_timeout = ${Math.min(BUSY_SLICE_MS, lockWaitMs)}`);
+  return new KyselyNovarchStore(db, sqliteStoreDialect, file, {
+    verifyLocation: locationGuard(file),
+    storedValue,
+    lockWaitMs,
+  });
 }

@@ -9,7 +9,8 @@ import { parseWith, type RowOrigin } from './parse-record-rows.js';
 //
 // The `waiter_*` columns (store migration 2) are optional in format 1: they say who waits on the
 // hold, not what was decided, and a format-1 reader that ignores them reads the hold correctly.
-// Rows written before them have none, and fixtures of both kinds are kept.
+// Rows written before them have none, and fixtures of both kinds are kept. So is
+// `decided_by_os_user` (migration 3): who decided, as the OS knows them, beside `decided_by`.
 
 const timestamp = z.iso.datetime();
 
@@ -32,6 +33,7 @@ const holdRowV1Schema = z
     waiter_seen_at: timestamp.nullish(),
     waiter_pid: z.number().int().nullish(),
     waiter_host: z.string().nullish(),
+    decided_by_os_user: z.string().nullish(),
   })
   .superRefine((row, context) => {
     const pending = row.status === 'pending';
@@ -84,6 +86,7 @@ export function parseHoldRow(row: unknown, origin: RowOrigin = 'stored'): HoldRe
     ...(stored.decided_at === null ? {} : { decidedAt: stored.decided_at }),
     ...(stored.decided_by === null ? {} : { decidedBy: stored.decided_by }),
     ...(stored.rationale === null ? {} : { rationale: stored.rationale }),
+    ...(stored.decided_by_os_user == null ? {} : { decidedByOsUser: stored.decided_by_os_user }),
     ...(stored.waiter_seen_at == null || stored.waiter_pid == null || stored.waiter_host == null
       ? {}
       : { waiter: { seenAt: stored.waiter_seen_at, pid: stored.waiter_pid, host: stored.waiter_host } }),

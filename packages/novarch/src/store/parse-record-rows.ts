@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import type { ActionRecord, EvidenceRecord, SessionRecord, VerdictRecord } from '../model/records.js';
+import type {
+  ActionRecord,
+  EvidenceRecord,
+  SessionKill,
+  SessionRecord,
+  VerdictRecord,
+} from '../model/records.js';
 import { fromJsonColumn } from './json-column.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 
@@ -18,7 +24,14 @@ const sessionRowSchema = z.object({
   hold_wait_seconds: z.number().nonnegative(),
   killed_at: timestamp.nullable(),
   kill_reason: z.string().nullable(),
+  // Migration 3 (absent from rows written before it, NULL on sessions not killed).
+  kill_source: z.enum(['operator', 'judge', 'hold_skipped', 'hold_timed_out', 'gate']).nullish(),
+  kill_action_id: z.string().nullish(),
+  kill_citations_json: z.string().nullish(),
+  killed_by_os_user: z.string().nullish(),
 });
+
+const killCitationsSchema = z.object({ ruleIds: z.array(z.string()), evidenceIds: z.array(z.string()) });
 
 const evidenceRowSchema = z.object({
   id,
@@ -40,6 +53,7 @@ const actionRowSchema = z.object({
   context_json: z.string(),
   reasoning: z.string().nullable(),
   created_at: timestamp,
+  released_at: timestamp.nullish(),
 });
 
 const verdictRowSchema = z.object({
@@ -48,8 +62,9 @@ const verdictRowSchema = z.object({
   session_id: id,
   kind: z.enum(['pass', 'kill', 'hold']),
   citations_json: z.string(),
-  source: z.enum(['judge', 'gate']),
+  source: z.enum(['judge', 'gate', 'permissions']),
   decided_at: timestamp,
+  os_user: z.string().nullish(),
 });
 
 /** `ActionContext`: the known fields are checked, any others are kept. */
@@ -108,6 +123,26 @@ export function parseSessionRow(row: unknown, origin: RowOrigin = 'stored'): Ses
     holdWaitSeconds: stored.hold_wait_seconds,
     ...(stored.killed_at === null ? {} : { killedAt: stored.killed_at }),
     ...(stored.kill_reason === null ? {} : { killReason: stored.kill_reason }),
+    ...(stored.kill_source == null ? {} : { kill: parseKill(stored, stored.kill_source) }),
+  };
+}
+
+function parseKill(stored: z.output<typeof sessionRowSchema>, source: SessionKill['source']): SessionKill {
+  const citations =
+    stored.kill_citations_json == null
+      ? { ruleIds: [], evidenceIds: [] }
+      : parseWith(
+          killCitationsSchema,
+          fromJsonColumn(stored.kill_citations_json, `kill citations of session ${stored.id}`),
+          `kill citations of session ${stored.id}`,
+          'stored',
+        );
+  return {
+    source,
+    ...(stored.kill_action_id == null ? {} : { actionId: stored.kill_action_id }),
+    ruleIds: citations.ruleIds,
+    evidenceIds: citations.evidenceIds,
+    ...(stored.killed_by_os_user == null ? {} : { osUser: stored.killed_by_os_user }),
   };
 }
 
@@ -141,6 +176,7 @@ export function parseActionRow(row: unknown, origin: RowOrigin = 'stored'): Acti
     context: parseWith(actionContextSchema, context, `context of ${what}`, origin),
     ...(stored.reasoning === null ? {} : { reasoning: stored.reasoning }),
     createdAt: stored.created_at,
+    ...(stored.released_at == null ? {} : { releasedAt: stored.released_at }),
   };
 }
 
@@ -161,5 +197,6 @@ export function parseVerdictRow(row: unknown, origin: RowOrigin = 'stored'): Ver
     verdict: { kind: stored.kind, citations },
     decidedAt: stored.decided_at,
     source: stored.source,
+    ...(stored.os_user == null ? {} : { osUser: stored.os_user }),
   };
 }

@@ -11,13 +11,23 @@ export interface StoreDialect {
   /**
    * Runs `work` on one connection holding the database's write lock for the whole time, and
    * commits it as one transaction. Two processes opening the same store at once thus migrate one
-   * after the other; the second finds the work done. (SQLite: `BEGIN IMMEDIATE`.)
+   * after the other; the second finds the work done. (SQLite: `BEGIN IMMEDIATE`.) With `durable`,
+   * the commit is also durable as `durably` makes it.
    */
-  withWriteLock(db: Kysely<StoreTables>, work: (locked: Kysely<StoreTables>) => Promise<void>): Promise<void>;
+  withWriteLock<T>(
+    db: Kysely<StoreTables>,
+    work: (locked: Kysely<StoreTables>) => Promise<T>,
+    options?: { durable?: boolean },
+  ): Promise<T>;
   /**
    * Runs the write of a decision (verdict, hold, hold decision, kill) so that once it resolves it
    * survives a power loss, not only a killed process; it also makes every earlier write durable.
    * Other writes (evidence, actions, sessions) only need to survive a killed process.
    */
   durably<T>(db: Kysely<StoreTables>, work: (db: Kysely<StoreTables>) => Promise<T>): Promise<T>;
+  /**
+   * Whether `error` means another connection held a lock: the operation changed nothing and may
+   * be run again (the store retries it, without blocking the event loop, within its lock wait).
+   */
+  isLockBusy(error: unknown): boolean;
 }

@@ -102,4 +102,18 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       await db.schema.alterTable('holds').addColumn('waiter_host', 'text').execute();
     },
   },
+  {
+    version: 3,
+    name: 'who decided: kill source and citations, OS users, released writes',
+    async up(db) {
+      // All nullable: rows stored before say nothing, and are read as such (never guessed at).
+      await db.schema.alterTable('sessions').addColumn('kill_source', 'text').execute();
+      await db.schema.alterTable('sessions').addColumn('kill_action_id', 'text').execute();
+      await db.schema.alterTable('sessions').addColumn('kill_citations_json', 'text').execute();
+      await db.schema.alterTable('sessions').addColumn('killed_by_os_user', 'text').execute();
+      await db.schema.alterTable('actions').addColumn('released_at', 'text').execute();
+      await db.schema.alterTable('verdicts').addColumn('os_user', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('decided_by_os_user', 'text').execute();
+    },
+  },
 ];

@@ -22,6 +22,11 @@ export interface SessionsTable {
   hold_wait_seconds: number;
   killed_at: string | null;
   kill_reason: string | null;
+  /** Migration 3: who stopped the session (`KillSource`), on which action, citing what. */
+  kill_source: string | null;
+  kill_action_id: string | null;
+  kill_citations_json: string | null;
+  killed_by_os_user: string | null;
 }
 
 /** `evidence`: a read that ran. `input_json`/`output_json` are NULL when the value was undefined. */
@@ -49,6 +54,8 @@ export interface ActionsTable {
   context_json: string;
   reasoning: string | null;
   created_at: string;
+  /** Migration 3: when the gate let the write run; NULL when it did not run. */
+  released_at: string | null;
 }
 
 /** `verdicts`: the verdict on an action; `kind` is a column so the audit can filter on it. */
@@ -61,6 +68,8 @@ export interface VerdictsTable {
   citations_json: string;
   source: string;
   decided_at: string;
+  /** Migration 3: the OS account of the process that stored the verdict. */
+  os_user: string | null;
 }
 
 /**
@@ -82,6 +91,8 @@ export interface HoldsTable {
   waiter_seen_at: string | null;
   waiter_pid: number | null;
   waiter_host: string | null;
+  /** Migration 3: the OS account of the process that stored the decision. */
+  decided_by_os_user: string | null;
 }
 
 /** Every table of a Novarch store. */

@@ -89,7 +89,7 @@ describe('NovarchHookGate through the real CLI', () => {
     expect((await world.store.listHolds())[0]?.status).toBe('timed_out');
   });
 
-  it("a read the user's own permissions deny is evidence from its tool result, and does not block the next write", async () => {
+  it("a read the user's own permissions deny is a refused call, not evidence, and does not block the next write", async () => {
     world = await createGateWorld();
     fake.script(lookup('C7', 'l1'), lookup('C8', 'l2'), refund('C8', 80, 'r1'), reply('done'));
     await world.run(fake.url, { denyLookupOf: 'C7' });
@@ -98,7 +98,6 @@ describe('NovarchHookGate through the real CLI', () => {
     const [entry] = await world.store.audit();
     const evidence = await world.store.listEvidence(entry?.session.id ?? '');
     expect(evidence.map(({ input, isError }) => ({ input, isError }))).toEqual([
-      { input: { customer_id: 'C7' }, isError: true },
       { input: { customer_id: 'C8' }, isError: false },
     ]);
   });

@@ -150,11 +150,12 @@ describe('novarch holds', () => {
       `HOLD                                       STATUS               SESSION                                   ACTION  RECORD  DEADLINE                  SUMMARY
 hold_00000000-0000-0000-0000-000000000001  pending (waiting)    ses_00000000-0000-0000-0000-000000000001  refund  c-7     2099-01-01T00:00:00.000Z  Refund 900 € to c-7
 hold_00000000-0000-0000-0000-000000000002  pending (abandoned)  ses_00000000-0000-0000-0000-000000000002  refund  c-9     2099-01-01T00:00:00.000Z  Refund 600 € to c-9
+(RECORD and SUMMARY are written by the agent)
 `,
     );
     expect((await novarch(['holds', 'list', '--status', 'approved'], env)).stdout).toBe('No holds found.\n');
     const abandoned = await novarch(['holds', 'list', '--status', 'abandoned'], env);
-    expect(mask(abandoned.stdout).split('\n').slice(1, -1)).toEqual([
+    expect(mask(abandoned.stdout).split('\n').slice(1, -2)).toEqual([
       expect.stringMatching(/^hold_00000000-0000-0000-0000-000000000002 {2}pending \(abandoned\)/),
     ]);
     const unknown = await novarch(['holds', 'list', '--status', 'stuck'], env);
@@ -199,11 +200,12 @@ Session ses_00000000-0000-0000-0000-000000000001
 Action act_00000000-0000-0000-0000-000000000001
   type       refund
   tool       mcp__crm__refund
-  record     c-7
-  summary    Refund 900 € to c-7
-  context    {"recordId":"c-7","summary":"Refund 900 € to c-7"}
-  input      {"recordId":"c-7","reasoning":"charged twice"}
-  reasoning  charged twice
+  record     (agent) c-7
+  summary    (agent) Refund 900 € to c-7
+  context    (agent) {"recordId":"c-7","summary":"Refund 900 € to c-7"}
+  input      (agent) {"recordId":"c-7","reasoning":"charged twice"}
+  reasoning  (agent) charged twice
+  (agent): written by the agent or built from its tool input, not by Novarch or an operator
 
 Verdict hold (judge, YYYY-MM-DDThh:mm:ss.sssZ)
   rules      TEAM-2
@@ -212,8 +214,8 @@ Verdict hold (judge, YYYY-MM-DDThh:mm:ss.sssZ)
 
 Cited evidence
   evd_00000000-0000-0000-0000-000000000001  mcp__crm__lookup_customer  YYYY-MM-DDThh:mm:ss.sssZ
-    input   {"customerId":"c-7"}
-    output  {"name":"Ana Lima","charges":[450,450]}
+    input   (agent) {"customerId":"c-7"}
+    output  (tool) {"name":"Ana Lima","charges":[450,450]}
 `);
     const json = JSON.parse((await novarch(['holds', 'show', ids.refundHold.id, '--json'], env)).stdout);
     expect(json.verdict.verdict.citations).toEqual({
@@ -295,6 +297,7 @@ Cited evidence
       ['hold_00000000-0000-0000-0000-000000000001', 'pending (waiting)'],
       ['hold_00000000-0000-0000-0000-000000000002', 'pending (abandoned)'],
       [expired.id, 'pending (expired)'],
+      ['(RECORD and SUMMARY are written by the agent)'],
       [''],
     ]);
     const shown = await novarch(['holds', 'show', expired.id], env);
@@ -438,6 +441,7 @@ YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000001  refund-bot  
 YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000001  refund-bot  add_note       c-7     pass     TEAM-1  -
 YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000002  notes-bot   refund         c-9     hold     TEAM-2  pending (abandoned)
 YYYY-MM-DDThh:mm:ss.sssZ  ses_00000000-0000-0000-0000-000000000002  notes-bot   delete_record  n-1     kill     TEAM-9  -
+(RECORD is written by the agent)
 `,
     );
     const json = await novarch(['audit', '--verdict', 'hold', '--json'], env);
@@ -466,7 +470,7 @@ describe('novarch store, help and exit codes', () => {
     const config = path.join(path.dirname(file), 'novarch.yaml');
     writeFileSync(config, 'store:\n  path: ./novarch.db\n');
     const viaConfig = await novarch(['audit', '--config', config], { NOVARCH_STORE: '/nowhere.db' });
-    expect(viaConfig.stdout.split('\n')).toHaveLength(6);
+    expect(viaConfig.stdout.split('\n')).toHaveLength(7);
     const viaStore = await novarch(['--store', file, 'audit', '--config', '/nowhere.yaml'], env);
     expect(viaStore.code).toBe(0);
     const missing = await novarch(['holds', 'list'], { NOVARCH_STORE: '/nowhere/novarch.db' });

@@ -64,6 +64,7 @@ describe('the SQLite store shared by several processes', () => {
       expect(database.prepare('select version from schema_migrations order by version').all()).toEqual([
         { version: 1 },
         { version: 2 },
+        { version: 3 },
       ]);
       expect(database.prepare('select count(*) as sessions from sessions').get()).toEqual({ sessions: 3 });
     } finally {

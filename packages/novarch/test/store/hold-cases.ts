@@ -63,6 +63,7 @@ export function describeHoldCases({ store, check }: ConformanceContext): void {
         status: 'approved',
         decidedAt: expect.stringMatching(ISO_TIMESTAMP),
         decidedBy: 'operator:élodie',
+        decidedByOsUser: expect.any(String),
         rationale: 'looked fine ✓',
       });
       expect(await store().getHold(hold.id)).toEqual(decided);

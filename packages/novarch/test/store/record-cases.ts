@@ -149,6 +149,7 @@ export function describeRecordCases({ store, check }: ConformanceContext): void 
           verdict,
           decidedAt: expect.stringMatching(ISO_TIMESTAMP),
           source: kind === 'kill' ? 'gate' : 'judge',
+          osUser: expect.any(String),
         });
         const [entry] = await store().audit({ sessionId: session.id, limit: 1 });
         expect(entry?.verdict).toEqual(stored);

@@ -56,6 +56,24 @@ export function describeSessionCases({ store, check }: ConformanceContext): void
         ...session,
         killedAt: expect.stringMatching(ISO_TIMESTAMP),
         killReason: 'TEAM-2: refund without lookup',
+        kill: { source: 'operator', ruleIds: [], evidenceIds: [], osUser: expect.any(String) },
+      });
+    });
+
+    check('killSession keeps who stopped the session and the citations (a judge kill)', async () => {
+      const session = await store().createSession(scope(), 60);
+      await store().killSession(session.id, 'TEAM-1: no lookup', {
+        source: 'judge',
+        actionId: 'act_1',
+        ruleIds: ['TEAM-1'],
+        evidenceIds: ['evd_1'],
+      });
+      expect((await store().getSession(session.id))?.kill).toEqual({
+        source: 'judge',
+        actionId: 'act_1',
+        ruleIds: ['TEAM-1'],
+        evidenceIds: ['evd_1'],
+        osUser: expect.any(String),
       });
     });
 

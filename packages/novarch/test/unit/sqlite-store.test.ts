@@ -35,6 +35,7 @@ describe('openSqliteStore', () => {
       expect(database.prepare('select version, name from schema_migrations').all()).toEqual([
         { version: 1, name: 'sessions, evidence, actions, verdicts, holds' },
         { version: 2, name: 'holds: the last check-in of the waiting process' },
+        { version: 3, name: 'who decided: kill source and citations, OS users, released writes' },
       ]);
       const tables = database
         .prepare(
@@ -72,7 +73,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 2). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 3). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -87,6 +88,7 @@ describe('openSqliteStore', () => {
       autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
       withWriteLock: () => Promise.reject(new Error('not used by migration 1')),
       durably: () => Promise.reject(new Error('not used by migration 1')),
+      isLockBusy: () => false,
     });
     await sql`create table schema_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(
       v1,
@@ -124,6 +126,7 @@ describe('openSqliteStore', () => {
       expect(database.prepare('select version from schema_migrations order by version').all()).toEqual([
         { version: 1 },
         { version: 2 },
+        { version: 3 },
       ]);
     });
   });

@@ -14,6 +14,7 @@ import {
   operatorName,
   parseCommandOptions,
   type RunCommand,
+  refuseIfGoverned,
 } from './operator-context.js';
 
 const HOLD_STATUSES = ['pending', 'approved', 'denied', 'skipped', 'timed_out'] as const;
@@ -110,6 +111,7 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
       .action((holdId: string, _options: unknown, command: Command) =>
         run(async () => {
           const options = parseCommandOptions(DecideOptionsSchema, command);
+          refuseIfGoverned(context, `${decision.name} its own holds`);
           const decided = await onStore(options, context, (store, location) =>
             decideHoldAsOperator(
               store,

@@ -4,6 +4,11 @@ import { z } from 'zod';
 import type { NovarchStore } from '../../model/novarch-store.js';
 import type { ExitCodeValue } from '../exit-codes.js';
 import { withOperatorStore } from '../open-operator-store.js';
+import {
+  checkOperatorName,
+  governedSessionOf,
+  refuseInsideGovernedSession,
+} from '../operations/governed-process.js';
 import { OperatorUsageError } from '../operator-errors.js';
 import { type ResolvedStorePath, resolveStorePath } from '../resolve-store-path.js';
 import type { Style } from '../terminal-style.js';
@@ -18,6 +23,16 @@ export interface OperatorContext {
   style: Style;
   /** The time, for telling waiting holds from abandoned and expired ones. */
   now(): Date;
+  /**
+   * The governed session this process runs inside, if any (default: `NOVARCH_GOVERNED_SESSION`
+   * in `env` or in an ancestor process's environment): decisions are refused there.
+   */
+  governedSession?: () => string | undefined;
+}
+
+/** Refuses the decision `what` when this process runs inside a governed session (exit 3). */
+export function refuseIfGoverned(context: OperatorContext, what: string): void {
+  refuseInsideGovernedSession((context.governedSession ?? (() => governedSessionOf(context.env)))(), what);
 }
 
 /** Hands a command's work to the entry point, which awaits it and maps errors to exit codes. */
@@ -50,9 +65,14 @@ export const positiveIntegerFlag = z
   .regex(/^[1-9][0-9]*$/, 'expected a whole number of 1 or more')
   .transform(Number);
 
-/** The operator's name: `--operator`, else `$USER`, else `$LOGNAME`, else the OS account name. */
+/**
+ * The operator's name: `--operator`, else `$USER`, else `$LOGNAME`, else the OS account name.
+ * Names Novarch reserves for itself (`novarch`, …) are refused. The store also records the OS
+ * account of the deciding process, whatever name is given.
+ */
 export function operatorName(flag: string | undefined, context: OperatorContext): string {
-  return flag ?? (context.env.USER || context.env.LOGNAME || accountName());
+  const name = flag ?? (context.env.USER || context.env.LOGNAME || accountName());
+  return name.trim() === '' ? name : checkOperatorName(name);
 }
 
 function accountName(): string {

@@ -11,6 +11,7 @@ import {
   operatorName,
   parseCommandOptions,
   type RunCommand,
+  refuseIfGoverned,
 } from './operator-context.js';
 
 const ListOptionsSchema = GlobalOptionsSchema.extend({
@@ -59,6 +60,7 @@ export function registerSessionsCommand(program: Command, run: RunCommand, conte
     .action((sessionId: string, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(KillOptionsSchema, command);
+        refuseIfGoverned(context, 'kill sessions');
         const killed = await onStore(options, context, (store, location) =>
           killSessionAsOperator(
             store,

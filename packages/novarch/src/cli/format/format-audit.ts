@@ -5,6 +5,8 @@ import { cell, formatTable } from './format-table.js';
 import { paintStatus } from './paint-status.js';
 
 const HEADERS = ['TIME', 'SESSION', 'AGENT', 'ACTION', 'RECORD', 'VERDICT', 'RULES', 'HOLD'];
+/** RECORD comes from the agent's tool input: the table says so under it. */
+export const AUDIT_AGENT_NOTE = '(RECORD is written by the agent)\n';
 const PAINTED_COLUMNS = new Set([5, 7]);
 
 /**
@@ -23,7 +25,8 @@ export function formatAuditTable(entries: readonly AuditRow[], style: Style = PL
     cell(verdict?.verdict.citations.ruleIds.join(',')),
     cell(hold && holdStatusLabel(hold, holdState)),
   ]);
-  return formatTable(HEADERS, rows, (column, text, padded) =>
+  const table = formatTable(HEADERS, rows, (column, text, padded) =>
     PAINTED_COLUMNS.has(column) ? padded.replace(text, paintStatus(style, text)) : padded,
   );
+  return `${table}${AUDIT_AGENT_NOTE}`;
 }

@@ -3,14 +3,22 @@ import { describeWaiter, explainHoldState, holdStatusLabel } from '../operations
 import type { HoldDetail } from '../operations/hold-operations.js';
 import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { formatInlineJson } from './format-table.js';
+import { agentText, neutralise } from './neutralise-text.js';
 import { paintStatus } from './paint-status.js';
 
 const KEY_WIDTH = 11;
 
-/** `  key        value` lines, skipping absent values. */
+/** `  key        value` lines, skipping absent values; each value on one line, escapes neutralised. */
 function fields(entries: ReadonlyArray<readonly [string, string | undefined]>): string[] {
   return entries.flatMap(([key, value]) =>
-    value === undefined ? [] : [`  ${key.padEnd(KEY_WIDTH)}${value}`],
+    value === undefined ? [] : [`  ${key.padEnd(KEY_WIDTH)}${neutralise(value)}`],
+  );
+}
+
+/** Fields whose value the agent wrote: labelled `(agent)` (and neutralised like every value). */
+function agentFields(entries: ReadonlyArray<readonly [string, string | undefined]>): string[] {
+  return entries.flatMap(([key, value]) =>
+    value === undefined ? [] : [`  ${key.padEnd(KEY_WIDTH)}${agentText(value)}`],
   );
 }
 
@@ -46,15 +54,20 @@ export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE)
     `${style.bold('Action')} ${hold.actionId}${action === undefined ? ' (not stored)' : ''}`,
     ...(action === undefined
       ? []
-      : fields([
-          ['type', action.actionType],
-          ['tool', action.toolName],
-          ['record', action.context.recordId],
-          ['summary', action.context.summary],
-          ['context', formatInlineJson(action.context)],
-          ['input', formatInlineJson(action.input)],
-          ['reasoning', action.reasoning ?? '(none given)'],
-        ])),
+      : [
+          ...fields([
+            ['type', action.actionType],
+            ['tool', action.toolName],
+          ]),
+          ...agentFields([
+            ['record', action.context.recordId],
+            ['summary', action.context.summary],
+            ['context', formatInlineJson(action.context)],
+            ['input', formatInlineJson(action.input)],
+            ['reasoning', action.reasoning ?? '(none given)'],
+          ]),
+          '  (agent): written by the agent or built from its tool input, not by Novarch or an operator',
+        ]),
     '',
   ];
   if (verdict === undefined) {
@@ -80,9 +93,9 @@ export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE)
     for (const evidence of citedEvidence) {
       const failed = evidence.isError ? ' (error)' : '';
       lines.push(
-        `  ${evidence.id}  ${evidence.toolName}${failed}  ${evidence.finishedAt}`,
-        `    input   ${formatInlineJson(evidence.input)}`,
-        `    output  ${formatInlineJson(evidence.output)}`,
+        `  ${neutralise(evidence.id)}  ${neutralise(evidence.toolName)}${failed}  ${evidence.finishedAt}`,
+        `    input   (agent) ${formatInlineJson(evidence.input)}`,
+        `    output  (tool) ${formatInlineJson(evidence.output)}`,
       );
     }
   }
@@ -106,8 +119,8 @@ export function formatDecidedHold(
   style: Style = PLAIN_STYLE,
 ): string {
   const status = hold.status === 'pending' || hold.status === 'timed_out' ? undefined : hold.status;
-  const why = hold.rationale === undefined ? '' : `: ${hold.rationale}`;
-  const first = `Hold ${hold.id} ${paintStatus(style, hold.status)} by ${hold.decidedBy ?? '?'}${why}`;
+  const why = hold.rationale === undefined ? '' : `: ${neutralise(hold.rationale)}`;
+  const first = `Hold ${hold.id} ${paintStatus(style, hold.status)} by ${neutralise(hold.decidedBy ?? '?')}${why}`;
   const outcome = forced !== undefined ? FORCED_OUTCOME : status === undefined ? undefined : OUTCOME[status];
   return `${first}\n${outcome === undefined ? '' : `${outcome}\n`}`;
 }

@@ -5,6 +5,8 @@ import { cell, formatTable } from './format-table.js';
 import { paintStatus } from './paint-status.js';
 
 const HEADERS = ['HOLD', 'STATUS', 'SESSION', 'ACTION', 'RECORD', 'DEADLINE', 'SUMMARY'];
+/** RECORD and SUMMARY come from the agent's tool input: the table says so under it. */
+export const HOLDS_AGENT_NOTE = '(RECORD and SUMMARY are written by the agent)\n';
 const STATUS_COLUMN = 1;
 
 /**
@@ -22,7 +24,8 @@ export function formatHoldsTable(holds: readonly HoldSummary[], style: Style = P
     hold.deadline,
     cell(action?.context.summary),
   ]);
-  return formatTable(HEADERS, rows, (column, text, padded) =>
+  const table = formatTable(HEADERS, rows, (column, text, padded) =>
     column === STATUS_COLUMN ? padded.replace(text, paintStatus(style, text)) : padded,
   );
+  return `${table}${HOLDS_AGENT_NOTE}`;
 }

@@ -1,3 +1,5 @@
+import { neutralise } from './neutralise-text.js';
+
 /** Colours one cell after padding, so colour codes never skew the column widths. */
 export type PaintCell = (column: number, text: string, padded: string) => string;
 
@@ -7,9 +9,11 @@ export type PaintCell = (column: number, text: string, padded: string) => string
  */
 export function formatTable(
   headers: readonly string[],
-  rows: readonly (readonly string[])[],
+  unsafeRows: readonly (readonly string[])[],
   paint: PaintCell = (_column, _text, padded) => padded,
 ): string {
+  // Every cell on one line, without control or escape characters (see neutralise-text.ts).
+  const rows = unsafeRows.map((row) => row.map((value) => neutralise(value)));
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
@@ -25,9 +29,9 @@ export function formatTable(
   return `${[line(headers, false), ...rows.map((row) => line(row, true))].join('\n')}\n`;
 }
 
-/** A value as one line of compact JSON (`undefined` when there is none). */
+/** A value as one line of compact JSON (`undefined` when there is none), control characters escaped. */
 export function formatInlineJson(value: unknown): string {
-  return JSON.stringify(value) ?? 'undefined';
+  return neutralise(JSON.stringify(value) ?? 'undefined');
 }
 
 /** Machine output: pretty JSON with a final newline. */

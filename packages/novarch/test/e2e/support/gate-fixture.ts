@@ -2,11 +2,12 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
+import { type AgentDefinition, createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
 import { type RecordedRequest, toolResults, toolUse } from '@holodeck/testkit';
 import { z } from 'zod';
 import {
   augur,
+  type LlmJudge,
   loadRulesFile,
   NovarchEngine,
   NovarchHookGate,
@@ -60,9 +61,19 @@ export interface GateRunOptions {
   denyLookupOf?: string;
   /** Iterate the query without `gate.track` (the hooks alone). */
   untracked?: boolean;
+  /** Aborts the query (the SDK's `abortController`). */
+  abortController?: AbortController;
+  /** Subagents the model may start with the `Agent` tool (then mapped as a read). */
+  agents?: Record<string, AgentDefinition>;
+  /** Called with the gate once it is open, before the query starts. */
+  onGate?: (gate: NovarchHookGate) => void;
 }
 
 export interface GateWorldOptions {
+  /** Team rules to use instead of the gate fixture's (YAML). */
+  rulesYaml?: string;
+  /** An LLM judge for rules without a condition. */
+  llmJudge?: LlmJudge;
   /** An existing directory (and the store file `novarch.db` in it) to use; default a new temp one. */
   directory?: string;
   /** Also append each executed refund to this file as a JSON line (seen from other processes). */
@@ -76,7 +87,7 @@ export async function createGateWorld(
 ): Promise<GateWorld> {
   const directory = options.directory ?? mkdtempSync(path.join(tmpdir(), 'novarch-gate-'));
   const rulesFile = path.join(directory, 'rules.yaml');
-  writeFileSync(rulesFile, RULES_YAML);
+  writeFileSync(rulesFile, options.rulesYaml ?? RULES_YAML);
   const storeFile = path.join(directory, 'novarch.db');
   const store = await openSqliteStore(storeFile);
   const engine = new NovarchEngine({
@@ -84,6 +95,7 @@ export async function createGateWorld(
     rules: [await loadRulesFile(rulesFile)],
     holdWindowSeconds,
     pollIntervalMs: 50,
+    ...(options.llmJudge === undefined ? {} : { llmJudge: options.llmJudge }),
   });
   const refunds: GateWorld['refunds'] = [];
   const server = () =>
@@ -132,7 +144,11 @@ export async function createGateWorld(
         },
         async () => {
           const gate = await new NovarchHookGate({
-            toolKinds: { mcp__cs__lookup_customer: 'read', mcp__cs__issue_refund: 'write' },
+            toolKinds: {
+              mcp__cs__lookup_customer: 'read',
+              mcp__cs__issue_refund: 'write',
+              ...(options.agents === undefined ? {} : { Agent: 'read' as const }),
+            },
             writeSpecs: {
               mcp__cs__issue_refund: {
                 actionType: 'issue_refund',
@@ -148,10 +164,12 @@ export async function createGateWorld(
               },
             },
           }).open();
+          options.onGate?.(gate);
           const run = query({
             prompt: 'Help the customer.',
             options: {
-              env: {
+              // The gate marks the agent's environment: `novarch` refuses decisions from inside it.
+              env: gate.agentEnv({
                 PATH: process.env.PATH ?? '',
                 HOME: home,
                 ANTHROPIC_BASE_URL: baseUrl,
@@ -159,8 +177,10 @@ export async function createGateWorld(
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
                 CLAUDE_CODE_MAX_RETRIES: '0',
                 IS_SANDBOX: '1',
-              },
-              tools: [],
+              }),
+              tools: options.agents === undefined ? [] : ['Agent'],
+              ...(options.agents === undefined ? {} : { agents: options.agents }),
+              ...(options.abortController === undefined ? {} : { abortController: options.abortController }),
               settingSources: [],
               thinking: { type: 'disabled' },
               mcpServers: { cs: server() },
@@ -176,9 +196,14 @@ export async function createGateWorld(
               hooks: gate.hooksConfig(options.timeoutS !== undefined ? { timeoutS: options.timeoutS } : {}),
             },
           });
-          for await (const _message of options.untracked ? run : gate.track(run)) {
-            // the gate acts through hooks, and completes its evidence from the messages
+          try {
+            for await (const _message of options.untracked ? run : gate.track(run)) {
+              // the gate acts through hooks, and completes its evidence from the messages
+            }
+          } catch (error) {
+            if (!options.abortController?.signal.aborted) throw error;
           }
+          await gate.close();
           return gate;
         },
       );

@@ -28,11 +28,12 @@ Session ses_1
 Action act_1
   type       refund
   tool       mcp__crm__refund
-  record     c-7
-  summary    Refund 900 € to c-7
-  context    {"recordId":"c-7","summary":"Refund 900 € to c-7","amount":900}
-  input      {"customerId":"c-7","amount":900}
-  reasoning  charged twice
+  record     (agent) c-7
+  summary    (agent) Refund 900 € to c-7
+  context    (agent) {"recordId":"c-7","summary":"Refund 900 € to c-7","amount":900}
+  input      (agent) {"customerId":"c-7","amount":900}
+  reasoning  (agent) charged twice
+  (agent): written by the agent or built from its tool input, not by Novarch or an operator
 
 Verdict hold (judge, 2026-03-01T10:00:02.100Z)
   rules      TEAM-2
@@ -41,8 +42,8 @@ Verdict hold (judge, 2026-03-01T10:00:02.100Z)
 
 Cited evidence
   evd_1  mcp__crm__lookup_customer  2026-03-01T10:00:01.200Z
-    input   {"customerId":"c-7"}
-    output  {"name":"Ana Lima"}
+    input   (agent) {"customerId":"c-7"}
+    output  (tool) {"name":"Ana Lima"}
 `,
     );
   });

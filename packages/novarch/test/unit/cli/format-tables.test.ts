@@ -35,11 +35,35 @@ describe('formatTable', () => {
 });
 
 describe('table formatters', () => {
+  /**
+   * Proves item 11 of issue 14: agent text cannot spoof what operators see. A summary with a
+   * newline cannot add a forged row, an escape code cannot hide or recolour the verdict, a bidi
+   * override cannot reorder it; every cell stays on one line. (Before: printed raw.)
+   */
+  it('neutralises control and escape sequences in agent-supplied cells, one line per row', () => {
+    const forged = {
+      ...action,
+      context: {
+        recordId: 'c-7\u001b[8m',
+        summary: 'ok\nhold_2  approved  ses_1  refund  c-9  pre-approved by finance\u202e',
+      },
+    };
+    const table = formatHoldsTable([{ hold: pendingHold, action: forged }]);
+    expect(table.split('\n')).toHaveLength(4);
+    expect(table).not.toContain('\u001b');
+    expect(table).not.toContain('\u202e');
+    expect(table).toContain('c-7\\x1b[8m');
+    expect(table).toContain('ok\\nhold_2  approved');
+    expect(table).toContain('finance\\u202e');
+    expect(formatAuditTable([{ ...auditEntry, action: forged }])).not.toContain('\u001b');
+  });
+
   it('lists holds with their action', () => {
     expect(formatHoldsTable([{ hold: pendingHold, action }, { hold: deniedHold }])).toBe(
       `HOLD    STATUS   SESSION  ACTION  RECORD  DEADLINE                  SUMMARY
 hold_1  pending  ses_1    refund  c-7     2026-03-01T10:05:02.200Z  Refund 900 € to c-7
 hold_1  denied   ses_1    -       -       2026-03-01T10:05:02.200Z  -
+(RECORD and SUMMARY are written by the agent)
 `,
     );
     expect(formatHoldsTable([])).toBe('No holds found.\n');
@@ -59,6 +83,7 @@ hold_1  pending (waiting)    ses_1    refund  c-7     2026-03-01T10:05:02.200Z  
 hold_1  pending (abandoned)  ses_1    refund  c-7     2026-03-01T10:05:02.200Z  Refund 900 € to c-7
 hold_1  pending (expired)    ses_1    -       -       2026-03-01T10:05:02.200Z  -
 hold_1  denied               ses_1    -       -       2026-03-01T10:05:02.200Z  -
+(RECORD and SUMMARY are written by the agent)
 `,
     );
     const [, waiting, abandoned] = formatHoldsTable(
@@ -92,6 +117,7 @@ ses_2    acme    support  notes-bot   2026-03-01T10:00:00.000Z  300s       2026-
       `TIME                      SESSION  AGENT       ACTION    RECORD  VERDICT  RULES   HOLD
 2026-03-01T10:00:02.000Z  ses_1    refund-bot  refund    c-7     hold     TEAM-2  pending
 2026-03-01T10:00:02.000Z  ses_1    refund-bot  add_note  c-7     -        -       -
+(RECORD is written by the agent)
 `,
     );
     expect(formatAuditTable([])).toBe('No actions found.\n');

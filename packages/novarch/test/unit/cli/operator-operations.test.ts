@@ -118,6 +118,7 @@ describe('operator decisions and the waiting agent', () => {
       status: 'timed_out',
       decidedAt: expect.any(String),
       decidedBy: 'ana',
+      decidedByOsUser: expect.any(String),
       rationale:
         'Closed with novarch holds approve --force: no agent process had checked in since ' +
         `${seenAt} (pid 4242 on agent-7), so the write did not run. Rationale: charged twice`,

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRecord, HoldRecord, HoldStatus, VerdictRecord } from '../../../src/index.js';
 import { type FaultableMethod, FaultyStore } from './support/faulty-store.js';
-import { denyReason, gateHooks, isNoOpinion } from './support/hook-calls.js';
+import {
+  assistantToolUses,
+  denyReason,
+  gateHooks,
+  isNoOpinion,
+  resultMessage,
+  toolResultMessage,
+} from './support/hook-calls.js';
 import {
   DELETE_ACCOUNT,
   LOOKUP,
@@ -26,7 +33,8 @@ type Customer = (typeof CUSTOMERS)[number];
 const lookupCall = fc.record({
   type: fc.constant('lookup' as const),
   customer: fc.constantFrom(...CUSTOMERS),
-  fails: fc.boolean(),
+  /** ran, failed (PostToolUseFailure), or denied by the user's permissions (never ran: no Post hook). */
+  outcome: fc.constantFrom('ran', 'ran', 'failed', 'denied'),
 });
 const refundCall = fc.record({
   type: fc.constant('refund' as const),
@@ -42,6 +50,8 @@ const refundCall = fc.record({
     'none',
   ),
   operatorAfterPolls: fc.integer({ min: 0, max: 2 }),
+  /** An operator kills the session while this write is judged, or while it is held (item 2). */
+  killDuring: fc.constantFrom('none', 'none', 'none', 'none', 'judge', 'hold'),
 });
 const otherCall = fc.record({
   type: fc.constant('other' as const),
@@ -57,6 +67,8 @@ const FAULTABLE: FaultableMethod[] = [
   'listEvidence',
   'recordAction',
   'recordVerdict',
+  'releaseAction',
+  'recordRefusal',
   'createHold',
   'getHold',
   'decideHold',
@@ -64,6 +76,8 @@ const FAULTABLE: FaultableMethod[] = [
 const scenario = fc.record({
   /** Customers looked up (one call per turn) before the random turns, so that writes often pass. */
   warmUp: fc.constantFrom<Customer[]>(['C1', 'C2'], ['C1', 'C2'], ['C2'], []),
+  /** Whether the gate sees the message stream (`gate.track`); without it, the in-flight rule applies. */
+  tracked: fc.boolean(),
   turns: fc.array(
     fc.record({
       /** An operator kills the session (`novarch sessions kill`) before this turn. */
@@ -84,6 +98,7 @@ const scenario = fc.record({
 interface OperatorScript {
   decision: OperatorDecision;
   afterPolls: number;
+  killDuring: 'none' | 'judge' | 'hold';
 }
 
 function callIdOf(input: unknown): string | undefined {
@@ -98,10 +113,25 @@ class ObservedStore extends FaultyStore {
   readonly approvedActions = new Set<string>();
   /** Customers with a lookup in the session's evidence. */
   readonly lookedUp = new Set<string>();
+  /** Actions the store let run (`releaseAction` released them): the only writes that may run. */
+  readonly releasedActions = new Set<string>();
   /** A judge kill, or a hold skipped or timed out, reached the gate: it must have latched. */
   stoppedByVerdict = false;
+  /** An operator kill was stored while a write was judged or held (item 2). */
+  killedDuringJudgement = false;
+  /** A read's evidence failed to store: from then on no write may run (item 8). */
+  evidenceFailed = false;
+  /** A read denied by the user's permissions was stored as evidence (item 1: must never happen). */
+  deniedReadStored = false;
+  sessionId = '';
   readonly operatorScripts = new Map<string, OperatorScript>();
   private readonly polls = new Map<string, number>();
+  private judging: string | undefined;
+
+  private async killNow(): Promise<void> {
+    await this.inner.killSession(this.sessionId, 'operator stop during judgement');
+    this.killedDuringJudgement = true;
+  }
 
   private seen(hold: HoldRecord | undefined): void {
     if (hold?.status === 'approved') this.approvedActions.add(hold.actionId);
@@ -113,8 +143,16 @@ class ObservedStore extends FaultyStore {
   }
 
   override async recordEvidence(evidence: Parameters<FaultyStore['recordEvidence']>[0]) {
-    const record = await super.recordEvidence(evidence);
+    let record: Awaited<ReturnType<FaultyStore['recordEvidence']>>;
+    try {
+      record = await super.recordEvidence(evidence);
+    } catch (error) {
+      this.evidenceFailed = true;
+      throw error;
+    }
     const input = record.input;
+    if (typeof input === 'object' && input !== null && 'via' in input && input.via === 'denied')
+      this.deniedReadStored = true;
     if (record.toolName === LOOKUP && typeof input === 'object' && input !== null && 'customer_id' in input)
       this.lookedUp.add(String(input.customer_id));
     return record;
@@ -123,7 +161,21 @@ class ObservedStore extends FaultyStore {
     const record = await super.recordAction(action);
     const callId = callIdOf(record.input);
     if (callId !== undefined) this.callOfAction.set(record.id, callId);
+    this.judging = record.id;
     return record;
+  }
+  override async listEvidence(sessionId: string) {
+    const evidence = await super.listEvidence(sessionId);
+    // The engine reads the evidence right after recording the action: the judgement is under way.
+    const script = this.judging === undefined ? undefined : this.scriptOf(this.judging);
+    if (script?.killDuring === 'judge') await this.killNow();
+    return evidence;
+  }
+  override async releaseAction(release: Parameters<FaultyStore['releaseAction']>[0]) {
+    const result = await super.releaseAction(release);
+    if (release.verdict !== undefined) this.verdictOfAction.set(release.actionId, 'pass');
+    if (result.released) this.releasedActions.add(release.actionId);
+    return result;
   }
   override async recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt'>) {
     const record = await super.recordVerdict(verdict);
@@ -141,6 +193,7 @@ class ObservedStore extends FaultyStore {
     this.polls.set(id, poll + 1);
     const pending = await this.inner.getHold(id);
     const script = pending && this.scriptOf(pending.actionId);
+    if (script?.killDuring === 'hold' && poll === 0) await this.killNow();
     if (script && script.decision !== 'none' && poll === script.afterPolls)
       await this.inner.decideHold(id, script.decision, 'operator-ana', `scripted ${script.decision}`);
     const hold = await super.getHold(id);
@@ -155,7 +208,14 @@ class ObservedStore extends FaultyStore {
 }
 
 function toolCall(generated: Call, id: string): { tool: string; input: Record<string, unknown> } {
-  if (generated.type === 'lookup') return { tool: LOOKUP, input: { customer_id: generated.customer } };
+  if (generated.type === 'lookup')
+    return {
+      tool: LOOKUP,
+      input: {
+        customer_id: generated.customer,
+        ...(generated.outcome === 'denied' ? { via: 'denied' } : {}),
+      },
+    };
   if (generated.type === 'other') return { tool: generated.tool, input: { call_id: id } };
   const input: Record<string, unknown> = { customer_id: generated.customer, reasoning: 'asked', call_id: id };
   if (generated.input !== 'malformed') input.amount = generated.amount;
@@ -171,6 +231,10 @@ const tally = {
   latched: 0,
   runsWithFaults: 0,
   refusedAfterStop: 0,
+  refusedBesideOthers: 0,
+  refusedAfterKillDuringJudgement: 0,
+  refusedOnLostEvidence: 0,
+  deniedReads: 0,
 };
 
 let base: NovarchTestBase;
@@ -183,20 +247,22 @@ async function runScenario(generated: typeof scenario extends fc.Arbitrary<infer
   const store = new ObservedStore(base.store);
   const engine = testEngine(base, store, { pollIntervalMs: 1 });
   const { session, gate } = await openTestGate(engine);
+  store.sessionId = session.record.id;
   for (const fault of generated.faults) store.fail(fault.method, fault.nth);
   const hooks = gateHooks(gate);
   let operatorKilled = false;
   let nextId = 0;
   const warmUp = generated.warmUp.map((customer) => ({
     operatorKill: false,
-    calls: [{ type: 'lookup' as const, customer, fails: false }],
+    calls: [{ type: 'lookup' as const, customer, outcome: 'ran' as const }],
   }));
-  for (const turn of [...warmUp, ...generated.turns]) {
+  for (const [turnIndex, turn] of [...warmUp, ...generated.turns].entries()) {
     if (turn.operatorKill) {
       await base.store.killSession(session.record.id, 'operator stop');
       operatorKilled = true;
     }
-    const stoppedBefore = operatorKilled || store.stoppedByVerdict;
+    const stoppedBefore = operatorKilled || store.stoppedByVerdict || store.killedDuringJudgement;
+    const evidenceLostBefore = store.evidenceFailed;
     const lookedUpBefore = new Set(store.lookedUp);
     const calls = turn.calls.map((generatedCall) => {
       const id = `call-${nextId++}`;
@@ -204,11 +270,19 @@ async function runScenario(generated: typeof scenario extends fc.Arbitrary<infer
         store.operatorScripts.set(id, {
           decision: generatedCall.operator,
           afterPolls: generatedCall.operatorAfterPolls,
+          killDuring: generatedCall.killDuring,
         });
       return { id, generated: generatedCall, ...toolCall(generatedCall, id) };
     });
+    // The CLI streams a message block by block and fires each block's PreToolUse as soon as the
+    // block is complete, while the next one still streams: observe block i, start hook i.
+    const pending = calls.map((each) => {
+      if (generated.tracked) gate.observe(assistantToolUses(`msg-${turnIndex}`, [each.id]));
+      return hooks.pre(each.tool, each.input, each.id);
+    });
     // The hooks must never throw: a rejection here fails the property.
-    const outputs = await Promise.all(calls.map((each) => hooks.pre(each.tool, each.input, each.id)));
+    const outputs = await Promise.all(pending);
+    const killedDuringTurn = store.killedDuringJudgement;
     for (const [index, each] of calls.entries()) {
       const output = outputs[index] ?? {};
       const reason = denyReason(output);
@@ -221,11 +295,20 @@ async function runScenario(generated: typeof scenario extends fc.Arbitrary<infer
       }
       if (each.tool === DELETE_ACCOUNT || each.tool === 'Bash') expect(ran).toBe(false);
       if (each.generated.type !== 'refund') continue;
+      const script = store.operatorScripts.get(each.id);
       if (!ran) {
         tally.refusedWrites++;
+        if (calls.length > 1 && generated.tracked && index > 0) tally.refusedBesideOthers++;
+        if (script?.killDuring !== 'none' && killedDuringTurn) tally.refusedAfterKillDuringJudgement++;
+        if (evidenceLostBefore) tally.refusedOnLostEvidence++;
         continue;
       }
-      // A write ran: its action was judged pass, or an operator approved its hold.
+      // Item 5: a write whose message already carried another call never runs.
+      if (generated.tracked) expect(index, `write ${each.id} ran beside other calls of its turn`).toBe(0);
+      // Item 8: once evidence was lost, no write is judged on what is left.
+      expect(evidenceLostBefore, `write ${each.id} ran on incomplete evidence`).toBe(false);
+      // A write ran: its action was judged pass, or an operator approved its hold, and the store
+      // released it (atomically with the kill check: a kill during judgement wins, item 2).
       expect(each.generated.input).toBe('ok');
       const actions = [...store.callOfAction].filter(([, callId]) => callId === each.id);
       expect(actions).toHaveLength(1);
@@ -233,7 +316,12 @@ async function runScenario(generated: typeof scenario extends fc.Arbitrary<infer
       const passed = store.verdictOfAction.get(actionId) === 'pass';
       const approved = store.approvedActions.has(actionId);
       expect(passed || approved, `write ${each.id} ran without a pass or an approval`).toBe(true);
-      // And the team rules agree: a lookup of the same customer came first; over 500 was approved.
+      expect(store.releasedActions.has(actionId), `write ${each.id} ran without being released`).toBe(true);
+      expect(script?.killDuring === 'none' || !killedDuringTurn, `write ${each.id} ran after a kill`).toBe(
+        true,
+      );
+      // And the team rules agree, on evidence that really executed (item 1): a lookup of the same
+      // customer that ran came first; over 500 was approved.
       expect(lookedUpBefore.has(each.generated.customer)).toBe(true);
       if (each.generated.amount > 500) expect(approved).toBe(true);
       if (approved) tally.approvedRan++;
@@ -241,15 +329,23 @@ async function runScenario(generated: typeof scenario extends fc.Arbitrary<infer
     }
     for (const [index, each] of calls.entries()) {
       if (denyReason(outputs[index] ?? {}) !== undefined) continue;
-      if (each.generated.type === 'lookup' && each.generated.fails)
+      if (each.generated.type === 'lookup' && each.generated.outcome === 'denied') {
+        // The user's permission rules refuse it after the gate: no Post hook, only the tool result.
+        tally.deniedReads++;
+        gate.observe(toolResultMessage(each.id, 'Permission to use lookup_customer has been denied.', true));
+      } else if (each.generated.type === 'lookup' && each.generated.outcome === 'failed')
         await hooks.postFailure(each.tool, each.input, each.id, 'lookup failed');
       else await hooks.post(each.tool, each.input, each.id, `result of ${each.id}`);
+      if (generated.tracked) gate.observe(toolResultMessage(each.id, `result of ${each.id}`, false));
     }
+    if (!generated.tracked) gate.observe(resultMessage());
   }
+  await gate.close();
+  expect(store.deniedReadStored, 'a read that never ran was stored as evidence').toBe(false);
   // Every stop that reached the gate latched it; the gate latches for no other reason.
   if (store.stoppedByVerdict) expect(gate.killed).toBe(true);
   if (gate.killed) {
-    expect(store.stoppedByVerdict || operatorKilled).toBe(true);
+    expect(store.stoppedByVerdict || operatorKilled || store.killedDuringJudgement).toBe(true);
     expect(() => gate.raiseIfKilled()).toThrow(/^Novarch killed session/);
     tally.latched++;
   }
@@ -264,14 +360,22 @@ describe('NovarchHookGate property', () => {
    * kills, and random store failures at any step: no write runs unless the engine's verdict was
    * pass or its hold was approved (and the rules' own reading agrees); nothing runs once the
    * session was stopped; the hooks never throw and never say more than deny or no opinion.
+   * Issue 14 adds: evidence is what executed (a read the user's permissions denied is never
+   * evidence, item 1); a kill stored while a write is judged or held wins over its pass or
+   * approval (item 2); a write whose message carried another call never runs (item 5); once a
+   * read's evidence was lost, no write runs (item 8).
    */
   it('never lets a write run without a pass or an approval, nor anything after a stop', async () => {
-    await fc.assert(fc.asyncProperty(scenario, runScenario), { numRuns: 100 });
+    await fc.assert(fc.asyncProperty(scenario, runScenario), { numRuns: 150 });
     expect(tally.passRan).toBeGreaterThan(0);
     expect(tally.approvedRan).toBeGreaterThan(0);
     expect(tally.refusedWrites).toBeGreaterThan(0);
     expect(tally.latched).toBeGreaterThan(0);
     expect(tally.refusedAfterStop).toBeGreaterThan(0);
     expect(tally.runsWithFaults).toBeGreaterThan(0);
-  }, 30_000);
+    expect(tally.refusedBesideOthers).toBeGreaterThan(0);
+    expect(tally.refusedAfterKillDuringJudgement).toBeGreaterThan(0);
+    expect(tally.refusedOnLostEvidence).toBeGreaterThan(0);
+    expect(tally.deniedReads).toBeGreaterThan(0);
+  }, 60_000);
 });

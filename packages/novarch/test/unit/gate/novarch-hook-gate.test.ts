@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NovarchKillError } from '../../../src/index.js';
 import { type FaultableMethod, FaultyStore } from './support/faulty-store.js';
 import {
+  assistantToolUses,
   denyReason,
   gateHooks,
   isNoOpinion,
@@ -30,12 +31,14 @@ beforeAll(async () => {
 afterAll(() => base.close());
 
 /** A gate on a fresh session, over the shared store wrapped so a test can make it fail. */
-async function openWorld(options: { holdWindowSeconds?: number; store?: FaultyStore } = {}) {
+async function openWorld(
+  options: { holdWindowSeconds?: number; store?: FaultyStore; warn?: (message: string) => void } = {},
+) {
   const store = options.store ?? new FaultyStore(base.store);
   const engine = testEngine(base, store, {
     ...(options.holdWindowSeconds !== undefined ? { holdWindowSeconds: options.holdWindowSeconds } : {}),
   });
-  const { session, gate } = await openTestGate(engine);
+  const { session, gate } = await openTestGate(engine, { warn: options.warn ?? (() => {}) });
   const sessionId = session.record.id;
   return { store, engine, session, sessionId, gate, hooks: gateHooks(gate) };
 }
@@ -50,6 +53,17 @@ const refund = (customer: string, amount: number) => ({
 async function lookUp(hooks: ReturnType<typeof gateHooks>, customer: string, id: string): Promise<void> {
   expect(isNoOpinion(await hooks.pre(LOOKUP, { customer_id: customer }, id))).toBe(true);
   await hooks.post(LOOKUP, { customer_id: customer }, id, `customer ${customer}: in good standing`);
+}
+
+/** The session's audit, one line per action: its tool, latest verdict, source and whether it ran. */
+async function verdictsOf(sessionId: string) {
+  return (await base.store.audit({ sessionId })).map((entry) => ({
+    tool: entry.action.toolName,
+    kind: entry.verdict?.verdict.kind,
+    source: entry.verdict?.source,
+    rationale: entry.verdict?.verdict.citations.rationale,
+    released: entry.action.releasedAt !== undefined,
+  }));
 }
 
 /** Waits for the session's pending hold to appear, as an operator watching `novarch holds list` would. */
@@ -69,7 +83,15 @@ describe('NovarchHookGate hooks', () => {
     expect(denyReason(await hooks.pre(REFUND, refund('C1', 120), 'r1'))).toBe(
       'Novarch: a write may not run alongside other tool calls of the same turn; call it on its own',
     );
-    expect(await base.store.audit({ sessionId })).toEqual([]);
+    expect(await verdictsOf(sessionId)).toEqual([
+      {
+        tool: REFUND,
+        kind: 'kill',
+        source: 'gate',
+        rationale: expect.stringMatching(/alongside/),
+        released: false,
+      },
+    ]);
 
     await hooks.post(LOOKUP, { customer_id: 'C1' }, 'l1', 'customer C1: in good standing');
     const [first, second] = await Promise.all([
@@ -79,8 +101,12 @@ describe('NovarchHookGate hooks', () => {
     expect(isNoOpinion(first)).toBe(true);
     expect(denyReason(second)).toMatch(/alongside other tool calls/);
     const audit = await base.store.audit({ sessionId });
-    expect(audit.map((entry) => [entry.action.input, entry.verdict?.verdict.kind])).toEqual([
-      [refund('C1', 120), 'pass'],
+    expect(
+      audit.map((entry) => [entry.action.input, entry.verdict?.verdict.kind, entry.verdict?.source]),
+    ).toEqual([
+      [refund('C1', 120), 'kill', 'gate'],
+      [refund('C1', 120), 'pass', 'judge'],
+      [refund('C1', 130), 'kill', 'gate'],
     ]);
   });
 
@@ -106,26 +132,25 @@ describe('NovarchHookGate hooks', () => {
   });
 
   /**
-   * Proves the reconciliation with the message stream: a read whose PostToolUse never fires (the
-   * user's permission rules denied it) becomes evidence from its tool_result, once, and no longer
-   * blocks the next write as "alongside"; a read recorded by its hook is not recorded again.
+   * Proves item 1 of issue 14 (evidence is what executed): a read whose PostToolUse never fires
+   * (the user's permission rules denied it) is recorded as a refused call from its tool_result,
+   * never as evidence, so the rule "a refund needs a prior lookup" does not pass on it; it no
+   * longer blocks the next write as "alongside". (Before: it was stored as evidence, the refund ran.)
    */
-  it('completes evidence from tool results the hooks missed, once, and releases the turn', async () => {
+  it('records a read that never ran as a refused call, not as evidence a rule can cite', async () => {
     const { gate, hooks, sessionId } = await openWorld();
+    gate.observe(assistantToolUses('m1', ['l1']));
     expect(isNoOpinion(await hooks.pre(LOOKUP, { customer_id: 'C5' }, 'l1'))).toBe(true);
     gate.observe(toolResultMessage('l1', 'Permission to use lookup_customer has been denied.', true));
-    await lookUp(hooks, 'C5', 'l2');
-    gate.observe(toolResultMessage('l2', 'customer C5: in good standing', false));
-    expect(isNoOpinion(await hooks.pre(REFUND, refund('C5', 40), 'r1'))).toBe(true);
-    const evidence = await base.store.listEvidence(sessionId);
-    expect(evidence.map(({ input, output, isError }) => ({ input, output, isError }))).toEqual([
-      {
-        input: { customer_id: 'C5' },
-        output: 'Permission to use lookup_customer has been denied.',
-        isError: true,
-      },
-      { input: { customer_id: 'C5' }, output: 'customer C5: in good standing', isError: false },
+    gate.observe(assistantToolUses('m2', ['r1']));
+    expect(denyReason(await hooks.pre(REFUND, refund('C5', 40), 'r1'))).toMatch(/^Novarch: refused: TEAM-1/);
+    expect(await base.store.listEvidence(sessionId)).toEqual([]);
+    const audit = await base.store.audit({ sessionId });
+    expect(audit.map((entry) => [entry.action.toolName, entry.verdict?.source])).toEqual([
+      [LOOKUP, 'permissions'],
+      [REFUND, 'judge'],
     ]);
+    expect(audit[0]?.verdict?.verdict.citations.rationale).toContain('the call did not run');
   });
 
   /** Proves a call that never produced a result stops counting as in flight when the run ends. */
@@ -137,6 +162,7 @@ describe('NovarchHookGate hooks', () => {
     const seen: string[] = [];
     for await (const message of gate.track(messages(resultMessage()))) seen.push(message.type);
     expect(seen).toEqual(['result']);
+    gate.observe(assistantToolUses('m2', ['r2']));
     expect(isNoOpinion(await hooks.pre(REFUND, refund('C6', 40), 'r2'))).toBe(true);
   });
 
@@ -164,7 +190,25 @@ describe('NovarchHookGate fails closed', () => {
     expect(denyReason(await hooks.pre(REFUND, 'not an object', 'r2'))).toBe(
       'Novarch: write "mcp__cs__issue_refund" has no usable input or WriteSpec',
     );
-    expect(await base.store.audit({ sessionId })).toEqual([]);
+    // Item 7 of issue 14: refusals the gate makes itself are recorded, source gate, with the reason.
+    expect(await verdictsOf(sessionId)).toEqual([
+      {
+        tool: REFUND,
+        kind: 'kill',
+        source: 'gate',
+        rationale: expect.stringContaining(
+          'does not fit its WriteSpec (customer_id and amount are required)',
+        ),
+        released: false,
+      },
+      {
+        tool: REFUND,
+        kind: 'kill',
+        source: 'gate',
+        rationale: expect.stringContaining('has no usable input'),
+        released: false,
+      },
+    ]);
     expect(gate.killed).toBe(false);
   });
 
@@ -173,7 +217,7 @@ describe('NovarchHookGate fails closed', () => {
    * session, recording the action, reading evidence, recording the verdict) refuses it: the hook
    * resolves with a deny, never with a pass and never by throwing.
    */
-  it.each<FaultableMethod>(['getSession', 'recordAction', 'listEvidence', 'recordVerdict'])(
+  it.each<FaultableMethod>(['getSession', 'recordAction', 'listEvidence', 'releaseAction'])(
     'refuses a write that would pass when the store rejects %s',
     async (method) => {
       const { hooks, store, gate } = await openWorld();
@@ -203,14 +247,34 @@ describe('NovarchHookGate fails closed', () => {
     );
   });
 
-  /** Proves that evidence lost to the store leaves the next write judged without it: it fails closed there. */
-  it('lets a read run when its evidence cannot be stored, and judges the next write without it', async () => {
-    const { hooks, store, gate } = await openWorld();
+  /**
+   * Proves item 8 of issue 14: evidence lost to the store is visible (stderr, the audit) and makes
+   * later writes refused as "evidence incomplete", not judged as if the read had not happened.
+   * (Before: the refund was killed for "no prior lookup" and the session latched.)
+   */
+  it('refuses later writes as "evidence incomplete" when a read\'s evidence could not be stored', async () => {
+    const warnings: string[] = [];
+    const { hooks, store, gate, sessionId } = await openWorld({ warn: (message) => warnings.push(message) });
     store.fail('recordEvidence');
     expect(isNoOpinion(await hooks.pre(LOOKUP, { customer_id: 'C1' }, 'l1'))).toBe(true);
     expect(isNoOpinion(await hooks.post(LOOKUP, { customer_id: 'C1' }, 'l1', 'in good standing'))).toBe(true);
-    expect(denyReason(await hooks.pre(REFUND, refund('C1', 120), 'r1'))).toMatch(/^Novarch: refused: TEAM-1/);
-    expect(gate.killed).toBe(true);
+    expect(warnings).toEqual([
+      `novarch: session ${sessionId}: the evidence of ${LOOKUP} (call l1) could not be stored: injected recordEvidence failure. Its evidence is incomplete: later writes of the session are refused.`,
+    ]);
+    store.heal();
+    expect(denyReason(await hooks.pre(REFUND, refund('C1', 120), 'r1'))).toBe(
+      `Novarch: evidence incomplete: the evidence of ${LOOKUP} (call l1) could not be stored: injected recordEvidence failure; no write of this session is judged on partial evidence`,
+    );
+    expect(gate.killed).toBe(false);
+    expect(await verdictsOf(sessionId)).toEqual([
+      {
+        tool: REFUND,
+        kind: 'kill',
+        source: 'gate',
+        rationale: expect.stringMatching(/^evidence incomplete/),
+        released: false,
+      },
+    ]);
   });
 });
 
@@ -233,7 +297,10 @@ describe('NovarchHookGate stops a killed session', () => {
     expect(denyReason(await hooks.pre(REFUND, refund('C1', 120), 'r1'))).toBe(
       'Novarch: this session was stopped (killed by an operator: customer complained); no further tool calls run',
     );
-    expect(await base.store.audit({ sessionId })).toEqual([]);
+    expect((await verdictsOf(sessionId)).map(({ tool, source }) => [tool, source])).toEqual([
+      [LOOKUP, 'gate'],
+      [REFUND, 'gate'],
+    ]);
   });
 
   /**

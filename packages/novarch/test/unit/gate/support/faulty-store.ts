@@ -1,16 +1,20 @@
 import type {
   ActionRecord,
+  ActionRelease,
   AuditEntry,
   AuditFilter,
+  CallRefusal,
   EvidenceRecord,
   HoldRecord,
   HoldStatus,
   HoldWaiterIdentity,
+  KillDetails,
   NovarchStore,
+  ReleaseResult,
   SessionRecord,
   SessionScope,
   VerdictRecord,
-} from '../../../../src/index.js';
+} from '../../../../src/model/index.js';
 
 /** The store methods a test can make reject. */
 export type FaultableMethod = Exclude<keyof NovarchStore, 'close'>;
@@ -71,8 +75,8 @@ export class FaultyStore implements NovarchStore {
   listSessions(filter?: { tenantId?: string; agentId?: string; killed?: boolean }): Promise<SessionRecord[]> {
     return this.guard('listSessions', () => this.inner.listSessions(filter));
   }
-  killSession(id: string, reason: string): Promise<void> {
-    return this.guard('killSession', () => this.inner.killSession(id, reason));
+  killSession(id: string, reason: string, details?: KillDetails): Promise<void> {
+    return this.guard('killSession', () => this.inner.killSession(id, reason, details));
   }
   recordEvidence(evidence: Omit<EvidenceRecord, 'id'>): Promise<EvidenceRecord> {
     return this.guard('recordEvidence', () => this.inner.recordEvidence(evidence));
@@ -83,8 +87,14 @@ export class FaultyStore implements NovarchStore {
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
     return this.guard('recordAction', () => this.inner.recordAction(action));
   }
-  recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt'>): Promise<VerdictRecord> {
+  recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord> {
     return this.guard('recordVerdict', () => this.inner.recordVerdict(verdict));
+  }
+  releaseAction(release: ActionRelease): Promise<ReleaseResult> {
+    return this.guard('releaseAction', () => this.inner.releaseAction(release));
+  }
+  recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
+    return this.guard('recordRefusal', () => this.inner.recordRefusal(refusal));
   }
   createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord> {
     return this.guard('createHold', () => this.inner.createHold(actionId, sessionId, deadline));

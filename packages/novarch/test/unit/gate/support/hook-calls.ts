@@ -3,6 +3,7 @@ import type {
   HookEvent,
   HookInput,
   HookJSONOutput,
+  SDKAssistantMessage,
   SDKResultMessage,
   SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
@@ -15,7 +16,12 @@ const BASE = { session_id: 'sdk-session', transcript_path: '/tmp/transcript.json
 
 /** The gate's hooks, called as the SDK calls them. */
 export interface GateHooks {
-  pre(toolName: string, toolInput: unknown, toolUseId: string): Promise<HookJSONOutput>;
+  pre(
+    toolName: string,
+    toolInput: unknown,
+    toolUseId: string,
+    options?: { agentId?: string; signal?: AbortSignal },
+  ): Promise<HookJSONOutput>;
   post(toolName: string, toolInput: unknown, toolUseId: string, response: unknown): Promise<HookJSONOutput>;
   postFailure(
     toolName: string,
@@ -34,14 +40,22 @@ function callbackOf(gate: NovarchHookGate, event: HookEvent): HookCallback {
 }
 
 export function gateHooks(gate: NovarchHookGate): GateHooks {
-  const call = (event: HookEvent, input: HookInput, toolUseId: string) =>
-    callbackOf(gate, event)(input, toolUseId, { signal: new AbortController().signal });
+  const call = (event: HookEvent, input: HookInput, toolUseId: string, signal?: AbortSignal) =>
+    callbackOf(gate, event)(input, toolUseId, { signal: signal ?? new AbortController().signal });
   return {
-    pre: (tool_name, tool_input, tool_use_id) =>
+    pre: (tool_name, tool_input, tool_use_id, options = {}) =>
       call(
         'PreToolUse',
-        { ...BASE, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id },
+        {
+          ...BASE,
+          hook_event_name: 'PreToolUse',
+          tool_name,
+          tool_input,
+          tool_use_id,
+          ...(options.agentId === undefined ? {} : { agent_id: options.agentId }),
+        },
         tool_use_id,
+        options.signal,
       ),
     post: (tool_name, tool_input, tool_use_id, tool_response) =>
       call(
@@ -82,6 +96,29 @@ export function toolResultMessage(toolUseId: string, text: string, isError: bool
       content: [{ type: 'tool_result', tool_use_id: toolUseId, content: text, is_error: isError }],
     },
   };
+}
+
+/**
+ * One SDK assistant message of a streamed model message `messageId` carrying these tool_use
+ * blocks (the CLI sends one SDK message per block, all with the API message's id).
+ */
+export function assistantToolUses(messageId: string, toolUseIds: string[]): SDKAssistantMessage {
+  return {
+    type: 'assistant',
+    session_id: 'sdk-session',
+    parent_tool_use_id: null,
+    uuid: '00000000-0000-4000-8000-000000000001',
+    message: {
+      id: messageId,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: toolUseIds.map((id) => ({ type: 'tool_use', id, name: 'tool', input: {} })),
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 0, output_tokens: 0 },
+    },
+  } as unknown as SDKAssistantMessage;
 }
 
 /** The message that ends a run. */

@@ -69,12 +69,14 @@ export function testEngine(
 /** Opens a session on `engine` and the gate of the e2e fixture's tools for it. */
 export async function openTestGate(
   engine: NovarchEngine,
+  options: { warn?: (message: string) => void } = {},
 ): Promise<{ session: ActiveSession; gate: NovarchHookGate }> {
   const session: ActiveSession = { engine, record: await engine.openSession({ ...SCOPE }) };
   const gate = await new NovarchHookGate({
     toolKinds: { [LOOKUP]: 'read', [REFUND]: 'write' },
     writeSpecs: { [REFUND]: { actionType: 'issue_refund', contextBuilder: refundContext } },
     session,
+    warn: options.warn ?? (() => {}),
   }).open();
   return { session, gate };
 }

@@ -1,0 +1,157 @@
+import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import type { ActiveSession } from '../augur/augur-session.js';
+import type { Citations, SessionRecord, VerdictSource } from '../model/records.js';
+import { refuse } from './gate-decisions.js';
+import { type GateLatch, latchOfStoredKill, storedKillReason } from './gate-latch.js';
+
+/** A call as the gate records it: its hook's tool_use id, tool, input and agent ('' = main). */
+export interface GateCall {
+  id: string;
+  toolName: string;
+  input: unknown;
+  agent: string;
+}
+
+interface PendingRead {
+  call: GateCall;
+  startedAt: string;
+}
+
+/** The action type of a refused call that is not a write (a read, an unmapped tool). */
+export const REFUSED_CALL_ACTION_TYPE = 'tool_call';
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * What the gate writes to the store besides the engine's decisions: evidence of the reads that
+ * ran, calls refused before they ran (by the gate: source `gate`; by the agent's permission
+ * rules: `permissions`), and whether evidence was lost. Evidence is what executed: a read is
+ * evidence only once its PostToolUse (or PostToolUseFailure) reported it.
+ */
+export class GateRecorder {
+  readonly #reads = new Map<string, PendingRead>();
+  readonly #writes = new Set<Promise<void>>();
+  #evidenceLost: string | undefined;
+
+  constructor(
+    private readonly session: ActiveSession,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Why the session's evidence is incomplete (a read's evidence could not be stored), if it is. */
+  get evidenceLost(): string | undefined {
+    return this.#evidenceLost;
+  }
+
+  startRead(call: GateCall): void {
+    this.#reads.set(call.id, { call, startedAt: new Date().toISOString() });
+  }
+
+  /** A read's PostToolUse (or PostToolUseFailure): it ran; its output is evidence. */
+  readRan(id: string, output: unknown, isError: boolean): Promise<void> {
+    const read = this.#reads.get(id);
+    if (!read) return Promise.resolve();
+    this.#reads.delete(id);
+    return this.#track(this.#storeEvidence(read, output, isError));
+  }
+
+  /**
+   * A tool result for a read whose PostToolUse never came: it did not run (the user's permission
+   * rules or another hook refused it). Recorded as a refused call, never as evidence.
+   */
+  readRefused(id: string, content: unknown): void {
+    const read = this.#reads.get(id);
+    if (!read) return;
+    this.#reads.delete(id);
+    const text = typeof content === 'string' ? content : JSON.stringify(content);
+    const rationale = `the call did not run: the agent's permission rules (or another hook) refused it (${text ?? 'no result'})`;
+    void this.#track(this.#recordRefusal(read.call, rationale, 'permissions'));
+  }
+
+  /** The run ended: reads still pending produced nothing. */
+  forgetReads(): void {
+    this.#reads.clear();
+  }
+
+  /** Every store write the recorder started has settled. */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.#writes]);
+  }
+
+  /** Refuses a call, recorded as a gate refusal with `reason` (a failure to record it is swallowed). */
+  async refuse(
+    call: GateCall,
+    reason: string,
+    extra: { actionId?: string; actionType?: string; citations?: Partial<Citations> } = {},
+  ): Promise<HookJSONOutput> {
+    await this.#recordRefusal(call, reason, 'gate', extra);
+    return refuse(reason);
+  }
+
+  /** The latch and the agent-facing reason of a session found killed in the store. */
+  latchOfKill(killed: SessionRecord, during: string): { latch: GateLatch; reason: string } {
+    return { latch: latchOfStoredKill(killed), reason: storedKillReason(killed, during) };
+  }
+
+  #track(write: Promise<void>): Promise<void> {
+    const tracked = write.finally(() => this.#writes.delete(tracked));
+    this.#writes.add(tracked);
+    return tracked;
+  }
+
+  async #storeEvidence(read: PendingRead, output: unknown, isError: boolean): Promise<void> {
+    try {
+      await this.session.engine.store.recordEvidence({
+        sessionId: this.session.record.id,
+        toolName: read.call.toolName,
+        input: read.call.input,
+        output,
+        isError,
+        startedAt: read.startedAt,
+        finishedAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      // The read ran and the model saw it, but no rule can: later writes would be judged as if
+      // it had not happened (a false "no prior lookup" kill). Refuse them instead, and say so.
+      const reason = `the evidence of ${read.call.toolName} (call ${read.call.id}) could not be stored: ${describeError(error)}`;
+      this.#evidenceLost ??= reason;
+      this.warn(
+        `novarch: session ${this.session.record.id}: ${reason}. Its evidence is incomplete: later writes of the session are refused.`,
+      );
+    }
+  }
+
+  async #recordRefusal(
+    call: GateCall,
+    rationale: string,
+    source: Exclude<VerdictSource, 'judge'>,
+    extra: { actionId?: string; actionType?: string; citations?: Partial<Citations> } = {},
+  ): Promise<void> {
+    const citations: Citations = {
+      ruleIds: extra.citations?.ruleIds ?? [],
+      evidenceIds: extra.citations?.evidenceIds ?? [],
+      rationale,
+    };
+    try {
+      await this.session.engine.store.recordRefusal({
+        sessionId: this.session.record.id,
+        source,
+        citations,
+        ...(extra.actionId === undefined
+          ? {
+              call: {
+                actionType: extra.actionType ?? REFUSED_CALL_ACTION_TYPE,
+                toolName: call.toolName,
+                input: call.input,
+                context: { recordId: call.id, summary: `${call.toolName} refused` },
+              },
+            }
+          : { actionId: extra.actionId }),
+      });
+    } catch {
+      // The call is refused all the same; the store that failed is the reason it is not recorded.
+    }
+  }
+}

@@ -1,0 +1,226 @@
+import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import type { ActiveSession } from '../augur/augur-session.js';
+import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
+import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
+import { NO_OPINION, refuse } from './gate-decisions.js';
+import type { GateLatch } from './gate-latch.js';
+import type { GateCall, GateRecorder } from './gate-recorder.js';
+import type { TurnTracker } from './turn-tracker.js';
+import type { WriteSpec } from './write-spec.js';
+
+/** A write call as its PreToolUse hook gave it. */
+export type WriteCall = GateCall;
+
+/** What the gate lends the judgement of one write. */
+export interface WriteContext {
+  session: ActiveSession;
+  recorder: GateRecorder;
+  turns: TurnTracker;
+  inFlight: Map<string, string>;
+  spec: WriteSpec | undefined;
+  latched(): GateLatch | undefined;
+  latch(latch: GateLatch): void;
+}
+
+/** When the write's hook started, when the CLI stops waiting for it, and its abort signal. */
+export interface WriteTiming {
+  startedAt: number;
+  hookDeadline: number;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * How long before the hook times out a write is last let run: the release (one durable commit,
+ * which may wait for another process's write lock) and the answer to the CLI must fit in it.
+ */
+const LET_THROUGH_MARGIN_MS = 5_000;
+/** How long a write waits for the message stream to show its own tool_use (see TurnTracker). */
+const TURN_WAIT_MS = 2_000;
+
+const ALONGSIDE = 'a write may not run alongside other tool calls of the same turn; call it on its own';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Judges one write at its PreToolUse hook and follows the verdict. Every way it can end:
+ *
+ * | what happened                                     | the agent sees              | session   |
+ * | ------------------------------------------------- | --------------------------- | --------- |
+ * | judge pass, released (the session still open)     | the tool runs               | goes on   |
+ * | operator approve, released before the hook's end  | the tool runs               | goes on   |
+ * | judge kill                                        | refused                     | latched   |
+ * | operator deny                                     | refused with the rationale  | goes on   |
+ * | hold skipped or timed out                         | refused                     | latched   |
+ * | a kill stored before the release                  | refused                     | latched   |
+ * | aborted, alongside other calls, evidence lost,    | refused (recorded `gate`)   | goes on   |
+ * | a context builder that throws, a store failure    |                             |           |
+ */
+export async function judgeHookWrite(
+  context: WriteContext,
+  call: WriteCall,
+  timing: WriteTiming,
+): Promise<HookJSONOutput> {
+  const { recorder } = context;
+  const alone = await isAlone(context, call, timing.signal);
+  if (alone !== true) return recorder.refuse(call, alone, actionTypeOf(context));
+  context.inFlight.set(call.id, call.agent);
+  try {
+    // Evidence observed from the hooks may still be on its way to the store.
+    await recorder.settle();
+    if (recorder.evidenceLost !== undefined)
+      return await recorder.refuse(
+        call,
+        `evidence incomplete: ${recorder.evidenceLost}; no write of this session is judged on partial evidence`,
+        actionTypeOf(context),
+      );
+    const { spec } = context;
+    if (!spec || !isRecord(call.input))
+      return await recorder.refuse(call, `write "${call.toolName}" has no usable input or WriteSpec`);
+    let actionContext: ActionContext;
+    try {
+      actionContext = spec.contextBuilder(call.input);
+    } catch (error) {
+      return await recorder.refuse(
+        call,
+        `the input of "${call.toolName}" does not fit its WriteSpec (${describeError(error)})`,
+        { actionType: spec.actionType },
+      );
+    }
+    const latest = timing.hookDeadline - LET_THROUGH_MARGIN_MS;
+    const reasoning = typeof call.input.reasoning === 'string' ? call.input.reasoning : undefined;
+    let decision: Decision;
+    try {
+      decision = await context.session.engine.decide(
+        context.session.record,
+        {
+          actionType: spec.actionType,
+          toolName: call.toolName,
+          input: call.input,
+          context: actionContext,
+          ...(reasoning !== undefined ? { reasoning } : {}),
+        },
+        { deadline: latest, release: true },
+      );
+    } catch (error) {
+      return await recorder.refuse(call, `the gate failed (${describeError(error)}); refused to be safe`, {
+        actionType: spec.actionType,
+      });
+    }
+    return await followVerdict(context, call, decision, { ...timing, latest });
+  } finally {
+    context.inFlight.delete(call.id);
+  }
+}
+
+function actionTypeOf(context: WriteContext): { actionType?: string } {
+  return context.spec === undefined ? {} : { actionType: context.spec.actionType };
+}
+
+/**
+ * True when the write is the only call of its turn; otherwise why not. With the message stream
+ * observed, the turn is the write's assistant message; without it, the calls in flight in the
+ * same agent (a subagent's write is not refused because its parent's `Agent` call runs).
+ */
+async function isAlone(context: WriteContext, call: WriteCall, signal?: AbortSignal): Promise<true | string> {
+  if (context.turns.observing) {
+    const seen = await context.turns.waitFor(call.id, TURN_WAIT_MS, signal);
+    if (!seen)
+      return signal?.aborted
+        ? 'the call was aborted before this write was judged; it did not run'
+        : `the gate did not see tool call ${call.id} in the message stream, so it cannot tell what runs beside it; refused to be safe`;
+    if (context.turns.siblingsOf(call.id).length > 0) return ALONGSIDE;
+  }
+  for (const [id, agent] of context.inFlight) if (id !== call.id && agent === call.agent) return ALONGSIDE;
+  return true;
+}
+
+async function followVerdict(
+  context: WriteContext,
+  call: WriteCall,
+  decision: Decision,
+  timing: WriteTiming & { latest: number },
+): Promise<HookJSONOutput> {
+  const { recorder } = context;
+  const actionId = decision.action.id;
+  const { citations } = decision.verdict;
+  const refuseAction = (reason: string) => recorder.refuse(call, reason, { actionId });
+  if (decision.verdict.kind === 'pass') {
+    if (decision.release?.released === false)
+      return stoppedBeforeRelease(context, decision.release.session, 'while this write was being judged');
+    if (context.latched()) return refuseAction(latchedReason(context));
+    if (timing.signal?.aborted)
+      return refuseAction('the call was aborted before this write could run; it did not run');
+    return NO_OPINION;
+  }
+  if (decision.verdict.kind === 'kill') {
+    return stop(context, { citations, actionId }, 'judge', `refused: ${citations.rationale}`);
+  }
+  if (!decision.hold) return refuseAction('held without a hold record; refused to be safe');
+  const hold = await context.session.engine.awaitHold(decision.hold, timing.signal);
+  // The hold keeps the operator's decision: the audit shows it, no gate verdict is added.
+  if (hold.status === 'denied')
+    return refuse(`an operator denied this action: ${hold.rationale ?? 'no rationale given'}`);
+  if (hold.status === 'approved') {
+    if (timing.signal?.aborted)
+      return refuseAction('the call was aborted while this write was held; it did not run');
+    if (context.latched()) return refuseAction(latchedReason(context));
+    if (Date.now() > timing.latest)
+      return refuseAction('the approval came too late for the hook that waited on it; the write did not run');
+    const release = await context.session.engine.release(decision);
+    if (!release.released) return stoppedBeforeRelease(context, release.session, 'while this write was held');
+    return NO_OPINION;
+  }
+  if (hold.status === 'timed_out' && (timing.signal?.aborted || hold.rationale === ABORTED_HOLD_RATIONALE))
+    return refuseAction('the call was aborted while this write was held; it did not run');
+  const skipped = hold.status === 'skipped';
+  const rationale = skipped ? 'an operator skipped the hold' : 'no operator decided the hold in time';
+  return stop(
+    context,
+    { citations: { ...citations, rationale }, actionId },
+    skipped ? 'hold_skipped' : 'hold_timed_out',
+    `${rationale}; the session is stopped`,
+  );
+}
+
+function latchedReason(context: WriteContext): string {
+  return `this session was stopped (${context.latched()?.citations.rationale}); no further tool calls run`;
+}
+
+/** A kill stored before the write could be let run: it wins; the write does not run. */
+function stoppedBeforeRelease(
+  context: WriteContext,
+  killed: SessionRecord,
+  during: string,
+): Promise<HookJSONOutput> {
+  const stop = context.recorder.latchOfKill(killed, during);
+  context.latch(stop.latch);
+  // The release already recorded a `gate` verdict saying the write did not run.
+  return Promise.resolve(refuse(stop.reason));
+}
+
+/** A judge kill, a skip or a timeout stops the session: latched first, then stored with its source. */
+async function stop(
+  context: WriteContext,
+  latch: GateLatch,
+  source: KillSource,
+  reason: string,
+): Promise<HookJSONOutput> {
+  context.latch(latch);
+  try {
+    await context.session.engine.store.killSession(context.session.record.id, latch.citations.rationale, {
+      source,
+      ...(latch.actionId === undefined ? {} : { actionId: latch.actionId }),
+      ruleIds: latch.citations.ruleIds,
+      evidenceIds: latch.citations.evidenceIds,
+    });
+  } catch {
+    // Refused and latched all the same: this gate refuses everything that follows.
+  }
+  return refuse(reason);
+}
