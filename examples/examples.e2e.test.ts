@@ -37,13 +37,16 @@ describe('examples/', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('npm run demo answers from the real function tool through the real CLI', async () => {
+  it('npm run demo answers from the real function tool through the real CLI, and removes its temporary HOME', async () => {
+    const demoHomes = () => readdirSync(tmpdir()).filter((name) => name.startsWith('holodeck-demo-home-'));
+    const before = demoHomes();
     const outcome = await run(['examples/run-offline-demo.mjs', 'chat']);
     expect(outcome.stderr).not.toMatch(/warning/i);
     expect(outcome).toMatchObject({
       code: 0,
       stdout: 'Your order A-1001 has shipped with DHL; the total was $54.9.\n',
     });
+    expect(demoHomes()).toEqual(before);
   });
 
   it('npm run demo:test runs the example suite: every metric family, a conversation, repeats', async () => {

@@ -9,7 +9,7 @@
 //   npm run demo:test                  # holodeck test examples/customer-support/agent.yaml
 //   npm run demo:test -- --output report.xml
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,15 +28,18 @@ const shown =
     ? 'holodeck test examples/customer-support/agent.yaml'
     : `holodeck chat examples/customer-support/agent.yaml -p "${prompt}"`;
 console.error(`$ ${shown} ${rest.join(' ')}  (model: offline fake at ${model.url})`);
+// A fresh HOME, so no Claude settings of the user's leak in; removed when the demo ends.
+const home = mkdtempSync(path.join(tmpdir(), 'holodeck-demo-home-'));
 const child = spawn(process.execPath, [path.join(root, 'packages/holodeck/bin/holodeck.js'), ...args], {
   stdio: 'inherit',
   env: {
     ...process.env,
-    HOME: mkdtempSync(path.join(tmpdir(), 'holodeck-demo-home-')),
+    HOME: home,
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'offline-demo-key',
   },
 });
 const code = await new Promise((resolve) => child.on('close', resolve));
 await model.close();
+rmSync(home, { recursive: true, force: true });
 process.exitCode = code ?? 1;

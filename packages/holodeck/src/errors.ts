@@ -1,3 +1,5 @@
+import type { ExecutionResult } from './backends/contract/index.js';
+
 /**
  * Every error HoloDeck raises on purpose derives from HoloDeckError. User-caused errors
  * (bad config, missing credentials) say how to fix them; internal ones say "this is a bug".
@@ -56,9 +58,54 @@ export class CredentialError extends HoloDeckError {
   }
 }
 
+/**
+ * The model API rejected the credentials during a run (HTTP 401/403). `holodeck test` stops at the
+ * first such failure instead of failing every case one by one; the message names what to check.
+ */
+export class CredentialRejectedError extends HoloDeckError {
+  override name = 'CredentialRejectedError';
+  constructor(reason: string, caseName: string) {
+    super(
+      `the model API rejected the credentials in test case "${caseName}": ${reason}\nThe run was stopped there; nothing after it ran.`,
+    );
+  }
+}
+
 /** The agent process failed to start, died, or the run could not complete. */
 export class AgentSessionError extends HoloDeckError {
   override name = 'AgentSessionError';
+  /**
+   * What the run did before it stopped (usage, cost, tool calls, partial text), when the backend
+   * knows it: a run stopped by a timeout or Ctrl+C still spent tokens, and its report says so.
+   */
+  readonly partial: ExecutionResult | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; partial?: ExecutionResult }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.partial = options?.partial;
+  }
+}
+
+/**
+ * A command-line flag (or the library option behind it) has a value HoloDeck cannot use:
+ * `--concurrency 0`, `--shard 3/2`, an `--output` folder that cannot be written. Names the flag.
+ */
+export class UsageError extends HoloDeckError {
+  override name = 'UsageError';
+  /** The flag, e.g. `--shard`. */
+  readonly flag: string;
+  readonly hint: string | undefined;
+
+  constructor(flag: string, message: string, hint?: string) {
+    super(`${flag}: ${message}${hint ? `\n    hint: ${hint}` : ''}`);
+    this.flag = flag;
+    this.hint = hint;
+  }
+}
+
+/** The run was stopped by SIGINT or SIGTERM before its work was done. */
+export class InterruptedError extends HoloDeckError {
+  override name = 'InterruptedError';
 }
 
 /** The runtime needed to run the agent is missing (e.g. the bundled `claude` binary). */

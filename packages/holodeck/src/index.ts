@@ -13,6 +13,7 @@ export type {
   CreateSessionOptions,
   ExecutionResult,
   IsolationLevel,
+  OfferedTool,
   SessionEvent,
   SessionEventType,
   SideEffectProfile,
@@ -29,8 +30,22 @@ export {
   ConfigError,
   type ConfigIssue,
   CredentialError,
+  CredentialRejectedError,
   HoloDeckError,
+  InterruptedError,
   RuntimeMissingError,
+  UsageError,
 } from './errors.js';
+export type { MetricOutcome } from './evals/metric.js';
 export { type AgentFileOptions, loadAgent, validateAgent } from './load-agent.js';
+export type {
+  CaseAttempt,
+  CaseReport,
+  ReportFormat,
+  RunReport,
+  RunSummary,
+  TurnRecord,
+} from './runner/report/index.js';
+export { writeReport } from './runner/report/index.js';
+export { runTestSuite, type TestRunOptions } from './runner/run-test-suite.js';
 export type { HoloDeckTool, ToolExecuteOptions, ToolOutput } from './tools/index.js';

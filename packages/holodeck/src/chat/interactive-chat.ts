@@ -16,6 +16,8 @@ export interface InteractiveChatOptions {
   resume?: string;
   env?: Record<string, string | undefined>;
   onWarnings?: (warnings: BackendWarning[]) => void;
+  /** Ends the chat (Ctrl+C): the turn in flight is dropped and the session closed. */
+  signal?: AbortSignal;
 }
 
 /** Renders one stream event for the terminal; returns text for the output stream. */
@@ -58,6 +60,11 @@ export async function runInteractiveChat(
     ]);
     const session = await backend.createSession(options.resume ? { resume: options.resume } : {});
     const lines = createInterface({ input: io.input, terminal: false });
+    const stop = () => {
+      lines.close();
+      void session.close();
+    };
+    options.signal?.addEventListener('abort', stop, { once: true });
     io.status(`Chatting with ${agent.config.name}. Type /exit to quit.`);
     let failed = false;
     io.status(io.prompt);
@@ -65,14 +72,20 @@ export async function runInteractiveChat(
       const message = line.trim();
       if (message === '/exit') break;
       if (message) {
-        for await (const event of session.sendStreaming(message)) {
-          io.output.write(render(event, io.status));
-          if (event.type === 'finish' && event.result.is_error) failed = true;
+        try {
+          for await (const event of session.sendStreaming(message)) {
+            io.output.write(render(event, io.status));
+            if (event.type === 'finish' && event.result.is_error) failed = true;
+          }
+        } catch (error) {
+          if (!options.signal?.aborted) throw error;
         }
         io.output.write('\n');
       }
+      if (options.signal?.aborted) break;
       io.status(io.prompt);
     }
+    options.signal?.removeEventListener('abort', stop);
     lines.close();
     const sessionId = session.sessionId;
     await session.close();

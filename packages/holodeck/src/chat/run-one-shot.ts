@@ -13,6 +13,8 @@ export interface OneShotOptions {
   resume?: string;
   /** Called with warnings as soon as they are known, before the agent runs. */
   onWarnings?: (warnings: BackendWarning[]) => void;
+  /** Stops the run (Ctrl+C): its process is ended and the call rejects with AgentSessionError. */
+  signal?: AbortSignal;
 }
 
 /** `holodeck chat -p`: load agent.yaml, run the agent once on the prompt, release everything. */
@@ -30,11 +32,18 @@ export async function runOneShot(
       ...backend.warnings,
     ];
     options.onWarnings?.(warnings);
-    if (!options.resume) return { result: await backend.invokeOnce(prompt), warnings };
+    options.signal?.throwIfAborted();
+    if (!options.resume) {
+      const invoke = options.signal ? { signal: options.signal } : {};
+      return { result: await backend.invokeOnce(prompt, undefined, invoke), warnings };
+    }
     const session = await backend.createSession({ resume: options.resume });
+    const stop = () => void session.close();
+    options.signal?.addEventListener('abort', stop, { once: true });
     try {
       return { result: await session.send(prompt), warnings };
     } finally {
+      options.signal?.removeEventListener('abort', stop);
       await session.close();
     }
   } finally {

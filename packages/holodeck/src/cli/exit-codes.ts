@@ -1,36 +1,78 @@
-import { AgentSessionError, ConfigError, CredentialError, RuntimeMissingError } from '../errors.js';
+import {
+  AgentSessionError,
+  ConfigError,
+  CredentialError,
+  CredentialRejectedError,
+  InterruptedError,
+  RuntimeMissingError,
+  UsageError,
+} from '../errors.js';
 import { JudgeError } from '../evals/judge/judge-error.js';
 import { RunReportError } from '../runner/report/run-report-error.js';
 
-/** Exit codes of every holodeck command (documented in the README). */
+/** Exit codes of every holodeck command: the one table (`--help` and the README are made from it). */
 export const ExitCode = {
   ok: 0,
-  /** An unexpected internal error: a bug. */
-  internal: 1,
-  /** Invalid agent.yaml, missing credentials, or missing runtime: nothing was run. */
-  configuration: 2,
   /** `holodeck test`: some test cases failed or errored. */
   testsFailed: 1,
+  /** Invalid agent.yaml or flag, missing or rejected credentials, missing runtime. */
+  configuration: 2,
   /** The agent ran and failed (API error, crash, max_turns, invalid structured output). */
   execution: 3,
-  /** `holodeck test`: the run was aborted (interrupted, or the runtime broke down). */
-  aborted: 3,
+  /** An unexpected internal error: a bug. */
+  internal: 4,
+  /** Stopped by SIGINT (Ctrl+C) or SIGTERM; `test` still wrote its report and saved the run. */
+  interrupted: 130,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What each exit code means, in the order `--help` and the README list them. */
+export const EXIT_CODE_MEANINGS: readonly { code: ExitCodeValue; meaning: string }[] = [
+  { code: ExitCode.ok, meaning: 'success (test: every selected case passed)' },
+  { code: ExitCode.testsFailed, meaning: 'test: some cases failed or errored' },
+  {
+    code: ExitCode.configuration,
+    meaning:
+      'configuration, flag, credential or installation error (nothing was run; test also stops here when the API rejects the credentials)',
+  },
+  {
+    code: ExitCode.execution,
+    meaning: 'chat: the agent run failed (API error, crash, max_turns, invalid structured output)',
+  },
+  {
+    code: ExitCode.internal,
+    meaning: 'internal error: a bug in holodeck (rerun with --debug and report it)',
+  },
+  {
+    code: ExitCode.interrupted,
+    meaning: 'interrupted by SIGINT (Ctrl+C) or SIGTERM (test: the report is written and the run saved)',
+  },
+];
+
+/** The `Exit codes:` section of every command's `--help`. */
+export function exitCodesHelp(): string {
+  const width = Math.max(...EXIT_CODE_MEANINGS.map((entry) => String(entry.code).length));
+  const rows = EXIT_CODE_MEANINGS.map((entry) => `  ${String(entry.code).padStart(width)}  ${entry.meaning}`);
+  return `\nExit codes:\n${rows.join('\n')}`;
+}
 
 /** The one place errors become exit codes. */
 export function exitCodeFor(error: unknown): ExitCodeValue {
   if (
     error instanceof ConfigError ||
     error instanceof CredentialError ||
+    error instanceof CredentialRejectedError ||
     error instanceof RuntimeMissingError ||
-    // A bad --baseline or report file, or judge credentials missing: nothing was run.
+    error instanceof UsageError ||
+    // A bad --baseline or report file: nothing was run.
     error instanceof RunReportError ||
+    // Judge credentials missing: nothing was run.
     error instanceof JudgeError
   ) {
     return ExitCode.configuration;
   }
+  if (error instanceof InterruptedError) return ExitCode.interrupted;
   if (error instanceof AgentSessionError) return ExitCode.execution;
   return ExitCode.internal;
 }

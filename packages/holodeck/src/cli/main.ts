@@ -1,30 +1,34 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { ConfigError } from '../errors.js';
+import { ConfigError, InterruptedError } from '../errors.js';
+import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerSchemaCommand } from './commands/schema-command.js';
 import { registerTestCommand } from './commands/test-command.js';
 import { registerValidateCommand } from './commands/validate-command.js';
-import { ExitCode, type ExitCodeValue, exitCodeFor } from './exit-codes.js';
-import { createStyle } from './terminal-style.js';
+import { ExitCode, type ExitCodeValue, exitCodeFor, exitCodesHelp } from './exit-codes.js';
+import { createStyle, type Style } from './terminal-style.js';
 
-const EXIT_CODES_HELP = `
-Exit codes:
-  0  success (test: every case passed)
-  1  test: some cases failed or errored; otherwise an internal error (a bug: rerun with --debug)
-  2  configuration, credential or installation error (nothing was run)
-  3  chat: the agent run failed (API error, crash, max_turns, invalid structured output);
-     test: the run was aborted`;
+const EXIT_CODES_HELP = exitCodesHelp();
 
-/** The only place that exits the process (with stopQuietlyWhenStdoutCloses). */
+/**
+ * The only place that exits the process (with stopQuietlyWhenStdoutCloses and the second
+ * interrupt). It exits as soon as the command's work is done, with its code, whatever a user
+ * module left running (a database pool, a keep-alive agent, a module-level setInterval): the
+ * backend already awaited every tool module's `close()` at teardown, and nothing else is owed.
+ */
 async function main(argv: string[]): Promise<void> {
   const style = createStyle(process.stderr);
   stopQuietlyWhenStdoutCloses();
   const debug = argv.includes('--debug');
   let exitCode: ExitCodeValue = ExitCode.ok;
   let pending: Promise<ExitCodeValue> | undefined;
-  const run = (code: Promise<ExitCodeValue>) => {
-    pending = code;
+  const context: CommandContext = {
+    style,
+    run: (code) => {
+      pending = code;
+    },
+    interruptible: (stopping) => watchInterrupts(style, stopping),
   };
 
   const program = new Command()
@@ -35,10 +39,10 @@ async function main(argv: string[]): Promise<void> {
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError()
     .exitOverride();
-  registerValidateCommand(program, run, style);
-  registerSchemaCommand(program, run);
-  registerChatCommand(program, run, style);
-  registerTestCommand(program, run, style);
+  registerValidateCommand(program, context);
+  registerSchemaCommand(program, context);
+  registerChatCommand(program, context);
+  registerTestCommand(program, context);
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
 
   try {
@@ -50,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
     } else {
       exitCode = exitCodeFor(error);
       const label = error instanceof ConfigError ? '' : `${style.red('error')} `;
+      if (error instanceof InterruptedError) process.stderr.write(`${style.yellow('stopped')} `);
       const message = error instanceof Error ? error.message : String(error);
       process.stderr.write(`${label}${message}\n`);
       if (exitCode === ExitCode.internal)
@@ -57,7 +62,45 @@ async function main(argv: string[]): Promise<void> {
       if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     }
   }
-  process.exitCode = exitCode;
+  await exitWhenFlushed(exitCode);
+}
+
+/** Exits once stdout and stderr have handed over what was written (pipes are async on macOS). */
+async function exitWhenFlushed(code: ExitCodeValue): Promise<never> {
+  process.exitCode = code;
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) => {
+          if (stream.destroyed || !stream.writable) resolve();
+          else stream.write('', () => resolve());
+        }),
+    ),
+  );
+  process.exit(code);
+}
+
+/**
+ * SIGINT (Ctrl+C) and SIGTERM for a command that can stop cleanly: the first says it is stopping
+ * and aborts the returned signal (the command then ends its runs, reports and exits 130); a
+ * second exits at once. Either way no `claude` process outlives holodeck: the Claude backend
+ * kills the ones still running when the process exits.
+ */
+function watchInterrupts(style: Style, stopping: string): AbortSignal {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      process.stderr.write(`${style.yellow('stopped')} at once (${signal} again)\n`);
+      process.exit(ExitCode.interrupted);
+    }
+    process.stderr.write(
+      `\n${style.yellow('stopping')} (${signal}): ${stopping}; press Ctrl+C again to quit at once\n`,
+    );
+    controller.abort(new InterruptedError(`interrupted by ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return controller.signal;
 }
 
 /**

@@ -6,7 +6,32 @@ import { isRecord } from './raw-value.js';
  * first. Runs on raw data so the check happens even when other entries are invalid.
  */
 export function findDuplicateNames(data: Record<string, unknown>): FieldIssue[] {
-  return [...duplicatesIn(data, 'tools', 'tool'), ...duplicatesIn(data, 'test_cases', 'test case')];
+  return [
+    ...duplicatesIn(data, 'tools', 'tool'),
+    ...duplicatesIn(data, 'test_cases', 'test case'),
+    ...reservedToolNames(data),
+  ];
+}
+
+/**
+ * Tool names HoloDeck uses itself: `holodeck_tools` is the MCP server that carries the function
+ * tools; an MCP server of that name would be silently replaced by it.
+ */
+export const RESERVED_TOOL_NAMES = new Set(['holodeck_tools']);
+
+function reservedToolNames(data: Record<string, unknown>): FieldIssue[] {
+  const tools = Array.isArray(data.tools) ? data.tools : [];
+  return tools.flatMap((tool: unknown, index): FieldIssue[] =>
+    isRecord(tool) && typeof tool.name === 'string' && RESERVED_TOOL_NAMES.has(tool.name)
+      ? [
+          {
+            path: ['tools', index, 'name'],
+            message: `tool name "${tool.name}" is reserved: HoloDeck's function tools run in an MCP server of that name`,
+            hint: 'rename this tool (its tools are then mcp__<new name>__<tool>)',
+          },
+        ]
+      : [],
+  );
 }
 
 function duplicatesIn(

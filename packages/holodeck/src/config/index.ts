@@ -8,7 +8,7 @@ export {
   formatFieldPath,
 } from './field-issue.js';
 export { loadAgentConfig } from './load-agent-config.js';
-export { loadTestCasesFile } from './load-test-cases-file.js';
+export { loadTestCasesFile, type TestCasesFile } from './load-test-cases-file.js';
 export type {
   AgentValidation,
   CheckGovernanceFiles,
@@ -18,6 +18,7 @@ export type {
   LoadAgentOptions,
   LoadedAgent,
 } from './loaded-agent.js';
+export type { YamlPosition } from './locate-yaml-path.js';
 export {
   type AgentConfig,
   AgentConfigSchema,

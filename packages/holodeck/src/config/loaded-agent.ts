@@ -1,4 +1,6 @@
 import type { ConfigIssue } from '../errors.js';
+import type { FieldPath } from './field-issue.js';
+import type { YamlPosition } from './locate-yaml-path.js';
 import type { AgentConfig } from './schema/agent-config-schema.js';
 import type { CheckBackendConfig } from './startup-rules.js';
 
@@ -28,6 +30,11 @@ export interface LoadedAgent {
   /** `~/.holodeck/.env` < `<agent folder>/.env` < process environment. */
   env: Record<string, string>;
   warnings: ConfigWarning[];
+  /**
+   * Where a field path of agent.yaml is (line and column), for problems found after loading (test
+   * cases, tool modules, metrics). Absent on an agent not loaded from a file.
+   */
+  locate?: (path: FieldPath) => YamlPosition;
 }
 
 /** What validateAgentFile found. `agent` is set exactly when there are no issues. */

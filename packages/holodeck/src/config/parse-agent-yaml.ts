@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
 import { describeParent, type FieldIssue, type PathSegment } from './field-issue.js';
 import { isRecord } from './raw-value.js';
 
@@ -40,7 +40,24 @@ export function parseAgentYaml(text: string): ParsedAgentYaml {
       })),
     };
   }
-  const data: unknown = document.toJS({ maxAliasCount: 100 });
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml library refuses a document whose aliases expand past the limit (a "billion laughs").
+    if (!(error instanceof ReferenceError)) throw error;
+    const position = firstAliasPosition(document, lineCounter);
+    return {
+      ok: false,
+      problems: [
+        {
+          ...position,
+          message: `invalid YAML: its aliases (*name) expand to too many values (more than ${MAX_ALIAS_COUNT} per alias)`,
+          hint: 'write the values out, or reuse fewer anchors: a file whose aliases multiply is refused, so it cannot exhaust memory',
+        },
+      ],
+    };
+  }
   if (data === null || data === undefined) {
     return {
       ok: false,
@@ -69,6 +86,23 @@ export function parseAgentYaml(text: string): ParsedAgentYaml {
     };
   }
   return { ok: true, document, lineCounter, data, duplicateKeys: findDuplicateKeys(document, lineCounter) };
+}
+
+/** Most values one alias may expand to; past it the document is refused (resource exhaustion). */
+const MAX_ALIAS_COUNT = 100;
+
+/** Where the first alias is, so the error points at the expansion that starts the blow-up. */
+function firstAliasPosition(document: Document, lineCounter: LineCounter): { line: number; column: number } {
+  let found: { line: number; column: number } | undefined;
+  visit(document, {
+    Alias(_key, node) {
+      if (!isAlias(node) || !node.range) return undefined;
+      const { line, col } = lineCounter.linePos(node.range[0]);
+      found = { line, column: col };
+      return visit.BREAK;
+    },
+  });
+  return found ?? { line: 1, column: 1 };
 }
 
 function findDuplicateKeys(document: Document, lineCounter: LineCounter): FieldIssue[] {

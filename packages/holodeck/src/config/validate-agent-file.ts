@@ -120,6 +120,7 @@ export async function validateAgentFile(
       ...(files.responseFormat ? { responseFormat: files.responseFormat } : {}),
       env: environment.env,
       warnings,
+      locate: (fieldPath) => locate({ path: fieldPath }),
     },
   };
 }

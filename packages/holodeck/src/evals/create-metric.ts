@@ -30,7 +30,20 @@ export const JUDGE_METRIC_TYPES = new Set<MetricConfig['type']>([
 ]);
 
 async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
-  const parsed: unknown = parse(await readFile(file, 'utf8'));
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
+    throw new Error(missing ? `json-schema file not found: ${file}` : `cannot read json-schema file ${file}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
+    throw new Error(`cannot parse json-schema file ${file}: ${reason}`);
+  }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${file} does not hold a JSON Schema object`);
   }

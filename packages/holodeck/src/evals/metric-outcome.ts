@@ -14,7 +14,21 @@ export function checkOutcome(
   return { name: metricName(config), type: config.type, score: passed ? 1 : 0, passed, reason };
 }
 
-/** An outcome for a scored metric: passed when score ≥ threshold. */
+/**
+ * How far below its threshold a score may be and still pass. Scores are floating-point sums and
+ * quotients: ROUGE-L of 6 matching words of 7 against 8 computes 0.7999999999999999 for an exact
+ * 0.8, and a report printing "0.800 vs threshold 0.8" must not say it failed. 1e-9 is far below
+ * any difference a metric can mean (its inputs are counts of words and tokens) and far above
+ * double rounding error (~1e-16).
+ */
+export const SCORE_TOLERANCE = 1e-9;
+
+/** Whether `score` reaches `threshold`, within SCORE_TOLERANCE. */
+export function meetsThreshold(score: number, threshold: number): boolean {
+  return score >= threshold - SCORE_TOLERANCE;
+}
+
+/** An outcome for a scored metric: passed when score ≥ threshold (within SCORE_TOLERANCE). */
 export function scoredOutcome(
   config: { type: string; name?: string },
   score: number,
@@ -27,7 +41,7 @@ export function scoredOutcome(
     type: config.type,
     score: clamped,
     threshold,
-    passed: clamped >= threshold,
+    passed: meetsThreshold(clamped, threshold),
     reason,
   };
 }

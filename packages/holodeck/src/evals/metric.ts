@@ -34,6 +34,8 @@ export interface MetricOutcome {
   reason: string;
   /** Set when the metric could not run (judge unreachable, grader threw, ...): then passed is false. */
   error?: string;
+  /** The metric's `weight` when agent.yaml sets one; 0 = reported, but deciding neither score nor pass. */
+  weight?: number;
 }
 
 /** Services a metric may need, supplied by the runner. */

@@ -16,13 +16,21 @@ function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
 /**
  * One case over its attempts. pass@k and pass^k use k = the number of attempts: pass@k is 1 when
  * any attempt passed, pass^k when all did. The case passes when its pass rate reaches min_pass_rate.
+ * A case the interrupted run kept from finishing (`planned` attempts not all run to their end) is
+ * `interrupted`: neither passed nor errored, whatever its finished attempts did.
  */
-export function buildCaseReport(testCase: PreparedCase, attempts: CaseAttempt[]): CaseReport {
+export function buildCaseReport(
+  testCase: PreparedCase,
+  attempts: CaseAttempt[],
+  planned = attempts.length,
+): CaseReport {
   const { config } = testCase;
+  const interrupted = attempts.length < planned || attempts.some((attempt) => attempt.interrupted);
   const passes = attempts.filter((attempt) => attempt.passed).length;
   const passRate = attempts.length ? passes / attempts.length : 0;
   const minPassRate = config.min_pass_rate ?? 1;
-  const errored = attempts.length > 0 && attempts.every((attempt) => attempt.error !== undefined);
+  const errored =
+    !interrupted && attempts.length > 0 && attempts.every((attempt) => attempt.error !== undefined);
   const firstError = attempts.find((attempt) => attempt.error !== undefined)?.error;
   const first = attempts[0];
   return {
@@ -30,8 +38,9 @@ export function buildCaseReport(testCase: PreparedCase, attempts: CaseAttempt[])
     tags: config.tags ?? [],
     input: config.input ?? config.turns?.[0]?.input ?? '',
     ...(config.ground_truth !== undefined ? { ground_truth: config.ground_truth } : {}),
-    passed: !errored && passRate >= minPassRate,
+    passed: !interrupted && !errored && passRate >= minPassRate,
     errored,
+    ...(interrupted ? { interrupted: true } : {}),
     ...(firstError !== undefined ? { error: firstError } : {}),
     pass_rate: passRate,
     min_pass_rate: minPassRate,
@@ -53,11 +62,13 @@ export function buildCaseReport(testCase: PreparedCase, attempts: CaseAttempt[])
 export function summarise(cases: readonly CaseReport[], durationMs: number): RunSummary {
   const passed = cases.filter((testCase) => testCase.passed).length;
   const errored = cases.filter((testCase) => testCase.errored).length;
+  const interrupted = cases.filter((testCase) => testCase.interrupted).length;
   return {
     total: cases.length,
     passed,
-    failed: cases.length - passed - errored,
+    failed: cases.length - passed - errored - interrupted,
     errored,
+    ...(interrupted ? { interrupted } : {}),
     pass_rate: cases.length ? passed / cases.length : 0,
     duration_ms: durationMs,
     token_usage: cases.reduce((sum, testCase) => addUsage(sum, testCase.token_usage), emptyTokenUsage()),

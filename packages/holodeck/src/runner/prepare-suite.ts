@@ -1,11 +1,31 @@
-import type { LoadedAgent, TestCase } from '../config/index.js';
-import { loadTestCasesFile } from '../config/index.js';
+import path from 'node:path';
+import type {
+  ConfigWarning,
+  FieldPath,
+  LoadedAgent,
+  MetricConfig,
+  TestCase,
+  TestTurn,
+  YamlPosition,
+} from '../config/index.js';
+import { formatFieldPath, loadTestCasesFile } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { GraderLoadError } from '../evals/code/code-metric.js';
 import { createMetric, JUDGE_METRIC_TYPES } from '../evals/create-metric.js';
 import type { Metric } from '../evals/metric.js';
 import { createGovernanceMetric } from '../evals/tools/governance-expectations-metric.js';
 import { createToolExpectationsMetric } from '../evals/tools/tool-expectations-metric.js';
+import { checkCaseInputs } from './check-case-inputs.js';
 import { describeKnownTools, isKnownToolName, knownToolNames } from './known-tool-names.js';
+
+/** Where a test case is written: agent.yaml's `test_cases` or the `test_cases_file`. */
+export interface CaseSource {
+  file: string;
+  /** The case's field path as users read it, e.g. `['test_cases', 2]`. */
+  path: FieldPath;
+  /** Line and column of a field path of that file. */
+  locate?: (path: FieldPath) => YamlPosition;
+}
 
 /** A test case with its metrics built and its files loaded. */
 export interface PreparedCase {
@@ -16,100 +36,280 @@ export interface PreparedCase {
   metrics: Metric[];
   /** For a conversation: each turn's own checks (tool expectations and turn metrics). */
   turnMetrics: Metric[][];
+  source: CaseSource;
+}
+
+/** A tool name in expectations that only the started agent can tell apart (an MCP tool's short name). */
+export interface DeferredToolName {
+  name: string;
+  caseName: string;
+  source: CaseSource;
+  /** The field below the case, e.g. `['expected_tools', 0]`. */
+  field: FieldPath;
 }
 
 export interface PreparedSuite {
   cases: PreparedCase[];
   /** True when some metric needs the judge model. */
   usesJudge: boolean;
+  /** Names resolved against the tools the agent is offered when the run starts (resolveToolNames). */
+  deferredToolNames: DeferredToolName[];
+  /** Short name → runtime name, filled when the run starts; the tool metrics read it. */
+  toolNames: Map<string, string>;
 }
 
-function toolsOf(source: {
-  expected_tools?: TestCase['expected_tools'];
-  forbidden_tools?: string[];
-}): Metric[] {
-  const expected = source.expected_tools ?? [];
-  const forbidden = source.forbidden_tools ?? [];
-  return expected.length || forbidden.length ? [createToolExpectationsMetric(expected, forbidden)] : [];
+/** What inspecting a suite found: the suite when there are no issues, every issue otherwise. */
+export interface SuiteInspection {
+  suite?: PreparedSuite;
+  issues: ConfigIssue[];
+  warnings: ConfigWarning[];
+}
+
+/** Where a default metric (evaluations.metrics) is. */
+const DEFAULTS_PATH = ['evaluations', 'metrics'];
+
+function issueAt(source: CaseSource, field: FieldPath, message: string, hint?: string): ConfigIssue {
+  const fieldPath = [...source.path, ...field];
+  const position = source.locate?.(fieldPath);
+  return {
+    file: source.file,
+    ...(position ? { line: position.line, column: position.column } : {}),
+    path: formatFieldPath(fieldPath),
+    message,
+    ...(hint ? { hint } : {}),
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The sources of every case: agent.yaml's `test_cases`, then the `test_cases_file`'s. */
+async function gatherCases(
+  agent: LoadedAgent,
+  issues: ConfigIssue[],
+): Promise<{ config: TestCase; source: CaseSource }[]> {
+  const inline = (agent.config.test_cases ?? []).map((config, index) => ({
+    config,
+    source: {
+      file: agent.file,
+      path: ['test_cases', index],
+      ...(agent.locate ? { locate: agent.locate } : {}),
+    },
+  }));
+  const file = agent.config.test_cases_file;
+  if (!file) return inline;
+  try {
+    const loaded = await loadTestCasesFile(file);
+    return [
+      ...inline,
+      ...loaded.cases.map((config, index) => ({
+        config,
+        source: {
+          file,
+          path: [...loaded.listPath, index],
+          locate: (fieldPath: FieldPath) => loaded.locate(fieldPath.slice(loaded.listPath.length)),
+        },
+      })),
+    ];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const agentSource: CaseSource = {
+      file: agent.file,
+      path: [],
+      ...(agent.locate ? { locate: agent.locate } : {}),
+    };
+    for (const issue of error.issues) {
+      // A missing file is a problem of agent.yaml's test_cases_file line; one inside it, of that file.
+      issues.push(
+        issue.line === undefined
+          ? issueAt(agentSource, ['test_cases_file'], `${issue.message}: ${file}`, issue.hint)
+          : issue,
+      );
+    }
+    return inline;
+  }
 }
 
 /**
- * Gathers the test cases (agent.yaml `test_cases` and `test_cases_file`), checks names and tool
- * expectations, and builds every metric. All problems are reported together as a ConfigError.
+ * Gathers the test cases (agent.yaml `test_cases` and `test_cases_file`), checks names, tool
+ * expectations and what each metric needs, and builds every metric (code graders and json-schema
+ * files are loaded). Everything is reported at once, each problem at its file:line:column. The
+ * same inspection runs for `holodeck test` (prepareSuite) and `holodeck validate`.
+ * `requireCases`: an agent without test cases is an issue (`test`), or fine (`validate`).
  */
-export async function prepareSuite(agent: LoadedAgent): Promise<PreparedSuite> {
+export async function inspectSuite(
+  agent: LoadedAgent,
+  options: { requireCases: boolean },
+): Promise<SuiteInspection> {
   const { config } = agent;
-  const fromFile = config.test_cases_file ? await loadTestCasesFile(config.test_cases_file) : [];
-  const cases = [...(config.test_cases ?? []), ...fromFile];
   const issues: ConfigIssue[] = [];
-  const issue = (path: string, message: string, hint?: string) =>
-    issues.push({ file: agent.file, path, message, ...(hint ? { hint } : {}) });
-
-  if (!cases.length)
-    issue(
-      'test_cases',
-      'there are no test cases to run',
-      'add test_cases to agent.yaml or set test_cases_file',
+  const warnings: ConfigWarning[] = [];
+  const gathered = await gatherCases(agent, issues);
+  const agentSource: CaseSource = {
+    file: agent.file,
+    path: [],
+    ...(agent.locate ? { locate: agent.locate } : {}),
+  };
+  if (!gathered.length && options.requireCases && !issues.length)
+    issues.push(
+      issueAt(
+        agentSource,
+        [],
+        'there are no test cases to run',
+        'add test_cases to agent.yaml or set test_cases_file',
+      ),
     );
-  const seen = new Set<string>();
+
   const known = knownToolNames(config);
-  for (const [index, testCase] of cases.entries()) {
-    if (seen.has(testCase.name))
-      issue(`test_cases[${index}].name`, `duplicate test case name "${testCase.name}"`);
-    seen.add(testCase.name);
+  const deferredToolNames: DeferredToolName[] = [];
+  const seen = new Map<string, CaseSource>();
+  for (const { config: testCase, source } of gathered) {
+    const earlier = seen.get(testCase.name);
+    if (earlier)
+      issues.push(
+        issueAt(
+          source,
+          ['name'],
+          `duplicate test case name "${testCase.name}"`,
+          `${formatFieldPath(earlier.path)} in ${path.basename(earlier.file)} has it already`,
+        ),
+      );
+    else seen.set(testCase.name, source);
     if ((testCase.expected_verdicts || testCase.expect_killed !== undefined) && !config.governance) {
-      issue(
-        `test_cases[${index}]`,
-        `test case "${testCase.name}" expects Novarch verdicts, but the agent has no governance block`,
-        'add governance: to agent.yaml, or remove expected_verdicts / expect_killed',
+      issues.push(
+        issueAt(
+          source,
+          [],
+          `test case "${testCase.name}" expects Novarch verdicts, but the agent has no governance block`,
+          'add governance: to agent.yaml, or remove expected_verdicts / expect_killed',
+        ),
       );
     }
-    const sources = [testCase, ...(testCase.turns ?? [])];
-    for (const source of sources) {
-      const names = [
-        ...(source.expected_tools ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.name)),
-        ...(source.forbidden_tools ?? []),
+    const places: { prefix: FieldPath; owner: TestCase | TestTurn }[] = [
+      { prefix: [], owner: testCase },
+      ...(testCase.turns ?? []).map((turn, index) => ({ prefix: ['turns', index], owner: turn })),
+    ];
+    for (const { prefix, owner } of places) {
+      const named: { name: string; field: FieldPath }[] = [
+        ...(owner.expected_tools ?? []).map((entry, index) => ({
+          name: typeof entry === 'string' ? entry : entry.name,
+          field: [...prefix, 'expected_tools', index],
+        })),
+        ...(owner.forbidden_tools ?? []).map((name, index) => ({
+          name,
+          field: [...prefix, 'forbidden_tools', index],
+        })),
       ];
-      for (const name of names.filter((candidate) => !isKnownToolName(candidate, known))) {
-        issue(
-          `test_cases[${index}]`,
-          `test case "${testCase.name}" expects unknown tool "${name}"`,
-          describeKnownTools(known),
+      for (const { name, field } of named) {
+        if (isKnownToolName(name, known)) continue;
+        // A name none of the declared tools has may be a tool of an MCP server: only the started
+        // agent knows those, so it is resolved when the run starts.
+        if (known.mcpServers.length) {
+          deferredToolNames.push({ name, caseName: testCase.name, source, field });
+          continue;
+        }
+        issues.push(
+          issueAt(
+            source,
+            field,
+            `test case "${testCase.name}" expects unknown tool "${name}"`,
+            describeKnownTools(known),
+          ),
         );
       }
     }
+    issues.push(...checkCaseInputs(testCase, source, config.evaluations?.metrics ?? [], issueAt));
   }
-  if (issues.length) throw new ConfigError(issues);
+  if (deferredToolNames.length) {
+    const names = [...new Set(deferredToolNames.map((entry) => `"${entry.name}"`))].join(', ');
+    warnings.push({
+      code: 'tool-names-resolved-at-run-start',
+      message: `expected/forbidden tool ${names} is none of the agent's function or built-in tools; it must be a tool of MCP server ${known.mcpServers.join(', ')}, which \`holodeck test\` checks when the run starts`,
+      file: agent.file,
+    });
+  }
 
-  const defaults = config.evaluations?.metrics ?? [];
+  const toolNames = new Map<string, string>();
+  const resolveName = (name: string) => toolNames.get(name) ?? name;
   let usesJudge = false;
-  const build = async (entries: readonly NonNullable<TestCase['metrics']>[number][]) => {
-    if (entries.some((entry) => JUDGE_METRIC_TYPES.has(entry.type))) usesJudge = true;
-    return Promise.all(entries.map((entry) => createMetric(entry, agent.directory)));
-  };
-  const prepared: PreparedCase[] = [];
-  for (const [index, testCase] of cases.entries()) {
+  /** Builds one metric; a problem is reported at `where` (its agent.yaml entry) and yields undefined. */
+  const build = async (entry: MetricConfig, where: CaseSource, field: FieldPath) => {
+    if (JUDGE_METRIC_TYPES.has(entry.type)) usesJudge = true;
     try {
-      const governance =
-        testCase.expected_verdicts || testCase.expect_killed !== undefined
-          ? [createGovernanceMetric(testCase.expected_verdicts ?? [], testCase.expect_killed)]
-          : [];
-      const metrics = [
-        ...(await build(testCase.metrics ?? defaults)),
-        ...(testCase.turns ? [] : toolsOf(testCase)),
-        ...governance,
-      ];
-      const turnMetrics = await Promise.all(
-        (testCase.turns ?? []).map(async (turn) => [...(await build(turn.metrics ?? [])), ...toolsOf(turn)]),
-      );
-      prepared.push({ index, config: testCase, metrics, turnMetrics });
+      return await createMetric(entry, agent.directory);
     } catch (error) {
-      issue(
-        `test_cases[${index}].metrics`,
-        `a metric of "${testCase.name}" cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      if (error instanceof GraderLoadError && error.problem?.line !== undefined) {
+        const { problem } = error;
+        issues.push({
+          file: problem.file,
+          line: problem.line,
+          ...(problem.column !== undefined ? { column: problem.column } : {}),
+          path: formatFieldPath([...where.path, ...field, 'file']),
+          message: error.message,
+        });
+        return undefined;
+      }
+      const subField =
+        error instanceof GraderLoadError
+          ? [error.field]
+          : entry.type.endsWith('json-schema')
+            ? ['value']
+            : [];
+      issues.push(issueAt(where, [...field, ...subField], describe(error)));
+      return undefined;
     }
+  };
+  const buildAll = async (entries: readonly MetricConfig[], where: CaseSource, field: FieldPath) => {
+    const built = await Promise.all(entries.map((entry, index) => build(entry, where, [...field, index])));
+    return built.filter((metric): metric is Metric => metric !== undefined);
+  };
+  const toolMetrics = (owner: TestCase | TestTurn): Metric[] => {
+    const expected = owner.expected_tools ?? [];
+    const forbidden = owner.forbidden_tools ?? [];
+    return expected.length || forbidden.length
+      ? [createToolExpectationsMetric(expected, forbidden, resolveName)]
+      : [];
+  };
+  // Default metrics are built once and shared by the cases that use them.
+  const defaults = await buildAll(
+    config.evaluations?.metrics ?? [],
+    { ...agentSource, path: [] },
+    DEFAULTS_PATH,
+  );
+  const cases: PreparedCase[] = [];
+  for (const [index, { config: testCase, source }] of gathered.entries()) {
+    const governance =
+      testCase.expected_verdicts || testCase.expect_killed !== undefined
+        ? [createGovernanceMetric(testCase.expected_verdicts ?? [], testCase.expect_killed)]
+        : [];
+    const own = testCase.metrics ? await buildAll(testCase.metrics, source, ['metrics']) : defaults;
+    const metrics = [...own, ...(testCase.turns ? [] : toolMetrics(testCase)), ...governance];
+    const turnMetrics = await Promise.all(
+      (testCase.turns ?? []).map(async (turn, turnIndex) => [
+        ...(turn.metrics ? await buildAll(turn.metrics, source, ['turns', turnIndex, 'metrics']) : []),
+        ...toolMetrics(turn),
+      ]),
+    );
+    const all = [...metrics, ...turnMetrics.flat()];
+    if (all.length > 0 && all.every((metric) => metric.weight === 0))
+      issues.push(
+        issueAt(
+          source,
+          ['metrics'],
+          `every metric of test case "${testCase.name}" has weight 0, so nothing decides whether it passes`,
+          'give at least one metric a weight above 0 (weight 0 = reported, not deciding)',
+        ),
+      );
+    cases.push({ index, config: testCase, metrics, turnMetrics, source });
   }
-  if (issues.length) throw new ConfigError(issues);
-  return { cases: prepared, usesJudge };
+  if (issues.length) return { issues, warnings };
+  return { suite: { cases, usesJudge, deferredToolNames, toolNames }, issues, warnings };
+}
+
+/** The suite of `holodeck test`; throws one ConfigError with every problem inspectSuite found. */
+export async function prepareSuite(agent: LoadedAgent): Promise<PreparedSuite> {
+  const inspection = await inspectSuite(agent, { requireCases: true });
+  if (!inspection.suite) throw new ConfigError(inspection.issues);
+  return inspection.suite;
 }

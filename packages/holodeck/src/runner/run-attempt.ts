@@ -1,6 +1,15 @@
 import type { ExecutionResult, TokenUsage } from '../backends/contract/index.js';
 import { emptyTokenUsage } from '../backends/contract/index.js';
+import { InterruptedError } from '../errors.js';
 import type { Metric, MetricContext, MetricInput, MetricOutcome } from '../evals/metric.js';
+import {
+  allDecidingPassed,
+  failedAttempt,
+  partialOf,
+  untilAborted,
+  weightedScore,
+  withWeights,
+} from './attempt-outcome.js';
 import type { AttemptRunner } from './attempt-runner.js';
 import type { PreparedCase } from './prepare-suite.js';
 import type { CaseAttempt, TurnRecord } from './report/run-report.js';
@@ -10,7 +19,7 @@ export interface AttemptOptions {
   metricContext: MetricContext;
   timeoutMs: number;
   workingDirectory?: string;
-  /** Stops the whole run (Ctrl-C). */
+  /** Stops the whole run (Ctrl+C, SIGTERM, or a credential failure). */
   signal?: AbortSignal;
 }
 
@@ -41,13 +50,13 @@ async function evaluateAll(
   input: MetricInput,
   context: MetricContext,
 ): Promise<MetricOutcome[]> {
-  return Promise.all(
+  const outcomes = await Promise.all(
     metrics.map(async (metric) => {
       try {
         return await metric.evaluate(input, context);
       } catch (error) {
         // A metric that throws is reported as a metric error, never dropped.
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describe(error);
         return {
           name: metric.name,
           type: metric.type,
@@ -59,43 +68,38 @@ async function evaluateAll(
       }
     }),
   );
-}
-
-/** Weighted mean of metric scores; 1 when there are no metrics (nothing failed). */
-function weightedScore(metrics: readonly Metric[], outcomes: readonly MetricOutcome[]): number {
-  let total = 0;
-  let weights = 0;
-  outcomes.forEach((outcome, index) => {
-    const weight = metrics[index]?.weight ?? 1;
-    total += weight * outcome.score;
-    weights += weight;
-  });
-  return weights === 0 ? 1 : total / weights;
-}
-
-function failedAttempt(attempt: number, error: string, startedAt: number, turns?: TurnRecord[]): CaseAttempt {
-  return {
-    attempt,
-    passed: false,
-    error,
-    response: '',
-    tool_calls: [],
-    tool_results: [],
-    metrics: [],
-    score: 0,
-    token_usage: emptyTokenUsage(),
-    cost_usd: 0,
-    num_turns: 0,
-    duration_ms: Date.now() - startedAt,
-    ...(turns ? { turns } : {}),
-  };
+  return withWeights(metrics, outcomes);
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Runs one attempt of a case (one agent run, or one conversation) and grades it. */
+/** A sum of costs that is unknown as soon as one part is. */
+export function addCost(total: number | null, part: number | null): number | null {
+  return total === null || part === null ? null : total + part;
+}
+
+/** Why an attempt stopped, and whether the whole run was interrupted (Ctrl+C, SIGTERM). */
+function stopReason(
+  error: unknown,
+  run: AbortSignal | undefined,
+  timeout: AbortSignal,
+  seconds: number,
+): { reason: string; interrupted: boolean } {
+  if (run?.aborted) {
+    const interrupted = run.reason instanceof InterruptedError;
+    return { reason: interrupted ? 'interrupted' : `stopped: ${describe(run.reason)}`, interrupted };
+  }
+  if (timeout.aborted) return { reason: `timed out after ${seconds} s`, interrupted: false };
+  return { reason: describe(error), interrupted: false };
+}
+
+/**
+ * Runs one attempt of a case (one agent run, or one conversation) and grades it. Its
+ * `duration_ms` is the attempt's own time (run and grading), from its start to its end: a timed-out
+ * attempt ends when its time is up.
+ */
 export async function runAttempt(
   testCase: PreparedCase,
   attempt: number,
@@ -109,55 +113,78 @@ export async function runAttempt(
     options.timeoutMs,
   );
   const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
+  // A stopped attempt lasted until it was stopped, not until its backend finished cleaning up.
+  let stoppedAt: number | undefined;
+  signal.addEventListener('abort', () => {
+    stoppedAt = Date.now();
+  });
+  const elapsed = () => (stoppedAt ?? Date.now()) - startedAt;
   const run = { signal, ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}) };
   const { config } = testCase;
   try {
-    if (!config.turns) {
-      const input = config.input ?? '';
-      const result = await options.runner.runSingle(input, run);
-      // A run Novarch killed is what a case expecting the kill is about: grade it, don't error it.
-      const expectedKill = result.governance?.killed && config.expect_killed === true;
-      if (result.is_error && !expectedKill)
-        return {
-          ...failedAttempt(attempt, result.error_reason ?? 'the agent run failed', startedAt),
-          response: result.response,
-        };
-      const metrics = await evaluateAll(
+    if (config.turns) return await runConversation(testCase, attempt, options, run, elapsed);
+    const input = config.input ?? '';
+    const result = await untilAborted(options.runner.runSingle(input, run), signal);
+    // A run Novarch killed is what a case expecting the kill is about: grade it, don't error it.
+    const expectedKill = result.governance?.killed && config.expect_killed === true;
+    if (result.is_error && !expectedKill)
+      return failedAttempt(attempt, result.error_reason ?? 'the agent run failed', elapsed(), result);
+    const metrics = await untilAborted(
+      evaluateAll(
         testCase.metrics,
         metricInput(input, result, config.ground_truth, config.context),
         options.metricContext,
-      );
-      return {
-        attempt,
-        passed: metrics.every((metric) => metric.passed),
-        response: result.response,
-        tool_calls: result.tool_calls,
-        tool_results: result.tool_results,
-        metrics,
-        score: weightedScore(testCase.metrics, metrics),
-        ...(result.governance ? { governance: result.governance } : {}),
-        token_usage: result.token_usage,
-        cost_usd: result.cost_usd,
-        num_turns: result.num_turns,
-        duration_ms: Date.now() - startedAt,
-      };
-    }
-    return await runConversation(testCase, attempt, options, run, startedAt);
+      ),
+      signal,
+    );
+    return {
+      attempt,
+      passed: allDecidingPassed(testCase.metrics, metrics),
+      response: result.response,
+      tool_calls: result.tool_calls,
+      tool_results: result.tool_results,
+      metrics,
+      score: weightedScore(testCase.metrics, metrics),
+      ...(result.governance ? { governance: result.governance } : {}),
+      token_usage: result.token_usage,
+      cost_usd: result.cost_usd,
+      num_turns: result.num_turns,
+      duration_ms: elapsed(),
+    };
   } catch (error) {
-    const reason = options.signal?.aborted
-      ? 'interrupted'
-      : controller.signal.aborted
-        ? `timed out after ${seconds} s`
-        : describe(error);
-    return failedAttempt(attempt, reason, startedAt);
+    const { reason, interrupted } = stopReason(error, options.signal, controller.signal, seconds);
+    const failed = failedAttempt(attempt, reason, elapsed(), partialOf(error));
+    return interrupted ? { ...failed, interrupted: true } : failed;
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** A sum of costs that is unknown as soon as one part is. */
-export function addCost(total: number | null, part: number | null): number | null {
-  return total === null || part === null ? null : total + part;
+interface ConversationTotals {
+  usage: TokenUsage;
+  cost: number | null;
+  numTurns: number;
+}
+
+function addToTotals(totals: ConversationTotals, result: ExecutionResult): void {
+  totals.cost = addCost(totals.cost, result.cost_usd);
+  totals.numTurns += result.num_turns;
+  for (const key of Object.keys(totals.usage) as (keyof TokenUsage)[])
+    totals.usage[key] += result.token_usage[key];
+}
+
+/** The conversation so far as one ExecutionResult, for an attempt that stopped part way. */
+function conversationSoFar(turns: TurnRecord[], totals: ConversationTotals): ExecutionResult {
+  return {
+    response: turns.at(-1)?.response ?? '',
+    tool_calls: turns.flatMap((turn) => turn.tool_calls),
+    tool_results: turns.flatMap((turn) => turn.tool_results),
+    token_usage: totals.usage,
+    num_turns: totals.numTurns,
+    is_error: true,
+    cost_usd: totals.cost,
+    duration_ms: 0,
+  };
 }
 
 async function runConversation(
@@ -165,27 +192,39 @@ async function runConversation(
   attempt: number,
   options: AttemptOptions,
   run: { signal: AbortSignal; workingDirectory?: string },
-  startedAt: number,
+  elapsed: () => number,
 ): Promise<CaseAttempt> {
   const { config } = testCase;
   const turnsConfig = config.turns ?? [];
-  const conversation = await options.runner.openConversation(run);
+  const conversation = await untilAborted(options.runner.openConversation(run), run.signal);
   const turns: TurnRecord[] = [];
-  const totals: { usage: TokenUsage; cost: number | null; numTurns: number } = {
-    usage: emptyTokenUsage(),
-    cost: 0,
-    numTurns: 0,
-  };
+  const totals: ConversationTotals = { usage: emptyTokenUsage(), cost: 0, numTurns: 0 };
   let last: ExecutionResult | undefined;
   let caseMetrics: MetricOutcome[] = [];
   try {
     for (const [index, turn] of turnsConfig.entries()) {
-      const result = await conversation.send(turn.input);
+      let result: ExecutionResult;
+      try {
+        result = await untilAborted(conversation.send(turn.input), run.signal);
+      } catch (error) {
+        // The turn in flight still spent tokens: keep them with the turns before it.
+        const partial = partialOf(error);
+        if (partial) {
+          addToTotals(totals, partial);
+          turns.push({
+            input: turn.input,
+            response: partial.response,
+            tool_calls: partial.tool_calls,
+            tool_results: partial.tool_results,
+            metrics: [],
+            passed: false,
+            error: describe(error),
+          });
+        }
+        throw error;
+      }
       last = result;
-      totals.cost = addCost(totals.cost, result.cost_usd);
-      totals.numTurns += result.num_turns;
-      for (const key of Object.keys(totals.usage) as (keyof typeof totals.usage)[])
-        totals.usage[key] += result.token_usage[key];
+      addToTotals(totals, result);
       const base = {
         input: turn.input,
         response: result.response,
@@ -193,24 +232,20 @@ async function runConversation(
         tool_results: result.tool_results,
       };
       if (result.is_error) {
-        turns.push({
-          ...base,
-          metrics: [],
-          passed: false,
-          error: result.error_reason ?? 'the agent run failed',
-        });
-        return {
-          ...failedAttempt(
-            attempt,
-            `turn ${index + 1}: ${result.error_reason ?? 'the agent run failed'}`,
-            startedAt,
-            turns,
-          ),
-        };
+        const reason = result.error_reason ?? 'the agent run failed';
+        turns.push({ ...base, metrics: [], passed: false, error: reason });
+        return failedAttempt(
+          attempt,
+          `turn ${index + 1}: ${reason}`,
+          elapsed(),
+          conversationSoFar(turns, totals),
+          turns,
+        );
       }
       const input = metricInput(turn.input, result, turn.ground_truth, turn.context ?? config.context);
-      const metrics = await evaluateAll(testCase.turnMetrics[index] ?? [], input, options.metricContext);
-      turns.push({ ...base, metrics, passed: metrics.every((metric) => metric.passed) });
+      const turnMetrics = testCase.turnMetrics[index] ?? [];
+      const metrics = await untilAborted(evaluateAll(turnMetrics, input, options.metricContext), run.signal);
+      turns.push({ ...base, metrics, passed: allDecidingPassed(turnMetrics, metrics) });
       if (index === turnsConfig.length - 1) {
         // The case's metrics grade the conversation's final answer.
         const finalInput = metricInput(
@@ -219,22 +254,25 @@ async function runConversation(
           config.ground_truth ?? turn.ground_truth,
           turn.context ?? config.context,
         );
-        caseMetrics = await evaluateAll(testCase.metrics, finalInput, options.metricContext);
+        caseMetrics = await untilAborted(
+          evaluateAll(testCase.metrics, finalInput, options.metricContext),
+          run.signal,
+        );
       }
     }
   } catch (error) {
-    return failedAttempt(
-      attempt,
-      run.signal.aborted ? describe(run.signal.reason) : describe(error),
-      startedAt,
-      turns,
-    );
+    const timedOut = !options.signal?.aborted && run.signal.aborted;
+    const { reason, interrupted } = timedOut
+      ? { reason: describe(run.signal.reason), interrupted: false }
+      : stopReason(error, options.signal, run.signal, 0);
+    const failed = failedAttempt(attempt, reason, elapsed(), conversationSoFar(turns, totals), turns);
+    return interrupted ? { ...failed, interrupted: true } : failed;
   } finally {
     await conversation.release();
   }
   return {
     attempt,
-    passed: turns.every((turn) => turn.passed) && caseMetrics.every((metric) => metric.passed),
+    passed: turns.every((turn) => turn.passed) && allDecidingPassed(testCase.metrics, caseMetrics),
     response: last?.response ?? '',
     tool_calls: turns.flatMap((turn) => turn.tool_calls),
     tool_results: turns.flatMap((turn) => turn.tool_results),
@@ -246,7 +284,7 @@ async function runConversation(
     token_usage: totals.usage,
     cost_usd: totals.cost,
     num_turns: totals.numTurns,
-    duration_ms: Date.now() - startedAt,
+    duration_ms: elapsed(),
     turns,
   };
 }

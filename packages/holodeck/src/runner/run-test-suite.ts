@@ -2,21 +2,24 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { AgentBackend, BackendWarning } from '../backends/contract/index.js';
 import { backendProfile, selectBackend } from '../backends/select-backend.js';
-import type { LoadedAgent } from '../config/index.js';
-import { ConfigError } from '../errors.js';
+import type { ConfigWarning, LoadedAgent } from '../config/index.js';
+import { CredentialRejectedError, UsageError } from '../errors.js';
 import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { buildCaseReport, summarise } from './build-case-report.js';
+import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, CaseReport, RunReport } from './report/run-report.js';
 import { RUN_REPORT_SCHEMA_VERSION } from './report/run-report.js';
+import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
 import { type CaseSelection, selectCases } from './select-cases.js';
-import { copyWorkingDirectory, planSideEffects } from './side-effect-policy.js';
+import { planSideEffects } from './side-effect-policy.js';
+import { WorkdirCopies } from './workdir-copies.js';
 
-/** Options of `holodeck test`. */
+/** Options of `holodeck test` (and of `runTestSuite`, its library entry point). */
 export interface TestRunOptions extends CaseSelection {
   /** Agent runs at a time (default 4). */
   concurrency?: number;
@@ -24,16 +27,26 @@ export interface TestRunOptions extends CaseSelection {
   repeat?: number;
   /** Seconds per attempt when the case sets no `timeout` (default 180). */
   timeoutSeconds?: number;
+  /** `process` (default): a fresh agent session per case; `session`: reused sessions, reset per case. */
   isolation?: 'process' | 'session';
+  /** Keep Bash and file writes/edits on; each attempt then gets its own copy of the working directory. */
   allowSideEffects?: boolean;
+  /** Keep those per-attempt copies instead of removing them at the end (their folders are in `onNotice`). */
+  keepWorkdirs?: boolean;
+  /** Also copy what `.gitignore` ignores and `node_modules` into each per-attempt copy. */
+  copyIgnored?: boolean;
   /** Environment for the judge client (default: the agent's merged environment). */
   env?: Record<string, string>;
   /** Called as soon as they are known, before any case runs. */
   onNotice?: (message: string) => void;
   onCaseStarted?: (name: string) => void;
   onCaseFinished?: (report: CaseReport) => void;
-  /** Called once the cases are selected, with their number. */
-  onStart?: (total: number) => void;
+  /** Called once the cases are selected: their number, and every case name of the suite. */
+  onStart?: (total: number, suiteCases: readonly string[]) => void;
+  /**
+   * Stops the run: running attempts are aborted, cases not started are not run, and the report
+   * that comes back is marked `interrupted` when the reason is an InterruptedError.
+   */
   signal?: AbortSignal;
 }
 
@@ -56,7 +69,27 @@ async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]>
   return results;
 }
 
-/** Runs the test cases of an agent and returns the report (the CLI writes and saves it). */
+/** `--filter "x"` and `--tag y` selecting nothing is a typo, not a green run: name what exists. */
+function nothingSelected(cases: readonly PreparedCase[], options: TestRunOptions): UsageError {
+  const flags = [
+    ...(options.filter !== undefined ? [`--filter ${JSON.stringify(options.filter)}`] : []),
+    ...(options.tags ?? []).map((tag) => `--tag ${tag}`),
+  ];
+  const names = cases.map((testCase) => testCase.config.name);
+  const tags = [...new Set(cases.flatMap((testCase) => testCase.config.tags ?? []))];
+  return new UsageError(
+    options.filter !== undefined ? '--filter' : '--tag',
+    `${flags.join(' and ')} match${flags.length === 1 ? 'es' : ''} no test case`,
+    `the cases are ${names.join(', ')}; their tags: ${tags.length ? tags.join(', ') : '(none)'}`,
+  );
+}
+
+/**
+ * Runs the test cases of a loaded agent (`loadAgent`) and returns the report: what `holodeck
+ * test` does short of printing, writing and saving it (see writeReport, saveRun). Throws
+ * ConfigError for an invalid suite, UsageError for options that select nothing, and
+ * CredentialRejectedError when the API rejects the credentials (the run stops at the first).
+ */
 export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions = {}): Promise<RunReport> {
   const startedAt = new Date();
   const concurrency = Math.max(1, options.concurrency ?? 4);
@@ -65,29 +98,28 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   if (sideEffects.notice) options.onNotice?.(sideEffects.notice);
   const profile = backendProfile(loaded.config.model.provider);
   if (!profile.isolationLevels.includes(isolation)) {
-    throw new ConfigError([
-      {
-        file: loaded.file,
-        path: 'model.provider',
-        message: `--isolation ${isolation} is not supported by the ${profile.name} backend (provider ${loaded.config.model.provider})`,
-        hint: `use --isolation ${profile.isolationLevels.join(' or ')}`,
-      },
-    ]);
+    throw new UsageError(
+      '--isolation',
+      `${isolation} is not supported by the ${profile.name} backend (provider ${loaded.config.model.provider})`,
+      `use --isolation ${profile.isolationLevels.join(' or ')}`,
+    );
   }
   if (isolation === 'session' && sideEffects.isolateWorkingDirectory) {
-    throw new ConfigError([
-      {
-        file: loaded.file,
-        path: 'claude',
-        message: '--isolation session cannot give each test case its own working directory',
-        hint: 'use --isolation process with --allow-side-effects',
-      },
-    ]);
+    throw new UsageError(
+      '--isolation',
+      'session cannot give each test case its own working directory',
+      'use --isolation process with --allow-side-effects',
+    );
   }
   const agent = sideEffects.agent;
   const suite = await prepareSuite(agent);
   const cases = selectCases(suite.cases, options);
-  options.onStart?.(cases.length);
+  if (!cases.length && (options.filter !== undefined || options.tags?.length))
+    throw nothingSelected(suite.cases, options);
+  options.onStart?.(
+    cases.length,
+    suite.cases.map((testCase) => testCase.config.name),
+  );
 
   // Pre-warm as many processes as run at once, and never more in all than single-turn runs to come:
   // spares start while earlier model calls are in flight (measured in bench/test-runner.mjs).
@@ -99,74 +131,112 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     prewarm: canPrewarm ? Math.min(concurrency, singleTurnRuns) : 0,
     prewarmBudget: singleTurnRuns,
   });
-  await backend.initialize();
-  for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
-    options.onNotice?.(warning.message);
-  const metricContext: MetricContext = suite.usesJudge ? { judge: judgeFor(agent, options) } : {};
-  const runner: AttemptRunner =
-    isolation === 'session' ? sessionIsolation(backend) : processIsolation(backend);
-
+  // Stops every attempt at the first credential failure, and on the caller's signal.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
+  const workdirs = new WorkdirCopies(sideEffects, { copyIgnored: options.copyIgnored ?? false });
+  let rejected: CredentialRejectedError | undefined;
   try {
-    const attemptsByCase = new Map<PreparedCase, CaseAttempt[]>();
-    const remaining = new Map<PreparedCase, number>();
-    const tasks = cases.flatMap((testCase) => {
-      const count = options.repeat ?? testCase.config.repeat ?? 1;
-      remaining.set(testCase, count);
-      attemptsByCase.set(testCase, []);
-      return Array.from({ length: count }, (_, index) => async () => {
-        if (options.signal?.aborted) return;
-        if (index === 0) options.onCaseStarted?.(testCase.config.name);
-        const workingDirectory = sideEffects.isolateWorkingDirectory
-          ? await copyWorkingDirectory(agent)
-          : undefined;
-        const attempt = await runAttempt(testCase, index + 1, {
-          runner,
-          metricContext,
-          timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(workingDirectory ? { workingDirectory } : {}),
+    await backend.initialize();
+    for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
+      options.onNotice?.(warning.message);
+    await resolveToolNames(suite, backend);
+    const metricContext: MetricContext = suite.usesJudge ? { judge: judgeFor(agent, options) } : {};
+    const runner: AttemptRunner =
+      isolation === 'session' ? sessionIsolation(backend) : processIsolation(backend);
+    try {
+      const attemptsByCase = new Map<PreparedCase, CaseAttempt[]>();
+      const planned = new Map<PreparedCase, number>();
+      const report = (testCase: PreparedCase) =>
+        buildCaseReport(
+          testCase,
+          [...(attemptsByCase.get(testCase) ?? [])].sort((a, b) => a.attempt - b.attempt),
+          planned.get(testCase),
+        );
+      const tasks = cases.flatMap((testCase) => {
+        const count = options.repeat ?? testCase.config.repeat ?? 1;
+        planned.set(testCase, count);
+        attemptsByCase.set(testCase, []);
+        return Array.from({ length: count }, (_, index) => async () => {
+          if (signal.aborted) return;
+          if (index === 0) options.onCaseStarted?.(testCase.config.name);
+          const workingDirectory = await workdirs.create();
+          const attempt = await runAttempt(testCase, index + 1, {
+            runner,
+            metricContext,
+            timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
+            signal,
+            ...(workingDirectory ? { workingDirectory } : {}),
+          });
+          const attempts = attemptsByCase.get(testCase) ?? [];
+          attempts.push(attempt);
+          if (!rejected && attempt.error !== undefined && isCredentialFailure(attempt.error)) {
+            rejected = new CredentialRejectedError(attempt.error, testCase.config.name);
+            stop.abort(rejected);
+          }
+          if (attempts.length === planned.get(testCase) && !signal.aborted)
+            options.onCaseFinished?.(report(testCase));
         });
-        attemptsByCase.get(testCase)?.push(attempt);
-        const left = (remaining.get(testCase) ?? 1) - 1;
-        remaining.set(testCase, left);
-        if (left === 0) options.onCaseFinished?.(report(testCase));
       });
-    });
-    const report = (testCase: PreparedCase) =>
-      buildCaseReport(
-        testCase,
-        [...(attemptsByCase.get(testCase) ?? [])].sort((a, b) => a.attempt - b.attempt),
-      );
-    await pool(tasks, concurrency);
-    const caseReports = cases.map(report);
-    const finishedAt = new Date();
-    return {
-      schema_version: RUN_REPORT_SCHEMA_VERSION,
-      run_id: runId(startedAt),
-      started_at: startedAt.toISOString(),
-      finished_at: finishedAt.toISOString(),
-      agent: {
-        name: agent.config.name,
-        file: agent.file,
-        model: agent.config.model.name,
-        provider: agent.config.model.provider,
-      },
-      options: {
-        concurrency,
-        ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
-        isolation,
-        ...(options.filter !== undefined ? { filter: options.filter } : {}),
-        ...(options.tags?.length ? { tags: [...options.tags] } : {}),
-        ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
-        allow_side_effects: options.allowSideEffects ?? false,
-      },
-      summary: summarise(caseReports, finishedAt.getTime() - startedAt.getTime()),
-      cases: caseReports,
-    };
+      await pool(tasks, concurrency);
+      if (rejected) throw rejected;
+      const caseReports = cases.map(report);
+      const finishedAt = new Date();
+      const interrupted = options.signal?.aborted === true;
+      return {
+        schema_version: RUN_REPORT_SCHEMA_VERSION,
+        run_id: runId(startedAt),
+        started_at: startedAt.toISOString(),
+        finished_at: finishedAt.toISOString(),
+        agent: {
+          name: agent.config.name,
+          file: agent.file,
+          model: agent.config.model.name,
+          provider: agent.config.model.provider,
+        },
+        options: {
+          concurrency,
+          ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+          isolation,
+          ...(options.filter !== undefined ? { filter: options.filter } : {}),
+          ...(options.tags?.length ? { tags: [...options.tags] } : {}),
+          ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
+          allow_side_effects: options.allowSideEffects ?? false,
+        },
+        ...(interrupted ? { interrupted: true } : {}),
+        summary: summarise(caseReports, finishedAt.getTime() - startedAt.getTime()),
+        cases: caseReports,
+      };
+    } finally {
+      await runner.close();
+    }
   } finally {
-    await runner.close();
     await backend.teardown();
+    const kept = await workdirs.finish(options.keepWorkdirs ?? false);
+    if (kept.length) options.onNotice?.(`kept the per-case working directories: ${kept.join(', ')}`);
   }
+}
+
+/**
+ * Warnings `holodeck validate` gives about the judge of judge metrics: its credentials missing
+ * from this environment (validation often runs without secrets; `test` then stops), or settings
+ * it cannot honour. The same model choice as the run's judge.
+ */
+export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>): ConfigWarning[] {
+  const model = agent.config.evaluations?.model ?? agent.config.model;
+  const warnings: ConfigWarning[] = [];
+  const warn = (message: string) => warnings.push({ code: 'judge', message, file: agent.file });
+  try {
+    judgeClientFor(model, {
+      env: env ?? agent.env,
+      cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge'),
+      onWarning: warn,
+      settingsPath: agent.config.evaluations?.model ? 'evaluations.model' : 'model',
+    });
+  } catch (error) {
+    warn(`judge metrics: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return warnings;
 }
 
 /** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { PreparedCase } from './prepare-suite.js';
 
 /** Which cases to run: `--filter`, `--tag`, `--shard i/n`. */
@@ -17,14 +17,7 @@ export function parseShard(text: string): { index: number; count: number } {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) {
-    throw new ConfigError([
-      {
-        file: '--shard',
-        path: '',
-        message: `invalid shard "${text}"`,
-        hint: 'use i/n with 1 ≤ i ≤ n, e.g. --shard 2/4',
-      },
-    ]);
+    throw new UsageError('--shard', `invalid shard "${text}"`, 'use i/n with 1 ≤ i ≤ n, e.g. --shard 2/4');
   }
   return { index, count };
 }

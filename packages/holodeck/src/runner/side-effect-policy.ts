@@ -1,6 +1,3 @@
-import { cp, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { backendProfile } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 
@@ -11,6 +8,8 @@ export interface SideEffectPlan {
   notice?: string;
   /** True when each attempt must get its own copy of the working directory. */
   isolateWorkingDirectory: boolean;
+  /** The folder the agent works in (what a per-attempt copy replaces). */
+  workingDirectory: string;
 }
 
 /**
@@ -19,12 +18,13 @@ export interface SideEffectPlan {
  */
 export function planSideEffects(agent: LoadedAgent, allowSideEffects: boolean): SideEffectPlan {
   const profile = backendProfile(agent.config.model.provider).sideEffects(agent);
-  const capabilities = profile.capabilities;
-  if (!capabilities.length) return { agent, isolateWorkingDirectory: false };
+  const { capabilities, workingDirectory } = profile;
+  if (!capabilities.length) return { agent, isolateWorkingDirectory: false, workingDirectory };
   if (allowSideEffects) {
     return {
       agent,
       isolateWorkingDirectory: true,
+      workingDirectory,
       notice: `side effects allowed (${capabilities.join(', ')}): each test case runs in its own copy of the working directory`,
     };
   }
@@ -32,14 +32,7 @@ export function planSideEffects(agent: LoadedAgent, allowSideEffects: boolean): 
   return {
     agent: disabled,
     isolateWorkingDirectory: false,
+    workingDirectory,
     notice: `${capabilities.join(', ')} disabled for this test run; pass --allow-side-effects to enable (each case then gets its own copy of the working directory)`,
   };
-}
-
-/** A fresh copy of the agent's working directory for one attempt. */
-export async function copyWorkingDirectory(agent: LoadedAgent): Promise<string> {
-  const source = backendProfile(agent.config.model.provider).sideEffects(agent).workingDirectory;
-  const target = await mkdtemp(path.join(tmpdir(), 'holodeck-case-'));
-  await cp(source, target, { recursive: true, filter: (file) => !file.includes(`${path.sep}.holodeck`) });
-  return target;
 }

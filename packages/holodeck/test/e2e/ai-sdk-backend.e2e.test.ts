@@ -25,7 +25,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AiSdkBackend } from '../../src/backends/ai-sdk/ai-sdk-backend.js';
 import type { ExecutionResult, SessionEvent } from '../../src/backends/contract/index.js';
 import { loadAgentConfig } from '../../src/config/index.js';
-import { AgentSessionError, ConfigError, CredentialError } from '../../src/errors.js';
+import { AgentSessionError, CredentialError } from '../../src/errors.js';
 import { createE2eAgent, type E2eAgent, type E2eAgentOptions } from './support/e2e-agent.js';
 
 /** The key the agents send; the fake server records the header it arrives in. */

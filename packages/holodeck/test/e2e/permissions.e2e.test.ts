@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { reply, respond, toolResults, toolUse } from '@holodeck/testkit';
+import { reply, respond, toolResults, toolUse, toolUses } from '@holodeck/testkit';
 import { describe, expect, it } from 'vitest';
 import { createE2eAgent, requestAt } from './support/e2e-agent.js';
 import { invokeE2eAgent } from './support/invoke-agent.js';
@@ -35,6 +35,43 @@ describe('permission modes and Bash limits (running as root)', () => {
     expect(second.result.tool_results[0]).toMatchObject({ call_id: 'refused', is_error: true });
     expect(second.result.tool_results[0]?.result).toContain('"rm" is in claude.bash.excluded_commands');
     expect(existsSync(path.join(second.workspace, 'keep.txt'))).toBe(true);
+  });
+
+  it('parses the command like a shell: quoted, escaped, wrapped and dynamic forms of rm are refused', async () => {
+    const attempts = [
+      'r""m -f keep.txt',
+      '\\rm -f keep.txt',
+      'bash -c "rm -f keep.txt"',
+      'x=rm; $x -f keep.txt',
+      'ls | xargs rm -f',
+    ];
+    fake().script(
+      toolUses(attempts.map((command, index) => ({ name: 'Bash', input: { command }, id: `b${index}` }))),
+      finish,
+    );
+    const { result, workspace } = await run(
+      {
+        claude: {
+          working_directory: 'workspace',
+          permission_mode: 'acceptAll',
+          acknowledge_accept_all: true,
+          bash: { enabled: true, excluded_commands: ['rm'] },
+        },
+      },
+      'delete keep.txt',
+    );
+    expect(result.tool_results).toHaveLength(attempts.length);
+    for (const toolResult of result.tool_results) expect(toolResult.is_error).toBe(true);
+    expect(
+      result.tool_results.map((toolResult) => toolResult.result.replace(/^PreToolUse:Bash hook error: /, '')),
+    ).toEqual([
+      'Bash command refused: "rm" is in claude.bash.excluded_commands.',
+      'Bash command refused: "rm" is in claude.bash.excluded_commands.',
+      'Bash command refused: "rm" is in claude.bash.excluded_commands.',
+      'Bash command refused: the command to run is not written out (a variable, substitution or glob), so it cannot be checked; write it out, or set claude.bash.allow_unsafe: true to permit it.',
+      'Bash command refused: "rm" is in claude.bash.excluded_commands.',
+    ]);
+    expect(readFileSync(path.join(workspace, 'keep.txt'), 'utf8')).toBe('precious');
   });
 
   it('manual mode refuses a write nobody can approve, with a message that says how to allow it', async () => {

@@ -1,10 +1,19 @@
 /**
- * Decides whether a Bash command may run under `claude.bash`. The command is split into its
- * simple commands (at ; && || | & newlines, subshells and substitutions), and each one is
- * compared word by word with `excluded_commands` (an entry `git push` refuses `git push -f`
- * but not `git pull`). Unless `allow_unsafe` is true, a small built-in list of destructive or
- * privilege-raising commands is refused too.
+ * Decides whether a Bash command may run under `claude.bash`. The command line is parsed by a real
+ * shell parser (parse-shell-command.ts), quoting and escapes resolved as the shell would, and every
+ * simple command in it is checked, also inside `sh -c`/`bash -c`, `eval`, `xargs`, `env`, `exec`,
+ * `command`, `nice`, `timeout`, `find -exec`, `trap`, `alias` and the like (unwrap-command.ts).
+ * Each is compared word by word with `excluded_commands` (an entry `git push` refuses
+ * `git push -f` but not `git pull`). Unless `allow_unsafe` is true, it fails closed: a command
+ * whose words cannot be known without running the shell (a variable or substitution as the
+ * command, a glob) is refused, and so are a small built-in list of destructive or
+ * privilege-raising commands and a shell reading commands from its input.
+ *
+ * A guard, not a sandbox: a program can still do what it likes (a script file, `python -c`, a
+ * binary that deletes files). Use an OS sandbox or container for agents whose inputs you do not trust.
  */
+import { parseCommandLine, type ShellWord } from './parse-shell-command.js';
+import { innerCommands } from './unwrap-command.js';
 
 /** Commands refused unless `bash.allow_unsafe: true`. */
 export const UNSAFE_COMMANDS = [
@@ -19,61 +28,114 @@ export const UNSAFE_COMMANDS = [
   'poweroff',
   'eval',
 ];
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
 
 export interface BashPolicy {
   excludedCommands: readonly string[];
   allowUnsafe: boolean;
 }
 
-/** Splits a shell line into simple commands, each as a list of words (quotes are kept simple). */
-export function splitSimpleCommands(command: string): string[][] {
-  return command
-    .split(/\|\||&&|[;|&\n`]|\$\(|[()]/)
-    .map((segment) =>
-      segment
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map((word) => word.replace(/^['"]|['"]$/g, '')),
-    )
-    .map((words) => {
-      // Leading VAR=value assignments and wrappers do not change which program runs.
-      let start = 0;
-      while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start] ?? '')) start++;
-      while (['env', 'command', 'exec', 'nohup', 'time'].includes(words[start] ?? '')) start++;
-      return words.slice(start).map((word, index) => (index === 0 ? (word.split('/').pop() ?? word) : word));
-    })
-    .filter((words) => words.length > 0);
+/** Deepest `bash -c "bash -c ..."` nesting checked; deeper is refused rather than guessed. */
+const MAX_DEPTH = 8;
+const ALLOW_UNSAFE = 'set claude.bash.allow_unsafe: true to permit it';
+
+/** `rm`, from `/usr/bin/rm` or `rm`. */
+function commandName(word: string): string {
+  return word.split('/').pop() ?? word;
 }
 
-function startsWithWords(words: string[], entry: string): boolean {
-  const entryWords = entry.trim().split(/\s+/);
-  return entryWords.every((word, index) => words[index] === word);
+/** Which excluded entry the words start with; `unknown` when a word that decides it is not written out. */
+function matchExcluded(
+  words: readonly ShellWord[],
+  excluded: readonly string[],
+): { entry: string; unknown: boolean } | undefined {
+  for (const entry of excluded) {
+    const entryWords = entry.trim().split(/\s+/);
+    let unknown = false;
+    let matched = true;
+    for (const [index, expected] of entryWords.entries()) {
+      const word = words[index];
+      if (word === undefined) {
+        if (index < words.length) unknown = true;
+        else matched = false;
+        if (!matched) break;
+        continue;
+      }
+      if ((index === 0 ? commandName(word) : word) !== expected) {
+        matched = false;
+        break;
+      }
+    }
+    if (matched) return { entry, unknown };
+  }
+  return undefined;
 }
 
-function isRecursiveRootRemoval(words: string[]): boolean {
-  if (words[0] !== 'rm') return false;
-  const recursive = words.some((word) => /^-[a-zA-Z]*[rR]/.test(word) || word === '--recursive');
-  return recursive && words.some((word) => word === '/' || word === '/*' || word === '~' || word === '~/');
+function isRecursiveRemoval(words: readonly ShellWord[]): boolean {
+  return words
+    .slice(1)
+    .some((word) => word !== undefined && (/^-[a-zA-Z]*[rR]/.test(word) || word === '--recursive'));
+}
+
+function removesRootOrHome(words: readonly ShellWord[]): 'yes' | 'unknown' | 'no' {
+  const targets = words.slice(1).filter((word) => word === undefined || !word.startsWith('-'));
+  const roots = new Set(['/', '/*', '~', '~/', '~/*', '/.']);
+  if (targets.some((word) => word !== undefined && roots.has(word.replace(/\/{2,}/g, '/')))) return 'yes';
+  return targets.some((word) => word === undefined) ? 'unknown' : 'no';
+}
+
+/** The refusal for one simple command and everything it runs, or undefined when it may run. */
+function checkCommand(words: readonly ShellWord[], policy: BashPolicy, depth: number): string | undefined {
+  const [first] = words;
+  if (first === undefined) {
+    return policy.allowUnsafe
+      ? undefined
+      : `the command to run is not written out (a variable, substitution or glob), so it cannot be checked; write it out, or ${ALLOW_UNSAFE}`;
+  }
+  const name = commandName(first);
+  const excluded = matchExcluded(words, policy.excludedCommands);
+  if (excluded && !excluded.unknown) return `"${excluded.entry}" is in claude.bash.excluded_commands`;
+  if (excluded?.unknown && !policy.allowUnsafe)
+    return `"${name}" with an argument that is not written out may be "${excluded.entry}", which is in claude.bash.excluded_commands`;
+  if (!policy.allowUnsafe) {
+    if (UNSAFE_COMMANDS.includes(name)) return `"${name}" is refused as unsafe (${ALLOW_UNSAFE})`;
+    if (name === 'rm' && isRecursiveRemoval(words)) {
+      const target = removesRootOrHome(words);
+      if (target === 'yes') return 'recursive removal of / or ~ is refused as unsafe';
+      if (target === 'unknown')
+        return `recursive removal of a path that is not written out is refused as unsafe (${ALLOW_UNSAFE})`;
+    }
+  }
+  for (const inner of innerCommands(name, words.slice(1))) {
+    if (inner.kind === 'command') {
+      const refusal = checkCommand(inner.words, policy, depth);
+      if (refusal) return refusal;
+    } else if (inner.kind === 'script') {
+      if (inner.text === undefined) {
+        if (policy.allowUnsafe) continue;
+        return `"${name}" runs a command line that is not written out, so it cannot be checked; write it out, or ${ALLOW_UNSAFE}`;
+      }
+      const refusal = refuseAt(inner.text, policy, depth + 1);
+      if (refusal) return refusal;
+    } else if (!policy.allowUnsafe) {
+      return `a shell reading commands from its input (a pipe, a here-document, a file) cannot be checked and is refused as unsafe (${ALLOW_UNSAFE})`;
+    }
+  }
+  return undefined;
+}
+
+function refuseAt(command: string, policy: BashPolicy, depth: number): string | undefined {
+  if (depth > MAX_DEPTH)
+    return `the command nests shells more than ${MAX_DEPTH} deep, so it cannot be checked`;
+  const parsed = parseCommandLine(command);
+  if (!parsed.ok) return `the command line cannot be parsed (${parsed.error}), so it cannot be checked`;
+  for (const simple of parsed.commands) {
+    const refusal = checkCommand(simple.words, policy, depth);
+    if (refusal) return refusal;
+  }
+  return undefined;
 }
 
 /** Returns the reason the command is refused, or undefined when it may run. */
 export function refuseBashCommand(command: string, policy: BashPolicy): string | undefined {
-  const simpleCommands = splitSimpleCommands(command);
-  for (const words of simpleCommands) {
-    const excluded = policy.excludedCommands.find((entry) => startsWithWords(words, entry));
-    if (excluded) return `"${excluded}" is in claude.bash.excluded_commands`;
-  }
-  if (policy.allowUnsafe) return undefined;
-  for (const words of simpleCommands) {
-    const unsafe = UNSAFE_COMMANDS.find((entry) => words[0] === entry);
-    if (unsafe) return `"${unsafe}" is refused as unsafe (set claude.bash.allow_unsafe: true to permit it)`;
-    if (isRecursiveRootRemoval(words)) return 'recursive removal of / or ~ is refused as unsafe';
-  }
-  const pipedIntoShell = /\|\s*(sudo\s+)?(\S*\/)?(sh|bash|zsh|dash|ksh|fish)\b/.exec(command);
-  if (pipedIntoShell?.[3] && SHELLS.has(pipedIntoShell[3])) {
-    return 'piping output into a shell is refused as unsafe (set claude.bash.allow_unsafe: true to permit it)';
-  }
-  return undefined;
+  return refuseAt(command, policy, 0);
 }

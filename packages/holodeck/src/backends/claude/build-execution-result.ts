@@ -59,7 +59,17 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
   };
   const mcpFailure = mcpFailureReason(state);
   if (mcpFailure) return { ...base, error_reason: mcpFailure };
-  if (!result) return { ...base, error_reason: 'the agent process ended without a result' };
+  if (!result) {
+    // Stopped before its result: the tokens it used are known, its price is not.
+    const spent = mapUsage(state.streamedUsage);
+    return {
+      ...base,
+      token_usage: spent,
+      num_turns: state.streamedResponses,
+      ...(spent.total_tokens > 0 ? { cost_usd: null } : {}),
+      error_reason: 'the agent process ended without a result',
+    };
+  }
 
   const outcome: ExecutionResult = {
     ...base,

@@ -10,6 +10,7 @@ import type {
   CreateSessionOptions,
   ExecutionResult,
   InvokeOptions,
+  OfferedTool,
 } from '../contract/index.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
@@ -23,13 +24,13 @@ import { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
 
 /** Loads the function tools and a maker of their in-process MCP server (one per CLI process). */
-async function prepareFunctionTools(agentFile: string, entries: FunctionToolEntry[]) {
+async function prepareFunctionTools(agent: LoadedAgent, entries: FunctionToolEntry[]) {
   // Loaded on demand: the MCP SDK and ajv cost ~150 ms of startup that most agents do not need.
   const [{ loadFunctionTools }, { createFunctionToolsServer }] = await Promise.all([
     import('../../tools/index.js'),
     import('./function-tools-server.js'),
   ]);
-  const loaded = await loadFunctionTools(agentFile, entries);
+  const loaded = await loadFunctionTools(agent.file, entries, agent.locate);
   return { loaded, createServer: () => createFunctionToolsServer(loaded.tools) };
 }
 
@@ -110,7 +111,7 @@ export class ClaudeBackend implements AgentBackend {
       ? await (await import('./governance/prepare-governance.js')).prepareGovernance(this.agent)
       : undefined;
     const functionTools = functionToolConfigs.length
-      ? await prepareFunctionTools(this.agent.file, functionToolConfigs)
+      ? await prepareFunctionTools(this.agent, functionToolConfigs)
       : undefined;
     this.functionTools = functionTools?.loaded;
     this.prepared = {
@@ -163,6 +164,12 @@ export class ClaudeBackend implements AgentBackend {
       await close();
     };
     return session;
+  }
+
+  async listTools(): Promise<OfferedTool[]> {
+    const prepared = this.requirePrepared();
+    const { listOfferedTools } = await import('./list-offered-tools.js');
+    return this.startups.run(() => listOfferedTools(prepared));
   }
 
   async teardown(): Promise<void> {

@@ -36,6 +36,8 @@ export class ClaudeSession implements AgentSession {
   private closed = false;
   private announced = false;
   private id: string | undefined;
+  /** What the last turn did when it ended without a result (stopped, or the process died). */
+  private unfinished: ExecutionResult | undefined;
 
   constructor(
     private readonly prepared: PreparedAgent,
@@ -82,7 +84,10 @@ export class ClaudeSession implements AgentSession {
       if (event.type === 'finish') finished = event.result;
       if (event.type === 'error') error = event.message;
     }
-    if (!finished) throw new AgentSessionError(error ?? 'the turn ended without a result');
+    if (!finished) {
+      const partial = this.unfinished;
+      throw new AgentSessionError(error ?? 'the turn ended without a result', partial ? { partial } : {});
+    }
     return this.governed ? { ...finished, governance: await this.governed.summary() } : finished;
   }
 
@@ -96,6 +101,8 @@ export class ClaudeSession implements AgentSession {
       startedAt: Date.now(),
     };
     this.current = turn;
+    this.unfinished = undefined;
+    let finished = false;
     this.input.push({
       type: 'user',
       message: { role: 'user', content: message },
@@ -104,10 +111,12 @@ export class ClaudeSession implements AgentSession {
     } as SDKUserMessage);
     try {
       for await (const event of turn.events) {
+        if (event.type === 'finish') finished = true;
         yield event;
       }
     } finally {
       if (this.current === turn) this.current = undefined;
+      if (!finished) this.unfinished = this.partialOf(turn);
     }
     if (this.failure && !this.closed) throw this.failure;
   }
@@ -183,6 +192,13 @@ export class ClaudeSession implements AgentSession {
       turn.events.end();
       this.current = undefined;
     }
+  }
+
+  private partialOf(turn: Turn): ExecutionResult {
+    return buildExecutionResult(turn.accumulator.state, {
+      startedAt: turn.startedAt,
+      credentialHint: this.prepared.credentialHint,
+    });
   }
 
   private fail(error: unknown, started: boolean): AgentSessionError {

@@ -14,6 +14,14 @@ export interface TurnState {
   mcpFailures: { name: string; status: string }[];
   /** An API-level error the CLI reported on an assistant message (e.g. authentication_failed). */
   assistantError?: string;
+  /**
+   * Usage of the model responses seen so far, summed once per response id (the CLI sends one
+   * assistant message per content block, each with the response's usage): what a run that is
+   * stopped before its result spent.
+   */
+  streamedUsage: Record<string, number>;
+  /** Model responses seen so far (each a model turn). */
+  streamedResponses: number;
   result?: SDKResultMessage;
 }
 
@@ -51,8 +59,11 @@ export class RunAccumulator {
     toolResults: [],
     lastAssistantText: '',
     mcpFailures: [],
+    streamedUsage: {},
+    streamedResponses: 0,
   };
   private readonly toolNames = new Map<string, string>();
+  private readonly usageSeen = new Set<string>();
 
   constructor(private readonly streamingDeltas: boolean) {}
 
@@ -79,6 +90,7 @@ export class RunAccumulator {
         return;
       }
       case 'assistant':
+        this.addUsage(message.message);
         if (message.parent_tool_use_id !== null) return;
         yield* this.acceptAssistant(message.message.content, message.error);
         return;
@@ -92,6 +104,20 @@ export class RunAccumulator {
         return;
       default:
         return;
+    }
+  }
+
+  private addUsage(response: { id?: unknown; usage?: unknown }): void {
+    const id = typeof response.id === 'string' ? response.id : undefined;
+    if (id !== undefined) {
+      if (this.usageSeen.has(id)) return;
+      this.usageSeen.add(id);
+    }
+    this.state.streamedResponses += 1;
+    if (!isRecord(response.usage)) return;
+    for (const [key, value] of Object.entries(response.usage)) {
+      if (typeof value === 'number')
+        this.state.streamedUsage[key] = (this.state.streamedUsage[key] ?? 0) + value;
     }
   }
 

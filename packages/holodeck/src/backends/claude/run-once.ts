@@ -21,11 +21,17 @@ export function renderPrompt(message: string, context: readonly ConversationMess
   return `Conversation so far:\n${transcript.join('\n')}\n\nUser: ${message}`;
 }
 
-/** A run stopped by its caller: never retried (it may have had side effects). */
-function abortedError(signal: AbortSignal): AgentSessionError {
+/**
+ * A run stopped by its caller: never retried (it may have had side effects). `partial` is what it
+ * did until then (usage, cost, tool calls, text), so a timed-out attempt still reports its spend.
+ */
+function abortedError(signal: AbortSignal, partial?: ExecutionResult): AgentSessionError {
   const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return new AgentSessionError(`the run was stopped: ${reason}`, {
     cause: { started: true, error: signal.reason },
+    ...(partial
+      ? { partial: { ...partial, is_error: true, error_reason: `the run was stopped: ${reason}` } }
+      : {}),
   });
 }
 
@@ -85,7 +91,10 @@ export async function runOnce(
     governed = await prepared.governance?.openRun();
     const { handle, run } = await startRun(prepared, renderPrompt(message, context), options, pool, governed);
     // Closing the query kills the process; the loop below then ends and the abort is reported.
+    // A signal that aborted while the process was starting (waiting for a warm spare) fires no
+    // event any more: close at once.
     const abort = () => run.close();
+    if (options.signal?.aborted) abort();
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
       for await (const sdkMessage of run) {
@@ -98,9 +107,9 @@ export async function runOnce(
         // Fail closed before the model runs without tools agent.yaml promised it.
         if (accumulator.state.mcpFailures.length) break;
       }
-      if (options.signal?.aborted) throw abortedError(options.signal);
+      if (options.signal?.aborted) throw abortedError(options.signal, finish(accumulator));
     } catch (error) {
-      if (options.signal?.aborted) throw abortedError(options.signal);
+      if (options.signal?.aborted) throw abortedError(options.signal, finish(accumulator));
       // The CLI exits 1 after reporting a failed run; the result it sent is the answer.
       if (accumulator.state.result || accumulator.state.mcpFailures.length) return complete(accumulator);
       const started = accumulator.state.sessionId !== undefined;

@@ -3,6 +3,26 @@ import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sd
 
 const STDERR_TAIL_BYTES = 4_000;
 
+/** CLI processes still running, so none outlives holodeck (see killOnExit). */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/**
+ * However holodeck ends (its work done, a second Ctrl+C, an uncaught error), the CLI processes it
+ * started end with it: an 'exit' listener runs synchronously inside process.exit(), and SIGKILL
+ * is a synchronous system call. A CLI left running would go on spending tokens with nobody
+ * reading its answers. The usual path (close(), stop()) has already ended them gracefully.
+ */
+function killOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
 /**
  * Spawns the CLI ourselves (the SDK's `spawnClaudeCodeProcess` seam) so the backend knows
  * the child process: it can tell a spawn failure from a run failure, report the tail of
@@ -24,6 +44,7 @@ export class ClaudeProcessHandle {
       windowsHide: true,
     });
     this.child = child;
+    killOnExit(child);
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });

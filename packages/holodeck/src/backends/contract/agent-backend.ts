@@ -38,6 +38,14 @@ export interface BackendOptions {
   prewarmBudget?: number;
 }
 
+/** A tool the started agent is offered, as `listTools()` reports it. */
+export interface OfferedTool {
+  /** The name tool calls carry (`ToolCall.name`), e.g. `Read`, `mcp__everything__echo`. */
+  name: string;
+  /** For a tool of an agent.yaml MCP server: that server's name and the tool's own name on it. */
+  mcp?: { server: string; tool: string };
+}
+
 /** A provider backend: runs the agent described by one agent.yaml. */
 export interface AgentBackend {
   /** Warnings found while preparing the backend (ignored settings, unsupported fields, ...). */
@@ -56,6 +64,15 @@ export interface AgentBackend {
   ): Promise<ExecutionResult>;
   /** Starts a stateful multi-turn session. */
   createSession(options?: CreateSessionOptions): Promise<AgentSession>;
+  /**
+   * Every tool the model is offered once the agent runs, MCP servers' tools included (their
+   * names are only known once the servers answer). `holodeck test` calls it at run start, only when
+   * an expectation names a tool by a short name it cannot resolve statically. May start what the
+   * agent needs (an agent process, the MCP servers); releases it before resolving. Throws
+   * AgentSessionError when an MCP server of agent.yaml does not start.
+   * Optional only until every backend implements it.
+   */
+  listTools?(): Promise<OfferedTool[]>;
   /** Releases everything the backend holds (sessions, warm processes). */
   teardown(): Promise<void>;
 }

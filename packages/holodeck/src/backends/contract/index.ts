@@ -4,6 +4,7 @@ export type {
   ConversationMessage,
   CreateSessionOptions,
   InvokeOptions,
+  OfferedTool,
 } from './agent-backend.js';
 export type { AgentSession } from './agent-session.js';
 export type {

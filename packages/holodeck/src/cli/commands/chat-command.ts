@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { BackendWarning } from '../../backends/contract/index.js';
+import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
@@ -13,8 +14,16 @@ function printWarnings(warnings: BackendWarning[], style: Style) {
   for (const warning of warnings) process.stderr.write(`${style.yellow('warning')} ${warning.message}\n`);
 }
 
-/** `holodeck chat <file> [-p prompt]`: one answer with -p, otherwise a line-based conversation. */
-export async function chatCommand(file: string, options: ChatOptions, style: Style): Promise<ExitCodeValue> {
+/**
+ * `holodeck chat <file> [-p prompt]`: one answer with -p, otherwise a line-based conversation.
+ * `signal` (Ctrl+C, SIGTERM) stops the run; the agent's process is ended before this returns.
+ */
+export async function chatCommand(
+  file: string,
+  options: ChatOptions,
+  style: Style,
+  signal: AbortSignal,
+): Promise<ExitCodeValue> {
   const onWarnings = (warnings: BackendWarning[]) => printWarnings(warnings, style);
   // Loaded on use: the Claude SDK is large and `validate`/`schema` do not need it.
   if (options.prompt === undefined) {
@@ -27,15 +36,24 @@ export async function chatCommand(file: string, options: ChatOptions, style: Sty
         status: (line) => process.stderr.write(`${style.dim(line)}\n`),
         prompt: '> ',
       },
-      { onWarnings, ...(options.resume ? { resume: options.resume } : {}) },
+      { onWarnings, signal, ...(options.resume ? { resume: options.resume } : {}) },
     );
+    if (signal.aborted) return ExitCode.interrupted;
     return outcome.failed ? ExitCode.execution : ExitCode.ok;
   }
   const { runOneShot } = await import('../../chat/run-one-shot.js');
-  const { result } = await runOneShot(file, options.prompt, {
-    onWarnings,
-    ...(options.resume ? { resume: options.resume } : {}),
-  });
+  let outcome: Awaited<ReturnType<typeof runOneShot>>;
+  try {
+    outcome = await runOneShot(file, options.prompt, {
+      onWarnings,
+      signal,
+      ...(options.resume ? { resume: options.resume } : {}),
+    });
+  } catch (error) {
+    if (signal.aborted) return ExitCode.interrupted;
+    throw error;
+  }
+  const { result } = outcome;
   if (options.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else if (result.is_error) {
@@ -45,14 +63,11 @@ export async function chatCommand(file: string, options: ChatOptions, style: Sty
   } else {
     process.stdout.write(`${result.response}\n`);
   }
+  if (signal.aborted) return ExitCode.interrupted;
   return result.is_error ? ExitCode.execution : ExitCode.ok;
 }
 
-export function registerChatCommand(
-  program: Command,
-  run: (code: Promise<ExitCodeValue>) => void,
-  style: Style,
-) {
+export function registerChatCommand(program: Command, context: CommandContext) {
   program
     .command('chat')
     .description('talk to the agent: one answer with -p, otherwise a conversation on stdin')
@@ -60,5 +75,7 @@ export function registerChatCommand(
     .option('-p, --prompt <text>', 'send one message, print the final response and exit')
     .option('--json', 'with -p: print the whole ExecutionResult as JSON', false)
     .option('--resume <session-id>', 'continue a saved conversation')
-    .action((file: string, options: ChatOptions) => run(chatCommand(file, options, style)));
+    .action((file: string, options: ChatOptions) =>
+      context.run(chatCommand(file, options, context.style, context.interruptible('ending the agent run'))),
+    );
 }

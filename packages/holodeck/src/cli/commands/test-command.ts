@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
@@ -14,6 +15,8 @@ export interface TestCommandOptions {
   timeout?: string;
   isolation: string;
   allowSideEffects: boolean;
+  keepWorkdirs: boolean;
+  copyIgnored: boolean;
   output?: string;
   format?: string;
   baseline?: string;
@@ -22,19 +25,52 @@ export interface TestCommandOptions {
 
 function positiveInteger(flag: string, value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) {
-    throw new ConfigError([
-      { file: flag, path: '', message: `${flag} needs a whole number ≥ 1, got "${value}"` },
-    ]);
-  }
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new UsageError(flag, `needs a whole number ≥ 1, got "${value}"`);
   return parsed;
 }
 
-/** `holodeck test <file>`: run the suite, report, save the run, compare with a baseline. */
+/**
+ * Makes sure `--output` can be written before anything runs: its folders are created, and a
+ * folder (or a file that cannot be replaced) there is a usage error naming the flag.
+ */
+async function prepareOutput(output: string): Promise<string> {
+  const target = path.resolve(output);
+  const folder = path.dirname(target);
+  try {
+    await mkdir(folder, { recursive: true });
+    await access(folder, constants.W_OK);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new UsageError('--output', `cannot create the folder ${folder}: a file is in the way`);
+    throw new UsageError('--output', `cannot create or write the folder ${folder} (${code})`);
+  }
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory())
+    throw new UsageError(
+      '--output',
+      `${target} is a folder`,
+      'give the path of a report file, e.g. report.xml',
+    );
+  if (existing) {
+    await access(target, constants.W_OK).catch(() => {
+      throw new UsageError('--output', `${target} exists and cannot be written`);
+    });
+  }
+  return target;
+}
+
+/**
+ * `holodeck test <file>`: run the suite, report, save the run, compare with a baseline. When
+ * `signal` aborts (Ctrl+C, SIGTERM) the running attempts are stopped, and the report of what ran
+ * is still printed, written and saved, marked interrupted; the exit code is then 130.
+ */
 export async function testCommand(
   file: string,
   options: TestCommandOptions,
   style: Style,
+  signal: AbortSignal,
 ): Promise<ExitCodeValue> {
   // Loaded on use: the runner pulls in the Claude SDK, which validate/schema do not need.
   const [{ loadAgent }, { runTestSuite }, { parseShard }, report] = await Promise.all([
@@ -43,84 +79,73 @@ export async function testCommand(
     import('../../runner/select-cases.js'),
     import('../../runner/report/index.js'),
   ]);
-  if (options.isolation !== 'process' && options.isolation !== 'session') {
-    throw new ConfigError([
-      {
-        file: '--isolation',
-        path: '',
-        message: `unknown isolation "${options.isolation}"`,
-        hint: 'use process or session',
-      },
-    ]);
-  }
-  const format = options.output
-    ? options.format
-      ? report.REPORT_FORMATS.find((candidate) => candidate === options.format)
-      : report.inferReportFormat(options.output)
-    : undefined;
-  if (options.output && !format) {
-    throw new ConfigError([
-      {
-        file: '--format',
-        path: '',
-        message: `unknown report format "${options.format}"`,
-        hint: 'use json, junit or markdown',
-      },
-    ]);
-  }
+  // Every flag is checked before anything is loaded or run.
+  if (options.isolation !== 'process' && options.isolation !== 'session')
+    throw new UsageError('--isolation', `unknown isolation "${options.isolation}"`, 'use process or session');
+  const format = options.format
+    ? report.REPORT_FORMATS.find((candidate) => candidate === options.format)
+    : options.output
+      ? report.inferReportFormat(options.output)
+      : undefined;
+  if (options.format && !format)
+    throw new UsageError(
+      '--format',
+      `unknown report format "${options.format}"`,
+      'use json, junit or markdown',
+    );
+  if (options.format && !options.output)
+    throw new UsageError('--format', 'needs --output <file> to write the report to');
+  const selection = {
+    concurrency: positiveInteger('--concurrency', options.concurrency),
+    ...(options.repeat ? { repeat: positiveInteger('--repeat', options.repeat) } : {}),
+    ...(options.filter ? { filter: options.filter } : {}),
+    ...(options.tag.length ? { tags: options.tag } : {}),
+    ...(options.shard ? { shard: parseShard(options.shard) } : {}),
+    ...(options.timeout ? { timeoutSeconds: positiveInteger('--timeout', options.timeout) } : {}),
+  };
+  const output = options.output ? await prepareOutput(options.output) : undefined;
   const agent = await loadAgent(file);
   const runsDir = report.runsDirectory(agent.directory);
   const baseline = options.baseline ? await report.loadRun(options.baseline, runsDir) : undefined;
 
   const terminal = report.terminalCapabilities(process.stderr);
   const progress = report.createProgressReporter({ stream: process.stderr, ...terminal });
-  const interrupt = new AbortController();
-  const stop = () => interrupt.abort(new Error('interrupted'));
-  process.once('SIGINT', stop);
-  let result: Awaited<ReturnType<typeof runTestSuite>>;
-  try {
-    result = await runTestSuite(agent, {
-      concurrency: positiveInteger('--concurrency', options.concurrency),
-      ...(options.repeat ? { repeat: positiveInteger('--repeat', options.repeat) } : {}),
-      ...(options.filter ? { filter: options.filter } : {}),
-      ...(options.tag.length ? { tags: options.tag } : {}),
-      ...(options.shard ? { shard: parseShard(options.shard) } : {}),
-      ...(options.timeout ? { timeoutSeconds: positiveInteger('--timeout', options.timeout) } : {}),
-      isolation: options.isolation,
-      allowSideEffects: options.allowSideEffects,
-      signal: interrupt.signal,
-      onNotice: (message) => process.stderr.write(`${style.yellow('note')} ${message}\n`),
-      onStart: (total) => progress.start(total),
-      onCaseStarted: (name) => progress.caseStarted(name),
-      onCaseFinished: (caseReport) => progress.caseFinished(caseReport),
-    });
-  } finally {
-    process.off('SIGINT', stop);
-  }
-  progress.finish(result.summary);
-  if (interrupt.signal.aborted) return ExitCode.aborted;
+  let suiteCases: readonly string[] = [];
+  const result = await runTestSuite(agent, {
+    ...selection,
+    isolation: options.isolation,
+    allowSideEffects: options.allowSideEffects,
+    keepWorkdirs: options.keepWorkdirs,
+    copyIgnored: options.copyIgnored,
+    signal,
+    onNotice: (message) => process.stderr.write(`${style.yellow('note')} ${message}\n`),
+    onStart: (total, names) => {
+      suiteCases = names;
+      progress.start(total);
+    },
+    onCaseStarted: (name) => progress.caseStarted(name),
+    onCaseFinished: (caseReport) => progress.caseFinished(caseReport),
+  }).finally(() => progress.finish());
 
-  const comparison = baseline ? report.compareRuns(result, baseline) : undefined;
+  const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
   process.stdout.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
   if (comparison) process.stdout.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   if (options.save) {
     const saved = await report.saveRun(result, runsDir);
+    const marked = result.interrupted ? ', interrupted' : '';
     process.stderr.write(
-      `${style.dim(`run saved: ${path.relative(process.cwd(), saved) || saved} (id ${result.run_id})`)}\n`,
+      `${style.dim(`run saved: ${path.relative(process.cwd(), saved) || saved} (id ${result.run_id}${marked})`)}\n`,
     );
   }
-  if (options.output && format) {
-    await writeFile(options.output, report.writeReport(result, format, comparison));
+  if (output && format) {
+    await writeFile(output, report.writeReport(result, format, comparison));
     process.stderr.write(`${style.dim(`${format} report written to ${options.output}`)}\n`);
   }
+  if (result.interrupted) return ExitCode.interrupted;
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
 }
 
-export function registerTestCommand(
-  program: Command,
-  run: (code: Promise<ExitCodeValue>) => void,
-  style: Style,
-) {
+export function registerTestCommand(program: Command, context: CommandContext) {
   program
     .command('test')
     .description("run the agent's test cases, grade them with their metrics, and report")
@@ -146,9 +171,24 @@ export function registerTestCommand(
       'keep Bash and file writes/edits enabled; each case gets its own working-directory copy',
       false,
     )
+    .option('--keep-workdirs', 'with --allow-side-effects: keep the per-case copies and print where', false)
+    .option(
+      '--copy-ignored',
+      'with --allow-side-effects: also copy node_modules and what .gitignore ignores',
+      false,
+    )
     .option('-o, --output <file>', 'write a report (.json, .xml for JUnit, .md for Markdown)')
     .option('--format <format>', 'report format when the extension does not say: json, junit or markdown')
     .option('--baseline <run>', 'compare with an earlier run: its id, a report file, or "latest"')
     .option('--no-save', 'do not save this run under .holodeck/runs/')
-    .action((file: string, options: TestCommandOptions) => run(testCommand(file, options, style)));
+    .action((file: string, options: TestCommandOptions) =>
+      context.run(
+        testCommand(
+          file,
+          options,
+          context.style,
+          context.interruptible('stopping the running attempts, then writing the report'),
+        ),
+      ),
+    );
 }

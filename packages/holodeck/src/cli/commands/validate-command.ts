@@ -1,9 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { backendProfile } from '../../backends/select-backend.js';
-import type { ConfigWarning } from '../../config/index.js';
 import { formatConfigIssue } from '../../errors.js';
-import { validateAgent } from '../../load-agent.js';
+import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
@@ -11,17 +9,18 @@ export interface ValidateOptions {
   json: boolean;
 }
 
-/** `holodeck validate <file>`: report every problem at once. */
+/**
+ * `holodeck validate <file>`: every check `chat` and `test` make before starting a model process,
+ * every problem at once.
+ */
 export async function validateCommand(
   file: string,
   options: ValidateOptions,
   style: Style,
 ): Promise<ExitCodeValue> {
-  const { issues, warnings: configWarnings, agent } = await validateAgent(file);
-  const credentialWarnings = agent
-    ? backendProfile(agent.config.model.provider).credentialWarnings(agent)
-    : [];
-  const warnings: ConfigWarning[] = [...configWarnings, ...credentialWarnings];
+  // Loaded on use: the checks import the runner and the metrics, which `schema` does not need.
+  const { checkAgentRun } = await import('../../runner/check-agent-run.js');
+  const { issues, warnings } = await checkAgentRun(file);
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ valid: issues.length === 0, issues, warnings }, null, 2)}\n`);
     return issues.length ? ExitCode.configuration : ExitCode.ok;
@@ -50,11 +49,7 @@ export async function validateCommand(
   return ExitCode.ok;
 }
 
-export function registerValidateCommand(
-  program: Command,
-  run: (code: Promise<ExitCodeValue>) => void,
-  style: Style,
-) {
+export function registerValidateCommand(program: Command, { run, style }: CommandContext) {
   program
     .command('validate')
     .description('check an agent.yaml and print every problem with its file:line and a fix')

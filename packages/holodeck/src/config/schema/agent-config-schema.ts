@@ -10,9 +10,10 @@ import { ToolConfigSchema } from './tool-config-schema.js';
 /** The system prompt: inline text or a file next to agent.yaml, exactly one of the two. */
 export const InstructionsSchema = z
   .strictObject({
-    inline: z.string().min(1).optional(),
+    inline: z.string().min(1).optional().describe('The system prompt itself.'),
     file: z.string().min(1).optional().describe('Path relative to agent.yaml.'),
   })
+  .describe('The system prompt: inline text or a file, exactly one of the two.')
   .superRefine((instructions, context) => {
     if (instructions.inline !== undefined && instructions.file !== undefined) {
       addConfigIssue(
@@ -35,10 +36,12 @@ export const InstructionsSchema = z
 export type InstructionsConfig = z.infer<typeof InstructionsSchema>;
 
 /** A JSON Schema the final answer must match: inline, or a path to a .json/.yaml file holding one. */
-export const ResponseFormatSchema = z.union([
-  z.record(z.string(), z.unknown()),
-  z.string().regex(/\.(json|ya?ml)$/, { error: 'must be a path to a .json, .yaml or .yml file' }),
-]);
+export const ResponseFormatSchema = z
+  .union([
+    z.record(z.string(), z.unknown()),
+    z.string().regex(/\.(json|ya?ml)$/, { error: 'must be a path to a .json, .yaml or .yml file' }),
+  ])
+  .describe('A JSON Schema the final answer must match (structured output): inline, or a .json/.yaml file.');
 
 /** An agent.yaml. Every mapping is strict: unknown keys are errors. */
 export const AgentConfigSchema = z
@@ -48,10 +51,11 @@ export const AgentConfigSchema = z
       .max(100)
       .regex(/^[A-Za-z][A-Za-z0-9-]*$/, {
         error: 'must start with a letter and contain only letters, digits and "-"',
-      }),
-    description: z.string().optional(),
-    author: z.string().optional(),
-    model: LLMProviderSchema,
+      })
+      .describe('The agent name: 1-100 letters, digits and hyphens, starting with a letter.'),
+    description: z.string().optional().describe('What the agent does, for people.'),
+    author: z.string().optional().describe('Who maintains the agent.'),
+    model: LLMProviderSchema.describe('The model the agent runs on.'),
     instructions: InstructionsSchema,
     response_format: ResponseFormatSchema.optional(),
     max_turns: z
@@ -61,16 +65,25 @@ export const AgentConfigSchema = z
       .describe(
         'Most model turns (steps) one run may take, on every provider. Default: none on the Claude backend, 20 on the others. Replaces claude.max_turns.',
       ),
-    tools: z.array(ToolConfigSchema).optional(),
+    tools: z
+      .array(ToolConfigSchema)
+      .optional()
+      .describe('Tools the agent may call: function, mcp, vectorstore, hierarchical_document.'),
     embedding_provider: LLMProviderSchema.optional().describe(
       'Model for embeddings; required with provider anthropic and vectorstore or hierarchical_document tools.',
     ),
     claude: ClaudeConfigSchema.optional(),
-    governance: GovernanceConfigSchema.optional(),
-    observability: ObservabilityConfigSchema.optional(),
-    tool_filtering: ToolFilteringConfigSchema.optional(),
-    evaluations: EvaluationConfigSchema.optional(),
-    test_cases: z.array(TestCaseSchema).optional(),
+    governance: GovernanceConfigSchema.optional().describe(
+      'Novarch governance of tool calls: reads become evidence, writes are judged by team rules.',
+    ),
+    observability: ObservabilityConfigSchema.optional().describe('OpenTelemetry traces, metrics and logs.'),
+    tool_filtering: ToolFilteringConfigSchema.optional().describe(
+      'Offer only the tools most similar to the request (not on provider anthropic: use claude.allowed_tools).',
+    ),
+    evaluations: EvaluationConfigSchema.optional().describe(
+      'How `holodeck test` grades: the judge model and the default metrics.',
+    ),
+    test_cases: z.array(TestCaseSchema).optional().describe('The test cases `holodeck test` runs.'),
     // Schema only: the test runner reads the file (and checks it) when it runs.
     test_cases_file: z.string().min(1).optional().describe('File of test cases, relative to agent.yaml.'),
   })

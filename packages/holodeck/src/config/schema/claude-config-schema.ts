@@ -7,34 +7,49 @@ export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 
 /** Extended thinking: off unless enabled, because the CLI turns it on by default. */
 export const ExtendedThinkingConfigSchema = z.strictObject({
-  enabled: z.boolean().default(false),
-  budget_tokens: z.int().min(1000).max(100_000).default(10_000),
+  enabled: z.boolean().default(false).describe('Turns extended thinking on (off by default).'),
+  budget_tokens: z
+    .int()
+    .min(1000)
+    .max(100_000)
+    .default(10_000)
+    .describe('Most tokens the model may spend thinking per turn.'),
 });
 /** Extended thinking settings. */
 export type ExtendedThinkingConfig = z.infer<typeof ExtendedThinkingConfigSchema>;
 
 /** The built-in Bash tool. */
 export const BashConfigSchema = z.strictObject({
-  enabled: z.boolean().default(false),
-  excluded_commands: z.array(z.string().min(1)).default([]),
-  allow_unsafe: z.boolean().default(false),
+  enabled: z.boolean().default(false).describe('Enables the Bash tool (off by default).'),
+  excluded_commands: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      'Commands refused, compared word by word after parsing the command line like a shell (`git push` refuses `git push -f`, not `git pull`). A guard, not a sandbox.',
+    ),
+  allow_unsafe: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Allows sudo/su/dd/mkfs/eval, recursive removal of / or ~, shells reading from a pipe, and commands that are not written out (a variable as the command).',
+    ),
 });
 /** Bash tool settings. */
 export type BashConfig = z.infer<typeof BashConfigSchema>;
 
 /** The built-in file tools: read enables Read/Glob/Grep, write enables Write, edit enables Edit. */
 export const FileSystemConfigSchema = z.strictObject({
-  read: z.boolean().default(false),
-  write: z.boolean().default(false),
-  edit: z.boolean().default(false),
+  read: z.boolean().default(false).describe('Enables Read, Glob and Grep.'),
+  write: z.boolean().default(false).describe('Enables Write (follows permission_mode).'),
+  edit: z.boolean().default(false).describe('Enables Edit (follows permission_mode).'),
 });
 /** File tool settings. */
 export type FileSystemConfig = z.infer<typeof FileSystemConfigSchema>;
 
 /** Sub-agents (the built-in Agent tool). */
 export const SubagentConfigSchema = z.strictObject({
-  enabled: z.boolean().default(false),
-  max_parallel: z.int().min(1).max(16).default(4),
+  enabled: z.boolean().default(false).describe('Enables the Agent tool (sub-agents).'),
+  max_parallel: z.int().min(1).max(16).default(4).describe('Most sub-agents running at once.'),
 });
 /** Sub-agent settings. */
 export type SubagentConfig = z.infer<typeof SubagentConfigSchema>;
@@ -64,11 +79,13 @@ export const ClaudeConfigSchema = z
       .min(1)
       .optional()
       .describe('Older spelling of the top-level max_turns, still accepted for provider anthropic.'),
-    extended_thinking: ExtendedThinkingConfigSchema.optional(),
+    extended_thinking: ExtendedThinkingConfigSchema.optional().describe(
+      'Extended thinking; explicitly off unless enabled (the CLI would turn it on).',
+    ),
     web_search: z.boolean().default(false).describe('Enables the WebSearch and WebFetch tools.'),
-    bash: BashConfigSchema.optional(),
-    file_system: FileSystemConfigSchema.optional(),
-    subagents: SubagentConfigSchema.optional(),
+    bash: BashConfigSchema.optional().describe('The built-in Bash tool and its limits.'),
+    file_system: FileSystemConfigSchema.optional().describe('The built-in file tools.'),
+    subagents: SubagentConfigSchema.optional().describe('Sub-agents (the built-in Agent tool).'),
     allowed_tools: z
       .array(z.string().min(1))
       .optional()

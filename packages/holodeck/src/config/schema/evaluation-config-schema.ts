@@ -7,8 +7,12 @@ export { type MetricConfig, MetricConfigSchema, type MetricType } from './metric
 
 /** An expected argument value: a literal, `{regex: pattern}`, or `{fuzzy: text}` (case/space-insensitive containment). */
 export const ExpectedArgSchema = z.union([
-  z.strictObject({ regex: z.string().min(1) }),
-  z.strictObject({ fuzzy: z.string() }),
+  z.strictObject({
+    regex: z.string().min(1).describe('The argument (as text) must match this regular expression.'),
+  }),
+  z.strictObject({
+    fuzzy: z.string().describe('The argument must contain this text, ignoring case and spacing.'),
+  }),
   z.unknown(),
 ]);
 
@@ -16,7 +20,7 @@ export const ExpectedArgSchema = z.union([
 export const ExpectedToolSchema = z.union([
   z.string().min(1),
   z.strictObject({
-    name: z.string().min(1),
+    name: z.string().min(1).describe('The tool: its short name, or the full mcp__server__tool name.'),
     args: z
       .record(z.string(), ExpectedArgSchema)
       .optional()
@@ -30,31 +34,42 @@ export type ExpectedTool = z.infer<typeof ExpectedToolSchema>;
 /** A Novarch verdict a test case expects (agent.yaml `governance:` must be set). */
 export const ExpectedVerdictSchema = z.strictObject({
   tool: z.string().min(1).describe('The write tool (short or mcp__server__tool name).'),
-  verdict: z.enum(['pass', 'kill', 'hold']),
-  hold_status: z.enum(['approved', 'denied', 'skipped', 'timed_out']).optional(),
+  verdict: z.enum(['pass', 'kill', 'hold']).describe("Novarch's verdict on the call."),
+  hold_status: z
+    .enum(['approved', 'denied', 'skipped', 'timed_out'])
+    .optional()
+    .describe('For a hold: how it ended.'),
 });
 /** An `expected_verdicts` entry. */
 export type ExpectedVerdict = z.infer<typeof ExpectedVerdictSchema>;
 
 /** The `evaluations:` block: the judge model and the default metrics of every test case. */
 export const EvaluationConfigSchema = z.strictObject({
-  model: LLMProviderSchema.optional(),
-  metrics: z.array(MetricConfigSchema).optional(),
+  model: LLMProviderSchema.optional().describe(
+    'The judge of judge and RAG metrics; default: the agent model.',
+  ),
+  metrics: z
+    .array(MetricConfigSchema)
+    .optional()
+    .describe('Metrics of every test case that sets no metrics of its own.'),
 });
 /** The `evaluations:` block. */
 export type EvaluationConfig = z.infer<typeof EvaluationConfigSchema>;
 
 /** One user turn of a multi-turn test case. */
 export const TestTurnSchema = z.strictObject({
-  input: z.string().min(1),
-  ground_truth: z.string().optional(),
-  context: z.array(z.string()).optional(),
-  expected_tools: z.array(ExpectedToolSchema).optional(),
-  forbidden_tools: z.array(z.string().min(1)).optional(),
+  input: z.string().min(1).describe('The user message of this turn.'),
+  ground_truth: z.string().optional().describe("The expected answer of this turn (for this turn's metrics)."),
+  context: z.array(z.string()).optional().describe('Retrieval context of this turn, for RAG metrics.'),
+  expected_tools: z
+    .array(ExpectedToolSchema)
+    .optional()
+    .describe('Tools this turn must call (a call counts when the tool ran).'),
+  forbidden_tools: z.array(z.string().min(1)).optional().describe('Tools this turn must not call.'),
   metrics: z
     .array(MetricConfigSchema)
     .optional()
-    .describe('Checks of this turn (the case metrics apply to every turn).'),
+    .describe("Checks of this turn's answer (the case metrics grade the final answer)."),
 });
 /** A turn of a multi-turn test case. */
 export type TestTurn = z.infer<typeof TestTurnSchema>;
@@ -62,14 +77,24 @@ export type TestTurn = z.infer<typeof TestTurnSchema>;
 /** One test case: a single `input` or a list of `turns`. */
 export const TestCaseSchema = z
   .strictObject({
-    name: z.string().min(1),
-    input: z.string().min(1).optional(),
-    turns: z.array(TestTurnSchema).min(1).optional(),
-    ground_truth: z.string().optional(),
-    context: z.array(z.string()).optional(),
-    expected_tools: z.array(ExpectedToolSchema).optional(),
-    forbidden_tools: z.array(z.string().min(1)).optional(),
-    tags: z.array(z.string().min(1)).optional(),
+    name: z.string().min(1).describe('Unique name of the case (--filter matches it).'),
+    input: z.string().min(1).optional().describe('The user message; or turns, for a conversation.'),
+    turns: z
+      .array(TestTurnSchema)
+      .min(1)
+      .optional()
+      .describe('A conversation: one session, each turn with its own checks.'),
+    ground_truth: z.string().optional().describe('The expected answer (NLP metrics, RAG precision/recall).'),
+    context: z.array(z.string()).optional().describe('Retrieval context, for RAG metrics.'),
+    expected_tools: z
+      .array(ExpectedToolSchema)
+      .optional()
+      .describe('Tools the agent must call; a call counts when the tool ran (not refused or invalid).'),
+    forbidden_tools: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Tools the agent must not call (refused calls count too).'),
+    tags: z.array(z.string().min(1)).optional().describe('Labels to select cases with --tag.'),
     metrics: z.array(MetricConfigSchema).optional().describe('Replaces evaluations.metrics for this case.'),
     repeat: z.int().min(1).optional().describe('Run the case this many times (pass@k, pass^k).'),
     min_pass_rate: z

@@ -24,9 +24,9 @@ export type GovernanceWriteSpec = z.infer<typeof GovernanceWriteSpecSchema>;
  * the team's rules before they run, and holds wait for an operator (`novarch holds ...`).
  */
 export const GovernanceConfigSchema = z.strictObject({
-  tenant_id: z.string().min(1),
-  team_id: z.string().min(1),
-  agent_id: z.string().min(1),
+  tenant_id: z.string().min(1).describe('The tenant whose rules apply (Novarch store scope).'),
+  team_id: z.string().min(1).describe('The team whose rules file applies (its `team:`).'),
+  agent_id: z.string().min(1).describe('This agent, as Novarch records it.'),
   rules_file: z.string().min(1).describe('The team rules (YAML), relative to agent.yaml.'),
   config_file: z
     .string()
@@ -40,7 +40,10 @@ export const GovernanceConfigSchema = z.strictObject({
   tool_kinds: z
     .record(z.string().min(1), z.enum(['read', 'write']))
     .describe('Tool names (short or mcp__server__tool) → read or write; other tools are refused.'),
-  write_specs: z.record(z.string().min(1), GovernanceWriteSpecSchema).default({}),
+  write_specs: z
+    .record(z.string().min(1), GovernanceWriteSpecSchema)
+    .default({})
+    .describe('For each write tool: how its arguments become the action Novarch judges.'),
 });
 /** The `governance:` block. */
 export type GovernanceConfig = z.infer<typeof GovernanceConfigSchema>;

@@ -26,15 +26,25 @@ export const LLMProviderSchema = z
     provider: ProviderSchema.describe('Model vendor. anthropic runs on the Claude Agent SDK.'),
     name: z.string().min(1).describe('Model name, e.g. claude-sonnet-4-6 or gpt-4o.'),
     temperature: z.number().min(0).max(2).optional().describe('0..2 (0..1 for anthropic).'),
-    max_tokens: z.int().positive().optional(),
+    max_tokens: z
+      .int()
+      .positive()
+      .optional()
+      .describe('Most tokens of one model response (the CLI: CLAUDE_CODE_MAX_OUTPUT_TOKENS).'),
     auth_provider: AuthProviderSchema.optional().describe(
       'Authentication of the anthropic provider; default api_key. Ignored (with a warning) for others.',
     ),
     endpoint: HttpUrlSchema.optional().describe(
       'API endpoint. Required for azure_openai; ollama defaults to http://localhost:11434.',
     ),
-    api_key: z.string().min(1).optional(),
-    api_version: z.string().min(1).optional(),
+    api_key: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'API key of a non-anthropic provider; better left to its environment variable (or a substituted variable).',
+      ),
+    api_version: z.string().min(1).optional().describe('Azure OpenAI API version.'),
     deployment: z.string().min(1).optional().describe('Azure OpenAI deployment name.'),
     organization: z.string().min(1).optional().describe('OpenAI organization id.'),
   })

@@ -16,11 +16,15 @@ const common = {
 };
 const threshold = (fallback: number, description: string) =>
   z.number().min(0).max(1).default(fallback).describe(description);
+/** The `type` of a metric entry. */
+const metricType = <const T extends string>(type: T) => z.literal(type).describe(`Metric type: ${type}.`);
 
 const textMatch = <const T extends string>(type: T) =>
   z.strictObject({
-    type: z.literal(type),
-    value: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    type: metricType(type),
+    value: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+      .describe('The text (or list of texts) to look for in the response.'),
     mode: z
       .enum(['any', 'all'])
       .optional()
@@ -30,9 +34,9 @@ const textMatch = <const T extends string>(type: T) =>
 
 /** Deterministic checks; each has a `not-` twin that passes exactly when it fails. */
 const equals = z.strictObject({
-  type: z.literal('equals'),
-  value: z.string(),
-  ignore_case: z.boolean().default(false),
+  type: metricType('equals'),
+  value: z.string().describe('The whole expected response (surrounding whitespace ignored).'),
+  ignore_case: z.boolean().default(false).describe('Compare without regard to case.'),
   ...common,
 });
 const contains = textMatch('contains');
@@ -41,18 +45,51 @@ const containsAny = textMatch('contains-any');
 const containsAll = textMatch('contains-all');
 const icontainsAny = textMatch('icontains-any');
 const icontainsAll = textMatch('icontains-all');
-const regex = z.strictObject({
-  type: z.literal('regex'),
-  value: z.string().min(1),
+const regexShape = z.strictObject({
+  type: metricType('regex'),
+  value: z.string().min(1).describe('A JavaScript regular expression the response must match.'),
   flags: z
     .string()
     .regex(/^[dgimsuvy]*$/, 'regex flags are some of d g i m s u v y')
-    .optional(),
+    .optional()
+    .describe('Regular expression flags, e.g. i for case-insensitive.'),
   ...common,
 });
-const isJson = z.strictObject({ type: z.literal('is-json'), ...common });
+/** The pattern and its flags must compile (a bad one would fail every case at run time). */
+function checkRegex(metric: { value: string; flags?: string | undefined }, context: z.RefinementCtx): void {
+  if (metric.flags !== undefined) {
+    try {
+      new RegExp('', metric.flags);
+    } catch {
+      addConfigIssue(
+        context,
+        ['flags'],
+        `"${metric.flags}" are not valid regex flags`,
+        'use each of d g i m s u v y at most once, and not both u and v',
+      );
+      return;
+    }
+  }
+  try {
+    new RegExp(metric.value, metric.flags);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).replace(
+      /^Invalid regular expression: /,
+      '',
+    );
+    addConfigIssue(
+      context,
+      ['value'],
+      `is not a valid regular expression: ${reason}`,
+      'check the brackets and escapes (in YAML, quote the pattern)',
+    );
+  }
+}
+const regex = regexShape.superRefine(checkRegex);
+const notRegex = regexShape.extend({ type: metricType('not-regex') }).superRefine(checkRegex);
+const isJson = z.strictObject({ type: metricType('is-json'), ...common });
 const jsonSchema = z.strictObject({
-  type: z.literal('json-schema'),
+  type: metricType('json-schema'),
   value: z
     .union([z.record(z.string(), z.unknown()), z.string().min(1)])
     .describe('A JSON Schema, or a path to one.'),
@@ -63,22 +100,22 @@ function negated<Shape extends z.ZodRawShape, const N extends string>(
   schema: z.ZodObject<Shape, z.core.$strict>,
   type: N,
 ) {
-  return schema.extend({ type: z.literal(type) });
+  return schema.extend({ type: metricType(type) });
 }
 
 /** Budgets: pass when the run stays within the threshold. */
 const latency = z.strictObject({
-  type: z.literal('latency'),
+  type: metricType('latency'),
   threshold: z.number().positive().describe('Milliseconds.'),
   ...common,
 });
 const cost = z.strictObject({
-  type: z.literal('cost'),
+  type: metricType('cost'),
   threshold: z.number().nonnegative().describe('US dollars.'),
   ...common,
 });
 const turns = z.strictObject({
-  type: z.literal('turns'),
+  type: metricType('turns'),
   threshold: z.int().positive().describe('Model turns.'),
   ...common,
 });
@@ -86,26 +123,29 @@ const turns = z.strictObject({
 /** Similarity to `ground_truth` (or to `value`, when given). */
 const reference = z.string().optional().describe('Reference text; defaults to the case ground_truth.');
 const bleu = z.strictObject({
-  type: z.literal('bleu'),
+  type: metricType('bleu'),
   threshold: threshold(0.5, 'Pass mark.'),
   value: reference,
   ...common,
 });
 const rouge = z.strictObject({
-  type: z.literal('rouge'),
-  variant: z.enum(['rouge1', 'rouge2', 'rougeL']).default('rougeL'),
+  type: metricType('rouge'),
+  variant: z
+    .enum(['rouge1', 'rouge2', 'rougeL'])
+    .default('rougeL')
+    .describe('rouge1 (words), rouge2 (word pairs) or rougeL (longest common subsequence).'),
   threshold: threshold(0.5, 'Pass mark (F-measure).'),
   value: reference,
   ...common,
 });
 const meteor = z.strictObject({
-  type: z.literal('meteor'),
+  type: metricType('meteor'),
   threshold: threshold(0.5, 'Pass mark.'),
   value: reference,
   ...common,
 });
 const levenshtein = z.strictObject({
-  type: z.literal('levenshtein'),
+  type: metricType('levenshtein'),
   threshold: threshold(0.8, 'Pass mark (1 - distance / longer length).'),
   value: reference,
   ...common,
@@ -114,11 +154,18 @@ const levenshtein = z.strictObject({
 /** Graded by the judge model (`evaluations.model`, default: the agent's model). */
 const gEval = z
   .strictObject({
-    type: z.literal('g-eval'),
+    type: metricType('g-eval'),
     name: z.string().min(1).describe('Required: names the criterion in reports.'),
-    criteria: z.string().min(1).optional(),
-    evaluation_steps: z.array(z.string().min(1)).min(1).optional(),
-    score_range: z.tuple([z.int(), z.int()]).default([1, 5]),
+    criteria: z.string().min(1).optional().describe('What a good answer does, in words.'),
+    evaluation_steps: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('The steps the judge follows; derived from criteria when not given.'),
+    score_range: z
+      .tuple([z.int(), z.int()])
+      .default([1, 5])
+      .describe('[min, max] of the judge score, normalised to 0..1.'),
     threshold: threshold(0.5, 'Pass mark after normalising the score to 0..1.'),
     weight: common.weight,
   })
@@ -141,17 +188,17 @@ const gEval = z
     }
   });
 const rubric = z.strictObject({
-  type: z.literal('rubric'),
-  value: z.string().min(1),
+  type: metricType('rubric'),
+  value: z.string().min(1).describe('The rubric the judge grades the response against.'),
   threshold: threshold(0.5, 'Pass mark.'),
   ...common,
 });
 const rag = <const T extends string>(type: T) =>
-  z.strictObject({ type: z.literal(type), threshold: threshold(0.5, 'Pass mark.'), ...common });
+  z.strictObject({ type: metricType(type), threshold: threshold(0.5, 'Pass mark.'), ...common });
 
 /** A JS/TS grader: `(input) => boolean | number | {score, passed?, reason?}`. */
 const code = z.strictObject({
-  type: z.literal('code'),
+  type: metricType('code'),
   file: z.string().min(1).describe('Module path, relative to agent.yaml (.js, .mjs or .ts).'),
   function: z.string().min(1).default('default').describe('Export name.'),
   threshold: threshold(0.5, 'Pass mark for a numeric score.'),
@@ -176,7 +223,7 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   negated(containsAll, 'not-contains-all'),
   negated(icontainsAny, 'not-icontains-any'),
   negated(icontainsAll, 'not-icontains-all'),
-  negated(regex, 'not-regex'),
+  notRegex,
   negated(isJson, 'not-is-json'),
   negated(jsonSchema, 'not-json-schema'),
   latency,

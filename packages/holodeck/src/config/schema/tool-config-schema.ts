@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { HttpUrlSchema } from './llm-provider-schema.js';
+import { HierarchicalDocumentToolSchema, VectorstoreToolSchema } from './retrieval-tool-schema.js';
+import { toolDescription, toolName } from './tool-name-schema.js';
 
-/** Tool names become parts of MCP tool ids (`mcp__<server>__<name>`), hence the tight pattern. */
-export const TOOL_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-
-const toolName = z.string().regex(TOOL_NAME_PATTERN, {
-  error: 'must start with a letter and have at most 64 letters, digits, "_" or "-"',
-});
-const toolDescription = z.string().min(1).describe('What the tool does; the model reads it.');
+export { TOOL_NAME_PATTERN } from './tool-name-schema.js';
 
 const STDIO_ONLY = ['command', 'args', 'env', 'cwd'] as const;
 const HTTP_ONLY = ['url', 'headers'] as const;
@@ -16,20 +12,26 @@ const HTTP_ONLY = ['url', 'headers'] as const;
 /** An MCP server. stdio servers are spawned (`command`); http/sse servers are reached at `url`. */
 export const McpToolSchema = z
   .strictObject({
-    type: z.literal('mcp'),
+    type: z.literal('mcp').describe('An MCP server.'),
     name: toolName,
     description: toolDescription,
-    transport: z.enum(['stdio', 'http', 'sse']).default('stdio'),
+    transport: z
+      .enum(['stdio', 'http', 'sse'])
+      .default('stdio')
+      .describe('stdio: start command; http (streamable HTTP) or sse: reach url.'),
     command: z
       .string()
       .min(1)
       .optional()
       .describe('stdio: program to start; ./ or ../ is relative to agent.yaml.'),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().min(1).optional(),
+    args: z.array(z.string()).optional().describe('stdio: arguments of command.'),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('stdio: environment of the server (model credentials are blanked unless set here).'),
+    cwd: z.string().min(1).optional().describe('stdio: folder the server starts in, relative to agent.yaml.'),
     url: HttpUrlSchema.optional().describe('http/sse: server URL.'),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: z.record(z.string(), z.string()).optional().describe('http/sse: headers of every request.'),
     request_timeout: z.number().positive().default(60).describe('Seconds.'),
   })
   .superRefine((tool, context) => {
@@ -64,7 +66,7 @@ export type McpToolConfig = z.infer<typeof McpToolSchema>;
 
 /** A tool implemented by an exported function of a local module. */
 export const FunctionToolSchema = z.strictObject({
-  type: z.literal('function'),
+  type: z.literal('function').describe('A function exported by a local module, called in-process.'),
   name: toolName,
   description: toolDescription,
   file: z
@@ -73,41 +75,19 @@ export const FunctionToolSchema = z.strictObject({
     .describe('Module path, relative to agent.yaml.'),
   function: z.string().min(1).optional().describe('Export name; defaults to the tool name.'),
   parameters: z
-    .looseObject({ type: z.literal('object') })
+    .looseObject({ type: z.literal('object').describe('Always object: the arguments are named.') })
     .describe('JSON Schema of the arguments (type: object).'),
   timeout: z.number().positive().optional().describe('Seconds.'),
 });
 /** A function tool. */
 export type FunctionToolConfig = z.infer<typeof FunctionToolSchema>;
 
-/** Semantic search over documents (schema only for now; implemented by the tools issue). */
-export const VectorstoreToolSchema = z.strictObject({
-  type: z.literal('vectorstore'),
-  name: toolName,
-  description: toolDescription,
-  source: z.string().min(1).describe('File or folder, relative to agent.yaml.'),
-  embedding_model: z.string().min(1).optional(),
-  top_k: z.int().positive().default(5),
-  min_similarity_score: z.number().min(0).max(1).optional(),
-  chunk_size: z.int().positive().optional(),
-  chunk_overlap: z.int().nonnegative().optional(),
-  database: z.record(z.string(), z.unknown()).optional(),
-});
-/** A vectorstore tool. */
-export type VectorstoreToolConfig = z.infer<typeof VectorstoreToolSchema>;
-
-/** Structure-aware document search (schema only for now). */
-export const HierarchicalDocumentToolSchema = z.strictObject({
-  type: z.literal('hierarchical_document'),
-  name: toolName,
-  description: toolDescription,
-  source: z.string().min(1).describe('File or folder, relative to agent.yaml.'),
-  top_k: z.int().positive().optional(),
-  chunk_size: z.int().positive().optional(),
-  search_mode: z.enum(['semantic', 'keyword', 'hybrid']).optional(),
-});
-/** A hierarchical document tool. */
-export type HierarchicalDocumentToolConfig = z.infer<typeof HierarchicalDocumentToolSchema>;
+export {
+  type HierarchicalDocumentToolConfig,
+  HierarchicalDocumentToolSchema,
+  type VectorstoreToolConfig,
+  VectorstoreToolSchema,
+} from './retrieval-tool-schema.js';
 
 /** One entry of `tools:`, told apart by `type`. */
 export const ToolConfigSchema = z.discriminatedUnion('type', [

@@ -1,5 +1,8 @@
+import { stat } from 'node:fs/promises';
 import type { MetricConfig } from '../../config/index.js';
+import { HoloDeckError } from '../../errors.js';
 import { importUserModule } from '../../import-module.js';
+import { describeModuleLoadError, type ModuleLoadProblem } from '../../tools/index.js';
 import type { Metric, MetricInput, MetricOutcome } from '../metric.js';
 import { errorOutcome, metricName, scoredOutcome } from '../metric-outcome.js';
 
@@ -12,16 +15,48 @@ export type GraderResult = boolean | number | { score: number; passed?: boolean;
 
 type Grader = (input: GraderInput) => GraderResult | Promise<GraderResult>;
 
-/** Loads the grader function named by a `code` metric; throws a readable Error when it is missing. */
+/**
+ * A grader module could not be used: `field` says which setting of the metric is wrong (`file`
+ * for a missing or broken module, `function` for a missing export); `problem` locates a load
+ * error inside the module.
+ */
+export class GraderLoadError extends HoloDeckError {
+  override name = 'GraderLoadError';
+  constructor(
+    message: string,
+    readonly field: 'file' | 'function',
+    readonly problem?: ModuleLoadProblem,
+  ) {
+    super(message);
+  }
+}
+
+/** Loads the grader function named by a `code` metric; throws GraderLoadError saying what is wrong. */
 export async function loadGrader(config: CodeConfig): Promise<Grader> {
-  const module = await importUserModule(config.file);
+  const found = await stat(config.file).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+  if (!found) throw new GraderLoadError(`code metric file not found: ${config.file}`, 'file');
+  let module: Record<string, unknown>;
+  try {
+    module = await importUserModule(config.file);
+  } catch (error) {
+    const problem = describeModuleLoadError(error, config.file);
+    throw new GraderLoadError(
+      `cannot load grader module ${config.file}: ${problem.message}`,
+      'file',
+      problem,
+    );
+  }
   const grader = module[config.function];
   if (typeof grader !== 'function') {
     const exported = Object.keys(module)
       .filter((key) => typeof module[key] === 'function')
       .sort();
-    throw new Error(
+    throw new GraderLoadError(
       `${config.file} has no exported function "${config.function}"${exported.length ? `; it exports ${exported.join(', ')}` : ''}`,
+      'function',
     );
   }
   return grader as Grader;

@@ -1,6 +1,7 @@
-import type { ToolCall } from '../../backends/contract/index.js';
+import type { ToolCall, ToolResult } from '../../backends/contract/index.js';
 import type { ExpectedTool } from '../../config/index.js';
 import type { Metric, MetricOutcome } from '../metric.js';
+import { classifyToolCall, describeToolCallOutcome } from './classify-tool-call.js';
 import { matchesToolName } from './match-tool-name.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -26,8 +27,15 @@ export function argumentMatches(expected: unknown, actual: unknown): boolean {
   return deepEqual(expected, actual);
 }
 
-function callMatches(expectation: Exclude<ExpectedTool, string>, call: ToolCall): boolean {
-  if (!matchesToolName(expectation.name, call.name)) return false;
+/** The name an expectation means, once MCP short names are resolved at run start (identity before). */
+export type ToolNameResolver = (name: string) => string;
+
+function callMatches(
+  expectation: Exclude<ExpectedTool, string>,
+  call: ToolCall,
+  resolve: ToolNameResolver,
+): boolean {
+  if (!matchesToolName(resolve(expectation.name), call.name)) return false;
   return Object.entries(expectation.args ?? {}).every(([key, value]) =>
     argumentMatches(value, call.arguments[key]),
   );
@@ -39,26 +47,48 @@ function describeExpectation(expectation: Exclude<ExpectedTool, string>): string
   return `${expectation.name}${args}${count}`;
 }
 
-/** Checks `expected_tools` and `forbidden_tools`; score = share of expectations met. */
+/**
+ * Checks `expected_tools` and `forbidden_tools`; score = share of expectations met. An expected
+ * call counts only when the tool ran: a call that was refused (allowed_tools, Bash limits,
+ * permissions, Novarch) or failed argument validation does not, and the reason names it. A
+ * forbidden tool fails the check as soon as the agent calls it, refused or not.
+ */
 export function evaluateToolExpectations(
   expected: readonly ExpectedTool[],
   forbidden: readonly string[],
   calls: readonly ToolCall[],
+  results: readonly ToolResult[] = [],
+  resolve: ToolNameResolver = (name) => name,
 ): MetricOutcome {
+  const outcomes = calls.map((call) => ({ call, outcome: classifyToolCall(call, results) }));
+  const ran = outcomes.filter((entry) => entry.outcome === 'ran').map((entry) => entry.call);
   const unmet: string[] = [];
   for (const entry of expected) {
     const expectation = typeof entry === 'string' ? { name: entry } : entry;
-    const matching = calls.filter((call) => callMatches(expectation, call)).length;
+    const matching = ran.filter((call) => callMatches(expectation, call, resolve)).length;
     const met = expectation.count === undefined ? matching > 0 : matching === expectation.count;
-    if (!met) unmet.push(`expected ${describeExpectation(expectation)}, matched ${matching} call(s)`);
+    if (met) continue;
+    const notCounted = outcomes.flatMap(({ call, outcome }) =>
+      outcome !== 'ran' && callMatches(expectation, call, resolve) ? [describeToolCallOutcome(outcome)] : [],
+    );
+    const why = notCounted.length
+      ? `; not counted: ${notCounted.length} call(s) ${notCounted.join(', ')}`
+      : '';
+    unmet.push(`expected ${describeExpectation(expectation)}, matched ${matching} call(s) that ran${why}`);
   }
   for (const name of forbidden) {
-    const used = calls.filter((call) => matchesToolName(name, call.name)).length;
+    const used = calls.filter((call) => matchesToolName(resolve(name), call.name)).length;
     if (used) unmet.push(`forbidden ${name} was called ${used}×`);
   }
   const total = expected.length + forbidden.length;
   const score = total === 0 ? 1 : (total - unmet.length) / total;
-  const called = calls.length ? calls.map((call) => call.name).join(', ') : 'no tools';
+  const called = outcomes.length
+    ? outcomes
+        .map(({ call, outcome }) =>
+          outcome === 'ran' ? call.name : `${call.name} (${describeToolCallOutcome(outcome)})`,
+        )
+        .join(', ')
+    : 'no tools';
   return {
     name: 'tool-calls',
     type: 'tool-calls',
@@ -75,12 +105,13 @@ export function evaluateToolExpectations(
 export function createToolExpectationsMetric(
   expected: readonly ExpectedTool[],
   forbidden: readonly string[],
+  resolve: ToolNameResolver = (name) => name,
 ): Metric {
   return {
     name: 'tool-calls',
     type: 'tool-calls',
     async evaluate(input) {
-      return evaluateToolExpectations(expected, forbidden, input.toolCalls);
+      return evaluateToolExpectations(expected, forbidden, input.toolCalls, input.toolResults, resolve);
     },
   };
 }

@@ -2,16 +2,48 @@ import type { MetricOutcome } from '../../evals/metric.js';
 import { formatPercent, formatScore } from './format-units.js';
 import type { CaseAttempt, CaseReport } from './run-report.js';
 
-/** How a case ended: `error` when no attempt ran, `pass` when enough attempts passed, else `fail`. */
-export type CaseStatus = 'pass' | 'fail' | 'error';
+/**
+ * How a case ended: `error` when no attempt ran, `pass` when enough attempts passed, `stopped` when
+ * an interruption (Ctrl+C, SIGTERM) kept it from finishing, else `fail`.
+ */
+export type CaseStatus = 'pass' | 'fail' | 'error' | 'stopped';
 
 /** Upper-case labels used by every renderer. */
-export const STATUS_LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR' };
+export const STATUS_LABEL: Record<CaseStatus, string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  error: 'ERROR',
+  stopped: 'STOPPED',
+};
 
-/** The status of a case from its `errored` and `passed` flags. */
-export function caseStatus(caseReport: Pick<CaseReport, 'passed' | 'errored'>): CaseStatus {
+/** The status of a case from its `interrupted`, `errored` and `passed` flags. */
+export function caseStatus(caseReport: Pick<CaseReport, 'passed' | 'errored' | 'interrupted'>): CaseStatus {
+  if (caseReport.interrupted) return 'stopped';
   if (caseReport.errored) return 'error';
   return caseReport.passed ? 'pass' : 'fail';
+}
+
+/** A repeated case some of whose attempts passed and some did not. */
+export function isFlaky(caseReport: Pick<CaseReport, 'attempts'>): boolean {
+  const passes = caseReport.attempts.filter((attempt) => attempt.passed).length;
+  return passes > 0 && passes < caseReport.attempts.length;
+}
+
+/**
+ * `3 attempts: 2 passed (needs 100%) · pass@3 1 · pass^3 0 · flaky` for a case run more than
+ * once; undefined for a single attempt. The same words in the terminal, Markdown and JUnit.
+ */
+export function describeRepeats(caseReport: CaseReport): string | undefined {
+  const total = caseReport.attempts.length;
+  if (total <= 1) return undefined;
+  const passed = caseReport.attempts.filter((attempt) => attempt.passed).length;
+  const parts = [
+    `${passed}/${total} attempts passed (needs ${formatPercent(caseReport.min_pass_rate)})`,
+    `pass@${total} ${formatScore(caseReport.pass_at_k)}`,
+    `pass^${total} ${formatScore(caseReport.pass_pow_k)}`,
+  ];
+  if (isFlaky(caseReport)) parts.push('flaky');
+  return parts.join(' · ');
 }
 
 /** A metric that failed, and the turn it belongs to in a multi-turn case. */
@@ -23,11 +55,11 @@ export interface MetricFailure {
 
 /** The failed metrics of one attempt: its own, then those of its turns. */
 export function failuresOfAttempt(attempt: Pick<CaseAttempt, 'metrics' | 'turns'>): MetricFailure[] {
-  const failures: MetricFailure[] = attempt.metrics
-    .filter((metric) => !metric.passed)
-    .map((metric) => ({ metric }));
+  // A weight-0 metric is reported, not deciding: its failure is not why the attempt failed.
+  const failed = (metric: MetricOutcome) => !metric.passed && metric.weight !== 0;
+  const failures: MetricFailure[] = attempt.metrics.filter(failed).map((metric) => ({ metric }));
   for (const [index, turn] of (attempt.turns ?? []).entries()) {
-    for (const metric of turn.metrics) if (!metric.passed) failures.push({ metric, turn: index + 1 });
+    for (const metric of turn.metrics) if (failed(metric)) failures.push({ metric, turn: index + 1 });
   }
   return failures;
 }
@@ -52,23 +84,16 @@ export function describeFailure(failure: MetricFailure): string {
   return `${name} ${formatScore(metric.score)} < ${formatScore(metric.threshold)}`;
 }
 
-/** `2/3 attempts passed (needs 100%)` for a case run more than once; undefined otherwise. */
-export function describeAttempts(caseReport: CaseReport): string | undefined {
-  const total = caseReport.attempts.length;
-  if (total <= 1) return undefined;
-  const passed = caseReport.attempts.filter((attempt) => attempt.passed).length;
-  return `${passed}/${total} attempts passed (needs ${formatPercent(caseReport.min_pass_rate)})`;
-}
-
 /**
  * Why a case did not pass, in one line: the run error of an errored case; otherwise the attempt
  * count (with repeats), then the failed metrics (each prefixed by `metricPrefix`) or attempt errors.
  */
 export function describeCaseProblem(caseReport: CaseReport, metricPrefix = ''): string {
+  if (caseReport.interrupted) return 'the run was interrupted before this case finished';
   if (caseReport.errored) return firstLine(caseReport.error ?? 'the agent run failed');
   const parts: string[] = [];
-  const attempts = describeAttempts(caseReport);
-  if (attempts) parts.push(attempts);
+  const repeats = describeRepeats(caseReport);
+  if (repeats) parts.push(repeats);
   const failures = failuresOfCase(caseReport);
   parts.push(...failures.map((failure) => `${metricPrefix}${describeFailure(failure)}`));
   if (failures.length === 0) {

@@ -40,6 +40,19 @@ export interface RunComparison {
   /** Cases of the current run in its order, then removed cases in the baseline's order. */
   cases: CaseComparison[];
   counts: Record<CaseChange, number>;
+  /**
+   * Baseline cases the current run did not select (`--filter`, `--tag`, `--shard`) although its
+   * suite still has them: left out of the comparison, not counted as removed.
+   */
+  notSelected: string[];
+  /** How the two runs differ besides their cases (agent, model, provider, repeats, isolation, selection). */
+  differences: string[];
+}
+
+/** What compareRuns knows beyond the two reports. */
+export interface CompareRunsOptions {
+  /** Every case name of the current suite, selected or not; without it every missing case is removed. */
+  suiteCases?: Iterable<string>;
 }
 
 /** A metric summarised over a case's attempts: mean score, passed only if it passed in each. */
@@ -49,16 +62,24 @@ interface MetricSummary {
 }
 
 /** Compares `current` with `baseline`, case by case and metric by metric. */
-export function compareRuns(current: RunReport, baseline: RunReport): RunComparison {
+export function compareRuns(
+  current: RunReport,
+  baseline: RunReport,
+  options: CompareRunsOptions = {},
+): RunComparison {
   const baselineCases = keyByName(baseline.cases, (caseReport) => caseReport.name);
+  const inSuite = new Set(options.suiteCases ?? []);
   const currentKeys = new Set<string>();
   const cases: CaseComparison[] = [];
+  const notSelected: string[] = [];
   for (const [key, caseReport] of keyByName(current.cases, (entry) => entry.name)) {
     currentKeys.add(key);
     cases.push(compareCase(key, caseReport, baselineCases.get(key)));
   }
   for (const [key, caseReport] of baselineCases) {
-    if (!currentKeys.has(key)) cases.push(compareCase(key, undefined, caseReport));
+    if (currentKeys.has(key)) continue;
+    if (inSuite.has(caseReport.name)) notSelected.push(key);
+    else cases.push(compareCase(key, undefined, caseReport));
   }
   const counts: Record<CaseChange, number> = { regressed: 0, improved: 0, unchanged: 0, new: 0, removed: 0 };
   for (const entry of cases) counts[entry.change] += 1;
@@ -70,7 +91,35 @@ export function compareRuns(current: RunReport, baseline: RunReport): RunCompari
     baselinePassRate: baseline.summary.pass_rate,
     cases,
     counts,
+    notSelected,
+    differences: describeDifferences(current, baseline),
   };
+}
+
+/** `agent name "a" → "b"`, `model "x" → "y"`, `--repeat 1 → 3`, ... for what differs between two runs. */
+function describeDifferences(current: RunReport, baseline: RunReport): string[] {
+  const differences: string[] = [];
+  const compare = (label: string, before: unknown, after: unknown) => {
+    if (JSON.stringify(before) !== JSON.stringify(after))
+      differences.push(`${label} ${show(before)} → ${show(after)}`);
+  };
+  compare('agent name', baseline.agent.name, current.agent.name);
+  compare('agent file', baseline.agent.file, current.agent.file);
+  compare('provider', baseline.agent.provider, current.agent.provider);
+  compare('model', baseline.agent.model, current.agent.model);
+  compare('--repeat', baseline.options.repeat, current.options.repeat);
+  compare('--isolation', baseline.options.isolation, current.options.isolation);
+  compare('--filter', baseline.options.filter, current.options.filter);
+  compare('--tag', baseline.options.tags, current.options.tags);
+  compare('--shard', baseline.options.shard, current.options.shard);
+  compare('--allow-side-effects', baseline.options.allow_side_effects, current.options.allow_side_effects);
+  return differences;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '(none)';
+  if (Array.isArray(value)) return value.join(',');
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
 function compareCase(name: string, current?: CaseReport, baseline?: CaseReport): CaseComparison {

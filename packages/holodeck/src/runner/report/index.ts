@@ -5,6 +5,7 @@ export { type CaseStatus, caseStatus, STATUS_LABEL } from './case-status.js';
 export {
   type CaseChange,
   type CaseComparison,
+  type CompareRunsOptions,
   compareRuns,
   type MetricChange,
   type MetricComparison,

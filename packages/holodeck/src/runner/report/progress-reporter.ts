@@ -9,7 +9,7 @@ export interface ProgressReporter {
   caseStarted(name: string): void;
   caseFinished(caseReport: CaseReport): void;
   /** The run ended; stops timers and leaves the terminal clean for the summary. */
-  finish(summary: RunSummary): void;
+  finish(summary?: RunSummary): void;
 }
 
 /** Where progress goes: a subset of NodeJS.WriteStream, so tests can pass a collector. */

@@ -50,6 +50,24 @@ export function describeMetricFlips(entry: CaseComparison): string {
   return parts.join('; ');
 }
 
+/**
+ * What a reader must know before trusting the counts: how the runs differ (another agent, model,
+ * repeats, selection), and the baseline cases this run did not select (left out, not removed).
+ */
+export function describeContext(comparison: RunComparison): string[] {
+  const lines: string[] = [];
+  if (comparison.differences.length > 0) lines.push(`the runs differ: ${comparison.differences.join('; ')}`);
+  const skipped = comparison.notSelected.length;
+  if (skipped > 0) {
+    const names = comparison.notSelected.slice(0, 5).join(', ');
+    const more = skipped > 5 ? ` and ${skipped - 5} more` : '';
+    lines.push(
+      `${skipped} baseline case${skipped === 1 ? '' : 's'} not selected by this run (${names}${more}): left out of the comparison`,
+    );
+  }
+  return lines;
+}
+
 /** The cases worth showing: every change, and unchanged cases where a metric flipped. */
 export function notableCases(comparison: RunComparison): CaseComparison[] {
   return comparison.cases.filter(
@@ -69,6 +87,7 @@ export function renderComparison(comparison: RunComparison, options: { color: bo
   };
   const lines = [
     `Compared with baseline run ${comparison.baselineRunId}:`,
+    ...describeContext(comparison).map((line) => `  ${style.yellow('note')} ${line}`),
     `  ${describeChangeCounts(comparison)} · ${describePassRateMove(comparison)}`,
   ];
   const cases = notableCases(comparison);

@@ -4,6 +4,7 @@ import {
   describeFailure,
   failuresOfCase,
   firstLine,
+  isFlaky,
   STATUS_LABEL,
 } from './case-status.js';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
@@ -27,31 +28,45 @@ const METRICS_WIDTH = 64;
  */
 export function renderSummary(report: RunReport, options: RenderSummaryOptions): string {
   const style = createReportStyle(options.color);
+  const repeated = report.cases.some((caseReport) => caseReport.attempts.length > 1);
   const rows = report.cases.map((caseReport) => ({
     name: truncate(caseReport.name, NAME_WIDTH),
     status: caseStatus(caseReport),
+    attempts: repeated ? compactRepeats(caseReport) : '',
     metrics: truncate(keyMetrics(caseReport, options.maxMetrics ?? 3), METRICS_WIDTH),
     duration: formatDuration(caseDuration(caseReport)),
   }));
   const width = {
     name: Math.max(4, ...rows.map((row) => row.name.length)),
+    status: Math.max(6, ...rows.map((row) => STATUS_LABEL[row.status].length)),
+    attempts: Math.max(8, ...rows.map((row) => row.attempts.length)),
     metrics: Math.max(7, ...rows.map((row) => row.metrics.length)),
     duration: Math.max(8, ...rows.map((row) => row.duration.length)),
   };
+  const attemptsColumn = (text: string) => (repeated ? `${text.padEnd(width.attempts)}  ` : '');
   const lines: string[] = [];
   if (rows.length > 0) {
-    const header = `${'Case'.padEnd(width.name)}  Status  ${'Metrics'.padEnd(width.metrics)}  ${'Duration'.padStart(width.duration)}`;
+    const header = `${'Case'.padEnd(width.name)}  ${'Status'.padEnd(width.status)}  ${attemptsColumn('Attempts')}${'Metrics'.padEnd(width.metrics)}  ${'Duration'.padStart(width.duration)}`;
     lines.push(style.bold(header));
     for (const row of rows) {
-      const status = style.status(row.status, STATUS_LABEL[row.status].padEnd(6));
+      const status = style.status(row.status, STATUS_LABEL[row.status].padEnd(width.status));
       lines.push(
-        `${row.name.padEnd(width.name)}  ${status}  ${row.metrics.padEnd(width.metrics)}  ${row.duration.padStart(width.duration)}`,
+        `${row.name.padEnd(width.name)}  ${status}  ${attemptsColumn(row.attempts)}${row.metrics.padEnd(width.metrics)}  ${row.duration.padStart(width.duration)}`,
       );
     }
     lines.push('');
   }
   lines.push(renderTotals(report.summary, options));
   return `${lines.join('\n')}\n`;
+}
+
+/** `2/3 pass@3 1 pass^3 0 flaky` for a repeated case, `1/1` for a single attempt. */
+function compactRepeats(caseReport: CaseReport): string {
+  const total = caseReport.attempts.length;
+  const passed = caseReport.attempts.filter((attempt) => attempt.passed).length;
+  if (total <= 1) return `${passed}/${total}`;
+  const flaky = isFlaky(caseReport) ? ' flaky' : '';
+  return `${passed}/${total} pass@${total} ${formatScore(caseReport.pass_at_k)} pass^${total} ${formatScore(caseReport.pass_pow_k)}${flaky}`;
 }
 
 /** `3 cases: 1 passed, 1 failed, 1 errored · pass rate 33.3% · 12.3 s · 4,567 tokens · $0.0123` */
@@ -64,6 +79,7 @@ export function renderTotals(summary: RunSummary, options: { color: boolean }): 
     style.green(`${summary.passed} passed`),
     summary.failed > 0 ? style.red(failed) : failed,
     summary.errored > 0 ? style.yellow(errored) : errored,
+    ...(summary.interrupted ? [style.yellow(`${summary.interrupted} stopped by the interruption`)] : []),
   ].join(', ');
   const totals = [
     `pass rate ${formatPercent(summary.pass_rate)}`,
@@ -76,6 +92,7 @@ export function renderTotals(summary: RunSummary, options: { color: boolean }): 
 
 /** The metrics column: the run error of an errored case, else failing metrics first, then the rest. */
 function keyMetrics(caseReport: CaseReport, maxMetrics: number): string {
+  if (caseReport.interrupted) return 'the run was interrupted before this case finished';
   if (caseReport.errored) return firstLine(caseReport.error ?? 'the agent run failed');
   const failures = failuresOfCase(caseReport);
   const failingNames = new Set(failures.map((failure) => failure.metric.name));
@@ -85,11 +102,6 @@ function keyMetrics(caseReport: CaseReport, maxMetrics: number): string {
       .filter((metric) => metric.passed && !failingNames.has(metric.name))
       .map((metric) => `${metric.name} ${formatScore(metric.score)}`),
   ];
-  const attempts = caseReport.attempts.length;
-  if (!caseReport.passed && attempts > 1) {
-    const passed = caseReport.attempts.filter((attempt) => attempt.passed).length;
-    parts.unshift(`${passed}/${attempts} attempts passed`);
-  }
   const shown = parts.slice(0, maxMetrics);
   if (parts.length > maxMetrics) shown.push(`+${parts.length - maxMetrics} more`);
   return shown.join(', ');

@@ -18,6 +18,7 @@ export function createReportStyle(color: boolean) {
     pass: style.green,
     fail: style.red,
     error: style.yellow,
+    stopped: style.yellow,
   };
   return { ...style, status: (status: CaseStatus, text: string) => statusColour[status](text) };
 }

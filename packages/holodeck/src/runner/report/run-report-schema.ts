@@ -37,6 +37,11 @@ const MetricOutcomeSchema = z.looseObject({
   passed: z.boolean(),
   reason: z.string(),
   error: z.string().optional().describe('Why the metric could not run; then passed is false.'),
+  weight: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('The weight agent.yaml gave it; 0 = reported but not deciding the pass or the score.'),
 });
 
 const TurnRecordSchema = z.looseObject({
@@ -80,6 +85,7 @@ const CaseAttemptSchema = z.looseObject({
     })
     .optional()
     .describe("Novarch's verdicts in this attempt, when the agent is governed."),
+  interrupted: z.boolean().optional().describe('True when the run was interrupted while this attempt ran.'),
 });
 
 const CaseReportSchema = z.looseObject({
@@ -89,6 +95,12 @@ const CaseReportSchema = z.looseObject({
   ground_truth: z.string().optional(),
   passed: z.boolean().describe('pass_rate >= min_pass_rate.'),
   errored: z.boolean().describe('True when no attempt ran to completion.'),
+  interrupted: z
+    .boolean()
+    .optional()
+    .describe(
+      'True when the interrupted run kept this case from finishing; then neither passed nor errored.',
+    ),
   error: z.string().optional().describe('The first run error, when any.'),
   pass_rate: fraction,
   min_pass_rate: fraction,
@@ -110,6 +122,7 @@ const RunSummarySchema = z.looseObject({
   passed: count,
   failed: count.describe('Cases that ran and failed.'),
   errored: count.describe('Cases whose agent run failed.'),
+  interrupted: count.optional().describe('Cases an interruption kept from finishing.'),
   pass_rate: fraction,
   duration_ms: milliseconds,
   token_usage: TokenUsageSchema,
@@ -133,6 +146,10 @@ export const RunReportSchema = z
       shard: z.string().optional(),
       allow_side_effects: z.boolean(),
     }),
+    interrupted: z
+      .boolean()
+      .optional()
+      .describe('True when SIGINT or SIGTERM stopped the run before every case had run.'),
     summary: RunSummarySchema,
     cases: z.array(CaseReportSchema),
   })

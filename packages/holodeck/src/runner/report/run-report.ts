@@ -27,6 +27,8 @@ export interface CaseAttempt {
   turns?: TurnRecord[];
   /** Novarch's verdicts in this attempt, when the agent is governed. */
   governance?: GovernanceSummary;
+  /** True when the run was interrupted (Ctrl+C, SIGTERM) while this attempt ran. */
+  interrupted?: boolean;
 }
 
 /** One turn of a multi-turn case. */
@@ -51,6 +53,11 @@ export interface CaseReport {
   passed: boolean;
   /** True when every attempt failed to run (no attempt produced an answer to grade). */
   errored: boolean;
+  /**
+   * True when the run was interrupted before this case finished (an attempt was stopped or never
+   * started): then neither passed nor errored.
+   */
+  interrupted?: boolean;
   /** First run error, when any. */
   error?: string;
   /** Attempts that passed / attempts. */
@@ -79,6 +86,8 @@ export interface RunSummary {
   passed: number;
   failed: number;
   errored: number;
+  /** Cases the interruption kept from finishing (absent when the run was not interrupted). */
+  interrupted?: number;
   pass_rate: number;
   duration_ms: number;
   token_usage: TokenUsage;
@@ -103,6 +112,8 @@ export interface RunReport {
     shard?: string;
     allow_side_effects: boolean;
   };
+  /** True when the run was stopped by SIGINT or SIGTERM before every case had run. */
+  interrupted?: boolean;
   summary: RunSummary;
   cases: CaseReport[];
 }

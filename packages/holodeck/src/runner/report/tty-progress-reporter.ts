@@ -20,7 +20,7 @@ export class TtyProgressReporter implements ProgressReporter {
   private readonly tickMs: number;
   private readonly now: () => number;
   private total = 0;
-  private counts = { done: 0, pass: 0, fail: 0, error: 0 };
+  private counts = { done: 0, pass: 0, fail: 0, error: 0, stopped: 0 };
   private running: string[] = [];
   private startedAt = 0;
   private lastDrawAt = Number.NEGATIVE_INFINITY;

@@ -2,12 +2,11 @@ import {
   type CaseStatus,
   caseDuration,
   caseStatus,
-  describeAttempts,
   describeCaseProblem,
   describeFailure,
+  describeRepeats,
   failuresOfAttempt,
 } from './case-status.js';
-import { formatScore } from './format-units.js';
 import type { CaseAttempt, CaseReport, RunReport } from './run-report.js';
 import { escapeXmlText, xmlAttributes } from './xml-text.js';
 
@@ -22,11 +21,12 @@ export function writeJunitReport(report: RunReport): string {
   const statuses = report.cases.map(caseStatus);
   const failures = statuses.filter((status) => status === 'fail').length;
   const errors = statuses.filter((status) => status === 'error').length;
+  const skipped = statuses.filter((status) => status === 'stopped').length;
   const counts = {
     tests: report.cases.length,
     failures,
     errors,
-    skipped: 0,
+    skipped,
     time: seconds(report.summary.duration_ms),
   };
   const properties: Record<string, string | number | undefined> = {
@@ -58,7 +58,11 @@ export function writeJunitReport(report: RunReport): string {
 function testcase(agent: string, caseReport: CaseReport, status: CaseStatus): string[] {
   const open = `    <testcase${xmlAttributes({ classname: agent, name: caseReport.name, time: seconds(caseDuration(caseReport)) })}>`;
   const body: string[] = [];
-  if (status === 'error') {
+  if (status === 'stopped') {
+    body.push(
+      `      <skipped${xmlAttributes({ message: 'the run was interrupted before this case finished' })}/>`,
+    );
+  } else if (status === 'error') {
     const message = caseReport.error ?? 'the agent run failed';
     body.push(
       `      <error${xmlAttributes({ message, type: 'AgentRunError' })}>${escapeXmlText(details(caseReport))}</error>`,
@@ -69,19 +73,18 @@ function testcase(agent: string, caseReport: CaseReport, status: CaseStatus): st
       `      <failure${xmlAttributes({ message, type: 'MetricFailure' })}>${escapeXmlText(details(caseReport))}</failure>`,
     );
   }
-  body.push(`      <system-out>${escapeXmlText(caseReport.response)}</system-out>`);
+  // A repeated case says how its attempts went first, whatever its status (CI shows system-out).
+  const repeats = describeRepeats(caseReport);
+  const out = repeats ? `[${repeats}]\n${caseReport.response}` : caseReport.response;
+  body.push(`      <system-out>${escapeXmlText(out)}</system-out>`);
   return [open, ...body, '    </testcase>'];
 }
 
 /** The body of a failure or error: every attempt's outcome with each failed metric's reason. */
 function details(caseReport: CaseReport): string {
   const lines: string[] = [];
-  const attempts = describeAttempts(caseReport);
-  if (attempts) {
-    lines.push(
-      `${attempts}; pass@k ${formatScore(caseReport.pass_at_k)}, pass^k ${formatScore(caseReport.pass_pow_k)}`,
-    );
-  }
+  const repeats = describeRepeats(caseReport);
+  if (repeats) lines.push(repeats);
   const several = caseReport.attempts.length > 1;
   for (const attempt of caseReport.attempts) {
     if (attempt.passed) continue;

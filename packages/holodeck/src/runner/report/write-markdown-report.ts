@@ -3,6 +3,7 @@ import {
   caseDuration,
   caseStatus,
   describeCaseProblem,
+  describeRepeats,
   failuresOfCase,
   STATUS_LABEL,
 } from './case-status.js';
@@ -11,6 +12,7 @@ import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } 
 import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
 import {
   describeChangeCounts,
+  describeContext,
   describeMetricFlips,
   describePassRateMove,
   describeStatusMove,
@@ -18,7 +20,7 @@ import {
 } from './render-comparison.js';
 import type { CaseReport, RunReport } from './run-report.js';
 
-const STATUS_ICON: Record<CaseStatus, string> = { pass: '✅', fail: '❌', error: '💥' };
+const STATUS_ICON: Record<CaseStatus, string> = { pass: '✅', fail: '❌', error: '💥', stopped: '⏹️' };
 
 /**
  * A Markdown summary for a pull-request comment: a headline, the failing and errored cases with
@@ -27,7 +29,9 @@ const STATUS_ICON: Record<CaseStatus, string> = { pass: '✅', fail: '❌', erro
  */
 export function writeMarkdownReport(report: RunReport, comparison?: RunComparison): string {
   const sections = [headline(report)];
-  const problems = report.cases.filter((caseReport) => !caseReport.passed || caseReport.errored);
+  const problems = report.cases.filter(
+    (caseReport) => (!caseReport.passed || caseReport.errored) && !caseReport.interrupted,
+  );
   if (problems.length > 0) sections.push(problemSection(problems));
   if (comparison) sections.push(comparisonSection(comparison));
   if (report.cases.length > 0) sections.push(allCasesSection(report.cases));
@@ -37,9 +41,16 @@ export function writeMarkdownReport(report: RunReport, comparison?: RunCompariso
 function headline(report: RunReport): string {
   const { summary, agent } = report;
   const ok = summary.total > 0 && summary.failed === 0 && summary.errored === 0;
-  const icon = summary.total === 0 ? '⚠️' : ok ? '✅' : '❌';
-  const verdict = summary.total === 0 ? 'no test cases ran' : ok ? 'passed' : 'failed';
-  const counts = `**${summary.passed}/${summary.total} passed** · ${summary.failed} failed · ${summary.errored} errored`;
+  const icon = report.interrupted ? '⏹️' : summary.total === 0 ? '⚠️' : ok ? '✅' : '❌';
+  const verdict = report.interrupted
+    ? 'interrupted'
+    : summary.total === 0
+      ? 'no test cases ran'
+      : ok
+        ? 'passed'
+        : 'failed';
+  const stopped = summary.interrupted ? ` · ${summary.interrupted} stopped by the interruption` : '';
+  const counts = `**${summary.passed}/${summary.total} passed** · ${summary.failed} failed · ${summary.errored} errored${stopped}`;
   const totals = [
     `pass rate ${formatPercent(summary.pass_rate)}`,
     formatDuration(summary.duration_ms),
@@ -86,29 +97,40 @@ function comparisonSection(comparison: RunComparison): string {
   const emphasised =
     comparison.counts.regressed > 0 ? changeCounts.replace(/^(\d+ regressed)/, '**$1**') : changeCounts;
   const counts = `${emphasised} · ${describePassRateMove(comparison)}`;
+  const context = describeContext(comparison).flatMap((line) => [`> ${markdownCell(line, 600)}`, '']);
   const notable = notableCases(comparison);
-  if (notable.length === 0) return [title, '', counts, '', 'No case changed.'].join('\n');
+  if (notable.length === 0) return [title, '', ...context, counts, '', 'No case changed.'].join('\n');
   const rows = notable.map((entry) => [
     markdownCell(entry.name),
     changeCell(entry),
     describeStatusMove(entry),
     markdownCell(describeMetricFlips(entry), 300),
   ]);
-  return [title, '', counts, '', ...markdownTable(['Case', 'Change', 'Status', 'Metrics'], rows)].join('\n');
+  return [
+    title,
+    '',
+    ...context,
+    counts,
+    '',
+    ...markdownTable(['Case', 'Change', 'Status', 'Metrics'], rows),
+  ].join('\n');
 }
 
 function allCasesSection(cases: readonly CaseReport[]): string {
+  const repeated = cases.some((caseReport) => caseReport.attempts.length > 1);
   const rows = cases.map((caseReport) => [
     markdownCell(caseReport.name),
     statusCell(caseStatus(caseReport)),
+    ...(repeated ? [markdownCell(describeRepeats(caseReport) ?? '1 attempt')] : []),
     markdownCell(metricsSummary(caseReport), 300),
     formatDuration(caseDuration(caseReport)),
   ]);
+  const header = ['Case', 'Status', ...(repeated ? ['Attempts'] : []), 'Metrics', 'Duration'];
   return [
     '<details>',
     `<summary>All ${cases.length} cases</summary>`,
     '',
-    ...markdownTable(['Case', 'Status', 'Metrics', 'Duration'], rows),
+    ...markdownTable(header, rows),
     '',
     '</details>',
   ].join('\n');
@@ -123,10 +145,23 @@ function changeCell(entry: CaseComparison): string {
   return `${icon} ${entry.change}`;
 }
 
-/** `✓ bleu 0.82, ✗ tone 0.4` (the first attempt's metrics), or the run error of an errored case. */
+/**
+ * `✓ bleu 0.82, ✗ tone 0.4` (scores of the first attempt), or the run error of an errored case. With
+ * repeats a metric is ✓ only when it passed in every attempt that ran, else `✗ tone 0.4 (2/3)`.
+ */
 function metricsSummary(caseReport: CaseReport): string {
+  if (caseReport.interrupted) return 'the run was interrupted before this case finished';
   if (caseReport.errored) return caseReport.error ?? '';
+  const ran = caseReport.attempts.filter((attempt) => attempt.error === undefined);
   return caseReport.metrics
-    .map((metric) => `${metric.passed ? '✓' : '✗'} ${metric.name} ${formatScore(metric.score)}`)
+    .map((metric) => {
+      const outcomes = ran.flatMap((attempt) =>
+        attempt.metrics.filter((other) => other.name === metric.name),
+      );
+      const passes = outcomes.filter((outcome) => outcome.passed).length;
+      const all = outcomes.length === 0 ? metric.passed : passes === outcomes.length;
+      const count = outcomes.length > 1 && !all ? ` (${passes}/${outcomes.length})` : '';
+      return `${all ? '✓' : '✗'} ${metric.name} ${formatScore(metric.score)}${count}`;
+    })
     .join(', ');
 }

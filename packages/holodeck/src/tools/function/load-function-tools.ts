@@ -1,7 +1,8 @@
-import type { FunctionToolConfig } from '../../config/index.js';
+import type { FieldPath, FunctionToolConfig, YamlPosition } from '../../config/index.js';
 import { ConfigError, type ConfigIssue, HoloDeckError } from '../../errors.js';
 import { importUserModule } from '../../import-module.js';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
+import { describeModuleLoadError } from '../describe-module-error.js';
 import type { HoloDeckTool, LoadedTools, ToolOutput } from '../holodeck-tool.js';
 import { callWithTimeout, type ToolImplementation } from './call-with-timeout.js';
 
@@ -14,6 +15,9 @@ export interface FunctionToolEntry {
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** The export a tool module may provide to release what it holds (pools, timers, sockets). */
 const CLOSE_EXPORT = 'close';
+
+/** The first words of every invalid-arguments output, so graders can tell a call that never ran. */
+export const INVALID_ARGUMENTS_PREFIX = 'Invalid arguments for "';
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -32,7 +36,7 @@ function functionTool(config: FunctionToolConfig, implementation: ToolImplementa
         const problems = (validate.errors ?? [])
           .map((error) => `${error.instancePath || '(root)'} ${error.message}`)
           .join('; ');
-        return { text: `Invalid arguments for "${config.name}": ${problems}`, isError: true };
+        return { text: `${INVALID_ARGUMENTS_PREFIX}${config.name}": ${problems}`, isError: true };
       }
       // ajv accepted an object schema's input, so it is a plain object here.
       return callWithTimeout(
@@ -55,7 +59,10 @@ function functionTool(config: FunctionToolConfig, implementation: ToolImplementa
 export async function loadFunctionTools(
   agentFile: string,
   entries: readonly FunctionToolEntry[],
+  /** Where a field of agent.yaml is (LoadedAgent.locate), so issues carry its line. */
+  locate?: (path: FieldPath) => YamlPosition,
 ): Promise<LoadedTools> {
+  const at = (path: FieldPath) => (locate ? locate(path) : {});
   const modules = new Map<string, Record<string, unknown>>();
   const usedExports = new Map<string, Set<string>>();
   const tools: HoloDeckTool[] = [];
@@ -68,10 +75,14 @@ export async function loadFunctionTools(
         module = await importUserModule(config.file);
         modules.set(config.file, module);
       } catch (error) {
+        // Located in the module (its syntax error, the line that threw while loading).
+        const problem = describeModuleLoadError(error, config.file);
         issues.push({
-          file: agentFile,
+          file: problem.file,
+          ...(problem.line !== undefined ? { line: problem.line } : {}),
+          ...(problem.column !== undefined ? { column: problem.column } : {}),
           path: `tools[${index}].file`,
-          message: `cannot load function tool module ${config.file}: ${describe(error)}`,
+          message: `cannot load function tool module ${config.file}: ${problem.message}`,
           hint: 'check the module runs on its own, e.g. `node <file>`',
         });
         continue;
@@ -83,6 +94,7 @@ export async function loadFunctionTools(
       const exported = Object.keys(loaded).filter((key) => typeof loaded[key] === 'function');
       issues.push({
         file: agentFile,
+        ...at(['tools', index, config.function === undefined ? 'name' : 'function']),
         path: `tools[${index}].function`,
         message: `module ${config.file} has no exported function "${exportName}"`,
         hint: exported.length

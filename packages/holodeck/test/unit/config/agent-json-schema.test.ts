@@ -39,6 +39,34 @@ describe('agentJsonSchema', () => {
     ]);
   });
 
+  it('describes every field, so an editor can explain each key it completes', () => {
+    const definitions = isRecord(schema.$defs) ? schema.$defs : {};
+    const resolve = (node: Record<string, unknown>): Record<string, unknown> => {
+      if (typeof node.$ref !== 'string') return node;
+      const target = definitions[node.$ref.split('/').pop() ?? ''];
+      return isRecord(target) ? { ...target, ...node } : node;
+    };
+    const fields: string[] = [];
+    const undescribed: string[] = [];
+    const walk = (value: unknown, at: string): void => {
+      if (!isRecord(value)) return;
+      const node = resolve(value);
+      for (const [key, property] of Object.entries(isRecord(node.properties) ? node.properties : {})) {
+        if (!isRecord(property)) continue;
+        fields.push(`${at}.${key}`);
+        if (typeof resolve(property).description !== 'string') undescribed.push(`${at}.${key}`);
+        walk(property, `${at}.${key}`);
+      }
+      for (const variants of [node.anyOf, node.oneOf, node.allOf])
+        if (Array.isArray(variants)) for (const variant of variants) walk(variant, at);
+      walk(node.items, `${at}[]`);
+      walk(node.additionalProperties, `${at}.*`);
+    };
+    walk(schema, '');
+    expect(fields.length).toBeGreaterThan(600);
+    expect([...new Set(undescribed)]).toEqual([]);
+  });
+
   it('compiles with ajv and accepts a valid agent while rejecting an unknown key', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);

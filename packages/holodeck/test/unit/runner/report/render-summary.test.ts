@@ -30,7 +30,7 @@ describe('renderSummary', () => {
     const repeated = testCase('refund-policy', [attempt({ metrics }), attempt({ attempt: 2, metrics })]);
     const text = renderSummary(runReport([repeated]), { color: false, maxMetrics: 3 });
     expect(text.split('\n')[1]).toBe(
-      'refund-policy  FAIL    0/2 attempts passed, tool_called failed, bleu 0.9, +2 more     2.5 s',
+      'refund-policy  FAIL    0/2 pass@2 0 pass^2 0  tool_called failed, bleu 0.9, tone 0.8, +1 more     2.5 s',
     );
   });
 

@@ -1,8 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XmlDocument, XsdValidator } from 'libxml2-wasm';
+import { afterAll, describe, expect, it } from 'vitest';
 import { writeJunitReport } from '../../../../src/runner/report/write-junit-report.js';
 import {
   attempt,
@@ -17,34 +16,33 @@ import {
 } from './report-builder.js';
 import { REPORT_FIXTURES } from './report-paths.js';
 
-const XSD = join(REPORT_FIXTURES, 'junit.xsd');
-let directory = '';
-let fileCount = 0;
-
-beforeAll(() => {
-  const probe = spawnSync('xmllint', ['--version']);
-  if (probe.error) throw new Error('xmllint not found: install it with `apt-get install -y libxml2-utils`');
-  directory = mkdtempSync(join(tmpdir(), 'holodeck-junit-'));
-});
+// libxml2 itself (compiled to WebAssembly, from npm): the XSD check and XPath queries need no
+// system xmllint, so `npm ci && npm test` is enough on a fresh machine.
+const schemaDocument = XmlDocument.fromString(readFileSync(join(REPORT_FIXTURES, 'junit.xsd'), 'utf8'));
+const validator = XsdValidator.fromDoc(schemaDocument);
+const documents: XmlDocument[] = [];
 
 afterAll(() => {
-  if (directory) rmSync(directory, { recursive: true, force: true });
+  for (const document of documents) document.dispose();
+  validator.dispose();
+  schemaDocument.dispose();
 });
 
-/** Writes the XML to a file, validates it against junit.xsd, and returns an XPath reader for it. */
+/** Validates the XML against junit.xsd (failing with libxml2's messages), and returns an XPath reader for it. */
 function validated(xml: string): (xpath: string) => string {
-  fileCount += 1;
-  const file = join(directory, `report-${fileCount}.xml`);
-  writeFileSync(file, xml);
-  const result = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8' });
-  expect(result.stderr.trim(), 'xmllint --schema output').toBe(`${file} validates`);
-  expect(result.status).toBe(0);
-  // xmllint ends its --xpath output with one newline of its own.
-  return (xpath) =>
-    execFileSync('xmllint', ['--xpath', `string(${xpath})`, file], { encoding: 'utf8' }).replace(/\n$/, '');
+  const document = XmlDocument.fromString(xml);
+  documents.push(document);
+  expect(() => validator.validate(document), 'junit.xsd validation').not.toThrow();
+  return (xpath) => String(document.eval(`string(${xpath})`));
 }
 
 describe('writeJunitReport', () => {
+  it('is checked by a validator that really rejects what junit.xsd forbids', () => {
+    const broken = XmlDocument.fromString('<testsuites><testsuite name="x"/></testsuites>');
+    documents.push(broken);
+    expect(() => validator.validate(broken)).toThrow(/testsuite/);
+  });
+
   it('counts tests, failures (ran and failed) and errors (agent run failed), and validates against the XSD', () => {
     const query = validated(writeJunitReport(mixedRun()));
     const suite = '/testsuites/testsuite';
@@ -98,11 +96,11 @@ describe('writeJunitReport', () => {
     const query = validated(writeJunitReport(runReport([flaky])));
     const failure = '/testsuites/testsuite/testcase/failure';
     expect(query(`${failure}/@message`)).toBe(
-      '1/3 attempts passed (needs 60%); bleu 0.5 < 0.6; helpfulness 0.4 < 0.7',
+      '1/3 attempts passed (needs 60%) · pass@3 1 · pass^3 0.037 · flaky; bleu 0.5 < 0.6; helpfulness 0.4 < 0.7',
     );
     expect(query(failure)).toBe(
       [
-        '1/3 attempts passed (needs 60%); pass@k 1, pass^k 0.037',
+        '1/3 attempts passed (needs 60%) · pass@3 1 · pass^3 0.037 · flaky',
         'attempt 2:',
         '  bleu 0.5 < 0.6: BLEU 0.5 against the ground truth',
         '  helpfulness 0.4 < 0.7: The answer cites the policy.',

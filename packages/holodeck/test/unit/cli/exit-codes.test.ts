@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODE_MEANINGS, ExitCode, exitCodeFor } from '../../../src/cli/exit-codes.js';
+import {
+  AgentSessionError,
+  ConfigError,
+  CredentialRejectedError,
+  InterruptedError,
+  UsageError,
+} from '../../../src/errors.js';
+
+describe('exit codes', () => {
+  it('gives an internal error its own code, apart from failed tests', () => {
+    expect(exitCodeFor(new TypeError('x is undefined'))).toBe(4);
+    expect(ExitCode.internal).not.toBe(ExitCode.testsFailed);
+    expect(new Set(Object.values(ExitCode)).size).toBe(Object.values(ExitCode).length);
+  });
+
+  it('maps every error class in one place', () => {
+    expect(exitCodeFor(new ConfigError([{ file: 'a.yaml', path: '', message: 'bad' }]))).toBe(2);
+    expect(exitCodeFor(new UsageError('--shard', 'invalid shard "3/2"'))).toBe(2);
+    expect(exitCodeFor(new CredentialRejectedError('authentication failed', 'case'))).toBe(2);
+    expect(exitCodeFor(new AgentSessionError('the claude process exited with code 1'))).toBe(3);
+    expect(exitCodeFor(new InterruptedError('interrupted by SIGINT'))).toBe(130);
+  });
+
+  it('documents each code once, in order', () => {
+    expect(EXIT_CODE_MEANINGS.map((entry) => entry.code)).toEqual([0, 1, 2, 3, 4, 130]);
+  });
+});
