@@ -23,17 +23,6 @@ function issueFor(entry: DeferredToolName, message: string, hint: string): Confi
  */
 export async function resolveToolNames(suite: PreparedSuite, backend: AgentBackend): Promise<void> {
   if (!suite.deferredToolNames.length) return;
-  if (!backend.listTools) {
-    throw new ConfigError(
-      suite.deferredToolNames.map((entry) =>
-        issueFor(
-          entry,
-          `test case "${entry.caseName}" names tool "${entry.name}", which this backend cannot resolve`,
-          'write the full name, mcp__<server>__<tool>',
-        ),
-      ),
-    );
-  }
   const offered: OfferedTool[] = await backend.listTools();
   const runtimeNames = new Set(offered.map((tool) => tool.name));
   const issues: ConfigIssue[] = [];

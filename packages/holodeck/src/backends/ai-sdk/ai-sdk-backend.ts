@@ -9,10 +9,12 @@ import type {
   CreateSessionOptions,
   ExecutionResult,
   InvokeOptions,
+  OfferedTool,
 } from '../contract/index.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
 import { AiSdkSession } from './ai-sdk-session.js';
 import { checkAiSdkConfig } from './check-ai-sdk-config.js';
+import { describeOfferedTools } from './describe-offered-tools.js';
 import { readSessionFile } from './read-session-file.js';
 import { resolveProviderSettings } from './resolve-provider-settings.js';
 
@@ -130,6 +132,12 @@ export class AiSdkBackend implements AgentBackend {
       await close();
     };
     return session;
+  }
+
+  /** The tools the model is offered: known once `initialize()` loaded the modules and listed the MCP servers. */
+  async listTools(): Promise<OfferedTool[]> {
+    await this.initialize();
+    return describeOfferedTools(this.requireRuntime().toolNames, this.agent.config);
   }
 
   async teardown(): Promise<void> {

@@ -70,9 +70,8 @@ export interface AgentBackend {
    * an expectation names a tool by a short name it cannot resolve statically. May start what the
    * agent needs (an agent process, the MCP servers); releases it before resolving. Throws
    * AgentSessionError when an MCP server of agent.yaml does not start.
-   * Optional only until every backend implements it.
    */
-  listTools?(): Promise<OfferedTool[]>;
+  listTools(): Promise<OfferedTool[]>;
   /** Releases everything the backend holds (sessions, warm processes). */
   teardown(): Promise<void>;
 }

@@ -40,6 +40,15 @@ const EVERYTHING_SERVER = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
 );
 
+const EVERYTHING = {
+  type: 'mcp',
+  name: 'everything',
+  description: 'MCP reference server',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [EVERYTHING_SERVER, 'stdio'],
+};
+
 const RESPONSE_FORMAT = {
   type: 'object',
   properties: { answer: { type: 'string' } },
@@ -108,24 +117,24 @@ describe.each(backendVariants())('the $name backend, through the holodeck CLI', 
 
   it('runs a real MCP server from npm over stdio', async () => {
     variant.script(variant.callTool('mcp__everything__echo', { message: 'ping' }), variant.reply('done'));
-    const agent = variant.agent({
-      tools: [
-        {
-          type: 'mcp',
-          name: 'everything',
-          description: 'MCP reference server',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [EVERYTHING_SERVER, 'stdio'],
-        },
-      ],
-      ...variant.mcpConfig(['mcp__everything__echo']),
-    });
+    const agent = variant.agent({ tools: [EVERYTHING], ...variant.mcpConfig(['mcp__everything__echo']) });
     const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'echo ping', '--json'], agent.env);
     expect(outcome.code).toBe(0);
     expect(JSON.parse(outcome.stdout).tool_results).toEqual([
       expect.objectContaining({ result: 'Echo: ping', is_error: false }),
     ]);
+  });
+
+  it("resolves an MCP tool named by its short name in expected_tools against the server's list", async () => {
+    variant.script(variant.callTool('mcp__everything__echo', { message: 'ping' }), variant.reply('done'));
+    const agent = variant.agent({
+      tools: [EVERYTHING],
+      ...variant.mcpConfig(['mcp__everything__echo']),
+      test_cases: [{ name: 'echoes', input: 'echo ping', expected_tools: ['echo'] }],
+    });
+    const outcome = await runHolodeckCli(['test', agent.file, '--no-save'], agent.env);
+    expect(outcome.stdout).toMatch(/^echoes +PASS +tool-calls 1/m);
+    expect(outcome.code).toBe(0);
   });
 
   it('returns valid structured output, and fails (exit 3) without it', async () => {
