@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { validateAgentFile } from '../packages/holodeck/src/config/index.js';
+import { validateAgent } from '../packages/holodeck/src/load-agent.js';
 
 const examples = path.dirname(fileURLToPath(import.meta.url));
 
@@ -32,7 +32,9 @@ describe('examples/', () => {
     .map((entry) => path.join(examples, entry.name, 'agent.yaml'));
 
   it.each(agents)('%s is valid with no warnings', async (file) => {
-    const { issues, warnings } = await validateAgentFile(file, { env: { ANTHROPIC_API_KEY: 'x' } });
+    const { issues, warnings } = await validateAgent(file, {
+      env: { ANTHROPIC_API_KEY: 'x', OPENAI_API_KEY: 'x' },
+    });
     expect(issues).toEqual([]);
     expect(warnings).toEqual([]);
   });
