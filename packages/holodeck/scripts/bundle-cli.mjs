@@ -112,6 +112,19 @@ const cli = await build({
     'novarch',
     'tsx',
     'tsx/*',
+    // Retrieval tools: native modules (better-sqlite3, sqlite-vec's loadable extension), and
+    // parsers, the tokenizer's ranks and the PostgreSQL client, required only by agents that use them.
+    'better-sqlite3',
+    'sqlite-vec',
+    'js-tiktoken',
+    'js-tiktoken/*',
+    'unpdf',
+    'mammoth',
+    'turndown',
+    'csv-parse',
+    'csv-parse/*',
+    'kysely',
+    'pg',
   ],
   // CommonJS has no import.meta: give the sources the bundle's own URL instead.
   define: { 'import.meta.url': '__holodeckBundleUrl' },

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, InterruptedError } from '../errors.js';
 import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
+import { registerIngestCommand } from './commands/ingest-command.js';
 import { registerSchemaCommand } from './commands/schema-command.js';
 import { registerTestCommand } from './commands/test-command.js';
 import { registerValidateCommand } from './commands/validate-command.js';
@@ -43,6 +44,7 @@ async function main(argv: string[]): Promise<void> {
   registerSchemaCommand(program, context);
   registerChatCommand(program, context);
   registerTestCommand(program, context);
+  registerIngestCommand(program, context);
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
 
   try {

@@ -2,6 +2,7 @@ import type { ExecutionResult, TokenUsage } from '../backends/contract/index.js'
 import { emptyTokenUsage } from '../backends/contract/index.js';
 import { InterruptedError } from '../errors.js';
 import type { Metric, MetricContext, MetricInput, MetricOutcome } from '../evals/metric.js';
+import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import {
   allDecidingPassed,
   failedAttempt,
@@ -33,7 +34,10 @@ function metricInput(
     input,
     response: result.response,
     ...(groundTruth !== undefined ? { groundTruth } : {}),
-    ...(context !== undefined ? { context } : {}),
+    // A case without context is graded on what the agent's retrieval tools returned in the run.
+    ...((context ?? retrievalContextOf(result)) !== undefined
+      ? { context: context ?? retrievalContextOf(result) }
+      : {}),
     toolCalls: result.tool_calls,
     toolResults: result.tool_results,
     ...(result.structured_output !== undefined ? { structuredOutput: result.structured_output } : {}),

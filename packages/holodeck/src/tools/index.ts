@@ -7,3 +7,13 @@ export {
   loadFunctionTools,
 } from './function/load-function-tools.js';
 export type { HoloDeckTool, LoadedTools, ToolExecuteOptions, ToolOutput } from './holodeck-tool.js';
+export { checkRetrievalTools, type RetrievalIssue } from './retrieval/check-retrieval-tools.js';
+export type { RetrievalWarning } from './retrieval/load-retrieval-tools.js';
+export { loadRetrievalTools } from './retrieval/load-retrieval-tools-lazily.js';
+export { retrievalContextOf } from './retrieval/retrieval-context.js';
+export {
+  type RetrievalToolConfig,
+  type RetrievalToolEntry,
+  retrievalToolEntries,
+  searchToolName,
+} from './retrieval/retrieval-tool-entries.js';

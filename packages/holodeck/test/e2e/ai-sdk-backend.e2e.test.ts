@@ -609,10 +609,11 @@ describe('AI SDK backend: failures', () => {
     await backend.teardown();
   });
 
-  it('refuses retrieval tools with a ConfigError naming the tool, even when the loader did not check', async () => {
+  it('runs the retrieval checks in initialize(), even when the loader did not check', async () => {
     const agent = openaiAgent({
-      config: { tools: [{ type: 'vectorstore', name: 'kb', description: 'Knowledge base', source: 'docs' }] },
-      files: { 'docs/faq.md': '# FAQ\n' },
+      config: {
+        tools: [{ type: 'vectorstore', name: 'kb', description: 'Knowledge base', source: 'nowhere' }],
+      },
     });
     // config/'s loader alone runs no backend rules: initialize() must.
     const loaded = await loadAgentConfig(agent.file, {
@@ -621,7 +622,7 @@ describe('AI SDK backend: failures', () => {
     });
     const backend = new AiSdkBackend(loaded);
     await expect(backend.initialize()).rejects.toThrow(
-      `1 problem in agent configuration:\n${agent.file}  tools[0]: tool "kb" (vectorstore) is not available on provider openai yet\n    hint: remove the tool, or run the agent with provider: anthropic`,
+      `1 problem in agent configuration:\n${agent.file}  tools[0].source: ${agent.directory}/nowhere does not exist\n    hint: point source at a file or folder, relative to agent.yaml`,
     );
   });
 

@@ -10,6 +10,7 @@ function aiSdkToolNames(config: AgentConfig): AgentToolNames {
   for (const tool of config.tools ?? []) {
     if (tool.type === 'function') names.add(tool.name);
     else if (tool.type === 'mcp') mcpServers.push(tool.name);
+    else names.add(`${tool.name}_search`);
   }
   return { names, mcpServers };
 }

@@ -76,14 +76,12 @@ export async function checkAiSdkConfig(config: AgentConfig): Promise<BackendChec
     );
   }
 
-  for (const [index, tool] of (config.tools ?? []).entries()) {
-    if (tool.type !== 'vectorstore' && tool.type !== 'hierarchical_document') continue;
-    result.issues.push({
-      code: 'retrieval-tools-unsupported',
-      path: ['tools', index],
-      message: `tool "${tool.name}" (${tool.type}) is not available on provider ${provider} yet`,
-      hint: 'remove the tool, or run the agent with provider: anthropic',
-    });
+  // Retrieval tools: sources, record fields, database (tools/retrieval, no network).
+  if (
+    (config.tools ?? []).some((tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document')
+  ) {
+    const { checkRetrievalTools } = await import('../../tools/retrieval/check-retrieval-tools.js');
+    result.issues.push(...(await checkRetrievalTools(config)));
   }
   return result;
 }

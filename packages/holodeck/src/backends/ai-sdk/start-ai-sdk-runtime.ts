@@ -1,7 +1,7 @@
 import { jsonSchema, Output } from 'ai';
 import type { LoadedAgent } from '../../config/index.js';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
-import { type LoadedTools, loadFunctionTools } from '../../tools/index.js';
+import { type LoadedTools, loadFunctionTools, loadRetrievalTools } from '../../tools/index.js';
 import type { BackendWarning } from '../contract/index.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
@@ -14,7 +14,7 @@ import { runTurn, type TurnPlan } from './run-turn.js';
 import { toAiSdkTools } from './to-ai-sdk-tools.js';
 
 /** Loads the function tool modules and starts the MCP servers; on a failure, closes what started. */
-async function loadTools(agent: LoadedAgent): Promise<LoadedTools[]> {
+async function loadTools(agent: LoadedAgent, warnings?: BackendWarning[]): Promise<LoadedTools[]> {
   const tools = agent.config.tools ?? [];
   const functionEntries = tools.flatMap((tool, index) =>
     tool.type === 'function' ? [{ index, config: tool }] : [],
@@ -24,6 +24,9 @@ async function loadTools(agent: LoadedAgent): Promise<LoadedTools[]> {
   try {
     if (functionEntries.length) loaded.push(await loadFunctionTools(agent.file, functionEntries));
     if (mcpEntries.length) loaded.push(await connectMcpServers(mcpEntries, agent.env));
+    if (tools.some((tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document')) {
+      loaded.push(await loadRetrievalTools(agent, { onWarning: (warning) => warnings?.push(warning) }));
+    }
   } catch (error) {
     await Promise.all(loaded.map((source) => source.close().catch(() => {})));
     throw error;
@@ -60,7 +63,7 @@ export async function startAiSdkRuntime(
     : undefined;
   let sources: LoadedTools[];
   try {
-    sources = await loadTools(agent);
+    sources = await loadTools(agent, warnings);
   } catch (error) {
     await governance?.close();
     throw error;

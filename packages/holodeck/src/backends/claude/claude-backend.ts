@@ -24,13 +24,28 @@ import { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
 
 /** Loads the function tools and a maker of their in-process MCP server (one per CLI process). */
-async function prepareFunctionTools(agent: LoadedAgent, entries: FunctionToolEntry[]) {
+async function prepareFunctionTools(
+  agent: LoadedAgent,
+  entries: FunctionToolEntry[],
+  retrieval?: LoadedTools,
+) {
   // Loaded on demand: the MCP SDK and ajv cost ~150 ms of startup that most agents do not need.
   const [{ loadFunctionTools }, { createFunctionToolsServer }] = await Promise.all([
     import('../../tools/index.js'),
     import('./function-tools-server.js'),
   ]);
-  const loaded = await loadFunctionTools(agent.file, entries, agent.locate);
+  const functions = await loadFunctionTools(agent.file, entries, agent.locate).catch(
+    async (error: unknown) => {
+      await retrieval?.close();
+      throw error;
+    },
+  );
+  const loaded: LoadedTools = retrieval
+    ? {
+        tools: [...functions.tools, ...retrieval.tools],
+        close: () => Promise.all([functions.close(), retrieval.close()]).then(() => {}),
+      }
+    : functions;
   return { loaded, createServer: () => createFunctionToolsServer(loaded.tools) };
 }
 
@@ -110,9 +125,20 @@ export class ClaudeBackend implements AgentBackend {
     const governance = config.governance
       ? await (await import('./governance/prepare-governance.js')).prepareGovernance(this.agent)
       : undefined;
-    const functionTools = functionToolConfigs.length
-      ? await prepareFunctionTools(this.agent, functionToolConfigs)
+    // Retrieval tools (`<name>_search`) join the function tools in the in-process MCP server;
+    // their indexes are brought up to date here, before any CLI process starts.
+    const retrievalTools = (config.tools ?? []).some(
+      (tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document',
+    )
+      ? await (await import('../../tools/index.js')).loadRetrievalTools(this.agent, {
+          onWarning: (warning) => this.collectedWarnings.push(warning),
+        })
       : undefined;
+    const functionTools =
+      functionToolConfigs.length || retrievalTools
+        ? await prepareFunctionTools(this.agent, functionToolConfigs, retrievalTools)
+        : undefined;
+    for (const tool of retrievalTools?.tools ?? []) plan.functionToolNames.push(tool.name);
     this.functionTools = functionTools?.loaded;
     this.prepared = {
       plan,

@@ -16,6 +16,10 @@ function claudeToolNames(config: AgentConfig): AgentToolNames {
       names.add(`mcp__${FUNCTION_TOOLS_SERVER}__${tool.name}`);
     } else if (tool.type === 'mcp') {
       mcpServers.push(tool.name);
+    } else {
+      // Retrieval tools: `<name>_search` in the same in-process server.
+      names.add(`${tool.name}_search`);
+      names.add(`mcp__${FUNCTION_TOOLS_SERVER}__${tool.name}_search`);
     }
   }
   return { names, mcpServers };

@@ -37,6 +37,12 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
     });
   }
 
+  // Retrieval tools: sources, record fields, database (tools/retrieval, no network).
+  if (searchTool !== -1) {
+    const { checkRetrievalTools } = await import('../../tools/retrieval/check-retrieval-tools.js');
+    result.issues.push(...(await checkRetrievalTools(config)));
+  }
+
   // Tool filtering is an in-process feature of the other backend.
   if (config.tool_filtering !== undefined) {
     warn(

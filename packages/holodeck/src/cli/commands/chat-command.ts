@@ -8,6 +8,7 @@ export interface ChatOptions {
   prompt?: string;
   json: boolean;
   resume?: string;
+  forceIngest?: boolean;
 }
 
 function printWarnings(warnings: BackendWarning[], style: Style) {
@@ -24,6 +25,8 @@ export async function chatCommand(
   style: Style,
   signal: AbortSignal,
 ): Promise<ExitCodeValue> {
+  if (options.forceIngest)
+    await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const onWarnings = (warnings: BackendWarning[]) => printWarnings(warnings, style);
   // Loaded on use: the Claude SDK is large and `validate`/`schema` do not need it.
   if (options.prompt === undefined) {
@@ -75,6 +78,7 @@ export function registerChatCommand(program: Command, context: CommandContext) {
     .option('-p, --prompt <text>', 'send one message, print the final response and exit')
     .option('--json', 'with -p: print the whole ExecutionResult as JSON', false)
     .option('--resume <session-id>', 'continue a saved conversation')
+    .option('--force-ingest', 'rebuild the retrieval tool indexes before starting', false)
     .action((file: string, options: ChatOptions) =>
       context.run(chatCommand(file, options, context.style, context.interruptible('ending the agent run'))),
     );

@@ -7,6 +7,7 @@ import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
 export interface TestCommandOptions {
+  forceIngest?: boolean;
   concurrency: string;
   repeat?: string;
   filter?: string;
@@ -105,6 +106,8 @@ export async function testCommand(
   };
   const output = options.output ? await prepareOutput(options.output) : undefined;
   const agent = await loadAgent(file);
+  if (options.forceIngest)
+    await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const runsDir = report.runsDirectory(agent.directory);
   const baseline = options.baseline ? await report.loadRun(options.baseline, runsDir) : undefined;
 
@@ -181,6 +184,7 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     .option('--format <format>', 'report format when the extension does not say: json, junit or markdown')
     .option('--baseline <run>', 'compare with an earlier run: its id, a report file, or "latest"')
     .option('--no-save', 'do not save this run under .holodeck/runs/')
+    .option('--force-ingest', 'rebuild the retrieval tool indexes before the run', false)
     .action((file: string, options: TestCommandOptions) =>
       context.run(
         testCommand(

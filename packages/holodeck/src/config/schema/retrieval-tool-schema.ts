@@ -17,7 +17,7 @@ export const RetrievalDatabaseSchema = z
         .string()
         .min(1)
         .describe(
-          'Connection URL, e.g. postgres://user:password@host:5432/db; keep the password out of agent.yaml with a variable reference (see the README, Loading rules).',
+          'postgres://user:password@host:5432/db; use ${VAR} to keep the password out of agent.yaml.',
         ),
     }),
   ])

@@ -30,6 +30,7 @@ function codes(warnings: ConfigWarning[]): string[] {
 
 describe('startup rules', () => {
   it('1: anthropic with a vectorstore tool needs an embedding_provider', async () => {
+    await sandbox.write('docs/guide.md', '# Guide\n');
     const result = await sandbox.validate(lines(...BASE, ...VECTORSTORE));
     expect(result.issues.map(brief)).toEqual([
       '8:5 tools[0]: tool "docs" (vectorstore) needs embeddings, and provider anthropic has no embeddings API | add an embedding_provider, e.g. embedding_provider: {provider: openai, name: text-embedding-3-small}',

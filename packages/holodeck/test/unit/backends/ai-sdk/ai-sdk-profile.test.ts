@@ -81,12 +81,11 @@ describe('aiSdkProfile.checkConfig', () => {
     ]);
   });
 
-  it('stops on retrieval tools, which this backend cannot run yet; governance runs', async () => {
+  it('runs retrieval tools, checking their sources (tools/retrieval); governance runs', async () => {
     const config = agentConfig({
       tools: [
         functionTool,
-        { type: 'vectorstore', name: 'kb', description: 'Knowledge base', source: 'docs' },
-        { type: 'hierarchical_document', name: 'manual', description: 'Manual', source: 'manual.md' },
+        { type: 'vectorstore', name: 'kb', description: 'Knowledge base', source: '/nonexistent/docs' },
       ],
       governance: {
         tenant_id: 't',
@@ -99,16 +98,10 @@ describe('aiSdkProfile.checkConfig', () => {
     const { issues } = await aiSdkProfile.checkConfig(config);
     expect(issues).toEqual([
       {
-        code: 'retrieval-tools-unsupported',
-        path: ['tools', 1],
-        message: 'tool "kb" (vectorstore) is not available on provider openai yet',
-        hint: 'remove the tool, or run the agent with provider: anthropic',
-      },
-      {
-        code: 'retrieval-tools-unsupported',
-        path: ['tools', 2],
-        message: 'tool "manual" (hierarchical_document) is not available on provider openai yet',
-        hint: 'remove the tool, or run the agent with provider: anthropic',
+        code: 'retrieval-source-missing',
+        path: ['tools', 1, 'source'],
+        message: '/nonexistent/docs does not exist',
+        hint: 'point source at a file or folder, relative to agent.yaml',
       },
     ]);
   });

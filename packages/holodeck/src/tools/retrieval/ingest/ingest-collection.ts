@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { embeddingText } from '../chunk/chunk.js';
+import type { EmbeddingsClient } from '../embed/embeddings-client.js';
+import { parseSourceFile } from '../parse/parse-source-file.js';
+import {
+  chunkerOf,
+  chunkingSignature,
+  type RetrievalToolConfig,
+  recordFieldsOf,
+} from '../retrieval-tool-settings.js';
+import type { RetrievalStore } from '../store/retrieval-store.js';
+import type { SourceListing } from './list-source-files.js';
+
+/** Something ingest tells as it goes: a file done, or a note (waiting on a lock, a re-embed). */
+export type IngestEvent =
+  | {
+      type: 'file';
+      tool: string;
+      file: string;
+      done: number;
+      total: number;
+      status: 'unchanged' | 'indexed' | 'failed';
+    }
+  | { type: 'note'; tool: string; message: string };
+
+/** What one tool's ingest did. */
+export interface IngestReport {
+  tool: string;
+  location: string;
+  files: number;
+  unchanged: number;
+  indexed: number;
+  removed: number;
+  chunks: number;
+  /** Texts sent to the embeddings API. */
+  embedded: number;
+  /** Files that could not be parsed, with the reason; the others are indexed. */
+  failures: { file: string; reason: string }[];
+  /** Files no parser reads (listed once). */
+  unsupported: string[];
+  /** Why the whole index was rebuilt (a changed model or dimension, --force), if it was. */
+  rebuilt?: string;
+}
+
+export interface IngestCollectionOptions {
+  store: RetrievalStore;
+  /** The collection in the store: `<agent name>/<tool name>`. */
+  collection: string;
+  config: RetrievalToolConfig;
+  listing: SourceListing;
+  client: EmbeddingsClient;
+  /** Rebuild everything (`--force`). */
+  force?: boolean;
+  onEvent?: (event: IngestEvent) => void;
+  signal?: AbortSignal;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Brings one tool's collection up to date with its source, holding the ingest lock: files whose
+ * content hash (bytes + chunking settings) is unchanged are skipped, new and changed ones are
+ * parsed, chunked and embedded, deleted ones removed. A changed embedding model or dimension
+ * (or `force`) rebuilds the collection and says why.
+ */
+export async function ingestCollection(options: IngestCollectionOptions): Promise<IngestReport> {
+  const { store, config, listing, client, signal, collection } = options;
+  const tool = config.name;
+  const emit = options.onEvent ?? (() => {});
+  return store.withIngestLock(
+    collection,
+    (message) => emit({ type: 'note', tool, message }),
+    async () => {
+      const report: IngestReport = {
+        tool,
+        location: store.location,
+        files: listing.files.length,
+        unchanged: 0,
+        indexed: 0,
+        removed: 0,
+        chunks: 0,
+        embedded: 0,
+        failures: [],
+        unsupported: listing.unsupported,
+      };
+      const meta = await store.getMeta(collection);
+      const model = client.settings.model;
+      const wanted = client.settings.dimensions;
+      let rebuild: string | undefined;
+      if (options.force) rebuild = 'a forced re-ingest';
+      else if (meta && meta.model !== model)
+        rebuild = `the embedding model changed from ${meta.model} to ${model}`;
+      else if (meta && wanted !== undefined && meta.dimensions !== wanted)
+        rebuild = `embedding_dimensions changed from ${meta.dimensions} to ${wanted}`;
+      if (rebuild && meta) {
+        report.rebuilt = rebuild;
+        emit({ type: 'note', tool, message: `re-embedding every file of tool ${tool}: ${rebuild}` });
+      }
+      // Same model: its vectors must keep the size the index was built with.
+      if (meta && !rebuild) client.dimensions = meta.dimensions;
+      let collectionReady = Boolean(meta) && !rebuild;
+      const known = collectionReady ? await store.listFiles(collection) : new Map<string, string>();
+      const signature = chunkingSignature(config);
+      const chunker = chunkerOf(config);
+      const fields = recordFieldsOf(config);
+      let done = 0;
+      for (const file of listing.files) {
+        signal?.throwIfAborted();
+        const bytes = await readFile(file.absolute);
+        const hash = createHash('sha256').update(signature).update('\0').update(bytes).digest('hex');
+        if (known.get(file.relative) === hash) {
+          report.unchanged++;
+          emit({
+            type: 'file',
+            tool,
+            file: file.relative,
+            done: ++done,
+            total: listing.files.length,
+            status: 'unchanged',
+          });
+          continue;
+        }
+        let chunks: ReturnType<typeof chunker>;
+        try {
+          chunks = chunker(file.relative, await parseSourceFile(file.absolute, fields));
+        } catch (error) {
+          report.failures.push({ file: file.relative, reason: describe(error) });
+          emit({
+            type: 'file',
+            tool,
+            file: file.relative,
+            done: ++done,
+            total: listing.files.length,
+            status: 'failed',
+          });
+          continue;
+        }
+        const vectors = await client.embed(chunks.map(embeddingText), signal);
+        report.embedded += chunks.length;
+        if (!collectionReady && client.dimensions !== undefined) {
+          await store.resetCollection(collection, { model, dimensions: client.dimensions });
+          collectionReady = true;
+        }
+        if (collectionReady) {
+          await store.putFile(
+            collection,
+            file.relative,
+            hash,
+            chunks.map((chunk, index) => ({ ...chunk, embedding: vectors[index] ?? new Float32Array() })),
+          );
+        }
+        report.indexed++;
+        emit({
+          type: 'file',
+          tool,
+          file: file.relative,
+          done: ++done,
+          total: listing.files.length,
+          status: 'indexed',
+        });
+      }
+      const present = new Set(listing.files.map((file) => file.relative));
+      for (const source of known.keys()) {
+        if (present.has(source)) continue;
+        await store.deleteFile(collection, source);
+        report.removed++;
+      }
+      report.chunks = await store.countChunks(collection);
+      return report;
+    },
+  );
+}

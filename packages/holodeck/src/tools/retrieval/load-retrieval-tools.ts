@@ -1,0 +1,40 @@
+import type { LoadedAgent } from '../../config/index.js';
+import type { LoadedTools } from '../holodeck-tool.js';
+import { describeIngestProblems } from './describe-ingest-report.js';
+import { type OpenRetrievalOptions, openRetrievalIndexes } from './open-retrieval-index.js';
+import { retrievalSearchTool } from './retrieval-search-tool.js';
+import { retrievalToolEntries } from './retrieval-tool-entries.js';
+
+/** A note for the user from start-up ingestion (files that failed, an index rebuilt). */
+export interface RetrievalWarning {
+  code: string;
+  message: string;
+}
+
+/**
+ * The agent's retrieval tools as HoloDeckTools (`<name>_search`), with their indexes brought
+ * up to date first (quick when nothing changed: files are hashed, nothing is embedded). Files
+ * that failed to parse and rebuilt indexes are reported through `onWarning`. `close()` closes
+ * the stores.
+ */
+export async function loadRetrievalTools(
+  agent: LoadedAgent,
+  options: OpenRetrievalOptions & { onWarning?: (warning: RetrievalWarning) => void } = {},
+): Promise<LoadedTools> {
+  const entries = retrievalToolEntries(agent.config.tools);
+  const { tools, stores } = await openRetrievalIndexes(agent, entries, options);
+  for (const { report } of tools) {
+    for (const message of describeIngestProblems(report))
+      options.onWarning?.({ code: 'retrieval-ingest', message });
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    tools: tools.map(({ entry, store, collection, client }) =>
+      retrievalSearchTool(entry.config, store, collection, client),
+    ),
+    close: () => {
+      closing ??= Promise.all(stores.map((store) => store.close())).then(() => {});
+      return closing;
+    },
+  };
+}

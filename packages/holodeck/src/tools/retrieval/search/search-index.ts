@@ -1,0 +1,57 @@
+import { queryTerms, type RetrievalStore, type ScoredChunk } from '../store/retrieval-store.js';
+import { fuseRankings } from './fuse-rankings.js';
+
+/** How one retrieval tool searches (from its agent.yaml fields, defaults applied). */
+export interface SearchSettings {
+  mode: 'semantic' | 'keyword' | 'hybrid';
+  topK: number;
+  /** Lowest cosine similarity of a semantic match (semantic and hybrid modes). */
+  minScore?: number;
+  rrfK: number;
+  semanticWeight: number;
+  keywordWeight: number;
+}
+
+/** Candidates each list contributes to a hybrid search, before fusion. */
+const HYBRID_CANDIDATES = 50;
+
+/**
+ * Searches a collection: `semantic` ranks by cosine similarity (score 0..1), `keyword` by BM25
+ * (SQLite) or ts_rank (PostgreSQL), `hybrid` fuses both with reciprocal rank fusion (score Σ
+ * weight / (rrf_k + rank)). `min_score` drops semantic matches below it before any fusion.
+ */
+export async function searchIndex(
+  store: RetrievalStore,
+  collection: string,
+  query: string,
+  embedQuery: (query: string) => Promise<Float32Array>,
+  settings: SearchSettings,
+): Promise<ScoredChunk[]> {
+  const semantic = async (limit: number) => {
+    const hits = await store.searchSemantic(collection, await embedQuery(query), limit);
+    return settings.minScore === undefined
+      ? hits
+      : hits.filter((hit) => hit.score >= (settings.minScore ?? 0));
+  };
+  const keyword = (limit: number) => store.searchKeyword(collection, queryTerms(query), limit);
+  switch (settings.mode) {
+    case 'semantic':
+      return semantic(settings.topK);
+    case 'keyword':
+      return keyword(settings.topK);
+    case 'hybrid': {
+      const limit = Math.max(HYBRID_CANDIDATES, settings.topK * 4);
+      const [semanticHits, keywordHits] = await Promise.all([
+        settings.semanticWeight > 0 ? semantic(limit) : Promise.resolve([]),
+        settings.keywordWeight > 0 ? keyword(limit) : Promise.resolve([]),
+      ]);
+      return fuseRankings(
+        [
+          { hits: semanticHits, weight: settings.semanticWeight },
+          { hits: keywordHits, weight: settings.keywordWeight },
+        ],
+        settings.rrfK,
+      ).slice(0, settings.topK);
+    }
+  }
+}

@@ -1,0 +1,193 @@
+import { type Kysely, sql } from 'kysely';
+import type { Chunk } from '../chunk/chunk.js';
+import type { CollectionMeta, EmbeddedChunk, RetrievalStore, ScoredChunk } from './retrieval-store.js';
+
+interface ChunkRow {
+  source: string;
+  chunk_id: string;
+  title: string;
+  heading_path: string[] | string;
+  section_id: string | null;
+  page: number | null;
+  text: string;
+  metadata: Record<string, string> | string;
+  score: number | string;
+}
+
+/** The tables live beside other applications' tables: every name is prefixed. */
+const SCHEMA = [
+  sql`CREATE EXTENSION IF NOT EXISTS vector`,
+  sql`CREATE TABLE IF NOT EXISTS holodeck_retrieval_collections (
+    name TEXT PRIMARY KEY, model TEXT NOT NULL, dimensions INTEGER NOT NULL)`,
+  sql`CREATE TABLE IF NOT EXISTS holodeck_retrieval_files (
+    collection TEXT NOT NULL, source TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (collection, source))`,
+  sql`CREATE TABLE IF NOT EXISTS holodeck_retrieval_chunks (
+    id BIGSERIAL PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, chunk_id TEXT NOT NULL,
+    title TEXT NOT NULL, heading_path JSONB NOT NULL, section_id TEXT, page INTEGER, text TEXT NOT NULL,
+    metadata JSONB NOT NULL, embedding vector NOT NULL, search TSVECTOR NOT NULL)`,
+  sql`CREATE INDEX IF NOT EXISTS holodeck_retrieval_chunks_by_source ON holodeck_retrieval_chunks (collection, source)`,
+  sql`CREATE INDEX IF NOT EXISTS holodeck_retrieval_chunks_search ON holodeck_retrieval_chunks USING GIN (search)`,
+];
+
+function parsed<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+function toChunk(row: ChunkRow): Chunk {
+  return {
+    id: row.chunk_id,
+    source: row.source,
+    title: row.title,
+    headingPath: parsed(row.heading_path),
+    ...(row.section_id !== null ? { sectionId: row.section_id } : {}),
+    ...(row.page !== null ? { page: row.page } : {}),
+    text: row.text,
+    metadata: parsed(row.metadata),
+  };
+}
+
+const vectorLiteral = (vector: Float32Array) => `[${Array.from(vector).join(',')}]`;
+
+/** A 64-bit advisory lock key per collection (PostgreSQL's own hash of the name). */
+const lockKey = (collection: string) => sql`hashtextextended(${`holodeck-retrieval:${collection}`}, 0)`;
+
+/**
+ * The PostgreSQL index through kysely: vectors in a pgvector column (cosine distance `<=>`),
+ * keywords in a weighted `tsvector` (title A, heading path B, text D; ranked with ts_rank,
+ * PostgreSQL's full-text rank, as it has no BM25). Ingests are serialised per collection by a
+ * session advisory lock, so processes on several machines can share one index.
+ */
+export class PostgresRetrievalStore implements RetrievalStore {
+  private constructor(
+    private readonly db: Kysely<unknown>,
+    readonly location: string,
+  ) {}
+
+  /** Creates the tables (and the vector extension) if needed. */
+  static async open(db: Kysely<unknown>, location: string): Promise<PostgresRetrievalStore> {
+    for (const statement of SCHEMA) await statement.execute(db);
+    return new PostgresRetrievalStore(db, location);
+  }
+
+  async withIngestLock<T>(
+    collection: string,
+    onWait: (message: string) => void,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    // A session lock lives on one connection: hold that connection for the whole ingest.
+    return this.db.connection().execute(async (connection) => {
+      const tried = await sql<{
+        locked: boolean;
+      }>`SELECT pg_try_advisory_lock(${lockKey(collection)}) AS locked`.execute(connection);
+      if (!tried.rows[0]?.locked) {
+        onWait(
+          `waiting for another holodeck process that is ingesting tool index ${collection} in ${this.location}`,
+        );
+        await sql`SELECT pg_advisory_lock(${lockKey(collection)})`.execute(connection);
+      }
+      try {
+        return await work();
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${lockKey(collection)})`.execute(connection);
+      }
+    });
+  }
+
+  async getMeta(collection: string): Promise<CollectionMeta | undefined> {
+    const { rows } =
+      await sql<CollectionMeta>`SELECT model, dimensions FROM holodeck_retrieval_collections WHERE name = ${collection}`.execute(
+        this.db,
+      );
+    const row = rows[0];
+    return row ? { model: row.model, dimensions: Number(row.dimensions) } : undefined;
+  }
+
+  async resetCollection(collection: string, meta: CollectionMeta): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await sql`DELETE FROM holodeck_retrieval_chunks WHERE collection = ${collection}`.execute(trx);
+      await sql`DELETE FROM holodeck_retrieval_files WHERE collection = ${collection}`.execute(trx);
+      await sql`INSERT INTO holodeck_retrieval_collections (name, model, dimensions) VALUES (${collection}, ${meta.model}, ${meta.dimensions})
+        ON CONFLICT (name) DO UPDATE SET model = EXCLUDED.model, dimensions = EXCLUDED.dimensions`.execute(
+        trx,
+      );
+    });
+  }
+
+  async listFiles(collection: string): Promise<Map<string, string>> {
+    const { rows } = await sql<{
+      source: string;
+      hash: string;
+    }>`SELECT source, hash FROM holodeck_retrieval_files WHERE collection = ${collection}`.execute(this.db);
+    return new Map(rows.map((row) => [row.source, row.hash]));
+  }
+
+  async putFile(
+    collection: string,
+    source: string,
+    hash: string,
+    chunks: readonly EmbeddedChunk[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await sql`DELETE FROM holodeck_retrieval_chunks WHERE collection = ${collection} AND source = ${source}`.execute(
+        trx,
+      );
+      for (const chunk of chunks) {
+        await sql`INSERT INTO holodeck_retrieval_chunks
+          (collection, source, chunk_id, title, heading_path, section_id, page, text, metadata, embedding, search)
+          VALUES (${collection}, ${source}, ${chunk.id}, ${chunk.title}, ${JSON.stringify(chunk.headingPath)}::jsonb,
+            ${chunk.sectionId ?? null}, ${chunk.page ?? null}, ${chunk.text}, ${JSON.stringify(chunk.metadata)}::jsonb,
+            ${vectorLiteral(chunk.embedding)}::vector,
+            setweight(to_tsvector('simple', ${chunk.title}), 'A') ||
+            setweight(to_tsvector('simple', ${chunk.headingPath.join(' ')}), 'B') ||
+            setweight(to_tsvector('simple', ${chunk.text}), 'D'))`.execute(trx);
+      }
+      await sql`INSERT INTO holodeck_retrieval_files (collection, source, hash) VALUES (${collection}, ${source}, ${hash})
+        ON CONFLICT (collection, source) DO UPDATE SET hash = EXCLUDED.hash`.execute(trx);
+    });
+  }
+
+  async deleteFile(collection: string, source: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await sql`DELETE FROM holodeck_retrieval_chunks WHERE collection = ${collection} AND source = ${source}`.execute(
+        trx,
+      );
+      await sql`DELETE FROM holodeck_retrieval_files WHERE collection = ${collection} AND source = ${source}`.execute(
+        trx,
+      );
+    });
+  }
+
+  async countChunks(collection: string): Promise<number> {
+    const { rows } = await sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM holodeck_retrieval_chunks WHERE collection = ${collection}`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
+    const literal = vectorLiteral(vector);
+    const { rows } =
+      await sql<ChunkRow>`SELECT source, chunk_id, title, heading_path, section_id, page, text, metadata,
+        1 - (embedding <=> ${literal}::vector) AS score
+      FROM holodeck_retrieval_chunks WHERE collection = ${collection}
+      ORDER BY embedding <=> ${literal}::vector, id LIMIT ${limit}`.execute(this.db);
+    return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
+  }
+
+  async searchKeyword(collection: string, terms: readonly string[], limit: number): Promise<ScoredChunk[]> {
+    if (!terms.length) return [];
+    // Terms are letters and digits only (queryTerms), so joining them with | is a valid tsquery.
+    const query = terms.join(' | ');
+    const { rows } =
+      await sql<ChunkRow>`SELECT source, chunk_id, title, heading_path, section_id, page, text, metadata,
+        ts_rank(search, to_tsquery('simple', ${query})) AS score
+      FROM holodeck_retrieval_chunks
+      WHERE collection = ${collection} AND search @@ to_tsquery('simple', ${query})
+      ORDER BY score DESC, id LIMIT ${limit}`.execute(this.db);
+    return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

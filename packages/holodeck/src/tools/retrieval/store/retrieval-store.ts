@@ -1,0 +1,62 @@
+import type { Chunk } from '../chunk/chunk.js';
+
+/** A chunk with its embedding, as it is written to an index. */
+export interface EmbeddedChunk extends Chunk {
+  embedding: Float32Array;
+}
+
+/** What an index was built with; a change means every chunk is embedded again. */
+export interface CollectionMeta {
+  model: string;
+  dimensions: number;
+}
+
+/** A search hit: the chunk and its score (cosine similarity, or the keyword rank score). */
+export interface ScoredChunk {
+  chunk: Chunk;
+  score: number;
+}
+
+/**
+ * An index of retrieval tools. Each tool has a collection (named after the tool) holding its
+ * files (with their content hash) and chunks (with their vectors and keyword index). Both
+ * implementations (embedded SQLite, PostgreSQL) pass test/unit/tools/retrieval/store-conformance.ts.
+ */
+export interface RetrievalStore {
+  /** Where the index is, for messages (a file path, or host/database without credentials). */
+  readonly location: string;
+  /**
+   * Runs `work` holding the collection's ingest lock, so two processes never ingest the same
+   * collection at once; `onWait` is told once when another holder makes this one wait.
+   */
+  withIngestLock<T>(
+    collection: string,
+    onWait: (message: string) => void,
+    work: () => Promise<T>,
+  ): Promise<T>;
+  /** The model and vector size the collection was built with; undefined when it is new. */
+  getMeta(collection: string): Promise<CollectionMeta | undefined>;
+  /** Empties the collection (files, chunks, vectors) and records what it is built with now. */
+  resetCollection(collection: string, meta: CollectionMeta): Promise<void>;
+  /** Indexed files of the collection: source → content hash. */
+  listFiles(collection: string): Promise<Map<string, string>>;
+  /** Replaces one file's chunks and hash, in one transaction. */
+  putFile(collection: string, source: string, hash: string, chunks: readonly EmbeddedChunk[]): Promise<void>;
+  /** Removes one file and its chunks. */
+  deleteFile(collection: string, source: string): Promise<void>;
+  /** Chunks in the collection. */
+  countChunks(collection: string): Promise<number>;
+  /** The `limit` chunks nearest `vector` by cosine; score = cosine similarity (1 = same direction). */
+  searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]>;
+  /**
+   * The `limit` best keyword matches of any of `terms` (lower-case words); title and heading
+   * path weigh more than the text. Higher score = better; scores compare within one search only.
+   */
+  searchKeyword(collection: string, terms: readonly string[], limit: number): Promise<ScoredChunk[]>;
+  close(): Promise<void>;
+}
+
+/** The lower-case words of a query, as both stores match them. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+}

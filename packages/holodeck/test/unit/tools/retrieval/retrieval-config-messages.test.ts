@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AgentSandbox, brief, createSandbox, lines } from '../../config/agent-sandbox.js';
+
+let sandbox: AgentSandbox;
+beforeEach(async () => {
+  sandbox = await createSandbox();
+});
+afterEach(() => sandbox.remove());
+
+const OPENAI = [
+  'name: test-agent',
+  'model:',
+  '  provider: openai',
+  '  name: gpt-4o',
+  'instructions:',
+  '  inline: Be helpful.',
+];
+
+function tool(...fields: string[]): string[] {
+  return [
+    'tools:',
+    '  - type: hierarchical_document',
+    '    name: handbook',
+    '    description: Company handbook',
+    ...fields,
+  ];
+}
+
+// Every message a user sees at `holodeck validate` for a retrieval tool (no network needed).
+describe('retrieval tools: bad input at validate', () => {
+  it('a missing source path', async () => {
+    const result = await sandbox.validate(lines(...OPENAI, ...tool('    source: ./nowhere')));
+    expect(result.issues.map(brief)).toEqual([
+      `11:13 tools[0].source: ${sandbox.dir}/nowhere does not exist | point source at a file or folder, relative to agent.yaml`,
+    ]);
+  });
+
+  it('an empty folder, and one whose files no parser reads', async () => {
+    await sandbox.write('docs/image.png', 'png');
+    const result = await sandbox.validate(lines(...OPENAI, ...tool('    source: ./docs')));
+    expect(result.issues.map(brief)).toEqual([
+      `11:13 tools[0].source: ${sandbox.dir}/docs has no file to index (unsupported: image.png) | supported: .md, .txt, .html, .pdf, .docx, and records in .csv, .json, .jsonl`,
+    ]);
+  });
+
+  it('an unknown database.provider', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const result = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    database:', '      provider: mongodb')),
+    );
+    expect(result.issues.map(brief)).toMatchInlineSnapshot(`
+      [
+        "13:17 tools[0].database.provider: expected one of "sqlite", "postgres"; got the string "mongodb"",
+      ]
+    `);
+  });
+
+  it('a connection string without credentials', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const result = await sandbox.validate(
+      lines(
+        ...OPENAI,
+        ...tool(
+          '    source: ./docs',
+          '    database:',
+          '      provider: postgres',
+          '      connection_string: postgres://db.example:5432/kb',
+        ),
+      ),
+    );
+    expect(result.issues.map(brief)).toEqual([
+      '14:26 tools[0].database.connection_string: database.connection_string has no user and password | use postgres://user:password@host:5432/database, e.g. postgres://holodeck:${PGPASSWORD}@localhost:5432/holodeck',
+    ]);
+  });
+
+  it('hybrid weights that make no sense, and hybrid settings on another mode', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const zero = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    semantic_weight: 0', '    keyword_weight: 0')),
+    );
+    expect(zero.issues.map(brief)).toEqual([
+      '13:21 tools[0].keyword_weight: semantic_weight and keyword_weight are both 0, so every result would score 0 | give at least one of them a positive weight (default 1), or use search_mode semantic or keyword',
+    ]);
+    const negative = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    semantic_weight: -1')),
+    );
+    expect(negative.issues.map(brief)).toMatchInlineSnapshot(`
+      [
+        "12:22 tools[0].semantic_weight: must be at least 0, got the number -1",
+      ]
+    `);
+    const elsewhere = await sandbox.validate(
+      lines(
+        ...OPENAI,
+        ...tool('    source: ./docs', '    search_mode: keyword', '    rrf_k: 10', '    min_score: 0.5'),
+      ),
+    );
+    expect(elsewhere.issues.map(brief)).toMatchInlineSnapshot(`
+      [
+        "13:12 tools[0].rrf_k: "rrf_k" only applies to search_mode hybrid, and this tool uses search_mode keyword | set search_mode: hybrid, or remove it",
+        "14:16 tools[0].min_score: min_score is a cosine similarity and has no effect with search_mode keyword | remove it, or use search_mode semantic or hybrid",
+      ]
+    `);
+  });
+
+  it('record fields on a source without records, and an overlap as large as the chunk', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const result = await sandbox.validate(
+      lines(
+        ...OPENAI,
+        'tools:',
+        '  - type: vectorstore',
+        '    name: faq',
+        '    description: FAQ',
+        '    source: ./docs',
+        '    id_field: id',
+        '    chunk_size: 100',
+        '    chunk_overlap: 100',
+      ),
+    );
+    expect(result.issues.map(brief)).toMatchInlineSnapshot(`
+      [
+        "14:20 tools[0].chunk_overlap: chunk_overlap (100) must be smaller than chunk_size (100) | lower chunk_overlap, e.g. to 12",
+      ]
+    `);
+  });
+});

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../../../../src/tools/retrieval/chunk/chunk.js';
+import type { EmbeddedChunk, RetrievalStore } from '../../../../src/tools/retrieval/store/retrieval-store.js';
+
+/** A unit vector along one axis of a 4-dimension space (plus a little of the next). */
+function vector(axis: number, tilt = 0): Float32Array {
+  const values = [0, 0, 0, 0];
+  values[axis % 4] = 1;
+  values[(axis + 1) % 4] = tilt;
+  const norm = Math.hypot(...values);
+  return Float32Array.from(values.map((value) => value / norm));
+}
+
+function chunk(
+  source: string,
+  n: number,
+  text: string,
+  embedding: Float32Array,
+  extra: Partial<Chunk> = {},
+): EmbeddedChunk {
+  return {
+    id: `${source}#${n}`,
+    source,
+    title: source,
+    headingPath: [],
+    text,
+    metadata: {},
+    embedding,
+    ...extra,
+  };
+}
+
+/**
+ * What every RetrievalStore must do, run against the embedded SQLite store and the PostgreSQL
+ * one (PGlite with pgvector, and a real server when HOLODECK_TEST_DATABASE_URL is set).
+ * `open` returns a fresh, empty store.
+ */
+export function retrievalStoreConformance(
+  name: string,
+  open: () => Promise<RetrievalStore>,
+  /** Cases an implementation cannot run here, with the reason (printed as the test name). */
+  skip: { lock?: string } = {},
+): void {
+  describe(`${name}: RetrievalStore conformance`, () => {
+    const meta = { model: 'fake-embedding', dimensions: 4 };
+
+    it('records files with their hash, replaces a file whole, deletes it', async () => {
+      const store = await open();
+      try {
+        expect(await store.getMeta('a/tool')).toBeUndefined();
+        await store.resetCollection('a/tool', meta);
+        expect(await store.getMeta('a/tool')).toEqual(meta);
+        await store.putFile('a/tool', 'one.md', 'h1', [
+          chunk('one.md', 1, 'alpha', vector(0)),
+          chunk('one.md', 2, 'beta', vector(1)),
+        ]);
+        await store.putFile('a/tool', 'two.md', 'h2', [chunk('two.md', 1, 'gamma', vector(2))]);
+        expect(await store.listFiles('a/tool')).toEqual(
+          new Map([
+            ['one.md', 'h1'],
+            ['two.md', 'h2'],
+          ]),
+        );
+        expect(await store.countChunks('a/tool')).toBe(3);
+        await store.putFile('a/tool', 'one.md', 'h1b', [chunk('one.md', 1, 'alpha again', vector(0))]);
+        expect(await store.countChunks('a/tool')).toBe(2);
+        expect((await store.listFiles('a/tool')).get('one.md')).toBe('h1b');
+        await store.deleteFile('a/tool', 'two.md');
+        expect([...(await store.listFiles('a/tool')).keys()]).toEqual(['one.md']);
+        expect((await store.searchKeyword('a/tool', ['gamma'], 5)).length).toBe(0);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('ranks semantic matches by cosine similarity, scored 0..1, within one collection only', async () => {
+      const store = await open();
+      try {
+        await store.resetCollection('a/tool', meta);
+        await store.resetCollection('b/tool', meta);
+        await store.putFile('a/tool', 'x.md', 'h', [
+          chunk('x.md', 1, 'near', vector(0, 0.1)),
+          chunk('x.md', 2, 'far', vector(2)),
+          chunk('x.md', 3, 'nearest', vector(0)),
+        ]);
+        await store.putFile('b/tool', 'y.md', 'h', [chunk('y.md', 1, 'other collection', vector(0))]);
+        const hits = await store.searchSemantic('a/tool', vector(0), 2);
+        expect(hits.map((hit) => hit.chunk.text)).toEqual(['nearest', 'near']);
+        expect(hits[0]?.score).toBeCloseTo(1, 5);
+        expect(hits[1]?.score).toBeCloseTo(1 / Math.hypot(1, 0.1), 4);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('matches keywords, weighs title and heading above text, and keeps every chunk field', async () => {
+      const store = await open();
+      try {
+        await store.resetCollection('a/tool', meta);
+        await store.putFile('a/tool', 'p.md', 'h', [
+          chunk('p.md', 1, 'the refund form is at the desk', vector(0)),
+          chunk('p.md', 2, 'how to ask for money back', vector(1), {
+            headingPath: ['Policies', 'Refund'],
+            sectionId: 'policies/refund',
+            page: 3,
+            metadata: { category: 'billing' },
+          }),
+          chunk('p.md', 3, 'shipping times', vector(2)),
+        ]);
+        const hits = await store.searchKeyword('a/tool', ['refund'], 5);
+        expect(hits.map((hit) => hit.chunk.id)).toEqual(['p.md#2', 'p.md#1']);
+        expect(hits[0]?.chunk).toEqual({
+          id: 'p.md#2',
+          source: 'p.md',
+          title: 'p.md',
+          headingPath: ['Policies', 'Refund'],
+          sectionId: 'policies/refund',
+          page: 3,
+          text: 'how to ask for money back',
+          metadata: { category: 'billing' },
+        });
+        expect((hits[0]?.score ?? 0) > (hits[1]?.score ?? 0)).toBe(true);
+        expect(await store.searchKeyword('a/tool', ['nothing'], 5)).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('a reset empties the collection and takes a new dimension', async () => {
+      const store = await open();
+      try {
+        await store.resetCollection('a/tool', meta);
+        await store.putFile('a/tool', 'x.md', 'h', [chunk('x.md', 1, 'old', vector(0))]);
+        await store.resetCollection('a/tool', { model: 'other', dimensions: 2 });
+        expect(await store.countChunks('a/tool')).toBe(0);
+        expect(await store.listFiles('a/tool')).toEqual(new Map());
+        await store.putFile('a/tool', 'x.md', 'h', [chunk('x.md', 1, 'new', Float32Array.from([1, 0]))]);
+        expect((await store.searchSemantic('a/tool', Float32Array.from([1, 0]), 1))[0]?.chunk.text).toBe(
+          'new',
+        );
+      } finally {
+        await store.close();
+      }
+    });
+
+    it.skipIf(skip.lock !== undefined)(
+      `serialises ingests: a second holder waits and is told why${skip.lock ? ` (skipped: ${skip.lock})` : ''}`,
+      async () => {
+        const store = await open();
+        try {
+          const order: string[] = [];
+          const waits: string[] = [];
+          let release: () => void = () => {};
+          const held = new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          const first = store.withIngestLock(
+            'a/tool',
+            () => {},
+            async () => {
+              order.push('first start');
+              await held;
+              order.push('first end');
+            },
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const second = store.withIngestLock(
+            'a/tool',
+            (message) => waits.push(message),
+            async () => {
+              order.push('second');
+            },
+          );
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          release();
+          await Promise.all([first, second]);
+          expect(order).toEqual(['first start', 'first end', 'second']);
+          expect(waits).toHaveLength(1);
+          expect(waits[0]).toMatch(/^waiting for another holodeck process/);
+        } finally {
+          await store.close();
+        }
+      },
+    );
+  });
+}
