@@ -73,6 +73,8 @@ function parseOptions() {
       'cli-reads': { type: 'string', default: '20' },
       'output-bytes': { type: 'string', default: '0' },
       novarch: { type: 'string' },
+      compare: { type: 'string' },
+      blocks: { type: 'string', default: '4' },
       dir: { type: 'string' },
       'skip-cli': { type: 'boolean', default: false },
       'skip-hook': { type: 'boolean', default: false },
@@ -84,7 +86,8 @@ function parseOptions() {
       'usage: node bench/gate-overhead.mjs [--reads N (2000)] [--writes N (500)] [--session-reads N (100)]\n' +
         '                                    [--evidence N (20)] [--samples N (10)] [--warmup N (1)]\n' +
         '                                    [--cli-reads K (20)] [--output-bytes N (0)] [--dir DIR (os.tmpdir())]\n' +
-        '                                    [--skip-cli] [--skip-hook] [--novarch path/to/dist/index.js (a patched copy)]\n',
+        '                                    [--skip-cli] [--skip-hook] [--novarch path/to/dist/index.js (a patched copy)]\n' +
+        '                                    [--compare path/to/other/dist/index.js (before/after at the hook level)] [--blocks N (4)]\n',
     );
     process.exit(0);
   }
@@ -102,6 +105,8 @@ function parseOptions() {
     skipHook: values['skip-hook'],
     outputBytes: integer('output-bytes', 0),
     novarch: path.resolve(values.novarch ?? novarchDist),
+    compare: values.compare === undefined ? undefined : path.resolve(values.compare),
+    blocks: integer('blocks', 1),
   };
 }
 
@@ -278,9 +283,9 @@ function baselineHooks() {
   };
 }
 
-async function openWorld(novarch, dir) {
+async function openWorld(novarch, dir, storeOptions = {}) {
   const file = path.join(dir, 'novarch.db');
-  const store = await novarch.openSqliteStore(file);
+  const store = await novarch.openSqliteStore(file, storeOptions);
   const rules = [await novarch.loadRulesFile(RULES_FILE)];
   const engine = new novarch.NovarchEngine({ store, rules, holdWindowSeconds: 5, pollIntervalMs: 50 });
   // In WAL mode only a checkpoint writes the main database file: a new mtime means one ran.
@@ -546,6 +551,104 @@ async function hookLevel(novarch, dir, options) {
   } finally {
     await world.store.close();
   }
+}
+
+/**
+ * The same hook-level calls on several variants side by side in one run (`--compare`): each
+ * variant has its own store in its own folder; after a warm-up of each, the reads and writes are
+ * run in `--blocks` blocks, the variants taking turns within each block (the order rotating), so
+ * a change of machine load falls on all of them alike.
+ */
+async function hookComparison(variants, dir, options) {
+  const worlds = [];
+  for (const [index, variant] of variants.entries()) {
+    const folder = path.join(dir, `variant-${index}`);
+    await mkdir(folder);
+    worlds.push({ ...variant, world: await openWorld(variant.novarch, folder, variant.storeOptions) });
+  }
+  try {
+    for (const { novarch, world } of worlds) {
+      progress('comparison: warm-up');
+      await hookReads(novarch, world, {
+        count: Math.min(200, options.reads),
+        sessionReads: options.sessionReads,
+        timed: false,
+      });
+      await hookWrites(novarch, world, {
+        count: Math.min(20, options.writes),
+        evidence: options.evidence,
+        timed: false,
+      });
+    }
+    const results = worlds.map(() => ({
+      reads: { gated: [], baseline: [] },
+      writes: { gated: [], baseline: [] },
+    }));
+    const reads = Math.max(1, Math.floor(options.reads / options.blocks));
+    const writes = Math.max(1, Math.floor(options.writes / options.blocks));
+    for (let block = 0; block < options.blocks; block++) {
+      for (let turn = 0; turn < worlds.length; turn++) {
+        const index = (block + turn) % worlds.length;
+        const { novarch, world } = worlds[index];
+        progress(`comparison: block ${block + 1}/${options.blocks}, ${worlds[index].label}`);
+        const read = await hookReads(novarch, world, {
+          count: reads,
+          sessionReads: options.sessionReads,
+          timed: false,
+        });
+        const write = await hookWrites(novarch, world, {
+          count: writes,
+          evidence: options.evidence,
+          timed: false,
+        });
+        for (const kind of ['gated', 'baseline']) {
+          results[index].reads[kind].push(...read[kind]);
+          results[index].writes[kind].push(...write[kind]);
+        }
+      }
+    }
+    progress('');
+    return worlds.map(({ label }, index) => ({ label, ...results[index] }));
+  } finally {
+    for (const { world } of worlds) await world.store.close();
+  }
+}
+
+function comparisonReport(compared, options) {
+  const at = (calls, baseline, of, q) => fixed(overheadAt(of(calls), of(baseline), q), 3);
+  const rows = compared.map(({ label, reads, writes }) => [
+    label,
+    at(reads.gated, reads.baseline, walls, 0.5),
+    at(reads.gated, reads.baseline, walls, 0.99),
+    at(reads.gated, reads.baseline, ownTimes, 0.5),
+    at(reads.gated, reads.baseline, ownTimes, 0.99),
+    reads.gated.filter((call) => call.checkpoint).length,
+    at(writes.gated, writes.baseline, walls, 0.5),
+    at(writes.gated, writes.baseline, walls, 0.99),
+    at(writes.gated, writes.baseline, ownTimes, 0.5),
+    at(writes.gated, writes.baseline, ownTimes, 0.99),
+  ]);
+  return [
+    `0. before/after, side by side: per variant ${compared[0].reads.gated.length} reads and ${compared[0].writes.gated.length} passed writes in ${options.blocks} blocks, the variants taking turns`,
+    '',
+    table(
+      [
+        'overhead (gated - baseline), ms',
+        'read p50',
+        'read p99',
+        'own p50',
+        'own p99',
+        'ckpt',
+        'write p50',
+        'write p99',
+        'own p50',
+        'own p99',
+      ],
+      rows,
+    ),
+    '  own = less CPU wait (what the call costs on an idle machine); ckpt = reads during which the database file was',
+    "  checkpointed (inline: by that read's own commit; background: by the worker thread, beside the call)",
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------- through the real CLI
@@ -825,8 +928,9 @@ function hookReport(hook, options) {
     '  wall = on CPU + CPU wait + blocked, from /proc/self/schedstat around each call: on CPU = this thread ran; CPU wait =',
     '  runnable but other programs had the cores (machine load); blocked = neither: waiting on I/O (fsync). in GC = wall',
     '  time of garbage-collection pauses inside the call (perf_hooks gc entries; overlaps the other columns).',
-    '  ckpt = calls during which SQLite checkpointed the WAL into the database file (it does so at the commit that takes',
-    '  the WAL past 1000 pages: ~1000 page copies and 2 fsyncs)',
+    "  ckpt = calls during which the WAL was checkpointed into the database file: by the store's background worker, beside",
+    "  the call (the default), or with checkpoints: 'automatic' by the commit that takes the WAL past 1000 pages (~1000",
+    '  page copies and 2 fsyncs, on the event loop)',
     '',
     table(['gate work, each part timed alone', 'n', 'p50 ms', 'p99 ms', 'max ms'], partRows),
     '  a read = isKilled + recordEvidence; a passed write = isKilled + recordAction + listEvidence + judgeAction + recordVerdict',
@@ -918,6 +1022,22 @@ async function main() {
     );
     const out = [''];
     const verdicts = [];
+    if (options.compare && !options.skipHook) {
+      const before = await import(options.compare).catch((error) => {
+        throw new BenchError(`cannot import ${options.compare}: ${error.message}`);
+      });
+      await mkdir(path.join(dir, 'compare'));
+      const compared = await hookComparison(
+        [
+          { label: 'before (--compare build)', novarch: before, storeOptions: {} },
+          { label: 'after, automatic checkpoints', novarch, storeOptions: { checkpoints: 'automatic' } },
+          { label: 'after (background checkpoints)', novarch, storeOptions: {} },
+        ],
+        path.join(dir, 'compare'),
+        options,
+      );
+      out.push(comparisonReport(compared, options), '');
+    }
     if (!options.skipHook) {
       await mkdir(path.join(dir, 'hook'));
       const hook = await hookLevel(novarch, path.join(dir, 'hook'), options);

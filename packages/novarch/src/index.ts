@@ -8,7 +8,10 @@ export {
 } from './augur/augur-async-tool.js';
 export { type ActiveSession, type AugurSessionOptions, augur } from './augur/augur-session.js';
 export {
+  ABORTED_HOLD_RATIONALE,
   ADOPT_DEPLOYMENT_WINDOW,
+  DEFAULT_JUDGE_TIMEOUT_MS,
+  type DecideOptions,
   type Decision,
   NovarchEngine,
   type NovarchEngineOptions,
@@ -22,6 +25,7 @@ export {
   NovarchKillError,
   RulesError,
 } from './errors.js';
+export { GOVERNED_SESSION_ENV } from './gate/governed-environment.js';
 export { NovarchHookGate, type NovarchHookGateOptions } from './gate/novarch-hook-gate.js';
 export {
   DEFAULT_UNMAPPED_ALLOWLIST,
@@ -38,20 +42,27 @@ export {
 export type {
   ActionContext,
   ActionRecord,
+  ActionRelease,
   AuditEntry,
   AuditFilter,
+  CallRefusal,
   Citations,
   EvidenceRecord,
   HoldRecord,
   HoldStatus,
   HoldWaiter,
   HoldWaiterIdentity,
+  KillDetails,
+  KillSource,
   NovarchStore,
   PendingHoldState,
+  ReleaseResult,
+  SessionKill,
   SessionRecord,
   SessionScope,
   Verdict,
   VerdictRecord,
+  VerdictSource,
 } from './model/index.js';
 export {
   AnthropicLlmJudge,
@@ -70,4 +81,5 @@ export {
   validateRulesFile,
 } from './rules/index.js';
 export { NovarchStoreError } from './store/novarch-store-error.js';
-export { openSqliteStore } from './store/open-sqlite-store.js';
+export { openSqliteStore, type SqliteStoreOptions } from './store/open-sqlite-store.js';
+export { DEFAULT_REDACTIONS, type StoredValueOptions } from './store/stored-value-policy.js';

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ADOPT_DEPLOYMENT_WINDOW, type NovarchEngine } from '../engine/novarch-engine.js';
-import { NovarchError } from '../errors.js';
 import type { SessionRecord, SessionScope } from '../model/records.js';
+import { type EmbeddedEngine, openEmbeddedEngine, resetEmbeddedWarnings } from './open-embedded-engine.js';
 
 /** The governed session a tool call belongs to, reachable from any tool handler. */
 export interface ActiveSession {
@@ -11,24 +11,49 @@ export interface ActiveSession {
 
 const active = new AsyncLocalStorage<ActiveSession>();
 let defaultEngine: NovarchEngine | undefined;
+/** The embedded default, opened by the first session that needs it and shared by the later ones. */
+let embedded: Promise<EmbeddedEngine> | undefined;
+
+/** The embedded default engine of this process (see `openEmbeddedEngine`). */
+function embeddedEngine(): Promise<EmbeddedEngine> {
+  if (embedded === undefined) {
+    const opening = openEmbeddedEngine();
+    embedded = opening;
+    // A configuration that did not load is read again by the next session, once it is fixed.
+    opening.catch(() => {
+      if (embedded === opening) embedded = undefined;
+    });
+  }
+  return embedded;
+}
+
+/** Closes and forgets the embedded default engine, so the next session opens it afresh (tests). */
+export async function resetEmbeddedEngine(): Promise<void> {
+  const current = embedded;
+  embedded = undefined;
+  resetEmbeddedWarnings();
+  const opened = await current?.catch(() => undefined);
+  await opened?.engine.store.close();
+}
 
 export interface AugurSessionOptions extends SessionScope {
   /** Longest hold wait this session accepts (seconds), or ADOPT_DEPLOYMENT_WINDOW. */
   maxHoldS?: number | typeof ADOPT_DEPLOYMENT_WINDOW;
-  /** The engine; defaults to the one given to `augur.configure`. */
+  /**
+   * The engine; default the one given to `augur.configure`, else the embedded default: the store
+   * at `$NOVARCH_STORE` or `.novarch/novarch.db`, the rules and settings of `novarch.yaml` or
+   * `$NOVARCH_CONFIG` when present (without rules, every write is held for an operator).
+   */
   engine?: NovarchEngine;
 }
 
 /**
  * Runs `fn` inside a governed session (sync or async; the result is returned as a promise).
- * The hold wait is negotiated at entry against the deployment's hold window.
+ * The hold wait is negotiated at entry against the deployment's hold window. Without an engine
+ * (here or from `augur.configure`) the session runs on the embedded default.
  */
 async function session<T>(options: AugurSessionOptions, fn: () => T | Promise<T>): Promise<T> {
-  const engine = options.engine ?? defaultEngine;
-  if (!engine)
-    throw new NovarchError(
-      'no Novarch engine: call augur.configure({ engine }) or pass engine to augur.session',
-    );
+  const engine = options.engine ?? defaultEngine ?? (await embeddedEngine()).engine;
   const record = await engine.openSession(
     { tenantId: options.tenantId, teamId: options.teamId, agentId: options.agentId },
     options.maxHoldS,

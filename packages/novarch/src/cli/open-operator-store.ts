@@ -19,7 +19,8 @@ export async function withOperatorStore<T>(
   }
   // Loaded on use: kysely and better-sqlite3 take ~0.4 s to import, which --help need not wait for.
   const { openSqliteStore } = await import('../store/open-sqlite-store.js');
-  const store = await openSqliteStore(location.path);
+  // A short-lived process: SQLite's own checkpoints suffice (no worker thread to start).
+  const store = await openSqliteStore(location.path, { ...location.storeOptions, checkpoints: 'automatic' });
   try {
     return await work(store);
   } finally {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { loadNovarchConfig } from '../rules/load-novarch-config.js';
 import { defaultNovarchConfig, resolveUserPath } from '../rules/novarch-config.js';
+import type { SqliteStoreOptions } from '../store/open-sqlite-store.js';
 
 /** The flags that choose the store. */
 export interface StoreLocationOptions {
@@ -23,6 +24,8 @@ export interface ResolvedStorePath {
   path: string;
   /** e.g. `--store`, `store.path in /etc/novarch.yaml`, `$NOVARCH_STORE`, `the default`. */
   source: string;
+  /** How to open it: the `store:` settings (redaction, bounds) of `--config FILE`, when given. */
+  storeOptions?: SqliteStoreOptions;
 }
 
 /** The environment variable naming the store when no flag does. */
@@ -52,7 +55,8 @@ export async function resolveStorePath(
   if (configFlag !== undefined) {
     const file = resolveUserPath(configFlag, cwd, homeDirectory);
     const config = await loadNovarchConfig(file, { homeDirectory });
-    return { path: config.store.path, source: `store.path in ${file}` };
+    const { path: storePath, ...storeOptions } = config.store;
+    return { path: storePath, source: `store.path in ${file}`, storeOptions };
   }
   const fromEnv = given(env[STORE_ENV_VARIABLE]);
   if (fromEnv !== undefined) {

@@ -35,7 +35,17 @@ export interface NovarchEngineOptions {
    * `decide` shortens it.
    */
   judgeTimeoutMs?: number;
+  /**
+   * What a write gets when `rules` is empty: `kill` (default, as `judgeAction` has it: there is no
+   * rules file for the session's team) or `hold`, every write waits for an operator (never passes;
+   * the embedded default of `augur.session` runs so until rules are configured).
+   */
+  withoutRules?: 'kill' | 'hold';
 }
+
+/** The rationale of a hold `withoutRules: 'hold'` makes. */
+export const NO_RULES_HOLD_RATIONALE =
+  'no rules are configured, so every write waits for an operator (list rules files under rules: in novarch.yaml)';
 
 /** The default of `NovarchEngineOptions.judgeTimeoutMs`. */
 export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
@@ -126,14 +136,17 @@ export class NovarchEngine {
     const evidence = await this.store.listEvidence(session.id);
     const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());
-    const verdict = await judgeAction({
-      action,
-      evidence,
-      session,
-      rules: this.options.rules,
-      timeoutMs: Math.max(0, left),
-      ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
-    });
+    const verdict: Verdict =
+      this.options.rules.length === 0 && this.options.withoutRules === 'hold'
+        ? { kind: 'hold', citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE } }
+        : await judgeAction({
+            action,
+            evidence,
+            session,
+            rules: this.options.rules,
+            timeoutMs: Math.max(0, left),
+            ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
+          });
     if (verdict.kind === 'pass' && options.release === true) {
       const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id, verdict });
       return { action, verdict, release };

@@ -1,4 +1,4 @@
-import type { ActionContext, Citations, SessionRecord } from '../model/records.js';
+import type { ActionContext, Citations } from '../model/records.js';
 
 // The vocabulary every way of governing a tool call shares (the tool governor, the decorator
 // floor): what a governed write is, how its judgement ends, why a session stopped. Nothing here
@@ -25,7 +25,8 @@ export interface GovernedWrite<Args> {
 /**
  * How the judgement of a write ends. Reasons are model-readable, without the `Novarch: ` prefix
  * (`refusalText` adds it):
- * - `run`: judge pass or operator approval, and the session was still open right before;
+ * - `run`: judge pass or operator approval, released by the store (atomically with a check that
+ *   the session was not killed: a kill stored before the release wins);
  * - `refuse`: Novarch could not judge the write (a context builder or the store failed, the call
  *   was aborted); nothing was decided against the session;
  * - `deny`: an operator denied the write; the session goes on;
@@ -33,7 +34,7 @@ export interface GovernedWrite<Args> {
  *   stored as killed, and every later call of the session is refused.
  */
 export type WriteJudgement =
-  | { type: 'run' }
+  | { type: 'run'; actionId: string }
   | { type: 'refuse'; reason: string }
   | { type: 'deny'; reason: string; citations: Citations; actionId: string }
   | { type: 'stop'; reason: string; stop: SessionStop };
@@ -62,15 +63,4 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function hasErrorFlag(output: unknown): boolean {
   return isRecord(output) && output.isError === true;
-}
-
-/** The stop of a session an operator killed (`novarch sessions kill`). */
-export function operatorKillStop(killed: SessionRecord): SessionStop {
-  return {
-    citations: {
-      ruleIds: [],
-      evidenceIds: [],
-      rationale: `killed by an operator: ${killed.killReason ?? 'no reason given'}`,
-    },
-  };
 }

@@ -1,13 +1,12 @@
 import type { ActiveSession } from '../augur/augur-session.js';
-import type { Decision } from '../engine/novarch-engine.js';
-import type { ActionContext } from '../model/records.js';
-import { awaitOperatorDecision } from './await-operator-decision.js';
+import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
+import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
+import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
 import {
   describeError,
   failedClosed,
   type GovernedWrite,
   isRecord,
-  operatorKillStop,
   type SessionStop,
   type WriteJudgement,
 } from './governed-call.js';
@@ -17,26 +16,39 @@ export interface JudgeWriteOptions {
   /** The call's abort signal: it ends a hold's wait, and an aborted write never runs. */
   signal?: AbortSignal | undefined;
   /**
+   * The last moment (epoch ms) the write may still be let run. The judge gets at most the time up
+   * to it, a hold's deadline never passes it, and an approval that comes later does not run it.
+   */
+  deadline?: number | undefined;
+  /**
    * Called as soon as the session is known to stop, before the stop is written to the store, so
    * a caller that latches can refuse its other calls while that write is under way.
    */
   onStop?: (stop: SessionStop) => void;
 }
 
+const ABORTED_BEFORE = 'the call was aborted before this write could run; it did not run';
+const ABORTED_WHILE_HELD = 'the call was aborted while this write was held; it did not run';
+
 /**
  * Judges a write and follows its verdict: the one place the verdict table lives.
  *
- * | verdict                       | judgement                                               |
- * | ----------------------------- | ------------------------------------------------------- |
- * | judge pass / operator approve | `run`, if the session is still open right before        |
- * | judge kill                    | `stop`, stored as the session's kill                    |
- * | operator deny                 | `deny` with the operator's rationale                    |
- * | hold skipped / timed out      | `stop`, stored as the session's kill                    |
- * | call aborted while held       | `refuse`; the hold is closed, the session goes on       |
+ * | verdict                       | judgement                                                    |
+ * | ----------------------------- | ------------------------------------------------------------ |
+ * | judge pass / operator approve | `run`, once released (the release checks the session's kill) |
+ * | judge kill                    | `stop`, stored as the session's kill (source `judge`)        |
+ * | operator deny                 | `deny` with the operator's rationale                         |
+ * | hold skipped / timed out      | `stop`, stored as the session's kill (its source and rules)  |
+ * | a kill stored before release  | `stop`; the store records a `gate` verdict: it did not run   |
+ * | call aborted while held       | `refuse`; the hold is closed, the session goes on            |
+ *
+ * A pass is let run by the engine in the same durable transaction that records it and checks the
+ * session was not killed (`decide(..., { release: true })`); an approved hold the same way
+ * (`engine.release`). A kill stored before that wins, wherever it came from; a kill stored after
+ * it is too late for this write, as for any write already running.
  *
  * Everything Novarch cannot do refuses (fail-closed): a context builder that throws (nothing is
- * judged), a store that fails at any step, a hold verdict without a hold record. The store is read
- * again right before `run`: a kill stored while the write was judged or held wins. Never rejects.
+ * judged), a store that fails at any step, a hold verdict without a hold record. Never rejects.
  */
 export async function judgeGovernedWrite<Args>(
   session: ActiveSession,
@@ -53,15 +65,21 @@ export async function judgeGovernedWrite<Args>(
       reason: `the input of "${write.name}" does not fit its WriteSpec (${describeError(error)})`,
     };
   }
+  // Nothing is judged (nor released) for a call that already gave up.
+  if (options.signal?.aborted) return { type: 'refuse', reason: ABORTED_BEFORE };
   const reasoning = isRecord(args) && typeof args.reasoning === 'string' ? args.reasoning : undefined;
   try {
-    const decision = await session.engine.decide(session.record, {
-      actionType: write.actionType,
-      toolName: write.toolName,
-      input: args,
-      context,
-      ...(reasoning !== undefined ? { reasoning } : {}),
-    });
+    const decision = await session.engine.decide(
+      session.record,
+      {
+        actionType: write.actionType,
+        toolName: write.toolName,
+        input: args,
+        context,
+        ...(reasoning !== undefined ? { reasoning } : {}),
+      },
+      { release: true, ...(options.deadline === undefined ? {} : { deadline: options.deadline }) },
+    );
     return await followVerdict(session, decision, options);
   } catch (error) {
     return { type: 'refuse', reason: failedClosed(error) };
@@ -75,69 +93,110 @@ async function followVerdict(
 ): Promise<WriteJudgement> {
   const { citations } = decision.verdict;
   const actionId = decision.action.id;
-  if (decision.verdict.kind === 'pass')
-    return letThrough(session, 'while this write was being judged', options);
+  if (decision.verdict.kind === 'pass') {
+    const { release } = decision;
+    if (release === undefined)
+      return { type: 'refuse', reason: 'passed without a release; refused to be safe' };
+    if (!release.released)
+      return stoppedBeforeRelease(release.session, 'while this write was being judged', options);
+    return afterRelease(session, actionId, options, ABORTED_BEFORE);
+  }
   if (decision.verdict.kind === 'kill')
-    return stopSession(session, { citations, actionId }, `refused: ${citations.rationale}`, options);
+    return stopSession(session, { citations, actionId }, 'judge', `refused: ${citations.rationale}`, options);
   if (!decision.hold) return { type: 'refuse', reason: 'held without a hold record; refused to be safe' };
-  const { hold, aborted } = await awaitOperatorDecision(session, decision.hold, options.signal);
+  // An abort of the signal closes the hold at once (`ABORTED_HOLD_RATIONALE`); a decision that
+  // came first stands and is returned.
+  const hold = await session.engine.awaitHold(decision.hold, options.signal);
   if (hold.status === 'denied') {
     const rationale = `an operator denied this action: ${hold.rationale ?? 'no rationale given'}`;
     return { type: 'deny', reason: rationale, citations: { ...citations, rationale }, actionId };
   }
   if (hold.status === 'skipped') {
     const rationale = 'an operator skipped the hold';
-    return stopSession(
-      session,
-      { citations: { ...citations, rationale }, actionId },
-      stoppedBy(rationale),
-      options,
-    );
+    const stop = { citations: { ...citations, rationale }, actionId };
+    return stopSession(session, stop, 'hold_skipped', stoppedBy(rationale), options);
   }
   // An approval (or the deadline) that crossed the abort does not make an aborted write run.
-  if (aborted)
-    return { type: 'refuse', reason: 'the call was aborted while this write was held; it did not run' };
-  if (hold.status === 'approved') return letThrough(session, 'while this write was held', options);
+  if (options.signal?.aborted || (hold.status === 'timed_out' && hold.rationale === ABORTED_HOLD_RATIONALE))
+    return { type: 'refuse', reason: ABORTED_WHILE_HELD };
+  if (hold.status === 'approved') {
+    if (options.deadline !== undefined && Date.now() > options.deadline)
+      return {
+        type: 'refuse',
+        reason: 'the approval came too late for the call that waited on it; the write did not run',
+      };
+    const release = await session.engine.release(decision);
+    if (!release.released) return stoppedBeforeRelease(release.session, 'while this write was held', options);
+    return afterRelease(session, actionId, options, ABORTED_WHILE_HELD);
+  }
   const rationale = 'no operator decided the hold in time';
-  return stopSession(
-    session,
-    { citations: { ...citations, rationale }, actionId },
-    stoppedBy(rationale),
-    options,
-  );
+  const stop = { citations: { ...citations, rationale }, actionId };
+  return stopSession(session, stop, 'hold_timed_out', stoppedBy(rationale), options);
 }
 
 function stoppedBy(rationale: string): string {
   return `${rationale}; the session is stopped`;
 }
 
-/** A write passed or approved runs only if the session is still open and the call not aborted. */
-async function letThrough(
+/**
+ * A released write runs unless its call was aborted during the release; then the audit says it
+ * did not run (a `gate` refusal on the released action).
+ */
+async function afterRelease(
   session: ActiveSession,
-  during: string,
+  actionId: string,
   options: JudgeWriteOptions,
+  abortedReason: string,
 ): Promise<WriteJudgement> {
-  const killed = await session.engine.isKilled(session.record.id);
-  if (killed) {
-    const stop = operatorKillStop(killed);
-    options.onStop?.(stop);
-    return { type: 'stop', reason: `an operator killed this session ${during}`, stop };
-  }
-  if (options.signal?.aborted)
-    return { type: 'refuse', reason: 'the call was aborted before this write could run; it did not run' };
-  return { type: 'run' };
+  if (!options.signal?.aborted) return { type: 'run', actionId };
+  await recordNotRun(session, actionId, abortedReason);
+  return { type: 'refuse', reason: abortedReason };
 }
 
-/** A judge kill, a skip or a timeout stops the session: latched first, then stored. */
+/**
+ * Records that a released write did not run after all (its call was aborted, or its caller's
+ * session latched meanwhile). A failure to record it is swallowed: the write is refused anyway.
+ */
+export async function recordNotRun(session: ActiveSession, actionId: string, reason: string): Promise<void> {
+  try {
+    await session.engine.store.recordRefusal({
+      sessionId: session.record.id,
+      source: 'gate',
+      actionId,
+      citations: { ruleIds: [], evidenceIds: [], rationale: reason },
+    });
+  } catch {
+    // The store that failed is why it is not recorded.
+  }
+}
+
+/** A kill stored before the write could be let run: it wins; the store recorded why it did not run. */
+function stoppedBeforeRelease(
+  killed: SessionRecord,
+  during: string,
+  options: JudgeWriteOptions,
+): WriteJudgement {
+  const stop = latchOfStoredKill(killed);
+  options.onStop?.(stop);
+  return { type: 'stop', reason: storedKillReason(killed, during), stop };
+}
+
+/** A judge kill, a skip or a timeout stops the session: latched first, then stored with its source. */
 async function stopSession(
   session: ActiveSession,
   stop: SessionStop,
+  source: KillSource,
   reason: string,
   options: JudgeWriteOptions,
 ): Promise<WriteJudgement> {
   options.onStop?.(stop);
   try {
-    await session.engine.store.killSession(session.record.id, stop.citations.rationale);
+    await session.engine.store.killSession(session.record.id, stop.citations.rationale, {
+      source,
+      ...(stop.actionId === undefined ? {} : { actionId: stop.actionId }),
+      ruleIds: stop.citations.ruleIds,
+      evidenceIds: stop.citations.evidenceIds,
+    });
   } catch {
     // The write is refused all the same, and a caller that latches refuses what follows. Without
     // a latch (the decorator floor) the next call finds the session open: it is judged afresh.

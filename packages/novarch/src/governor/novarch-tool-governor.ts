@@ -11,7 +11,7 @@ import {
   type SessionStop,
   type WriteJudgement,
 } from './governed-call.js';
-import { judgeGovernedWrite } from './judge-governed-write.js';
+import { judgeGovernedWrite, recordNotRun } from './judge-governed-write.js';
 import { reportsError, runGovernedRead } from './run-governed-read.js';
 
 /** How a `NovarchToolGovernor` governs the tools of one session. */
@@ -44,6 +44,12 @@ export interface GovernedToolCall {
   input: unknown;
   /** The loop's abort signal (the AI SDK's `abortSignal`): it ends a hold's wait and stops an unrun write. */
   signal?: AbortSignal;
+  /**
+   * For a write: the last moment (epoch ms) it may still run, e.g. when the loop gives up on the
+   * tool. The judge gets at most the time up to it, a hold ends before it, and an approval that
+   * comes later does not run the write. Default: no limit but the session's hold wait.
+   */
+  deadline?: number;
 }
 
 /**
@@ -171,6 +177,7 @@ export class NovarchToolGovernor {
       };
       judgement = await judgeGovernedWrite(this.session, write, input, {
         signal: call.signal,
+        deadline: call.deadline,
         onStop: (stop) => this.#latch(stop),
       });
     } catch (error) {
@@ -178,8 +185,12 @@ export class NovarchToolGovernor {
     }
     if (judgement.type === 'refuse' || judgement.type === 'deny') return refused(judgement.reason);
     if (judgement.type === 'stop') return killedOutcome(judgement.reason, this.#latch(judgement.stop));
-    // No await between this check and `execute`: nothing can latch the session in between.
-    if (this.#stop) return refuseStopped(this.#stop);
+    // Released; but a call started meanwhile may have latched the session. No await between this
+    // check and `execute`: nothing can latch the session in between.
+    if (this.#stop) {
+      await recordNotRun(this.session, judgement.actionId, stoppedReason(this.#stop));
+      return refuseStopped(this.#stop);
+    }
     const output = await execute();
     return { kind: 'ran', output, isError: reportsError(this.#isErrorOutput, output) };
   }
@@ -193,10 +204,11 @@ export class NovarchToolGovernor {
 
 /** A call after the latch. */
 function refuseStopped(stop: SessionStop): GovernedToolOutcome<never> {
-  return killedOutcome(
-    `this session was stopped (${stop.citations.rationale}); no further tool calls run`,
-    stop,
-  );
+  return killedOutcome(stoppedReason(stop), stop);
+}
+
+function stoppedReason(stop: SessionStop): string {
+  return `this session was stopped (${stop.citations.rationale}); no further tool calls run`;
 }
 
 function refused(reason: string): GovernedToolOutcome<never> {

@@ -25,7 +25,13 @@ export interface AuditFilter {
 export interface AuditEntry {
   action: ActionRecord;
   session: SessionRecord;
+  /** The action's latest verdict (the last of `verdicts`). */
   verdict?: VerdictRecord;
+  /**
+   * Every verdict of the action, oldest first: e.g. the judge's pass, then the gate's `kill` when
+   * a kill stored before the release stopped the write.
+   */
+  verdicts: VerdictRecord[];
   hold?: HoldRecord;
 }
 

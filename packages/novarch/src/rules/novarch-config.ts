@@ -16,10 +16,27 @@ export interface NovarchConfig {
   holdWindowSeconds: number;
   /** The LLM judge for rules without a condition; without it such rules hold. */
   judge?: NovarchJudgeConfig;
-  store: { path: string };
+  store: NovarchStoreConfig;
   /** Absolute paths of the teams' rules files. */
   rules: string[];
 }
+
+/**
+ * Where the embedded store is and what it keeps (`store:`). Everything but `path` is an option of
+ * `openSqliteStore`, so the section can be passed to it as is: `openSqliteStore(store.path, store)`.
+ */
+export interface NovarchStoreConfig {
+  path: string;
+  /** Regular expressions (JavaScript syntax) whose matches are stored as `[redacted]`. */
+  redact?: string[];
+  /** Use only `redact`, not the built-in patterns for API keys and tokens. */
+  replaceDefaultRedactions?: boolean;
+  /** The most a stored tool input or output may take, in bytes of JSON (default 65536). */
+  maxStoredBytes?: number;
+}
+
+/** The smallest `max_stored_bytes`: a truncated value keeps a preview of 1024 characters. */
+const MIN_STORED_BYTES = 1_024;
 
 /**
  * The deployment's LLM judge: which model, on which provider, where. Keys come from the
@@ -93,10 +110,25 @@ export const NovarchConfigSchema = z.strictObject({
   hold_window_seconds: z.int().min(1).default(DEFAULT_HOLD_WINDOW_SECONDS),
   judge: NovarchJudgeConfigSchema.optional(),
   store: z
-    .strictObject({ path: z.string().trim().min(1).default(DEFAULT_STORE_PATH) })
+    .strictObject({
+      path: z.string().trim().min(1).default(DEFAULT_STORE_PATH),
+      redact: z.array(z.string().min(1).superRefine(checkPattern)).optional(),
+      replace_default_redactions: z.boolean().optional(),
+      max_stored_bytes: z.int().min(MIN_STORED_BYTES).optional(),
+    })
     .default({ path: DEFAULT_STORE_PATH }),
   rules: z.array(z.string().trim().min(1)).default([]),
 });
+
+/** A redaction pattern must compile: it runs on every stored tool input and output. */
+function checkPattern(pattern: string, context: z.RefinementCtx): void {
+  try {
+    new RegExp(pattern, 'g');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    context.addIssue({ code: 'custom', message: `not a valid regular expression (${reason})` });
+  }
+}
 
 /** `~` and `~/x` are the home directory; relative paths are relative to `baseDirectory`. */
 export function resolveUserPath(value: string, baseDirectory: string, homeDirectory = os.homedir()): string {
@@ -125,8 +157,22 @@ export function toNovarchConfig(
     file,
     holdWindowSeconds: data.hold_window_seconds,
     ...(data.judge === undefined ? {} : { judge: toJudgeConfig(data.judge) }),
-    store: { path: resolveUserPath(data.store.path, directory, homeDirectory) },
+    store: toStoreConfig(data.store, resolveUserPath(data.store.path, directory, homeDirectory)),
     rules: data.rules.map((rulesFile) => resolveUserPath(rulesFile, directory, homeDirectory)),
+  };
+}
+
+function toStoreConfig(
+  store: z.output<typeof NovarchConfigSchema>['store'],
+  file: string,
+): NovarchStoreConfig {
+  return {
+    path: file,
+    ...(store.redact === undefined ? {} : { redact: store.redact }),
+    ...(store.replace_default_redactions === undefined
+      ? {}
+      : { replaceDefaultRedactions: store.replace_default_redactions }),
+    ...(store.max_stored_bytes === undefined ? {} : { maxStoredBytes: store.max_stored_bytes }),
   };
 }
 

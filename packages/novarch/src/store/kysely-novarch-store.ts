@@ -39,6 +39,8 @@ export interface KyselyStoreGuards {
   storedValue?: StoredValuePolicy;
   /** How long an operation may wait for another connection's lock, in ms, before it fails. */
   lockWaitMs?: number;
+  /** Runs when the store closes, before its connection does (the SQLite store's checkpointer). */
+  beforeClose?: () => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -448,6 +450,7 @@ export class KyselyNovarchStore implements NovarchStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#guards.beforeClose?.();
     await this.#db.destroy();
   }
 }

@@ -106,8 +106,11 @@ export function parseWith<Output>(
   return parsed.data;
 }
 
+/** Built once: a zod schema built per call is compiled per call (a hot path of every read). */
+const rowIdSchema = z.object({ id: z.string() });
+
 function describe(kind: string, row: unknown): string {
-  const found = z.object({ id: z.string() }).safeParse(row);
+  const found = rowIdSchema.safeParse(row);
   return found.success ? `${kind} ${found.data.id}` : kind;
 }
 

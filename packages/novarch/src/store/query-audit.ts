@@ -7,7 +7,7 @@ import { parseActionRow, parseSessionRow, parseVerdictRow } from './parse-record
 import type { StoreTables } from './store-tables.js';
 
 /**
- * The audit trail: actions with their session, latest verdict and hold. With `limit`, the most
+ * The audit trail: actions with their session, verdicts (oldest first; `verdict` the latest) and hold. With `limit`, the most
  * recent `limit` actions; entries come oldest first either way. `verdict` filters on an action's
  * latest verdict (an action without one matches no verdict filter).
  */
@@ -76,8 +76,12 @@ async function readAudit(
   ]);
 
   const sessions = new Map(sessionRows.map((row) => [row.id, parseSessionRow(row)]));
-  const latestVerdicts = new Map<string, VerdictRecord>();
-  for (const row of verdictRows) latestVerdicts.set(row.action_id, parseVerdictRow(row));
+  const verdictsOf = new Map<string, VerdictRecord[]>();
+  for (const row of verdictRows) {
+    const verdicts = verdictsOf.get(row.action_id) ?? [];
+    verdicts.push(parseVerdictRow(row));
+    verdictsOf.set(row.action_id, verdicts);
+  }
   const holds = new Map<string, HoldRecord>(holdRows.map((row) => [row.action_id, parseHoldRow(row)]));
 
   return actionRows.map((row) => {
@@ -88,12 +92,14 @@ async function readAudit(
         `Action ${action.id} names session ${action.sessionId}, which is not stored.`,
       );
     }
-    const verdict = latestVerdicts.get(action.id);
+    const verdicts = verdictsOf.get(action.id) ?? [];
+    const verdict = verdicts.at(-1);
     const hold = holds.get(action.id);
     return {
       action,
       session,
       ...(verdict === undefined ? {} : { verdict }),
+      verdicts,
       ...(hold === undefined ? {} : { hold }),
     };
   });

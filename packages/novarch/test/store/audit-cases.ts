@@ -26,14 +26,14 @@ export function describeAuditCases({ store, check }: ConformanceContext): void {
       const hold = await store().createHold(action.id, session.id, inSeconds(60));
       const unjudged = await recordRefund(store(), session);
       expect(await store().audit()).toEqual([
-        { action, session, verdict, hold },
-        { action: unjudged, session },
+        { action, session, verdict, verdicts: [verdict], hold },
+        { action: unjudged, session, verdicts: [] },
       ]);
     });
 
-    check('an entry shows the latest verdict of its action', async () => {
+    check('an entry shows the latest verdict of its action, and all of them oldest first', async () => {
       const session = await store().createSession(scope(), 60);
-      const { action } = await judged(store(), session, 'hold');
+      const { action, verdict: first } = await judged(store(), session, 'hold');
       const latest = await store().recordVerdict({
         actionId: action.id,
         sessionId: session.id,
@@ -42,6 +42,7 @@ export function describeAuditCases({ store, check }: ConformanceContext): void {
       });
       const entries = await store().audit();
       expect(entries.map((entry) => entry.verdict)).toEqual([latest]);
+      expect(entries.map((entry) => entry.verdicts)).toEqual([[first, latest]]);
       expect(await store().audit({ verdict: 'hold' })).toEqual([]);
     });
 

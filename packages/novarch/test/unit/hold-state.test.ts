@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { HoldRecord } from '../../src/index.js';
 import {
   lastCheckIn,
   pendingHoldState,
   WAITER_CHECK_IN_INTERVAL_MS,
   WAITER_STALE_AFTER_MS,
 } from '../../src/model/hold-state.js';
-import type { HoldRecord } from '../../src/model/records.js';
 
 const CREATED = Date.parse('2026-03-01T10:00:00.000Z');
 const DEADLINE = Date.parse('2026-03-01T10:05:00.000Z');

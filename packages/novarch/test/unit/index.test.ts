@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as novarch from '../../src/index.js';
 
 const SOURCE = fileURLToPath(new URL('../../src', import.meta.url));
@@ -10,9 +10,13 @@ describe('novarch public API', () => {
   it('exports exactly this list, and no internals', () => {
     expect(Object.keys(novarch).sort()).toEqual(
       [
+        'ABORTED_HOLD_RATIONALE',
         'ADOPT_DEPLOYMENT_WINDOW',
         'AnthropicLlmJudge',
+        'DEFAULT_JUDGE_TIMEOUT_MS',
+        'DEFAULT_REDACTIONS',
         'DEFAULT_UNMAPPED_ALLOWLIST',
+        'GOVERNED_SESSION_ENV',
         'NovarchConfigError',
         'NovarchEngine',
         'NovarchError',
@@ -35,6 +39,40 @@ describe('novarch public API', () => {
         'validateRulesFile',
       ].sort(),
     );
+  });
+
+  /** Proves the values a program compares against are the ones Novarch uses. */
+  it('exports the constants of its public behaviour', () => {
+    expect(novarch.ABORTED_HOLD_RATIONALE).toBe(
+      'the agent loop aborted the tool call while it was held; it did not run',
+    );
+    expect(novarch.DEFAULT_JUDGE_TIMEOUT_MS).toBe(30_000);
+    expect(novarch.GOVERNED_SESSION_ENV).toBe('NOVARCH_GOVERNED_SESSION');
+    expect(Object.isFrozen(novarch.DEFAULT_REDACTIONS)).toBe(true);
+    expect(novarch.DEFAULT_REDACTIONS.every((pattern) => pattern instanceof RegExp)).toBe(true);
+  });
+
+  /**
+   * Pins the exported types to the signatures that name them (checked by `tsc -p
+   * tsconfig.tests.json`): a store implementation, a caller of `engine.decide`/`release` or of
+   * `openSqliteStore` can name every type it handles.
+   */
+  it('exports the types its public signatures name', () => {
+    type Store = novarch.NovarchStore;
+    type Engine = novarch.NovarchEngine;
+    expectTypeOf<novarch.ActionRelease>().toEqualTypeOf<Parameters<Store['releaseAction']>[0]>();
+    expectTypeOf<novarch.ReleaseResult>().toEqualTypeOf<Awaited<ReturnType<Store['releaseAction']>>>();
+    expectTypeOf<novarch.ReleaseResult>().toEqualTypeOf<Awaited<ReturnType<Engine['release']>>>();
+    expectTypeOf<novarch.CallRefusal>().toEqualTypeOf<Parameters<Store['recordRefusal']>[0]>();
+    expectTypeOf<novarch.KillDetails | undefined>().toEqualTypeOf<Parameters<Store['killSession']>[2]>();
+    expectTypeOf<novarch.KillSource>().toEqualTypeOf<novarch.KillDetails['source']>();
+    expectTypeOf<novarch.SessionKill | undefined>().toEqualTypeOf<novarch.SessionRecord['kill']>();
+    expectTypeOf<novarch.VerdictSource>().toEqualTypeOf<novarch.VerdictRecord['source']>();
+    expectTypeOf<novarch.DecideOptions | undefined>().toEqualTypeOf<Parameters<Engine['decide']>[2]>();
+    expectTypeOf<novarch.SqliteStoreOptions | undefined>().toEqualTypeOf<
+      Parameters<typeof novarch.openSqliteStore>[1]
+    >();
+    expectTypeOf<novarch.SqliteStoreOptions>().toExtend<novarch.StoredValueOptions>();
   });
 
   /** The SDK is an optional peer: only type imports and one lazy `import()` may name it. */

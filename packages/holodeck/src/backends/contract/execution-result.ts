@@ -21,22 +21,41 @@ export interface TokenUsage {
   cache_creation_tokens: number;
 }
 
-/** One write Novarch judged during the run. */
+/** One write Novarch's judge (the team rules) decided during the run. */
 export interface GovernanceVerdict {
   tool: string;
   action_type: string;
-  /** The judge's verdict. */
+  /** The judge's verdict (never a refusal of the gate's, which is in `GovernanceSummary.refusals`). */
   verdict: 'pass' | 'kill' | 'hold';
-  /** For a hold: what became of it. */
+  /** For a hold: what an operator (or the deadline) made of it. */
   hold_status?: 'pending' | 'approved' | 'denied' | 'skipped' | 'timed_out';
   rule_ids: string[];
+  rationale: string;
+}
+
+/**
+ * A call Novarch refused without a judge's verdict, or a judged write that did not run after all:
+ * `gate` for refusals of Novarch's gate itself (an unmapped tool, a write beside other calls, a
+ * session stopped before the write was let run, a store failure), `permissions` for a call the
+ * agent's own permission rules refused after the gate (it did not run).
+ */
+export interface GovernanceRefusal {
+  tool: string;
+  action_type: string;
+  source: 'gate' | 'permissions';
   rationale: string;
 }
 
 /** What Novarch decided in a governed run (agent.yaml `governance:`). */
 export interface GovernanceSummary {
   session_id: string;
+  /** The judge's verdicts, one per judged write, oldest first. */
   verdicts: GovernanceVerdict[];
+  /**
+   * Refusals without a judgement (and notes that a judged write did not run), oldest first. Every
+   * governed run sets it; absent only in run reports written before HoloDeck recorded refusals.
+   */
+  refusals?: GovernanceRefusal[];
   /** True when the session was latched (judge kill, hold timeout/skip, operator kill). */
   killed: boolean;
 }

@@ -17,6 +17,7 @@ export type {
 } from './backend-profile.js';
 export type {
   ExecutionResult,
+  GovernanceRefusal,
   GovernanceSummary,
   GovernanceVerdict,
   TokenUsage,

@@ -14,7 +14,11 @@ import {
 } from 'novarch';
 import { checkWriteSpecKeys, formatFieldPath, type LoadedAgent } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
-import type { GovernanceSummary } from '../contract/index.js';
+import type {
+  GovernanceRefusal,
+  GovernanceSummary,
+  GovernanceVerdict,
+} from '../contract/execution-result.js';
 import { buildWriteSpec } from './build-write-spec.js';
 
 /**
@@ -75,7 +79,9 @@ export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernanc
       ? await loadNovarchConfig(governance.config_file)
       : defaultNovarchConfig();
     const rules = await loadRulesFile(governance.rules_file);
-    store = await openSqliteStore(config.store.path);
+    // The store settings of the config's store: section (redaction patterns, maxStoredBytes).
+    const { path: storePath, ...storeOptions } = config.store;
+    store = await openSqliteStore(storePath, storeOptions);
     const engine = new NovarchEngine({
       store,
       rules: [rules],
@@ -109,24 +115,39 @@ export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernanc
   }
 }
 
-async function summariseSession(session: ActiveSession, killed: boolean): Promise<GovernanceSummary> {
+/**
+ * The session's decisions as the contract reports them: `verdicts` are the judge's (with what an
+ * operator made of a hold), one per judged write, whatever the gate noted on the action after
+ * (e.g. that a kill stored before the release stopped it); `refusals` are the verdicts of sources
+ * other than the judge (the gate's own refusals, calls the agent's permission rules refused).
+ */
+export async function summariseSession(session: ActiveSession, killed: boolean): Promise<GovernanceSummary> {
   const entries = await session.engine.store.audit({ sessionId: session.record.id });
-  return {
-    session_id: session.record.id,
-    killed,
-    verdicts: entries.flatMap((entry) =>
-      entry.verdict
-        ? [
-            {
-              tool: entry.action.toolName,
-              action_type: entry.action.actionType,
-              verdict: entry.verdict.verdict.kind,
-              ...(entry.hold ? { hold_status: entry.hold.status } : {}),
-              rule_ids: entry.verdict.verdict.citations.ruleIds,
-              rationale: entry.verdict.verdict.citations.rationale,
-            },
-          ]
-        : [],
-    ),
-  };
+  const verdicts: GovernanceVerdict[] = [];
+  const refusals: GovernanceRefusal[] = [];
+  for (const entry of entries) {
+    const tool = entry.action.toolName;
+    const actionType = entry.action.actionType;
+    for (const record of entry.verdicts) {
+      const { verdict } = record;
+      if (record.source === 'judge') {
+        verdicts.push({
+          tool,
+          action_type: actionType,
+          verdict: verdict.kind,
+          ...(entry.hold ? { hold_status: entry.hold.status } : {}),
+          rule_ids: verdict.citations.ruleIds,
+          rationale: verdict.citations.rationale,
+        });
+      } else {
+        refusals.push({
+          tool,
+          action_type: actionType,
+          source: record.source,
+          rationale: verdict.citations.rationale,
+        });
+      }
+    }
+  }
+  return { session_id: session.record.id, killed, verdicts, refusals };
 }

@@ -72,16 +72,31 @@ const CaseAttemptSchema = z.looseObject({
     .looseObject({
       session_id: z.string(),
       killed: z.boolean(),
-      verdicts: z.array(
-        z.looseObject({
-          tool: z.string(),
-          action_type: z.string(),
-          verdict: z.enum(['pass', 'kill', 'hold']),
-          hold_status: z.enum(['pending', 'approved', 'denied', 'skipped', 'timed_out']).optional(),
-          rule_ids: z.array(z.string()),
-          rationale: z.string(),
-        }),
-      ),
+      verdicts: z
+        .array(
+          z.looseObject({
+            tool: z.string(),
+            action_type: z.string(),
+            verdict: z.enum(['pass', 'kill', 'hold']),
+            hold_status: z.enum(['pending', 'approved', 'denied', 'skipped', 'timed_out']).optional(),
+            rule_ids: z.array(z.string()),
+            rationale: z.string(),
+          }),
+        )
+        .describe("The judge's verdicts (team rules), one per judged write, with what became of a hold."),
+      refusals: z
+        .array(
+          z.looseObject({
+            tool: z.string(),
+            action_type: z.string(),
+            source: z.enum(['gate', 'permissions']),
+            rationale: z.string(),
+          }),
+        )
+        .optional()
+        .describe(
+          "Calls Novarch refused without a judge's verdict: by its gate (source gate) or by the agent's permission rules (source permissions). Absent in reports written before holodeck recorded them.",
+        ),
     })
     .optional()
     .describe("Novarch's verdicts in this attempt, when the agent is governed."),

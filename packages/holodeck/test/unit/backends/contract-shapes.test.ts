@@ -1,4 +1,8 @@
-import { describe, expectTypeOf, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { NovarchEngine, openSqliteStore } from 'novarch';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
   AgentBackend,
   AgentSession,
@@ -8,12 +12,14 @@ import type {
   BackendProfile,
   ExecutionResult,
   GovernanceSummary,
+  GovernanceVerdict,
   SessionEvent,
   SessionEventType,
   TokenUsage,
   ToolCall,
   ToolResult,
 } from '../../../src/backends/contract/index.js';
+import { summariseSession } from '../../../src/backends/governance/open-governance.js';
 
 // Pins the backend contract: a change here is a change for every backend and consumer.
 describe('backend contract shapes', () => {
@@ -38,6 +44,33 @@ describe('backend contract shapes', () => {
       call_id: string;
     }>();
     expectTypeOf<ToolResult>().toEqualTypeOf<{ call_id: string; result: string; is_error: boolean }>();
+  });
+
+  /**
+   * Novarch's decisions: `verdicts` stay the judge's (with what an operator made of a hold), and
+   * refusals without a judgement (the gate's own, the agent's permission rules') are apart.
+   */
+  it('GovernanceSummary keeps the judge verdicts apart from refusals', () => {
+    expectTypeOf<GovernanceSummary>().toEqualTypeOf<{
+      session_id: string;
+      verdicts: GovernanceVerdict[];
+      refusals?: GovernanceSummary['refusals'];
+      killed: boolean;
+    }>();
+    expectTypeOf<GovernanceVerdict>().toEqualTypeOf<{
+      tool: string;
+      action_type: string;
+      verdict: 'pass' | 'kill' | 'hold';
+      hold_status?: 'pending' | 'approved' | 'denied' | 'skipped' | 'timed_out';
+      rule_ids: string[];
+      rationale: string;
+    }>();
+    expectTypeOf<NonNullable<GovernanceSummary['refusals']>[number]>().toEqualTypeOf<{
+      tool: string;
+      action_type: string;
+      source: 'gate' | 'permissions';
+      rationale: string;
+    }>();
   });
 
   it('SessionEvent is one union on type', () => {
@@ -67,5 +100,87 @@ describe('backend contract shapes', () => {
     >();
     expectTypeOf<BackendProfile['checkConfig']>().returns.toEqualTypeOf<Promise<BackendChecks>>();
     expectTypeOf<BackendProfile['toolNames']>().returns.toEqualTypeOf<AgentToolNames>();
+  });
+});
+
+describe('the governance summary of a run', () => {
+  /**
+   * Proves `verdicts` stay the judge's when the audit also holds refusals of other sources (issue
+   * 14): the gate's refusal of an unmapped call, a call the agent's permission rules refused, and
+   * the gate's note on a passed write that a kill stored before its release stopped. Each of
+   * those is a refusal; the pass stays the judge's pass.
+   */
+  it("reports the judge's verdicts, and refusals of the gate and permissions apart", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'holodeck-summary-'));
+    const store = await openSqliteStore(path.join(directory, 'novarch.db'));
+    try {
+      const engine = new NovarchEngine({ store, rules: [], holdWindowSeconds: 60 });
+      const record = await engine.openSession({ tenantId: 't', teamId: 'cs', agentId: 'bot' });
+      const call = (toolName: string, actionType: string) => ({
+        actionType,
+        toolName,
+        input: {},
+        context: { recordId: 'r', summary: toolName },
+      });
+      const citations = (rationale: string) => ({ ruleIds: [], evidenceIds: [], rationale });
+      await store.recordRefusal({
+        sessionId: record.id,
+        source: 'gate',
+        call: call('Bash', 'tool_call'),
+        citations: citations('tool "Bash" is not mapped to read or write, so it may not run'),
+      });
+      await store.recordRefusal({
+        sessionId: record.id,
+        source: 'permissions',
+        call: call('lookup', 'tool_call'),
+        citations: citations('the call did not run'),
+      });
+      const refund = await store.recordAction({ sessionId: record.id, ...call('refund', 'issue_refund') });
+      await store.killSession(record.id, 'operator ana: stop');
+      const pass = {
+        kind: 'pass' as const,
+        citations: { ...citations('TEAM-1 satisfied'), ruleIds: ['TEAM-1'] },
+      };
+      expect(
+        (await store.releaseAction({ actionId: refund.id, sessionId: record.id, verdict: pass })).released,
+      ).toBe(false);
+      expect(await summariseSession({ engine, record }, true)).toEqual({
+        session_id: record.id,
+        killed: true,
+        verdicts: [
+          {
+            tool: 'refund',
+            action_type: 'issue_refund',
+            verdict: 'pass',
+            rule_ids: ['TEAM-1'],
+            rationale: 'TEAM-1 satisfied',
+          },
+        ],
+        refusals: [
+          {
+            tool: 'Bash',
+            action_type: 'tool_call',
+            source: 'gate',
+            rationale: 'tool "Bash" is not mapped to read or write, so it may not run',
+          },
+          {
+            tool: 'lookup',
+            action_type: 'tool_call',
+            source: 'permissions',
+            rationale: 'the call did not run',
+          },
+          {
+            tool: 'refund',
+            action_type: 'issue_refund',
+            source: 'gate',
+            rationale:
+              'the session was stopped before this write could run (operator ana: stop); it did not run',
+          },
+        ],
+      });
+    } finally {
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

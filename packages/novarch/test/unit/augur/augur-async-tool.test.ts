@@ -286,6 +286,35 @@ describe('augurAsyncTool', () => {
     expect(refunds).toEqual([]);
   });
 
+  /**
+   * Proves the decorator floor's half of issue 14 item 2: a kill stored after the judge's pass,
+   * right before the store releases the write, wins: the write does not run, the handler throws
+   * NovarchKillError, and the audit says the write did not run.
+   */
+  it('operator kill right before the release: throws NovarchKillError and the write does not run', async () => {
+    let killedSession = '';
+    class KillBeforeRelease extends FaultyStore {
+      override async releaseAction(release: Parameters<FaultyStore['releaseAction']>[0]) {
+        killedSession = release.sessionId;
+        await this.inner.killSession(release.sessionId, 'customer complained');
+        return super.releaseAction(release);
+      }
+    }
+    const engine = testEngine(base, new KillBeforeRelease(base.store));
+    const { error } = await thrownIn(engine, async () => {
+      await lookUp('C8');
+      await refund('C8', 50);
+    });
+    expect(error).toBeInstanceOf(NovarchKillError);
+    expect(String(error)).toContain('killed by an operator: customer complained');
+    expect(refunds).toEqual([]);
+    const [entry] = await base.store.audit({ sessionId: killedSession });
+    expect(entry?.verdicts.map(({ source, verdict }) => `${source} ${verdict.kind}`)).toEqual([
+      'judge pass',
+      'gate kill',
+    ]);
+  });
+
   /** Proves a write Novarch cannot judge does not run: the model reads why in an error result. */
   it('refuses, without running, a write whose context builder throws or whose store fails', async () => {
     const store = new FaultyStore(base.store);

@@ -4,7 +4,7 @@ import { action, auditEntry, checkedInHold, deniedHold, session } from './cli-fi
 
 describe('auditRows', () => {
   it('gives a pending hold its state at the given time, and leaves other entries as they are', () => {
-    const withoutHold = { action, session };
+    const withoutHold = { action, session, verdicts: [] };
     const decided = { ...auditEntry, hold: deniedHold };
     const waitedOn = { ...auditEntry, hold: checkedInHold }; // last check-in 10:00:40
     const rows = (at: string) => auditRows([withoutHold, decided, waitedOn], new Date(at));

@@ -1,11 +1,11 @@
-import type { AuditEntry } from '../../../src/model/novarch-store.js';
 import type {
   ActionRecord,
+  AuditEntry,
   EvidenceRecord,
   HoldRecord,
   SessionRecord,
   VerdictRecord,
-} from '../../../src/model/records.js';
+} from '../../../src/index.js';
 
 // Fixed records for the formatter tests: short ids and fixed times keep the expected text readable.
 
@@ -84,4 +84,4 @@ export const deniedHold: HoldRecord = {
   rationale: 'not a double charge',
 };
 
-export const auditEntry: AuditEntry = { action, session, verdict, hold: pendingHold };
+export const auditEntry: AuditEntry = { action, session, verdict, verdicts: [verdict], hold: pendingHold };

@@ -112,7 +112,7 @@ ses_2    acme    support  notes-bot   2026-03-01T10:00:00.000Z  300s       2026-
   });
 
   it('prints one audit line per action, `-` where there is no verdict or hold', () => {
-    const bare = { action: { ...action, id: 'act_2', actionType: 'add_note' }, session };
+    const bare = { action: { ...action, id: 'act_2', actionType: 'add_note' }, session, verdicts: [] };
     expect(formatAuditTable([auditEntry, bare])).toBe(
       `TIME                      SESSION  AGENT       ACTION    RECORD  VERDICT  RULES   HOLD
 2026-03-01T10:00:02.000Z  ses_1    refund-bot  refund    c-7     hold     TEAM-2  pending

@@ -31,8 +31,23 @@ describe('resolveStorePath', () => {
       {
         path: path.join(dir, 'stores/team.db'),
         source: `store.path in ${configFile}`,
+        storeOptions: {},
       },
     );
+  });
+
+  /** Proves the CLI opens a store with the redaction and bounds of its --config file (item 12). */
+  it('carries the store settings of --config to the store it opens', async () => {
+    const tuned = path.join(dir, 'tuned.yaml');
+    writeFileSync(
+      tuned,
+      'store:\n  path: team.db\n  redact: ["acct-[0-9]{6}"]\n  replace_default_redactions: true\n  max_stored_bytes: 4096\n',
+    );
+    expect(await resolveStorePath({ config: tuned }, environment())).toEqual({
+      path: path.join(dir, 'team.db'),
+      source: `store.path in ${tuned}`,
+      storeOptions: { redact: ['acct-[0-9]{6}'], replaceDefaultRedactions: true, maxStoredBytes: 4096 },
+    });
   });
 
   it('then $NOVARCH_STORE, then the default under the home directory', async () => {

@@ -72,8 +72,9 @@ describe('NovarchToolGovernor stops a killed session', () => {
   });
 
   /**
-   * Proves the store is read again right before a passed write runs: a kill stored while a slow
-   * judge was still judging wins, and the write does not run.
+   * Proves a kill stored while a slow judge was still judging wins over the judge's pass: the pass
+   * and the release are one transaction that checks the kill, so the write does not run, and the
+   * audit keeps the judge's pass, then the gate's note that the write did not run.
    */
   it('refuses a passed write when the session was killed while it was judged', async () => {
     const release = gate();
@@ -95,9 +96,127 @@ describe('NovarchToolGovernor stops a killed session', () => {
       reason: 'Novarch: an operator killed this session while this write was being judged',
     });
     const [entry] = await base.store.audit({ sessionId: world.sessionId });
-    expect(entry?.verdict?.verdict.kind).toBe('pass');
+    expect(entry?.verdicts.map(({ source, verdict }) => [source, verdict.kind])).toEqual([
+      ['judge', 'pass'],
+      ['gate', 'kill'],
+    ]);
+    expect(entry?.verdict?.verdict.citations.rationale).toBe(
+      'the session was stopped before this write could run (operator ana: stop now); it did not run',
+    );
+    expect(entry?.action.releasedAt).toBeUndefined();
     expect(world.executed).toEqual([]);
     expect(world.governor.killReason()).toBe('killed by an operator: operator ana: stop now');
+  });
+
+  /**
+   * Proves the narrowest window of item 2: a kill stored after the judge's pass, right before the
+   * store is asked to release the write (here by the store wrapper itself), still wins. The same
+   * for an approved hold: a kill between the approval and its release stops the write.
+   */
+  it.each([
+    ['passed', 50, 'while this write was being judged'],
+    ['approved', 900, 'while this write was held'],
+  ] as const)(
+    'refuses a %s write when the kill lands right before its release',
+    async (_, amount, during) => {
+      let sessionId = '';
+      class KillBeforeRelease extends FaultyStore {
+        override async releaseAction(release: Parameters<FaultyStore['releaseAction']>[0]) {
+          await this.inner.killSession(sessionId, 'operator ana: stop at the release');
+          return super.releaseAction(release);
+        }
+      }
+      const world = await openGovernorWorld(base, { store: new KillBeforeRelease(base.store) });
+      sessionId = world.sessionId;
+      await world.lookUp('C9');
+      const waiting = world.refund('C9', amount);
+      if (amount > 500) {
+        const hold = await pendingHold(world.sessionId);
+        await base.store.decideHold(hold.id, 'approved', 'operator-bo', 'fine');
+      }
+      expect(await waiting).toEqual({
+        kind: 'killed',
+        reason: `Novarch: an operator killed this session ${during}`,
+        citations: {
+          ruleIds: [],
+          evidenceIds: [],
+          rationale: 'killed by an operator: operator ana: stop at the release',
+        },
+      });
+      expect(world.executed.map((each) => each.tool)).toEqual([LOOKUP]);
+      const [entry] = await base.store.audit({ sessionId });
+      expect(entry?.action.releasedAt).toBeUndefined();
+      expect(entry?.verdict).toMatchObject({ source: 'gate', verdict: { kind: 'kill' } });
+      expect(world.governor.killed).toBe(true);
+    },
+  );
+
+  /**
+   * Proves the governor stores each stop with its source and citations (item 15): a judge kill
+   * with its rule and action, a skipped and a timed-out hold with theirs; and a governor that
+   * finds such a kill in the store tells it as what it was, not as an operator's.
+   */
+  it('stores judge kills, skips and timeouts with their source, and tells them so later', async () => {
+    const judged = await openGovernorWorld(base);
+    const killed = await judged.refund('C2', 50);
+    const [judgedEntry] = await base.store.audit({ sessionId: judged.sessionId });
+    expect((await base.store.getSession(judged.sessionId))?.kill).toMatchObject({
+      source: 'judge',
+      actionId: judgedEntry?.action.id,
+      ruleIds: ['TEAM-1'],
+      evidenceIds: [],
+    });
+    // Another process's governor on the same session reads the stored kill.
+    const other = await openGovernorWorld(base);
+    const { NovarchToolGovernor } = await import('../../../src/index.js');
+    const again = new NovarchToolGovernor({
+      session: judged.session,
+      toolKinds: { [LOOKUP]: 'read' },
+    });
+    const outcome = await again.run({ toolName: LOOKUP, input: { customer_id: 'C2' } }, () => 'ran');
+    expect(outcome).toEqual({
+      kind: 'killed',
+      reason: 'Novarch: this session was stopped',
+      citations: killed.kind === 'killed' ? killed.citations : undefined,
+    });
+    expect(again.killReason()).toMatch(/^TEAM-1 /);
+
+    const skipped = other;
+    await skipped.lookUp('C3');
+    const waiting = skipped.refund('C3', 900);
+    const hold = await pendingHold(skipped.sessionId);
+    await base.store.decideHold(hold.id, 'skipped', 'operator-ana', 'not mine');
+    await waiting;
+    expect((await base.store.getSession(skipped.sessionId))?.kill).toMatchObject({
+      source: 'hold_skipped',
+      actionId: hold.actionId,
+      ruleIds: ['TEAM-2'],
+    });
+    const timedOut = await openGovernorWorld(base, { holdWindowSeconds: 0 });
+    await timedOut.lookUp('C3');
+    await timedOut.refund('C3', 900);
+    expect((await base.store.getSession(timedOut.sessionId))?.kill).toMatchObject({
+      source: 'hold_timed_out',
+      ruleIds: ['TEAM-2'],
+    });
+  });
+
+  /** Proves a call's deadline bounds its hold: no operator is offered a write that could no longer run. */
+  it("ends a held write's hold before the call's deadline", async () => {
+    const world = await openGovernorWorld(base);
+    await world.lookUp('C3');
+    const deadline = Date.now() + 1_500;
+    const outcome = await world.governor.run(
+      { toolName: REFUND, input: { customer_id: 'C3', amount: 900 }, deadline },
+      () => 'ran',
+    );
+    expect(outcome).toMatchObject({
+      kind: 'killed',
+      reason: 'Novarch: no operator decided the hold in time; the session is stopped',
+    });
+    const [hold] = await base.store.listHolds({ sessionId: world.sessionId });
+    expect(Date.parse(hold?.deadline ?? '')).toBeLessThanOrEqual(deadline);
+    expect(hold?.status).toBe('timed_out');
   });
 
   /** Proves the same slow judge lets the write run when nobody killed the session meanwhile. */
@@ -163,15 +282,13 @@ describe('NovarchToolGovernor fails closed', () => {
 
   /**
    * Proves a store failing at any step of a write that would pass (checking the session, recording
-   * the action, reading evidence, recording the verdict, checking the session again right before
-   * it runs) refuses it, never runs it, and never rejects; once the store heals the write passes.
+   * the action, reading evidence, recording the pass with the write's release) refuses it, never runs it, and never rejects; once the store heals the write passes.
    */
   it.each<[FaultableMethod, number | undefined]>([
     ['getSession', undefined],
     ['recordAction', undefined],
     ['listEvidence', undefined],
-    ['recordVerdict', undefined],
-    ['getSession', 1],
+    ['releaseAction', undefined],
   ])('refuses a write that would pass when the store rejects %s (call %s)', async (method, nth) => {
     const world = await openGovernorWorld(base);
     await world.lookUp('C1');

@@ -34,8 +34,13 @@ const refundCall = fc.record({
   /** After how many polls of the hold the operator decides (or the abort comes). */
   afterPolls: fc.integer({ min: 0, max: 2 }),
   abortedBefore: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
-  /** An operator kills the session while this write is judged. */
-  killWhileJudged: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  /** An operator kills the session while this write is judged, held, or right before its release. */
+  killDuring: fc.constantFrom<CallScript['killDuring']>(
+    ...(Array(9).fill('none') as 'none'[]),
+    'judge',
+    'hold',
+    'release',
+  ),
 });
 const otherCall = fc.record({
   type: fc.constant('other' as const),
@@ -51,6 +56,8 @@ const FAULTABLE: FaultableMethod[] = [
   'listEvidence',
   'recordAction',
   'recordVerdict',
+  'releaseAction',
+  'recordRefusal',
   'createHold',
   'getHold',
   'decideHold',
@@ -99,7 +106,7 @@ function scriptOf(generated: Extract<Call, { type: 'refund' }>, signal: AbortCon
     afterPolls: generated.afterPolls,
     pastDeadline: !aborted && generated.end === 'timeout',
     ...(generated.end === 'abort' && !generated.abortedBefore ? { abortWhileHeld: signal } : {}),
-    killWhileJudged: generated.killWhileJudged,
+    killDuring: generated.killDuring,
   };
 }
 
@@ -112,6 +119,8 @@ const tally = {
   refusedAfterStop: 0,
   abortedWhileHeld: 0,
   killedWhileJudged: 0,
+  killedBeforeRelease: 0,
+  killedWhileHeld: 0,
   runsWithFaults: 0,
 };
 
@@ -166,12 +175,14 @@ async function runScenario(generated: Scenario) {
               const approved = store.approvedActions.has(actionId);
               if (actions.length !== 1 || !(passed || approved))
                 violations.push(`write ${each.id} ran without a pass or an approval`);
+              if (!store.releasedActions.has(actionId))
+                violations.push(`write ${each.id} ran without being released by the store`);
               if (each.generated.input !== 'ok') violations.push(`write ${each.id} ran with a bad input`);
               if (!store.lookedUp.has(each.generated.customer))
                 violations.push(`write ${each.id} ran without a successful lookup (TEAM-1)`);
               if (each.generated.amount > 500 && !approved)
                 violations.push(`write ${each.id} over 500 ran without an approval (TEAM-2)`);
-              if (each.generated.killWhileJudged) violations.push(`write ${each.id} ran past a kill`);
+              if (store.killedFor.has(each.id)) violations.push(`write ${each.id} ran past a kill`);
               if (approved) tally.approvedRan++;
               else tally.passRan++;
             }
@@ -204,7 +215,15 @@ async function runScenario(generated: Scenario) {
         if (!ran) tally.refusedWrites++;
         if (each.generated.end === 'abort' && store.scripts.get(each.id)?.abortWhileHeld?.signal.aborted)
           tally.abortedWhileHeld++;
-        if (each.generated.killWhileJudged && outcome?.kind === 'killed') tally.killedWhileJudged++;
+        if (store.killedFor.has(each.id)) {
+          // A kill stored while the write was judged, held or about to be released: it never runs
+          // (killed; or refused when a deny, an abort or a store failure came first).
+          expect(ran, `${each.id} ran after a kill during its judgement`).toBe(false);
+          if (outcome?.kind !== 'killed') continue;
+          if (each.generated.killDuring === 'judge') tally.killedWhileJudged++;
+          if (each.generated.killDuring === 'release') tally.killedBeforeRelease++;
+          if (each.generated.killDuring === 'hold') tally.killedWhileHeld++;
+        }
       }
     }
     // Every stop the engine reported latched the governor; it latches for no other reason.
@@ -224,9 +243,11 @@ describe('NovarchToolGovernor property', () => {
    * Proves, over random steps of concurrent tool calls (lookups that succeed, throw or report an
    * error; refunds of random customers and amounts with well-formed, malformed or builder-breaking
    * inputs; unmapped tools), random hold endings (approve, deny, skip, deadline, abort), calls
-   * aborted before they start, operator kills between steps and while a write is judged, and random
-   * store failures at any step: no write's execute is called without a pass or an approval (that
-   * the team rules agree with), nor after an abort or a kill; nothing executes after a latch; every
+   * aborted before they start, operator kills between steps and while a write is judged, held, or
+   * between the judge's pass (or the approval) and the release (issue 14 item 2), and random store
+   * failures at any step: no write's execute is called without a pass or an approval (that the team
+   * rules agree with) and a release by the store, nor after an abort or a kill; a kill stored
+   * during a write's judgement always stops that write; nothing executes after a latch; every
    * stop latches; refusals are `Novarch: ...` text; only an execute's own error rejects.
    */
   it('never runs a write without a pass or an approval, nor anything after a stop', async () => {
@@ -238,6 +259,8 @@ describe('NovarchToolGovernor property', () => {
     expect(tally.refusedAfterStop).toBeGreaterThan(0);
     expect(tally.abortedWhileHeld).toBeGreaterThan(0);
     expect(tally.killedWhileJudged).toBeGreaterThan(0);
+    expect(tally.killedBeforeRelease).toBeGreaterThan(0);
+    expect(tally.killedWhileHeld).toBeGreaterThan(0);
     expect(tally.runsWithFaults).toBeGreaterThan(0);
   }, 60_000);
 });

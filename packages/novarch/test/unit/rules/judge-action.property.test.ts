@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Verdict } from '../../../src/model/records.js';
+import type { Verdict } from '../../../src/index.js';
 import { judgeAction } from '../../../src/rules/judge-action.js';
 import type { LlmJudge, LlmRuleVerdict } from '../../../src/rules/llm/llm-judge.js';
 import type { Rule } from '../../../src/rules/rule-set.js';

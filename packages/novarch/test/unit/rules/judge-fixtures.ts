@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ActionRecord, EvidenceRecord, SessionScope } from '../../../src/model/records.js';
+import type { ActionRecord, EvidenceRecord, SessionScope } from '../../../src/index.js';
 import type { JudgedAction } from '../../../src/rules/build-cel-activation.js';
 import type { Rule, RuleSet } from '../../../src/rules/rule-set.js';
 

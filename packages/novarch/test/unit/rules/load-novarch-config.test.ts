@@ -49,6 +49,29 @@ describe('loadNovarchConfig', () => {
     });
   });
 
+  /** Proves the store's redaction and bounds are read from store: (item 12), ready for openSqliteStore. */
+  it('reads the store settings', async () => {
+    const file = temp.write(
+      'store.yaml',
+      [
+        'store:',
+        '  path: novarch.db',
+        '  redact:',
+        '    - "acct-[0-9]{6}"',
+        "    - 'password=\\S+'",
+        '  replace_default_redactions: false',
+        '  max_stored_bytes: 8192',
+        '',
+      ].join('\n'),
+    );
+    expect((await loadNovarchConfig(file, { homeDirectory: home })).store).toEqual({
+      path: path.join(temp.dir, 'novarch.db'),
+      redact: ['acct-[0-9]{6}', 'password=\\S+'],
+      replaceDefaultRedactions: false,
+      maxStoredBytes: 8192,
+    });
+  });
+
   it('defaults the judge provider to anthropic', async () => {
     const file = temp.write('judge.yaml', 'judge:\n  model: claude-haiku-4-5\n');
     expect((await loadNovarchConfig(file, { homeDirectory: home })).judge).toEqual({
@@ -161,6 +184,23 @@ describe('loadNovarchConfig', () => {
       ['1:8 store: expected a mapping (key: value lines), got "/var/lib/novarch.db"'],
     ],
     [
+      'a max_stored_bytes below the preview it keeps',
+      'store:\n  max_stored_bytes: 100\n',
+      ['2:21 store.max_stored_bytes: must be at least 1024, got 100'],
+    ],
+    [
+      'a max_stored_bytes written as text',
+      'store:\n  max_stored_bytes: 64 KiB\n',
+      ['2:21 store.max_stored_bytes: expected a number, got "64 KiB"'],
+    ],
+    [
+      'a redaction pattern that is not a regular expression',
+      "store:\n  redact:\n    - 'acct-(\\d+'\n",
+      [
+        '3:7 store.redact[0]: not a valid regular expression (Invalid regular expression: /acct-(\\d+/g: Unterminated group)',
+      ],
+    ],
+    [
       'malformed YAML',
       'judge:\n  provider: "anthropic\n',
       [
@@ -178,7 +218,7 @@ describe('loadNovarchConfig', () => {
     const error = await loadNovarchConfig(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NovarchConfigError);
     expect(error instanceof NovarchConfigError ? error.message : '').toBe(
-      `1 problem in Novarch configuration:\n${file}  Novarch configuration file not found\n    hint: check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path}, rules: [files]`,
+      `1 problem in Novarch configuration:\n${file}  Novarch configuration file not found\n    hint: check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files]`,
     );
   });
 });

@@ -14,7 +14,7 @@ import type {
   SessionRecord,
   SessionScope,
   VerdictRecord,
-} from '../../../../src/model/index.js';
+} from '../../../../src/index.js';
 
 /** The store methods a test can make reject. */
 export type FaultableMethod = Exclude<keyof NovarchStore, 'close'>;

@@ -15,7 +15,12 @@ export interface CallScript {
   pastDeadline: boolean;
   /** Aborted at poll `afterPolls` of its hold. */
   abortWhileHeld?: AbortController;
-  killWhileJudged: boolean;
+  /**
+   * When an operator kills the session (`novarch sessions kill` from another process): while the
+   * write is judged (as the engine reads the evidence), while it is held (at the hold's first
+   * poll), or right before its release (after the judge's pass or the operator's approval).
+   */
+  killDuring: 'none' | 'judge' | 'hold' | 'release';
 }
 
 /** How the engine phrases a timeout at the deadline (its abort timeout says something else). */
@@ -36,6 +41,11 @@ export class ObservedStore extends FaultyStore {
   /** Stops the engine reported (judge kill, skip, deadline timeout): each must latch the governor. */
   stops = 0;
   operatorKilled = false;
+  /** Calls whose script killed the session while they were judged, held or released. */
+  readonly killedFor = new Set<string>();
+  /** Actions the store let run (`releaseAction` released them): the only writes that may run. */
+  readonly releasedActions = new Set<string>();
+  private judging: string | undefined;
   readonly scripts = new Map<string, CallScript>();
   private readonly polls = new Map<string, number>();
   sessionId = '';
@@ -43,6 +53,13 @@ export class ObservedStore extends FaultyStore {
   private scriptOf(actionId: string): CallScript | undefined {
     const callId = this.callOfAction.get(actionId);
     return callId === undefined ? undefined : this.scripts.get(callId);
+  }
+  private async killFor(actionId: string): Promise<void> {
+    const callId = this.callOfAction.get(actionId);
+    if (callId === undefined || this.killedFor.has(callId)) return;
+    await this.inner.killSession(this.sessionId, `operator ana: stop ${callId}`);
+    this.killedFor.add(callId);
+    this.operatorKilled = true;
   }
   private seen(hold: HoldRecord | undefined): void {
     if (hold?.status === 'approved') this.approvedActions.add(hold.actionId);
@@ -67,13 +84,25 @@ export class ObservedStore extends FaultyStore {
     const record = await super.recordAction(action);
     const callId = callIdOf(record.input);
     if (callId !== undefined) this.callOfAction.set(record.id, callId);
+    this.judging = record.id;
     return record;
   }
+  override async listEvidence(sessionId: string) {
+    const evidence = await super.listEvidence(sessionId);
+    // The engine reads the evidence right after recording the action: the judgement is under way.
+    const judging = this.judging;
+    if (judging !== undefined && this.scriptOf(judging)?.killDuring === 'judge') await this.killFor(judging);
+    return evidence;
+  }
+  override async releaseAction(release: Parameters<FaultyStore['releaseAction']>[0]) {
+    // Between the judge's pass (or the operator's approval) and the release: the release must see it.
+    if (this.scriptOf(release.actionId)?.killDuring === 'release') await this.killFor(release.actionId);
+    const result = await super.releaseAction(release);
+    if (release.verdict !== undefined) this.verdictOfAction.set(release.actionId, 'pass');
+    if (result.released) this.releasedActions.add(release.actionId);
+    return result;
+  }
   override async recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt'>) {
-    if (this.scriptOf(verdict.actionId)?.killWhileJudged) {
-      await this.inner.killSession(this.sessionId, 'operator ana: stop while judged');
-      this.operatorKilled = true;
-    }
     const record = await super.recordVerdict(verdict);
     this.verdictOfAction.set(record.actionId, record.verdict.kind);
     if (record.verdict.kind === 'kill') this.stops++;
@@ -88,6 +117,7 @@ export class ObservedStore extends FaultyStore {
     this.polls.set(id, poll + 1);
     const pending = await this.inner.getHold(id);
     const script = pending && this.scriptOf(pending.actionId);
+    if (pending && script?.killDuring === 'hold' && poll === 0) await this.killFor(pending.actionId);
     if (script && poll === script.afterPolls) {
       if (script.decision !== 'none')
         await this.inner.decideHold(id, script.decision, 'operator-ana', `scripted ${script.decision}`);
