@@ -1,11 +1,13 @@
-// One timed run of a contender for bench/test-runner.mjs: spawn, sample, check, and report what
-// the run cost (wall time, process tree memory and CPU, CLI processes, request times).
+// One timed run of a contender for bench/test-runner.mjs and bench/chat-vs-ai-sdk.mjs: spawn,
+// sample, check, and report what the run cost (wall time, process tree memory and CPU, CLI
+// processes, request times). The fake server speaks `protocol` (fake-model-protocols.mjs).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { describeUnexpected, requestProblems } from './check-bench-requests.mjs';
+import { describeUnexpected } from './check-bench-requests.mjs';
+import { PROTOCOLS } from './fake-model-protocols.mjs';
 import { childrenCpuSeconds, machineBusySeconds, startTreeSampler } from './proc-stats.mjs';
 
 const SAMPLE_EVERY_MS = 100;
@@ -19,7 +21,7 @@ const now = () => performance.timeOrigin + performance.now();
 export class BenchError extends Error {}
 
 /** Checks the fake server saw exactly one agent-loop request per case, each the same as HoloDeck sends. */
-function checkRequests(server, before, label, caseCount, { instructions, model }) {
+function checkRequests(server, before, label, caseCount, { instructions, model }, requestProblems) {
   const added = server.requests.slice(before.requests);
   const unexpected = server.unexpected.slice(before.unexpected);
   if (unexpected.length) {
@@ -39,15 +41,26 @@ function checkRequests(server, before, label, caseCount, { instructions, model }
 
 /**
  * Spawns one contender (`node --import child-probe.mjs <args>`), times it from spawn to exit,
- * samples its process tree, and checks it succeeded: exit 0, the bare loop's "N/N passed", and
- * one agent-loop request per case on the fake server. Throws BenchError otherwise.
+ * samples its process tree every `sampleEveryMs` (0: not at all; peak RSS then comes from the
+ * probe, the node process alone), and checks it succeeded: exit 0, `contender.expectStdout` (e.g.
+ * the bare loop's "N/N passed") in its output when set, and one agent-loop request per case on the
+ * fake server, each passing `protocol.requestProblems`. Throws BenchError otherwise.
  */
-export function runContender({ contender, server, home, latencyMs, caseCount, requestTimes, expected }) {
+export function runContender({
+  contender,
+  server,
+  home,
+  latencyMs,
+  caseCount,
+  requestTimes,
+  expected,
+  protocol = PROTOCOLS.anthropic,
+  sampleEveryMs = SAMPLE_EVERY_MS,
+}) {
   const env = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
-    ANTHROPIC_API_KEY: 'sk-bench-fake',
-    ANTHROPIC_BASE_URL: server.url,
+    ...protocol.env(server),
     NO_COLOR: '1',
   };
   const before = { requests: server.requests.length, unexpected: server.unexpected.length };
@@ -62,7 +75,7 @@ export function runContender({ contender, server, home, latencyMs, caseCount, re
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const sampler = startTreeSampler(child.pid, startedAt, SAMPLE_EVERY_MS);
+    const sampler = sampleEveryMs > 0 ? startTreeSampler(child.pid, startedAt, sampleEveryMs) : undefined;
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -72,12 +85,12 @@ export function runContender({ contender, server, home, latencyMs, caseCount, re
       stderr += chunk;
     });
     child.on('error', (error) => {
-      sampler.stop();
+      sampler?.stop();
       reject(new BenchError(`${contender.label}: could not start: ${error.message}`));
     });
     child.on('close', (code, signal) => {
       const closedAt = now();
-      const timeline = sampler.stop();
+      const timeline = sampler?.stop() ?? [];
       const selfCpu = process.cpuUsage(selfBefore);
       const treeCpu = childrenCpuSeconds() - cpuBefore;
       const busy = machineBusySeconds() - busyBefore;
@@ -97,8 +110,12 @@ export function runContender({ contender, server, home, latencyMs, caseCount, re
         );
         return;
       }
-      if (contender.key === 'bare' && !stdout.includes(`bare-test-loop: ${caseCount}/${caseCount} passed`)) {
-        reject(new BenchError(`${contender.label}: not all ${caseCount} answers arrived:\n${stdout}`));
+      if (contender.expectStdout !== undefined && !stdout.includes(contender.expectStdout)) {
+        reject(
+          new BenchError(
+            `${contender.label}: expected "${contender.expectStdout}" in its output, got:\n${stdout}`,
+          ),
+        );
         return;
       }
       let requests;
@@ -109,6 +126,7 @@ export function runContender({ contender, server, home, latencyMs, caseCount, re
           `${contender.label} (latency ${latencyMs} ms)`,
           caseCount,
           expected,
+          protocol.requestProblems,
         );
       } catch (error) {
         reject(error);
@@ -124,9 +142,11 @@ export function runContender({ contender, server, home, latencyMs, caseCount, re
         closedAt,
         loadBefore: load,
         loadAfter: os.loadavg(),
-        peakRssKb: Math.max(...timeline.map((point) => point.rssKb)),
-        peakClaude: Math.max(...timeline.map((point) => point.claude)),
-        meanClaude: timeline.reduce((sum, point) => sum + point.claude, 0) / timeline.length,
+        peakRssKb: timeline.length ? Math.max(...timeline.map((point) => point.rssKb)) : probe?.maxRssKb,
+        peakClaude: timeline.length ? Math.max(...timeline.map((point) => point.claude)) : undefined,
+        meanClaude: timeline.length
+          ? timeline.reduce((sum, point) => sum + point.claude, 0) / timeline.length
+          : undefined,
         clisSpawned: probe ? clis.length : undefined,
         nodeCpuSeconds: probe?.cpuSeconds,
         treeCpuSeconds: treeCpu,

@@ -8,11 +8,14 @@ import { validateAgent } from '../packages/holodeck/src/load-agent.js';
 
 const examples = path.dirname(fileURLToPath(import.meta.url));
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
       cwd: path.dirname(examples),
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -40,15 +43,16 @@ describe('examples/', () => {
   });
 
   it('npm run demo answers from the real function tool through the real CLI, and removes its temporary HOME', async () => {
-    const demoHomes = () => readdirSync(tmpdir()).filter((name) => name.startsWith('holodeck-demo-home-'));
-    const before = demoHomes();
-    const outcome = await run(['examples/run-offline-demo.mjs', 'chat']);
+    // Its own TMPDIR, so demos of other test files running at the same time do not count.
+    const demoTmp = mkdtempSync(path.join(tmpdir(), 'demo-tmp-'));
+    const demoHomes = () => readdirSync(demoTmp).filter((name) => name.startsWith('holodeck-demo-home-'));
+    const outcome = await run(['examples/run-offline-demo.mjs', 'chat'], { TMPDIR: demoTmp });
     expect(outcome.stderr).not.toMatch(/warning/i);
     expect(outcome).toMatchObject({
       code: 0,
       stdout: 'Your order A-1001 has shipped with DHL; the total was $54.9.\n',
     });
-    expect(demoHomes()).toEqual(before);
+    expect(demoHomes()).toEqual([]);
   });
 
   it('npm run demo:test runs the example suite: every metric family, a conversation, repeats', async () => {
