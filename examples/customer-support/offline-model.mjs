@@ -17,9 +17,15 @@ export const LOOKUP_TOOL = 'lookup_order';
 /** A verdict of the shape `schema` asks for (the judges of g-eval, rubric and the RAG metrics). */
 function verdictFor(schema) {
   const properties = schema.properties ?? {};
+  if ('steps' in properties)
+    return {
+      steps: ['Check the answer is polite.', 'Check it says where the order is.', 'Check it is specific.'],
+    };
   if ('claims' in properties)
     return {
-      claims: [{ claim: 'the answer follows the policy', supported: true, reason: 'stated in the context' }],
+      claims: [
+        { claim: 'the answer follows the policy', verdict: 'supported', reason: 'stated in the context' },
+      ],
     };
   if ('statements' in properties)
     return {

@@ -22,7 +22,8 @@ const outdir = 'dist/bundle/cli';
 const vendorDir = 'dist/bundle/vendor';
 const SDK = '@anthropic-ai/claude-agent-sdk';
 
-// Old bundles and their code caches go with every build.
+// Old bundles go with every build. Their code caches live in the user's cache folder
+// (bin/load-with-code-cache.js): the first run of the new build replaces them.
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 
 const common = {

@@ -34,6 +34,13 @@ function render(event: SessionEvent, status: (line: string) => void): string {
     case 'error':
       status(`error: ${event.message}`);
       return '';
+    case 'approval-request':
+      // Line mode creates its session with approvals refused; a request is answered all the same.
+      event.request.respond({
+        behavior: 'deny',
+        reason: 'nobody can approve it in this run (not a terminal)',
+      });
+      return '';
     case 'session-start':
     case 'thinking-delta':
     case 'finish':
@@ -42,8 +49,10 @@ function render(event: SessionEvent, status: (line: string) => void): string {
 }
 
 /**
- * A line-based conversation on one session (one CLI process for the whole chat).
- * `/exit` or end of input ends it; the session id is reported so it can be resumed.
+ * A line-based conversation on one session (one CLI process for the whole chat), for piped input:
+ * one message per line, plain output. `/exit`, `/quit` or end of input ends it; the session id is
+ * reported so it can be resumed. Tool calls that need approval are refused with a message naming
+ * the setting that allows them (the terminal chat, `terminal-chat.ts`, asks instead).
  */
 export async function runInteractiveChat(
   agentFile: string,
@@ -70,7 +79,7 @@ export async function runInteractiveChat(
     io.status(io.prompt);
     for await (const line of lines) {
       const message = line.trim();
-      if (message === '/exit') break;
+      if (message === '/exit' || message === '/quit') break;
       if (message) {
         try {
           for await (const event of session.sendStreaming(message)) {

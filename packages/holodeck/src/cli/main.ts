@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { ConfigError, InterruptedError } from '../errors.js';
+import { holodeckVersion } from '../holodeck-version.js';
 import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerIngestCommand } from './commands/ingest-command.js';
@@ -35,7 +36,7 @@ async function main(argv: string[]): Promise<void> {
   const program = new Command()
     .name('holodeck')
     .description('Define an AI agent in one agent.yaml, then validate it, test it and chat with it.')
-    .version('0.1.0')
+    .version(holodeckVersion())
     .option('--debug', 'print stack traces for errors')
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError()

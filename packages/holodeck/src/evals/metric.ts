@@ -42,6 +42,7 @@ export interface MetricOutcome {
 export interface MetricContext {
   /** Asks the judge model for a structured verdict (judge and RAG metrics). */
   judge?: JudgeClient;
+  /** The attempt's signal: aborted when the case times out or the run is interrupted (Ctrl+C). */
   signal?: AbortSignal;
 }
 
@@ -60,6 +61,11 @@ export interface JudgeRequest {
   prompt: string;
   /** JSON Schema of the verdict the judge must return (through a forced tool call). */
   verdictSchema: Record<string, unknown>;
+  /**
+   * Which of several samples of the same request this is (g-eval \`samples\`): 1 and up get cache
+   * entries of their own; 0 or unset is the single answer. The judge still answers at temperature 0.
+   */
+  sample?: number;
 }
 
 /** Calls the judge model at temperature 0 and returns its validated structured verdict. */

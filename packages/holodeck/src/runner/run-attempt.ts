@@ -134,11 +134,10 @@ export async function runAttempt(
     if (result.is_error && !expectedKill)
       return failedAttempt(attempt, result.error_reason ?? 'the agent run failed', elapsed(), result);
     const metrics = await untilAborted(
-      evaluateAll(
-        testCase.metrics,
-        metricInput(input, result, config.ground_truth, config.context),
-        options.metricContext,
-      ),
+      evaluateAll(testCase.metrics, metricInput(input, result, config.ground_truth, config.context), {
+        ...options.metricContext,
+        signal,
+      }),
       signal,
     );
     return {
@@ -248,7 +247,10 @@ async function runConversation(
       }
       const input = metricInput(turn.input, result, turn.ground_truth, turn.context ?? config.context);
       const turnMetrics = testCase.turnMetrics[index] ?? [];
-      const metrics = await untilAborted(evaluateAll(turnMetrics, input, options.metricContext), run.signal);
+      const metrics = await untilAborted(
+        evaluateAll(turnMetrics, input, { ...options.metricContext, signal: run.signal }),
+        run.signal,
+      );
       turns.push({ ...base, metrics, passed: allDecidingPassed(turnMetrics, metrics) });
       if (index === turnsConfig.length - 1) {
         // The case's metrics grade the conversation's final answer.
@@ -259,7 +261,7 @@ async function runConversation(
           turn.context ?? config.context,
         );
         caseMetrics = await untilAborted(
-          evaluateAll(testCase.metrics, finalInput, options.metricContext),
+          evaluateAll(testCase.metrics, finalInput, { ...options.metricContext, signal: run.signal }),
           run.signal,
         );
       }

@@ -23,20 +23,21 @@ describe('holodeck chat -p', () => {
     );
   });
 
-  it('runs the bundled CLI and the vendored SDK from their V8 code caches', async () => {
-    // A run that found no cache writes one as it exits, so after any run both exist (one per
-    // Node version and flags: other tests may have made more).
+  it('writes the V8 code caches of the bundled CLI and the vendored SDK to the user cache folder', async () => {
+    // The agent's HOME is fresh, so this run finds no cache and writes both as it exits, under
+    // ~/.cache/holodeck/code-cache (XDG_CACHE_HOME is not set), and nothing inside the package.
     fake().script(reply('cached'));
     const agent = createE2eAgent(fake().url);
     const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
     expect(outcome).toMatchObject({ code: 0, stdout: 'cached\n' });
+    const cacheDir = path.join(agent.env.HOME ?? '', '.cache', 'holodeck', 'code-cache');
+    expect(readdirSync(cacheDir).sort()).toEqual([
+      expect.stringMatching(/^claude-agent-sdk\.cjs\.[0-9a-f]{16}\.[0-9a-f]{16}\.v8$/),
+      expect.stringMatching(/^main\.cjs\.[0-9a-f]{16}\.[0-9a-f]{16}\.v8$/),
+    ]);
     const bundleDir = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
-    expect(readdirSync(path.join(bundleDir, 'cli/.code-cache'))).toContainEqual(
-      expect.stringMatching(/^main\.cjs\.\w+\.v8$/),
-    );
-    expect(readdirSync(path.join(bundleDir, 'vendor/.code-cache'))).toContainEqual(
-      expect.stringMatching(/^claude-agent-sdk\.cjs\.\w+\.v8$/),
-    );
+    expect(readdirSync(path.join(bundleDir, 'cli'))).not.toContain('.code-cache');
+    expect(readdirSync(path.join(bundleDir, 'vendor'))).not.toContain('.code-cache');
   });
 
   it('--json prints the ExecutionResult', async () => {

@@ -96,13 +96,15 @@ describe('issue 14 through the real CLI', () => {
     await world.run(fake.url);
     expect(seen(1).r1?.text).toContain('may not run alongside other tool calls');
     expect(seen(2).r3?.text).toContain('may not run alongside other tool calls');
-    // The first write of a message has no sibling yet when the CLI starts it (it streams the next
-    // block afterwards): it is judged alone, on the evidence of the turns before.
-    expect(world.refunds).toEqual([{ customer_id: 'C9', amount: 41 }]);
+    // The first write of a message may have no sibling yet when the CLI starts it (it streams the
+    // next block afterwards, and when depends on timing): then it is judged alone, on the evidence of
+    // the turns before; if the sibling was already seen it is refused too. Never do both run.
+    const firstRan = world.refunds.length === 1;
+    expect(world.refunds).toEqual(firstRan ? [{ customer_id: 'C9', amount: 41 }] : []);
     const audit = await world.store.audit();
     expect(audit.map((entry) => [entry.action.input, entry.verdict?.source])).toEqual([
       [refundInput('C9', 40), 'gate'],
-      [refundInput('C9', 41), 'judge'],
+      [refundInput('C9', 41), firstRan ? 'judge' : 'gate'],
       [refundInput('C9', 42), 'gate'],
     ]);
   });

@@ -124,6 +124,7 @@ export class AiSdkBackend implements AgentBackend {
       warnings: this.collectedWarnings,
       ...(saved ? { saved } : {}),
       ...(governance ? { governance } : {}),
+      ...(options.approvals ? { approvals: options.approvals } : {}),
     });
     this.sessions.add(session);
     const close = session.close.bind(session);

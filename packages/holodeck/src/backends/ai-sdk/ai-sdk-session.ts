@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadedAgent } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
-import type { AgentSession, BackendWarning, ExecutionResult, SessionEvent } from '../contract/index.js';
+import type {
+  AgentSession,
+  ApprovalDecision,
+  ApprovalMode,
+  BackendWarning,
+  ExecutionResult,
+  SessionEvent,
+} from '../contract/index.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
+import { AI_SDK_APPROVAL_REASON, type ApprovalQuestion } from './approve-tool-calls.js';
+import { EventChannel } from './event-channel.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { SESSION_SCHEMA_VERSION, type SessionFile, sessionFilePath } from './session-file-schema.js';
 import type { SessionMessage } from './session-message.js';
@@ -17,7 +26,12 @@ export interface AiSdkSessionInput {
   saved?: SessionFile;
   /** Novarch's session for this conversation, when the agent is governed. */
   governance?: RunGovernance;
+  /** `ask`: every tool call yields an `approval-request` and waits (an interactive chat). */
+  approvals?: ApprovalMode;
 }
+
+/** What a turn's pump hands the consumer: an event, or the end of the run. */
+type TurnItem = { event: SessionEvent } | { outcome: TurnOutcome } | { failure: unknown };
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -39,6 +53,8 @@ export class AiSdkSession implements AgentSession {
   private closed = false;
   private turnController: AbortController | undefined;
   private governance: RunGovernance | undefined;
+  /** Tools the user allowed for the rest of the conversation. */
+  private readonly allowedForSession = new Set<string>();
 
   constructor(private readonly input: AiSdkSessionInput) {
     this.id = input.saved?.sessionId ?? randomUUID();
@@ -56,6 +72,9 @@ export class AiSdkSession implements AgentSession {
     let finished: ExecutionResult | undefined;
     for await (const event of this.sendStreaming(message)) {
       if (event.type === 'finish') finished = event.result;
+      // send() has nobody to ask.
+      if (event.type === 'approval-request')
+        event.request.respond({ behavior: 'deny', reason: 'nobody can approve it in this run' });
     }
     if (!finished) throw new AgentSessionError('the turn ended without a result (this is a bug)');
     return finished;
@@ -69,12 +88,21 @@ export class AiSdkSession implements AgentSession {
     const controller = new AbortController();
     this.turnController = controller;
     const { runtime } = this.input;
+    const channel = new EventChannel<TurnItem>();
     const turn = runtime.runTurn({
       history: this.history,
       message,
       signal: controller.signal,
       sessionId: this.id,
       ...(this.governance ? { governance: this.governance } : {}),
+      ...(this.input.approvals === 'ask'
+        ? {
+            approval: {
+              approve: (question, signal) => this.ask(channel, question, signal),
+              allowedForSession: this.allowedForSession,
+            },
+          }
+        : {}),
     });
     let outcome: TurnOutcome | undefined;
     try {
@@ -88,12 +116,29 @@ export class AiSdkSession implements AgentSession {
           warnings: [...this.input.warnings],
         };
       }
-      for (let next = await turn.next(); ; next = await turn.next()) {
-        if (next.done) {
-          outcome = next.value;
+      // The run is read by a pump, so approval requests (made inside a tool's execute, while the
+      // run waits for it) reach the consumer between the run's own events.
+      void (async () => {
+        try {
+          for (let next = await turn.next(); ; next = await turn.next()) {
+            if (next.done) {
+              channel.push({ outcome: next.value });
+              return;
+            }
+            channel.push({ event: next.value });
+          }
+        } catch (failure) {
+          channel.push({ failure });
+        }
+      })();
+      for (;;) {
+        const item = await channel.next();
+        if ('failure' in item) throw item.failure;
+        if ('outcome' in item) {
+          outcome = item.outcome;
           break;
         }
-        yield next.value;
+        yield item.event;
       }
       this.history.push(...outcome.messages);
       const saveProblem = await this.save();
@@ -110,6 +155,37 @@ export class AiSdkSession implements AgentSession {
       this.turnController = undefined;
       this.busy = false;
     }
+  }
+
+  /** An approval request of the turn in flight; an abort of the run (interrupt, close) denies it. */
+  private ask(
+    channel: EventChannel<TurnItem>,
+    question: ApprovalQuestion,
+    signal: AbortSignal | undefined,
+  ): Promise<ApprovalDecision> {
+    return new Promise((resolve) => {
+      let answered = false;
+      const respond = (decision: ApprovalDecision) => {
+        if (answered) return;
+        answered = true;
+        signal?.removeEventListener('abort', onAbort);
+        resolve(decision);
+      };
+      const onAbort = () => respond({ behavior: 'deny', reason: 'the turn was interrupted' });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      channel.push({
+        event: {
+          type: 'approval-request',
+          request: { ...question, reason: AI_SDK_APPROVAL_REASON, respond },
+        },
+      });
+    });
+  }
+
+  /** Stops the turn in flight (its run is aborted and ends with an error result); the session goes on. */
+  async interrupt(): Promise<void> {
+    this.turnController?.abort(new Error('the user interrupted the turn'));
   }
 
   /** Starts a new conversation in the same session: no history, a new id (known once a turn starts). */

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpToolConfig } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
+import { holodeckVersion } from '../../holodeck-version.js';
 import type { HoloDeckTool, LoadedTools, ToolOutput } from '../../tools/index.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { mcpResultText } from './mcp-result-text.js';
@@ -63,7 +64,7 @@ async function connectServer(
 ): Promise<ConnectedServer> {
   const { config } = entry;
   const { transport, stderrTail } = createMcpTransport(config, env);
-  const client = new Client({ name: 'holodeck', version: '0.1.0' });
+  const client = new Client({ name: 'holodeck', version: holodeckVersion() });
   try {
     await client.connect(transport, { timeout: config.request_timeout * 1000 });
     return { client, tools: await listServerTools(client, config) };

@@ -10,6 +10,7 @@ import {
 import type { ValidateFunction } from 'ajv';
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
 import type { TurnInput, TurnOutcome } from './ai-sdk-runtime.js';
+import { approveToolCalls } from './approve-tool-calls.js';
 import type { CallSettings } from './build-call-settings.js';
 import { buildExecutionResult } from './build-execution-result.js';
 import type { ErrorContext } from './describe-run-error.js';
@@ -61,7 +62,10 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
   // Messages of the finished steps: what the next request of a session must carry.
   let responseMessages: ModelMessage[] = [];
   const { call } = plan;
-  const tools = plan.tools(input.governance);
+  const offered = plan.tools(input.governance);
+  const tools = input.approval
+    ? approveToolCalls(offered, input.approval.approve, input.approval.allowedForSession)
+    : offered;
   const run = streamText({
     model: plan.model,
     system: plan.system,

@@ -77,6 +77,31 @@ function mcpServerConfig(tool: McpToolConfig): McpServerConfig {
 const SIDE_EFFECT_TOOLS = new Set(['Write', 'Edit', 'Bash']);
 
 /**
+ * Whether the CLI's permission prompt for this tool is one a person must answer: the side-effect
+ * built-ins permission_mode did not pre-approve (the CLI only asks for those). Tools the author
+ * declared in agent.yaml (function and MCP tools, read-only and web built-ins, subagents) are approved.
+ */
+export function needsApproval(toolName: string): boolean {
+  return SIDE_EFFECT_TOOLS.has(toolName);
+}
+
+/** Why a call needs approval, for the approval prompt. */
+export function approvalReason(permissionMode: ClaudeConfig['permission_mode']): string {
+  return `claude.permission_mode: ${permissionMode}`;
+}
+
+/** The refusal the model receives when nobody can approve a call. */
+export function unapprovableMessage(
+  toolName: string,
+  permissionMode: ClaudeConfig['permission_mode'],
+): string {
+  return (
+    `${toolName} needs approval under claude.permission_mode: ${permissionMode}, and nobody can approve it in this run. ` +
+    'Run `holodeck chat` on a terminal to approve it, or set permission_mode to acceptEdits (auto-approves file edits) or acceptAll in agent.yaml.'
+  );
+}
+
+/**
  * Answers the CLI's permission prompts in a run that has no operator. Tools the author declared
  * in agent.yaml (function and MCP tools, read-only and web built-ins, subagents) are approved;
  * a side-effect tool that permission_mode did not pre-approve is refused with how to allow it.
@@ -84,13 +109,8 @@ const SIDE_EFFECT_TOOLS = new Set(['Write', 'Edit', 'Bash']);
  */
 function approveDeclaredTools(permissionMode: ClaudeConfig['permission_mode']): CanUseTool {
   return async (toolName, input) => {
-    if (!SIDE_EFFECT_TOOLS.has(toolName)) return { behavior: 'allow', updatedInput: input };
-    return {
-      behavior: 'deny',
-      message:
-        `${toolName} needs approval under claude.permission_mode: ${permissionMode}, and nobody can approve it in this run. ` +
-        'Set permission_mode to acceptEdits (auto-approves file edits) or acceptAll in agent.yaml.',
-    };
+    if (!needsApproval(toolName)) return { behavior: 'allow', updatedInput: input };
+    return { behavior: 'deny', message: unapprovableMessage(toolName, permissionMode) };
   };
 }
 

@@ -1,4 +1,5 @@
 import { CredentialError } from '../../errors.js';
+import { holodeckVersion } from '../../holodeck-version.js';
 import {
   AUTH_REQUIREMENTS,
   type AuthProvider,
@@ -78,7 +79,7 @@ export function buildSubprocessEnv(input: SubprocessEnvInput): Record<string, st
   result.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
   result.CLAUDE_CODE_MAX_RETRIES = lowerBound(env.CLAUDE_CODE_MAX_RETRIES, MAX_API_RETRIES);
   result.API_TIMEOUT_MS = env.API_TIMEOUT_MS ?? String(DEFAULT_API_TIMEOUT_MS);
-  result.CLAUDE_AGENT_SDK_CLIENT_APP = 'holodeck/0.1.0';
+  result.CLAUDE_AGENT_SDK_CLIENT_APP = `holodeck/${holodeckVersion()}`;
   if (input.maxOutputTokens !== undefined)
     result.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.maxOutputTokens);
   if (input.bypassPermissionsAsRoot) result.IS_SANDBOX = '1';

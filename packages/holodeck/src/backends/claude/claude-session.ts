@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Query, query, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type CanUseTool,
+  type Query,
+  query,
+  type SDKMessage,
+  type SDKUserMessage,
+} from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
 import type {
   AgentSession,
+  ApprovalDecision,
   BackendWarning,
   CreateSessionOptions,
   ExecutionResult,
@@ -10,6 +17,7 @@ import type {
 } from '../contract/index.js';
 import { AsyncQueue } from './async-queue.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
+import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-options.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
@@ -38,6 +46,10 @@ export class ClaudeSession implements AgentSession {
   private id: string | undefined;
   /** What the last turn did when it ended without a result (stopped, or the process died). */
   private unfinished: ExecutionResult | undefined;
+  /** Tools the user allowed for the rest of the session (approvals: 'ask'). */
+  private readonly allowedForSession = new Set<string>();
+  /** Answers of approval requests still waiting; interrupt() and close() deny them. */
+  private readonly pendingApprovals = new Set<(decision: ApprovalDecision) => void>();
 
   constructor(
     private readonly prepared: PreparedAgent,
@@ -54,6 +66,7 @@ export class ClaudeSession implements AgentSession {
         ...(options.resume ? { resume: options.resume } : {}),
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
+        ...(options.approvals === 'ask' ? { canUseTool: this.askUser } : {}),
       }),
     });
     void this.pump();
@@ -83,6 +96,12 @@ export class ClaudeSession implements AgentSession {
     for await (const event of this.sendStreaming(message)) {
       if (event.type === 'finish') finished = event.result;
       if (event.type === 'error') error = event.message;
+      // send() has nobody to ask.
+      if (event.type === 'approval-request')
+        event.request.respond({
+          behavior: 'deny',
+          reason: unapprovableMessage(event.request.toolName, this.permissionMode()),
+        });
     }
     if (!finished) {
       const partial = this.unfinished;
@@ -131,14 +150,69 @@ export class ClaudeSession implements AgentSession {
     }
   }
 
+  /** Stops the turn in flight with the SDK's interrupt; the process and the conversation go on. */
+  async interrupt(): Promise<void> {
+    if (!this.current || this.closed || this.failure) return;
+    this.denyPending('the user interrupted the turn');
+    await this.run.interrupt();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.denyPending('the session was closed');
     this.input.end();
     this.current?.events.end();
     this.run.close();
     await this.handle.stop();
   }
+
+  /** permission_mode as agent.yaml spells it (a session that asks never runs under acceptAll). */
+  private permissionMode(): 'manual' | 'acceptEdits' | 'acceptAll' {
+    const mode = this.prepared.plan.options.permissionMode;
+    return mode === 'acceptEdits' ? 'acceptEdits' : mode === 'bypassPermissions' ? 'acceptAll' : 'manual';
+  }
+
+  private denyPending(reason: string): void {
+    for (const respond of [...this.pendingApprovals]) respond({ behavior: 'deny', reason });
+  }
+
+  /**
+   * The CLI's permission prompts in a session that asks its user (approvals: 'ask'): a call that
+   * needs approval becomes an `approval-request` event of the turn, and waits for its answer.
+   */
+  private readonly askUser: CanUseTool = async (toolName, input, { signal, toolUseID }) => {
+    if (!needsApproval(toolName) || this.allowedForSession.has(toolName))
+      return { behavior: 'allow', updatedInput: input };
+    const turn = this.current;
+    if (!turn || this.closed)
+      return { behavior: 'deny', message: unapprovableMessage(toolName, this.permissionMode()) };
+    const decision = await new Promise<ApprovalDecision>((resolve) => {
+      const respond = (answer: ApprovalDecision) => {
+        if (!this.pendingApprovals.delete(respond)) return;
+        signal.removeEventListener('abort', onAbort);
+        resolve(answer);
+      };
+      const onAbort = () => respond({ behavior: 'deny', reason: 'the request was cancelled' });
+      this.pendingApprovals.add(respond);
+      signal.addEventListener('abort', onAbort, { once: true });
+      turn.events.push({
+        type: 'approval-request',
+        request: {
+          callId: toolUseID,
+          toolName,
+          arguments: input,
+          reason: approvalReason(this.permissionMode()),
+          respond,
+        },
+      });
+    });
+    if (decision.behavior === 'allow') {
+      if (decision.scope === 'session') this.allowedForSession.add(toolName);
+      return { behavior: 'allow', updatedInput: input };
+    }
+    return { behavior: 'deny', message: `The user denied this ${toolName} call: ${decision.reason}` };
+  };
 
   private async pump(): Promise<void> {
     try {

@@ -5,6 +5,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { holodeckVersion } from '../../holodeck-version.js';
 import type { HoloDeckTool } from '../../tools/index.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 
@@ -21,7 +22,7 @@ function textResult(text: string, isError: boolean): CallToolResult {
  */
 export function createFunctionToolsServer(tools: readonly HoloDeckTool[]): McpSdkServerConfigWithInstance {
   const server = new McpServer(
-    { name: FUNCTION_TOOLS_SERVER, version: '0.1.0' },
+    { name: FUNCTION_TOOLS_SERVER, version: holodeckVersion() },
     { capabilities: { tools: {} } },
   );
   const byName = new Map(tools.map((tool) => [tool.name, tool]));

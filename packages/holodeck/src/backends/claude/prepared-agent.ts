@@ -1,4 +1,5 @@
 import type {
+  CanUseTool,
   HookCallbackMatcher,
   HookEvent,
   McpSdkServerConfigWithInstance,
@@ -31,6 +32,8 @@ export interface QueryOptionsInput {
   workingDirectory?: string;
   /** Hooks of a governed run (Novarch), added after HoloDeck's own tool guard. */
   extraHooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  /** Answers the CLI's permission prompts instead of the plan's (a chat that asks its user). */
+  canUseTool?: CanUseTool;
 }
 
 type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
@@ -60,5 +63,6 @@ export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput):
     ...(input.resume ? { resume: input.resume } : {}),
     ...(input.abortController ? { abortController: input.abortController } : {}),
     ...(input.workingDirectory ? { cwd: input.workingDirectory } : {}),
+    ...(input.canUseTool && prepared.plan.options.canUseTool ? { canUseTool: input.canUseTool } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { AgentSession } from './agent-session.js';
+import type { ApprovalMode } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
 import type { BackendWarning } from './session-event.js';
 
@@ -22,6 +23,12 @@ export interface CreateSessionOptions {
   resume?: string;
   /** Run in this folder instead of the configured working directory. */
   workingDirectory?: string;
+  /**
+   * `ask`: a tool call that needs approval yields an `approval-request` event and waits for its
+   * answer (an interactive chat). `refuse` (default): such calls are refused with a message naming
+   * the setting that allows them, as in runs nobody watches.
+   */
+  approvals?: ApprovalMode;
 }
 
 /**

@@ -14,6 +14,12 @@ export interface AgentSession {
    * case reusing it sees nothing of the one before (`holodeck test --isolation session`).
    */
   reset(): Promise<void>;
+  /**
+   * Stops the turn in flight (Ctrl+C in a chat); the turn ends with its `finish` event (an error
+   * result) and the session goes on: the next `sendStreaming` continues the same conversation.
+   * Does nothing between turns.
+   */
+  interrupt(): Promise<void>;
   /** Ends the session and releases its process. Safe to call twice. */
   close(): Promise<void>;
 }

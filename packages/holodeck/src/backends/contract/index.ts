@@ -7,6 +7,7 @@ export type {
   OfferedTool,
 } from './agent-backend.js';
 export type { AgentSession } from './agent-session.js';
+export type { ApprovalDecision, ApprovalMode, ApprovalRequest } from './approval.js';
 export type {
   AgentToolNames,
   BackendChecks,

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
 
 /** A non-fatal problem the backend wants the user to see (e.g. an ignored setting). */
@@ -16,6 +17,8 @@ export type SessionEvent =
   | { type: 'thinking-delta'; text: string }
   | { type: 'tool-call'; callId: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool-result'; callId: string; name: string; result: string; isError: boolean }
+  /** Only in sessions created with `approvals: 'ask'`: the turn waits until `request.respond()`. */
+  | { type: 'approval-request'; request: ApprovalRequest }
   | { type: 'error'; message: string }
   | { type: 'finish'; result: ExecutionResult };
 

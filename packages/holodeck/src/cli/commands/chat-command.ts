@@ -16,7 +16,8 @@ function printWarnings(warnings: BackendWarning[], style: Style) {
 }
 
 /**
- * `holodeck chat <file> [-p prompt]`: one answer with -p, otherwise a line-based conversation.
+ * `holodeck chat <file> [-p prompt]`: one answer with -p; otherwise the terminal chat on a TTY
+ * (line editing, approvals, slash commands), or a line-based conversation on piped stdin.
  * `signal` (Ctrl+C, SIGTERM) stops the run; the agent's process is ended before this returns.
  */
 export async function chatCommand(
@@ -29,6 +30,20 @@ export async function chatCommand(
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const onWarnings = (warnings: BackendWarning[]) => printWarnings(warnings, style);
   // Loaded on use: the Claude SDK is large and `validate`/`schema` do not need it.
+  if (options.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
+    const { runTerminalChat } = await import('../../chat/terminal-chat.js');
+    const outcome = await runTerminalChat(
+      file,
+      { input: process.stdin, output: process.stdout, colour: style.enabled },
+      {
+        onWarnings,
+        signal,
+        command: `holodeck chat ${file}`,
+        ...(options.resume ? { resume: options.resume } : {}),
+      },
+    );
+    return outcome.signalled ? ExitCode.interrupted : ExitCode.ok;
+  }
   if (options.prompt === undefined) {
     const { runInteractiveChat } = await import('../../chat/interactive-chat.js');
     const outcome = await runInteractiveChat(

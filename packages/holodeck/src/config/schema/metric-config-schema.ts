@@ -166,6 +166,14 @@ const gEval = z
       .tuple([z.int(), z.int()])
       .default([1, 5])
       .describe('[min, max] of the judge score, normalised to 0..1.'),
+    samples: z
+      .int('samples is a whole number from 1 to 20')
+      .min(1, 'samples is a whole number from 1 to 20')
+      .max(20, 'samples is a whole number from 1 to 20')
+      .default(1)
+      .describe(
+        'Judge calls per answer, their normalised scores averaged; default 1. The judge answers through a forced tool call, which gives no log-probabilities to weight the score by.',
+      ),
     threshold: threshold(0.5, 'Pass mark after normalising the score to 0..1.'),
     weight: common.weight,
   })
@@ -196,11 +204,31 @@ const rubric = z.strictObject({
 const rag = <const T extends string>(type: T) =>
   z.strictObject({ type: metricType(type), threshold: threshold(0.5, 'Pass mark.'), ...common });
 
+/** deepeval's definition: a claim is unfaithful when the context contradicts it. */
+const faithfulness = z.strictObject({
+  type: metricType('faithfulness'),
+  penalize_ambiguous_claims: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Also count claims the context does not mention as unfaithful; default false (only contradicted claims are).',
+    ),
+  threshold: threshold(0.5, 'Pass mark.'),
+  ...common,
+});
+
 /** A JS/TS grader: `(input) => boolean | number | {score, passed?, reason?}`. */
 const code = z.strictObject({
   type: metricType('code'),
   file: z.string().min(1).describe('Module path, relative to agent.yaml (.js, .mjs or .ts).'),
   function: z.string().min(1).default('default').describe('Export name.'),
+  timeout: z
+    .number()
+    .positive('timeout is a number of seconds above 0')
+    .default(30)
+    .describe(
+      'Seconds the grader may take; default 30. It receives { signal } as its second argument, aborted at this limit or when the attempt stops.',
+    ),
   threshold: threshold(0.5, 'Pass mark for a numeric score.'),
   ...common,
 });
@@ -235,7 +263,7 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   levenshtein,
   gEval,
   rubric,
-  rag('faithfulness'),
+  faithfulness,
   rag('answer_relevancy'),
   rag('contextual_precision'),
   rag('contextual_recall'),

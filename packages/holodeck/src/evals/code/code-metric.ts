@@ -13,7 +13,12 @@ export type GraderInput = MetricInput;
 /** What a grader may return. */
 export type GraderResult = boolean | number | { score: number; passed?: boolean; reason?: string };
 
-type Grader = (input: GraderInput) => GraderResult | Promise<GraderResult>;
+/** The grader's second argument: `signal` aborts at the metric's `timeout` or when the attempt stops. */
+export interface GraderOptions {
+  signal: AbortSignal;
+}
+
+type Grader = (input: GraderInput, options: GraderOptions) => GraderResult | Promise<GraderResult>;
 
 /**
  * A grader module could not be used: `field` says which setting of the metric is wrong (`file`
@@ -62,6 +67,12 @@ export async function loadGrader(config: CodeConfig): Promise<Grader> {
   return grader as Grader;
 }
 
+/** A score a grader returned, or why it is not one: scores are in [0, 1], never clamped. */
+function scoreProblem(score: number): string | undefined {
+  if (Number.isFinite(score) && score >= 0 && score <= 1) return undefined;
+  return `grader returned the score ${score}; a score must be from 0 to 1`;
+}
+
 function interpret(config: CodeConfig, result: unknown): MetricOutcome {
   if (typeof result === 'boolean') {
     return {
@@ -69,7 +80,9 @@ function interpret(config: CodeConfig, result: unknown): MetricOutcome {
       passed: result,
     };
   }
-  if (typeof result === 'number' && Number.isFinite(result)) {
+  if (typeof result === 'number') {
+    const problem = scoreProblem(result);
+    if (problem) return errorOutcome(config, problem, config.threshold);
     return scoredOutcome(config, result, config.threshold, `grader scored ${result}`);
   }
   if (
@@ -78,6 +91,8 @@ function interpret(config: CodeConfig, result: unknown): MetricOutcome {
     'score' in result &&
     typeof result.score === 'number'
   ) {
+    const problem = scoreProblem(result.score);
+    if (problem) return errorOutcome(config, problem, config.threshold);
     const reason =
       'reason' in result && typeof result.reason === 'string'
         ? result.reason
@@ -93,19 +108,45 @@ function interpret(config: CodeConfig, result: unknown): MetricOutcome {
   );
 }
 
-/** A JS/TS function as a metric; a grader that throws yields an error outcome with its message. */
+/**
+ * A JS/TS function as a metric, called as `grader(input, { signal })`. A grader that throws, or
+ * runs past the metric's `timeout` (seconds), yields an error outcome; when the attempt's signal
+ * aborts (case timeout, Ctrl+C) the abort is rethrown so the run stops. The signal is the only way
+ * to stop a grader: one that ignores it keeps running in the background, but its result is dropped.
+ */
 export function createCodeMetric(config: CodeConfig, grader: Grader): Metric {
   return {
     name: metricName(config),
     type: config.type,
-    async evaluate(input) {
+    async evaluate(input, context) {
+      const limit = new AbortController();
+      const timer = setTimeout(
+        () => limit.abort(new Error(`grader ${config.function} timed out after ${config.timeout} s`)),
+        config.timeout * 1000,
+      );
+      const signal = context.signal ? AbortSignal.any([limit.signal, context.signal]) : limit.signal;
+      let onAbort = () => {};
+      const stopped = new Promise<never>((_resolve, reject) => {
+        onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      // Only raced while the grader runs: a later abort must not become an unhandled rejection.
+      stopped.catch(() => {});
       try {
-        return interpret(config, await grader(input));
+        signal.throwIfAborted();
+        return interpret(config, await Promise.race([grader(input, { signal }), stopped]));
       } catch (error) {
+        if (context.signal?.aborted) throw context.signal.reason;
+        if (limit.signal.aborted) {
+          return errorOutcome(config, `grader ${config.function} timed out after ${config.timeout} s`);
+        }
         return errorOutcome(
           config,
           `grader ${config.function} threw: ${error instanceof Error ? error.message : String(error)}`,
         );
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
       }
     },
   };

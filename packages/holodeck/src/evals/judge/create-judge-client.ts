@@ -111,7 +111,14 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
   }
 
   async function judge(request: JudgeRequest, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const key = judgeCacheKey({ model: cachedAs, ...request, temperature: JUDGE_TEMPERATURE });
+    const key = judgeCacheKey({
+      model: cachedAs,
+      system: request.system,
+      prompt: request.prompt,
+      verdictSchema: request.verdictSchema,
+      temperature: JUDGE_TEMPERATURE,
+      sample: request.sample,
+    });
     if (options.cacheDir !== undefined) {
       const cached = await readCachedVerdict(options.cacheDir, key);
       // A cached verdict is re-checked: a hand-edited or stale file is a miss, not a wrong grade.

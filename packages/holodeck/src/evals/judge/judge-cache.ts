@@ -10,6 +10,8 @@ export interface JudgeCacheKeyParts {
   prompt: string;
   verdictSchema: Record<string, unknown>;
   temperature: number;
+  /** The sample index of a repeated request (g-eval \`samples\`); 0 or unset leaves the key as it was. */
+  sample?: number | undefined;
 }
 
 /** Version of the cache file format; bump it when the layout changes (old files are then misses). */
@@ -29,6 +31,8 @@ export function judgeCacheKey(parts: JudgeCacheKeyParts): string {
     parts.prompt,
     canonicalJson(parts.verdictSchema),
     parts.temperature,
+    // Appended only for samples after the first, so keys cached before samples existed stay valid.
+    ...(parts.sample ? [parts.sample] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

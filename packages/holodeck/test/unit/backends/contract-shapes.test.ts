@@ -75,7 +75,14 @@ describe('backend contract shapes', () => {
 
   it('SessionEvent is one union on type', () => {
     expectTypeOf<SessionEventType>().toEqualTypeOf<
-      'session-start' | 'text-delta' | 'thinking-delta' | 'tool-call' | 'tool-result' | 'error' | 'finish'
+      | 'session-start'
+      | 'text-delta'
+      | 'thinking-delta'
+      | 'tool-call'
+      | 'tool-result'
+      | 'approval-request'
+      | 'error'
+      | 'finish'
     >();
     expectTypeOf<Extract<SessionEvent, { type: 'finish' }>>().toEqualTypeOf<{
       type: 'finish';
@@ -91,6 +98,7 @@ describe('backend contract shapes', () => {
     expectTypeOf<AgentBackend['invokeOnce']>().parameter(0).toEqualTypeOf<string>();
     expectTypeOf<AgentBackend['createSession']>().returns.toEqualTypeOf<Promise<AgentSession>>();
     expectTypeOf<AgentSession['reset']>().toEqualTypeOf<() => Promise<void>>();
+    expectTypeOf<AgentSession['interrupt']>().toEqualTypeOf<() => Promise<void>>();
   });
 
   it('BackendProfile and BackendOptions', () => {

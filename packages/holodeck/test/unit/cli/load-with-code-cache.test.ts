@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,12 @@ setTimeout(() => process.stdout.write(\`answer=\${answer} dir=\${module.exports.
 
 let dir: string;
 let bundle: string;
+/** The cache folder the runs are given (HOLODECK_CODE_CACHE_DIR), apart from the bundle's. */
+let cacheDir: string;
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'code-cache-'));
+  cacheDir = path.join(dir, 'user-cache');
   bundle = path.join(dir, 'main.cjs');
   await writeFile(bundle, BUNDLE);
   await writeFile(path.join(dir, 'answer.mjs'), 'export const answer = 42;\n');
@@ -33,49 +36,92 @@ afterEach(async () => {
 });
 
 /** Runs the bundle through the loader in a fresh node; returns its output and the cache status. */
-async function run(): Promise<{ stdout: string; status: string }> {
+async function run(
+  env: Record<string, string> = { HOLODECK_CODE_CACHE_DIR: cacheDir },
+): Promise<{ stdout: string; status: string }> {
   const script = `import { loadWithCodeCache } from ${JSON.stringify(loader)};
     const { exports, cache } = loadWithCodeCache(${JSON.stringify(bundle)});
     process.stderr.write('status=' + cache + ' name=' + exports.name);`;
-  const { stdout, stderr } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script]);
+  const { stdout, stderr } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  });
   const [, status = stderr, name] = /^status=(\w+) name=(.*)$/.exec(stderr) ?? [];
   // The bundle's module.exports reach the caller.
-  expect(name).toBe(path.basename(dir));
+  expect(name).toBe(path.basename(path.dirname(bundle)));
   return { stdout, status };
 }
 
-const cacheFiles = async () => readdir(path.join(dir, '.code-cache')).catch(() => []);
+const cacheFiles = async (folder = cacheDir) => readdir(folder).catch(() => []);
+const CACHE_FILE = /^main\.cjs\.[0-9a-f]{16}\.[0-9a-f]{16}\.v8$/;
 
 describe('loadWithCodeCache', () => {
   it('compiles the first time, writes the cache at exit, and uses it the next time', async () => {
     expect(await run()).toEqual({ stdout: `answer=42 dir=${path.basename(dir)}\n`, status: 'miss' });
-    expect(await cacheFiles()).toEqual([expect.stringMatching(/^main\.cjs\.[0-9a-f]{32}\.v8$/)]);
+    expect(await cacheFiles()).toEqual([expect.stringMatching(CACHE_FILE)]);
     expect(await run()).toEqual({ stdout: `answer=42 dir=${path.basename(dir)}\n`, status: 'hit' });
+    // Nothing is written next to the bundle: the installed package stays as it was packed.
+    expect((await readdir(dir)).sort()).toEqual(['answer.mjs', 'main.cjs', 'user-cache']);
   });
 
-  it('ignores the cache of an earlier build of the same length (V8 would accept it)', async () => {
+  it('defaults to $XDG_CACHE_HOME/holodeck/code-cache, else ~/.cache/holodeck/code-cache', async () => {
+    const xdg = path.join(dir, 'xdg');
+    expect(await run({ XDG_CACHE_HOME: xdg, HOME: path.join(dir, 'home') })).toMatchObject({
+      status: 'miss',
+    });
+    expect(await cacheFiles(path.join(xdg, 'holodeck', 'code-cache'))).toEqual([
+      expect.stringMatching(CACHE_FILE),
+    ]);
+    if (process.platform === 'darwin' || process.platform === 'win32') return;
+    const home = path.join(dir, 'home');
+    expect(await run({ HOME: home })).toMatchObject({ status: 'miss' });
+    expect(await run({ HOME: home })).toMatchObject({ status: 'hit' });
+    expect(await cacheFiles(path.join(home, '.cache', 'holodeck', 'code-cache'))).toEqual([
+      expect.stringMatching(CACHE_FILE),
+    ]);
+  });
+
+  it('keeps bundles of the same name in different folders apart', async () => {
+    await run();
+    const other = path.join(dir, 'other');
+    await mkdir(other);
+    await writeFile(path.join(other, 'main.cjs'), BUNDLE);
+    await writeFile(path.join(other, 'answer.mjs'), 'export const answer = 42;\n');
+    const first = bundle;
+    bundle = path.join(other, 'main.cjs');
+    try {
+      expect(await run()).toMatchObject({ status: 'miss' });
+    } finally {
+      bundle = first;
+    }
+    expect(await cacheFiles()).toHaveLength(2);
+    expect(await run()).toMatchObject({ status: 'hit' });
+  });
+
+  it('ignores the cache of an earlier build of the same length (V8 would accept it), and removes it', async () => {
     await run();
     const [first] = await cacheFiles();
     // Same length, different text: V8's own check (the source length) would accept the old cache.
     await writeFile(bundle, BUNDLE.replace('answer=', 'ANSWER='));
     expect(await run()).toMatchObject({ stdout: expect.stringMatching(/^ANSWER=42/), status: 'miss' });
-    expect(await cacheFiles()).toHaveLength(2);
-    expect(await cacheFiles()).toContain(first);
+    const after = await cacheFiles();
+    expect(after).toEqual([expect.stringMatching(CACHE_FILE)]);
+    expect(after).not.toContain(first);
+    expect(await run()).toMatchObject({ status: 'hit' });
   });
 
   it('survives a corrupt cache: V8 rejects it, the bundle still runs, and the cache is rewritten', async () => {
     await run();
     const [file] = await cacheFiles();
-    await writeFile(path.join(dir, '.code-cache', file as string), 'not a code cache');
+    await writeFile(path.join(cacheDir, file as string), 'not a code cache');
     expect(await run()).toMatchObject({ stdout: expect.stringMatching(/^answer=42/), status: 'rejected' });
     expect(await run()).toMatchObject({ status: 'hit' });
   });
 
-  it('runs without a cache where it cannot write one (.code-cache is a file)', async () => {
-    await writeFile(path.join(dir, '.code-cache'), 'a file, not a folder');
+  it('runs silently without a cache where it cannot write one (the cache folder is a file)', async () => {
+    await writeFile(cacheDir, 'a file, not a folder');
     expect(await run()).toMatchObject({ stdout: expect.stringMatching(/^answer=42/), status: 'miss' });
     expect(await run()).toMatchObject({ status: 'miss' });
-    expect((await readdir(dir)).sort()).toEqual(['.code-cache', 'answer.mjs', 'main.cjs']);
+    expect((await readdir(dir)).sort()).toEqual(['answer.mjs', 'main.cjs', 'user-cache']);
   });
 
   it('does not change how errors in the bundle surface', async () => {

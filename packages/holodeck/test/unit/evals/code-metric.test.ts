@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCodeMetric, loadGrader } from '../../../src/evals/code/code-metric.js';
+import { MetricConfigSchema } from '../../../src/config/index.js';
+import { createCodeMetric, type GraderOptions, loadGrader } from '../../../src/evals/code/code-metric.js';
 import { metricInput } from './metric-input.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'graders-'));
@@ -19,7 +20,13 @@ export const broken = () => { throw new Error('grader bug'); };
 export const nonsense = () => 'yes';
 `,
 );
-const config = (fn: string, threshold = 0.5) => ({ type: 'code' as const, file, function: fn, threshold });
+const config = (fn: string, threshold = 0.5, timeout = 30) => ({
+  type: 'code' as const,
+  file,
+  function: fn,
+  threshold,
+  timeout,
+});
 
 async function grade(fn: string, threshold?: number) {
   const metric = createCodeMetric(config(fn, threshold), await loadGrader(config(fn)));
@@ -45,5 +52,64 @@ describe('code metrics (TypeScript graders)', () => {
     await expect(loadGrader(config('missing'))).rejects.toThrow(
       `${file} has no exported function "missing"; it exports broken, detailed, half, mentionsTotal, nonsense, vetoed`,
     );
+  });
+});
+
+describe('code metrics: scores, time limit and signal', () => {
+  const input = metricInput({ response: 'the total is 3' });
+
+  it('reports a score outside [0, 1] as an error instead of clamping it', async () => {
+    for (const [result, shown] of [
+      [1.5, '1.5'],
+      [-0.2, '-0.2'],
+      [{ score: 2, reason: 'too generous' }, '2'],
+      [Number.NaN, 'NaN'],
+    ] as const) {
+      const outcome = await createCodeMetric(config('g'), () => result).evaluate(input, {});
+      expect(outcome).toEqual({
+        name: 'code',
+        type: 'code',
+        score: 0,
+        threshold: 0.5,
+        passed: false,
+        reason: `grader returned the score ${shown}; a score must be from 0 to 1`,
+        error: `grader returned the score ${shown}; a score must be from 0 to 1`,
+      });
+    }
+    expect(await createCodeMetric(config('g'), () => 1).evaluate(input, {})).toMatchObject({ score: 1 });
+  });
+
+  it('passes { signal } to the grader and stops it at its timeout', async () => {
+    let seen: AbortSignal | undefined;
+    const hang = (_input: unknown, options: GraderOptions) => {
+      seen = options.signal;
+      return new Promise<number>(() => {});
+    };
+    const outcome = await createCodeMetric(config('hang', 0.5, 0.05), hang).evaluate(input, {});
+    expect(outcome).toMatchObject({ passed: false, error: 'grader hang timed out after 0.05 s' });
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it("rethrows the attempt's abort (case timeout, Ctrl+C) and aborts the grader's signal", async () => {
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const hang = (_input: unknown, options: GraderOptions) => {
+      seen = options.signal;
+      setTimeout(() => controller.abort(new Error('timed out after 3 s')), 10);
+      return new Promise<number>(() => {});
+    };
+    const metric = createCodeMetric(config('hang'), hang);
+    await expect(metric.evaluate(input, { signal: controller.signal })).rejects.toThrow(
+      'timed out after 3 s',
+    );
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('defaults timeout to 30 s and rejects one that is not above 0', () => {
+    expect(MetricConfigSchema.parse({ type: 'code', file: 'g.ts' })).toMatchObject({ timeout: 30 });
+    const result = MetricConfigSchema.safeParse({ type: 'code', file: 'g.ts', timeout: 0 });
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      'timeout is a number of seconds above 0',
+    ]);
   });
 });

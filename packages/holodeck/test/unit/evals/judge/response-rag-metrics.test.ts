@@ -8,34 +8,65 @@ const faithfulness = createFaithfulnessMetric(metricConfig({ type: 'faithfulness
 const relevancy = createAnswerRelevancyMetric(metricConfig({ type: 'answer_relevancy' }));
 const context = ['Paris is the capital of France.', 'Paris has about 2.1 million inhabitants.'];
 
+const strictFaithfulness = createFaithfulnessMetric(
+  metricConfig({ type: 'faithfulness', penalize_ambiguous_claims: true }),
+);
+const mixedClaims = {
+  claims: [
+    { claim: 'Paris is the capital of France', verdict: 'supported', reason: 'chunk 1' },
+    { claim: 'Paris has 9 million inhabitants', verdict: 'contradicted', reason: 'context says 2.1 million' },
+    { claim: 'Paris is on the Seine', verdict: 'not_mentioned', reason: 'not in the context' },
+  ],
+};
+
 describe('faithfulness metric', () => {
-  it('scores supported claims / claims and lists the unsupported ones', async () => {
-    const judge = stubJudge([
-      {
-        claims: [
-          { claim: 'Paris is the capital of France', supported: true, reason: 'chunk 1' },
-          { claim: 'Paris has 9 million inhabitants', supported: false, reason: 'context says 2.1 million' },
-          { claim: 'Paris is on the Seine', supported: false, reason: 'not mentioned' },
-        ],
-      },
-    ]);
+  it('counts only claims the context contradicts as unfaithful by default (deepeval)', async () => {
+    const judge = stubJudge([mixedClaims]);
     const outcome = await faithfulness.evaluate(metricInput({ context }), { judge });
     expect(outcome).toMatchObject({
       name: 'faithfulness',
       type: 'faithfulness',
       threshold: 0.5,
-      passed: false,
+      passed: true,
     });
-    expect(outcome.score).toBeCloseTo(1 / 3);
+    expect(outcome.score).toBeCloseTo(2 / 3);
     expect(outcome.reason).toBe(
-      '1 of 3 claims supported by the context. Unsupported: "Paris has 9 million inhabitants" ' +
-        '(context says 2.1 million); "Paris is on the Seine" (not mentioned).',
+      '2 of 3 claims not contradicted by the context. Contradicted: "Paris has 9 million inhabitants" ' +
+        '(context says 2.1 million). 1 of them is not mentioned by the context (counted as faithful; ' +
+        'penalize_ambiguous_claims: true counts them against).',
     );
-    const { prompt } = onlyRequest(judge);
+    const { prompt, verdictSchema } = onlyRequest(judge);
     expect(prompt).toContain(
       '<context_chunk number="2">\nParis has about 2.1 million inhabitants.\n</context_chunk>',
     );
     expect(prompt).toContain('<agent_response>');
+    expect(verdictSchema).toMatchObject({
+      properties: {
+        claims: {
+          items: { properties: { verdict: { enum: ['supported', 'contradicted', 'not_mentioned'] } } },
+        },
+      },
+    });
+  });
+
+  it('with penalize_ambiguous_claims, counts claims the context does not mention as unfaithful too', async () => {
+    const outcome = await strictFaithfulness.evaluate(metricInput({ context }), {
+      judge: stubJudge([mixedClaims]),
+    });
+    expect(outcome.score).toBeCloseTo(1 / 3);
+    expect(outcome.passed).toBe(false);
+    expect(outcome.reason).toBe(
+      '1 of 3 claims supported by the context. Unsupported: "Paris has 9 million inhabitants" ' +
+        '(context says 2.1 million); "Paris is on the Seine" (not in the context).',
+    );
+  });
+
+  it('defaults penalize_ambiguous_claims to false and rejects a non-boolean', () => {
+    expect(metricConfig({ type: 'faithfulness' })).toMatchObject({ penalize_ambiguous_claims: false });
+    const result = MetricConfigSchema.safeParse({ type: 'faithfulness', penalize_ambiguous_claims: 'yes' });
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      'Invalid input: expected boolean, received string',
+    ]);
   });
 
   it('scores 1 when the response makes no claims', async () => {
@@ -44,14 +75,14 @@ describe('faithfulness metric', () => {
     expect(outcome).toMatchObject({
       score: 1,
       passed: true,
-      reason: 'The response makes no factual claims.',
+      reason: 'The response makes no claims.',
     });
   });
 
-  it('lists at most 5 unsupported claims', async () => {
+  it('lists at most 5 contradicted claims', async () => {
     const claims = Array.from({ length: 7 }, (_, index) => ({
       claim: `claim ${index}`,
-      supported: false,
+      verdict: 'contradicted',
       reason: 'absent',
     }));
     const outcome = await faithfulness.evaluate(metricInput({ context }), { judge: stubJudge([{ claims }]) });
@@ -76,11 +107,20 @@ describe('faithfulness metric', () => {
     expect(outcome.error).toContain('no judge model configured');
   });
 
-  it('scores an empty response 1 without asking the judge', async () => {
-    const judge = stubJudge([]);
-    const outcome = await faithfulness.evaluate(metricInput({ context, response: '' }), { judge });
-    expect(outcome.score).toBe(1);
-    expect(judge.requests).toHaveLength(0);
+  it('scores an empty response as a response without claims (1, as deepeval does), without asking the judge', async () => {
+    for (const metric of [faithfulness, strictFaithfulness]) {
+      const judge = stubJudge([]);
+      const outcome = await metric.evaluate(metricInput({ context, response: '  ' }), { judge });
+      expect(outcome).toEqual({
+        name: 'faithfulness',
+        type: 'faithfulness',
+        score: 1,
+        threshold: 0.5,
+        passed: true,
+        reason: 'The response makes no claims.',
+      });
+      expect(judge.requests).toHaveLength(0);
+    }
   });
 });
 

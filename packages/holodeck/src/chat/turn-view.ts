@@ -1,0 +1,172 @@
+import type { ExecutionResult, SessionEvent } from '../backends/contract/index.js';
+import type { ChatStyle } from './chat-style.js';
+import { neutraliseTerminalText } from './neutralise-terminal-text.js';
+import { renderMarkdown } from './render-markdown.js';
+import { terminalTextWidth } from './terminal-text-width.js';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** The terminal the chat draws on. */
+export interface ChatScreen {
+  write(text: string): void;
+  columns(): number;
+  rows(): number;
+}
+
+/** Short arguments of a tool call for its one line: `key=value` pairs cut to fit. */
+export function shortArguments(args: Record<string, unknown>, room: number): string {
+  const text = Object.entries(args)
+    .map(
+      ([key, value]) => `${key}=${typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value)}`,
+    )
+    .join(' ');
+  const flat = neutraliseTerminalText(text).replace(/\s+/g, ' ');
+  return flat.length > room ? `${flat.slice(0, Math.max(0, room - 1))}…` : flat;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/**
+ * Draws one turn: a spinner while the model thinks or a tool runs, the text as it streams (then,
+ * once the message is complete, again as markdown fitted to the width), one line per tool call
+ * with its outcome and duration. Everything from the model or tools is neutralised first.
+ */
+export class TurnView {
+  private spinnerTimer: NodeJS.Timeout | undefined;
+  private spinnerFrame = 0;
+  private spinnerText = '';
+  private spinnerShown = false;
+  private streamed = '';
+  private readonly calls = new Map<
+    string,
+    { name: string; args: Record<string, unknown>; startedAt: number }
+  >();
+
+  constructor(
+    private readonly screen: ChatScreen,
+    private readonly style: ChatStyle,
+  ) {}
+
+  start(): void {
+    this.spin('thinking');
+  }
+
+  /** Draws one event; returns nothing: approvals are the caller's. */
+  accept(event: SessionEvent): void {
+    switch (event.type) {
+      case 'text-delta':
+        this.hideSpinner();
+        this.spinnerText = '';
+        this.streamed += event.text;
+        this.screen.write(neutraliseTerminalText(event.text).replace(/\n/g, '\r\n'));
+        return;
+      case 'thinking-delta':
+        if (!this.streamed) this.spin('thinking');
+        return;
+      case 'tool-call':
+        this.endText();
+        this.calls.set(event.callId, { name: event.name, args: event.arguments, startedAt: Date.now() });
+        this.spin(`running ${neutraliseTerminalText(event.name)}`);
+        return;
+      case 'tool-result': {
+        const call = this.calls.get(event.callId);
+        this.calls.delete(event.callId);
+        const refused =
+          event.isError && /denied|refused|needs approval|not allowed|Novarch/i.test(event.result);
+        const mark = !event.isError
+          ? this.style.green('✓')
+          : refused
+            ? this.style.yellow('⊘')
+            : this.style.red('✗');
+        const status = !event.isError ? 'done' : refused ? 'refused' : 'failed';
+        const took = call ? formatDuration(Date.now() - call.startedAt) : '';
+        const name = neutraliseTerminalText(event.name);
+        const head = `${mark} ${this.style.bold(name)}`;
+        const tail = ` ${status}${took ? ` ${took}` : ''}`;
+        const room = this.screen.columns() - terminalTextWidth(head) - terminalTextWidth(tail) - 4;
+        this.line(
+          `${head} ${this.style.dim(shortArguments(call?.args ?? {}, Math.max(10, room)))}${this.style.dim(tail)}`,
+        );
+        this.spin('thinking');
+        return;
+      }
+      case 'error':
+        this.endText();
+        this.line(`${this.style.red('error')} ${neutraliseTerminalText(event.message)}`);
+        return;
+      case 'session-start':
+      case 'approval-request':
+      case 'finish':
+        return;
+    }
+  }
+
+  /** Prints a line above the spinner. */
+  line(text: string): void {
+    const shown = this.spinnerShown;
+    this.hideSpinner();
+    this.screen.write(`${text}\r\n`);
+    if (shown) this.drawSpinner();
+  }
+
+  /** The turn ended: the last text as markdown, then the dim line of usage. */
+  finish(_result: ExecutionResult | undefined, footer: string): void {
+    this.stopSpinner();
+    this.endText();
+    this.screen.write(`${this.style.dim(footer)}\r\n`);
+  }
+
+  stopSpinner(): void {
+    this.hideSpinner();
+    if (this.spinnerTimer) clearInterval(this.spinnerTimer);
+    this.spinnerTimer = undefined;
+    this.spinnerText = '';
+  }
+
+  /** Re-draws the streamed text as markdown when it still fits on the screen; ends its line. */
+  private endText(): void {
+    if (!this.streamed) return;
+    const shown = neutraliseTerminalText(this.streamed);
+    this.streamed = '';
+    const columns = Math.max(1, this.screen.columns());
+    const rows = shown
+      .split('\n')
+      .reduce((sum, line) => sum + Math.max(1, Math.ceil(terminalTextWidth(line) / columns)), 0);
+    if (rows < this.screen.rows() - 1) {
+      const rendered = renderMarkdown(shown, columns - 1, this.style);
+      this.screen.write(
+        `\r${rows > 1 ? `\u001b[${rows - 1}A` : ''}\u001b[J${rendered.replace(/\n/g, '\r\n')}\r\n`,
+      );
+    } else {
+      this.screen.write('\r\n');
+    }
+  }
+
+  private spin(text: string): void {
+    this.spinnerText = text;
+    if (!this.spinnerTimer) {
+      this.spinnerTimer = setInterval(() => {
+        this.spinnerFrame = (this.spinnerFrame + 1) % SPINNER.length;
+        if (this.spinnerShown) this.drawSpinner();
+      }, 100);
+      this.spinnerTimer.unref();
+    }
+    if (!this.streamed) this.drawSpinner();
+  }
+
+  private drawSpinner(): void {
+    if (!this.spinnerText || this.streamed) return;
+    this.screen.write(
+      `\r\u001b[K${this.style.cyan(SPINNER[this.spinnerFrame] ?? '')} ${this.style.dim(`${this.spinnerText}…`)}`,
+    );
+    this.spinnerShown = true;
+  }
+
+  private hideSpinner(): void {
+    if (!this.spinnerShown) return;
+    this.screen.write('\r\u001b[K');
+    this.spinnerShown = false;
+  }
+}

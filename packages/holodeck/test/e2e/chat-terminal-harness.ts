@@ -1,0 +1,64 @@
+import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+import { HOLODECK_BIN } from './support/run-holodeck-cli.js';
+
+/** `holodeck chat` in a real pseudo-terminal, with the screen as a terminal would show it. */
+export interface ChatTerminal {
+  readonly pty: IPty;
+  /** Everything on the screen and in the scrollback, one string per row, trailing blanks trimmed. */
+  screen(): string;
+  /** Types text as keys (a string may hold escape sequences). */
+  type(text: string): void;
+  /** Pastes text as one bracketed paste. */
+  paste(text: string): void;
+  /** Waits until the screen matches (or fails with the screen). */
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  exited: Promise<{ exitCode: number; signal?: number }>;
+  kill(signal?: string): void;
+}
+
+export function startChatTerminal(args: string[], env: Record<string, string>, cwd?: string): ChatTerminal {
+  const terminal = new xterm.Terminal({ cols: 100, rows: 30, scrollback: 2000, allowProposedApi: true });
+  const pty = spawnPty(process.execPath, [HOLODECK_BIN, 'chat', ...args], {
+    name: 'xterm-256color',
+    cols: 100,
+    rows: 30,
+    env: { TERM: 'xterm-256color', NO_COLOR: '1', ...env },
+    ...(cwd ? { cwd } : {}),
+  });
+  pty.onData((data) => terminal.write(data));
+  const exit = new Promise<{ exitCode: number; signal?: number }>((resolve) => pty.onExit(resolve));
+  const screen = () => {
+    const buffer = terminal.buffer.active;
+    const rows: string[] = [];
+    for (let index = 0; index < buffer.length; index++) {
+      rows.push(buffer.getLine(index)?.translateToString(true) ?? '');
+    }
+    return rows.join('\n').replace(/\n+$/, '');
+  };
+  return {
+    pty,
+    screen,
+    type: (text) => pty.write(text),
+    paste: (text) => pty.write(`\u001b[200~${text}\u001b[201~`),
+    async waitFor(pattern, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      const matches = () =>
+        typeof pattern === 'string' ? screen().includes(pattern) : pattern.test(screen());
+      while (!matches()) {
+        if (Date.now() > deadline)
+          throw new Error(`the screen never showed ${String(pattern)}:\n${screen()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    get exited() {
+      return Promise.race([
+        exit,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`holodeck did not exit:\n${screen()}`)), 15_000).unref(),
+        ),
+      ]);
+    },
+    kill: (signal) => pty.kill(signal),
+  };
+}
