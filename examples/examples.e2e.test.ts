@@ -1,33 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateAgent } from '../packages/holodeck/src/load-agent.js';
+import { EXAMPLES_DIR, runFromRepoRoot as run } from './run-from-repo-root.js';
 
-const examples = path.dirname(fileURLToPath(import.meta.url));
-
-function run(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
-      cwd: path.dirname(examples),
-      env: { ...process.env, NO_COLOR: '1', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const examples = EXAMPLES_DIR;
 
 describe('examples/', () => {
   const agents = readdirSync(examples, { withFileTypes: true })

@@ -1,38 +1,16 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateAgent } from '../packages/holodeck/src/load-agent.js';
+import { EXAMPLES_DIR, runFromRepoRoot as run } from './run-from-repo-root.js';
 
 // examples/openai-support: the customer-support agent on provider openai, run offline by
 // `npm run demo:openai` / `npm run demo:openai:test` against the fake OpenAI-compatible server,
 // in-process on the AI SDK (no Claude CLI), with the real function tool of ../customer-support.
-const examples = path.dirname(fileURLToPath(import.meta.url));
+const examples = EXAMPLES_DIR;
 const agentFile = path.join(examples, 'openai-support', 'agent.yaml');
 const judgeCache = path.join(examples, 'openai-support', '.holodeck', 'cache', 'judge');
-
-function run(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
-      cwd: path.dirname(examples),
-      env: { ...process.env, NO_COLOR: '1', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 interface ReportAttempt {
   metrics: { type: string; passed: boolean }[];
