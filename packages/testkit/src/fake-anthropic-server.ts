@@ -1,9 +1,9 @@
-import { createServer } from 'node:http';
 import { FakeAnthropic } from './fake-anthropic.js';
 import type { RequestClassification } from './request/classify-request.js';
 import type { MessagesBody } from './request/messages-body.js';
 import type { RecordedRequest } from './request/recorded-request.js';
 import type { ScriptStep } from './script/script-step.js';
+import { listenOnLoopback } from './wire/loopback-server.js';
 
 /** Options of `startFakeAnthropic()`. */
 export interface FakeAnthropicOptions {
@@ -49,16 +49,9 @@ export interface FakeAnthropicServer {
 
 /** Starts a fake Anthropic Messages API on 127.0.0.1 and resolves once it listens. */
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropicServer> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const fake = new FakeAnthropic(server, options);
-  server.on('request', (request, response) => {
+  const listening = await listenOnLoopback(options.port);
+  const fake = new FakeAnthropic(listening, options);
+  listening.server.on('request', (request, response) => {
     void fake.handle(request, response);
   });
   return fake;

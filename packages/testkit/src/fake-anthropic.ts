@@ -1,9 +1,10 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeAnthropicOptions, FakeAnthropicServer } from './fake-anthropic-server.js';
 import { classifyMessagesRequest } from './request/classify-request.js';
 import { type MessagesBody, type ParsedMessagesBody, parseMessagesBody } from './request/messages-body.js';
 import { flattenHeaders, parseJson, readBody } from './request/read-request.js';
 import type { RecordedRequest, RequestKind } from './request/recorded-request.js';
+import { RequestLog } from './request/request-log.js';
 import { completenessReport } from './script/completeness-report.js';
 import { resolveStep } from './script/resolve-step.js';
 import { ScriptQueue } from './script/script-queue.js';
@@ -11,6 +12,7 @@ import type { ResolvedStep, ScriptStep } from './script/script-step.js';
 import { reply } from './script/step-builders.js';
 import { answerStep, writeApiError } from './wire/answer-step.js';
 import { estimateTokens } from './wire/estimate-tokens.js';
+import { closeLoopbackServer, type LoopbackServer } from './wire/loopback-server.js';
 import { writeJson } from './wire/write-json.js';
 
 const MESSAGES_PATH = '/v1/messages';
@@ -19,51 +21,38 @@ const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 // CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1.
 const HELLO_PATH = '/api/hello';
 
-interface Recordings {
-  agentLoop: RecordedRequest[];
-  auxiliary: RecordedRequest[];
-  unexpected: RecordedRequest[];
-  all: RecordedRequest[];
-}
-
-function emptyRecordings(): Recordings {
-  return { agentLoop: [], auxiliary: [], unexpected: [], all: [] };
-}
-
 /** The server behind `startFakeAnthropic()`: routes, records and answers requests. */
 export class FakeAnthropic implements FakeAnthropicServer {
   readonly url: string;
   readonly port: number;
   private readonly queue: ScriptQueue<ScriptStep>;
-  private recorded: Recordings = emptyRecordings();
+  private readonly log: RequestLog<Exclude<RequestKind, 'unexpected'>, RecordedRequest>;
   /** Agent-loop requests seen, including those that found the script exhausted. */
   private agentLoopSeen = 0;
   private readonly closing = new AbortController();
 
   constructor(
-    private readonly server: Server,
+    private readonly listening: LoopbackServer,
     private readonly options: FakeAnthropicOptions,
   ) {
-    const address = server.address();
-    if (address === null || typeof address === 'string')
-      throw new Error('fake-anthropic: server is not listening on TCP');
-    this.port = address.port;
-    this.url = `http://127.0.0.1:${address.port}`;
+    this.port = listening.port;
+    this.url = listening.url;
+    this.log = new RequestLog(options.onRequest);
     this.queue = new ScriptQueue<ScriptStep>(options.repeatLast ?? false);
     this.queue.append(options.steps ?? []);
   }
 
   get requests(): readonly RecordedRequest[] {
-    return this.recorded.agentLoop;
+    return this.log.of('agent-loop');
   }
   get auxiliaryRequests(): readonly RecordedRequest[] {
-    return this.recorded.auxiliary;
+    return this.log.of('auxiliary');
   }
   get unexpected(): readonly RecordedRequest[] {
-    return this.recorded.unexpected;
+    return this.log.of('unexpected');
   }
   get allRequests(): readonly RecordedRequest[] {
-    return this.recorded.all;
+    return this.log.all;
   }
   get remainingSteps(): readonly ScriptStep[] {
     return this.queue.remaining();
@@ -76,25 +65,21 @@ export class FakeAnthropic implements FakeAnthropicServer {
   assertComplete(): void {
     const report = completenessReport(
       'fake-anthropic',
-      [{ noun: 'agent-loop', remaining: this.queue.remaining(), answered: this.recorded.agentLoop.length }],
-      this.recorded.unexpected,
+      [{ noun: 'agent-loop', remaining: this.queue.remaining(), answered: this.requests.length }],
+      this.unexpected,
     );
     if (report !== undefined) throw new Error(report);
   }
 
   reset(): void {
     this.queue.clear();
-    this.recorded = emptyRecordings();
+    this.log.clear();
     this.agentLoopSeen = 0;
   }
 
   close(): Promise<void> {
     this.closing.abort();
-    return new Promise((resolve, reject) => {
-      this.server.close((error) => (error ? reject(error) : resolve()));
-      // The CLI keeps connections alive; without this, close() waits for them to time out.
-      this.server.closeAllConnections();
-    });
+    return closeLoopbackServer(this.listening.server);
   }
 
   /** Entry point for every HTTP request. Never throws: failures become 500 answers. */
@@ -120,8 +105,8 @@ export class FakeAnthropic implements FakeAnthropicServer {
   ): RecordedRequest {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const json = parseJson(rawBody);
-    const recorded: RecordedRequest = {
-      sequence: this.recorded.all.length + 1,
+    return this.log.add((sequence) => ({
+      sequence,
       method: request.method ?? 'GET',
       path: url.pathname,
       query: url.search,
@@ -132,13 +117,7 @@ export class FakeAnthropic implements FakeAnthropicServer {
       receivedAt: new Date(),
       kind,
       reason,
-    };
-    this.recorded.all.push(recorded);
-    if (kind === 'agent-loop') this.recorded.agentLoop.push(recorded);
-    else if (kind === 'auxiliary') this.recorded.auxiliary.push(recorded);
-    else this.recorded.unexpected.push(recorded);
-    this.options.onRequest?.(recorded);
-    return recorded;
+    }));
   }
 
   private requestId(recorded: RecordedRequest): string {
@@ -234,7 +213,7 @@ export class FakeAnthropic implements FakeAnthropicServer {
     } catch (error) {
       const reason = `respond() step failed: ${error instanceof Error ? error.message : String(error)}`;
       // The request stays in its list; it is also unexpected so assertComplete() reports it.
-      this.recorded.unexpected.push({ ...recorded, kind: 'unexpected', reason });
+      this.log.alsoUnexpected(recorded, reason);
       writeApiError(
         response,
         500,

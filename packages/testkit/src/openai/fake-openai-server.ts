@@ -1,5 +1,5 @@
-import { createServer } from 'node:http';
 import { z } from 'zod';
+import { listenOnLoopback } from '../wire/loopback-server.js';
 import { FakeOpenAI } from './fake-openai.js';
 import type { OpenAIRecordedRequest } from './openai-recorded-request.js';
 import type { ChatStep, EmbeddingsStep } from './openai-script-step.js';
@@ -78,16 +78,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const issues = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`startFakeOpenAI(): invalid options: ${issues.join('; ')}`);
   }
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const fake = new FakeOpenAI(server, options);
-  server.on('request', (request, response) => {
+  const listening = await listenOnLoopback(options.port);
+  const fake = new FakeOpenAI(listening, options);
+  listening.server.on('request', (request, response) => {
     void fake.handle(request, response);
   });
   return fake;

@@ -1,7 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestLog } from '../request/request-log.js';
 import { completenessReport } from '../script/completeness-report.js';
 import { resolveStep } from '../script/resolve-step.js';
 import { ScriptQueue } from '../script/script-queue.js';
+import { closeLoopbackServer, type LoopbackServer } from '../wire/loopback-server.js';
 import { answerChatStep } from './answer-chat-step.js';
 import { answerEmbeddings } from './answer-embeddings.js';
 import { type ChatCompletionsBody, parseChatCompletionsBody } from './chat-completions-body.js';
@@ -22,17 +24,6 @@ const DEFAULT_EMBEDDING_DIMENSIONS = 1536;
 // retries 5xx twice with 2 s + 4 s of backoff, and each retry would take the next step.
 const NO_RETRY = { 'x-should-retry': 'false' };
 
-interface Recordings {
-  chat: OpenAIRecordedRequest[];
-  embeddings: OpenAIRecordedRequest[];
-  unexpected: OpenAIRecordedRequest[];
-  all: OpenAIRecordedRequest[];
-}
-
-function emptyRecordings(): Recordings {
-  return { chat: [], embeddings: [], unexpected: [], all: [] };
-}
-
 /** The server behind `startFakeOpenAI()`: routes, records and answers requests. */
 export class FakeOpenAI implements FakeOpenAIServer {
   readonly url: string;
@@ -42,7 +33,7 @@ export class FakeOpenAI implements FakeOpenAIServer {
   readonly port: number;
   private readonly chatQueue = new ScriptQueue<ChatStep>();
   private readonly embeddingsQueue = new ScriptQueue<EmbeddingsStep>();
-  private recorded: Recordings = emptyRecordings();
+  private readonly log: RequestLog<Exclude<OpenAIRequestKind, 'unexpected'>, OpenAIRecordedRequest>;
   /** Chat requests with a valid body, including those that found the script exhausted. */
   private chatSeen = 0;
   /** Chat steps taken from the script (not counting fallback answers). */
@@ -50,15 +41,12 @@ export class FakeOpenAI implements FakeOpenAIServer {
   private readonly closing = new AbortController();
 
   constructor(
-    private readonly server: Server,
+    private readonly listening: LoopbackServer,
     private readonly options: FakeOpenAIOptions,
   ) {
-    const address = server.address();
-    if (address === null || typeof address === 'string') {
-      throw new Error('fake-openai: server is not listening on TCP');
-    }
-    this.port = address.port;
-    this.url = `http://127.0.0.1:${address.port}`;
+    this.port = listening.port;
+    this.url = listening.url;
+    this.log = new RequestLog(options.onRequest);
     this.baseUrl = `${this.url}/v1`;
     this.azureBaseUrl = `${this.url}/openai/v1`;
     this.azureDeploymentsBaseUrl = `${this.url}/openai`;
@@ -67,16 +55,16 @@ export class FakeOpenAI implements FakeOpenAIServer {
   }
 
   get requests(): readonly OpenAIRecordedRequest[] {
-    return this.recorded.chat;
+    return this.log.of('chat');
   }
   get embeddingsRequests(): readonly OpenAIRecordedRequest[] {
-    return this.recorded.embeddings;
+    return this.log.of('embeddings');
   }
   get unexpected(): readonly OpenAIRecordedRequest[] {
-    return this.recorded.unexpected;
+    return this.log.of('unexpected');
   }
   get allRequests(): readonly OpenAIRecordedRequest[] {
-    return this.recorded.all;
+    return this.log.all;
   }
   get remainingSteps(): readonly ChatStep[] {
     return this.chatQueue.remaining();
@@ -100,16 +88,16 @@ export class FakeOpenAI implements FakeOpenAIServer {
         {
           noun: 'chat completion',
           remaining: this.chatQueue.remaining(),
-          answered: this.recorded.chat.length,
+          answered: this.requests.length,
         },
         {
           noun: 'embeddings',
           remaining: this.embeddingsQueue.remaining(),
-          answered: this.recorded.embeddings.length,
+          answered: this.embeddingsRequests.length,
           quietWhenIdle: true,
         },
       ],
-      this.recorded.unexpected,
+      this.unexpected,
     );
     if (report !== undefined) throw new Error(report);
   }
@@ -117,18 +105,14 @@ export class FakeOpenAI implements FakeOpenAIServer {
   reset(): void {
     this.chatQueue.clear();
     this.embeddingsQueue.clear();
-    this.recorded = emptyRecordings();
+    this.log.clear();
     this.chatSeen = 0;
     this.stepsTaken = 0;
   }
 
   close(): Promise<void> {
     this.closing.abort();
-    return new Promise((resolve, reject) => {
-      this.server.close((error) => (error ? reject(error) : resolve()));
-      // Clients keep connections alive; without this, close() waits for them to time out.
-      this.server.closeAllConnections();
-    });
+    return closeLoopbackServer(this.listening.server);
   }
 
   /** Entry point for every HTTP request. Never throws: failures become 500 answers. */
@@ -152,20 +136,14 @@ export class FakeOpenAI implements FakeOpenAIServer {
       embeddingsBody: undefined,
     },
   ): OpenAIRecordedRequest {
-    const recorded: OpenAIRecordedRequest = {
-      sequence: this.recorded.all.length + 1,
+    return this.log.add((sequence) => ({
+      sequence,
       ...facts,
       ...bodies,
       receivedAt: new Date(),
       kind,
       reason,
-    };
-    this.recorded.all.push(recorded);
-    if (kind === 'chat') this.recorded.chat.push(recorded);
-    else if (kind === 'embeddings') this.recorded.embeddings.push(recorded);
-    else this.recorded.unexpected.push(recorded);
-    this.options.onRequest?.(recorded);
-    return recorded;
+    }));
   }
 
   /** Records the request as unexpected and answers with the fake's own error. */
@@ -253,7 +231,7 @@ export class FakeOpenAI implements FakeOpenAIServer {
     } catch (error) {
       const failure = `chatRespond() step failed: ${error instanceof Error ? error.message : String(error)}`;
       // The request stays in `requests`; it is also unexpected so assertComplete() reports it.
-      this.recorded.unexpected.push({ ...recorded, kind: 'unexpected', reason: failure });
+      this.log.alsoUnexpected(recorded, failure);
       writeOpenAIError(response, 400, fakeServerError(failure), requestId(recorded), NO_RETRY);
       return;
     }
