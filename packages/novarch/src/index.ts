@@ -7,6 +7,7 @@ export {
   augurAsyncTool,
 } from './augur/augur-async-tool.js';
 export { type ActiveSession, type AugurSessionOptions, augur } from './augur/augur-session.js';
+export type { EngineStore, GovernanceEngine } from './engine/governance-engine.js';
 export {
   ABORTED_HOLD_RATIONALE,
   ADOPT_DEPLOYMENT_WINDOW,
@@ -26,6 +27,7 @@ export {
   RulesError,
 } from './errors.js';
 export { GOVERNED_SESSION_ENV } from './gate/governed-environment.js';
+export type { HoldEvent, HoldListener } from './gate/hold-listener.js';
 export { NovarchHookGate, type NovarchHookGateOptions } from './gate/novarch-hook-gate.js';
 export {
   DEFAULT_UNMAPPED_ALLOWLIST,
@@ -54,19 +56,62 @@ export type {
   HoldWaiterIdentity,
   KillDetails,
   KillSource,
+  NewWebhookDelivery,
+  NovarchDatabaseStore,
   NovarchStore,
   PendingHoldState,
   ReleaseResult,
+  RuleReference,
+  RuleSetPush,
+  RuleSetPushResult,
+  RuleSetReference,
+  RuleSetStore,
   SessionKill,
   SessionRecord,
   SessionScope,
+  StoredRuleSet,
+  StoredRuleSetSummary,
   Verdict,
   VerdictRecord,
   VerdictSource,
+  WebhookAttempt,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookDeliveryStore,
 } from './model/index.js';
+export { canonicalRulesContent, rulesContentHash } from './model/rules-content-hash.js';
+export {
+  buildHoldWebhookPayload,
+  DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
+  HOLD_CREATED_EVENT,
+  type HoldCreatedEvent,
+  type HoldWebhookPayload,
+  HoldWebhookPayloadSchema,
+  MIN_WEBHOOK_SECRET_LENGTH,
+  signWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhookSignature,
+  WEBHOOK_DEFAULTS,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookConfigError,
+  WebhookNotifier,
+  type WebhookNotifierOptions,
+  type WebhookTarget,
+  type WebhookVerification,
+} from './notify/index.js';
+export { NovarchServerError } from './remote/novarch-http-client.js';
+export {
+  RemoteEngine,
+  type RemoteEngineOptions,
+  remoteEngine,
+  remoteEngineFromEnv,
+} from './remote/remote-engine.js';
 export {
   AnthropicLlmJudge,
+  type DiffLine,
   defaultNovarchConfig,
+  diffLines,
   judgeAction,
   type LlmJudge,
   loadNovarchConfig,
@@ -74,12 +119,43 @@ export {
   loadRulesFiles,
   ModelLlmJudge,
   type ModelLlmJudgeOptions,
+  NOT_REJUDGED_LLM,
   type NovarchConfig,
+  pushRules,
+  type ReplayedDecision,
+  type ReplayOptions,
+  type ReplayReport,
   type Rule,
   type RuleSet,
+  type RuleSource,
   type RulesFileValidation,
+  type RulesPush,
+  replayRules,
+  ruleSetContentHash,
+  ruleSetFromStored,
+  storedRuleSource,
   validateRulesFile,
+  validateRulesSource,
 } from './rules/index.js';
+export {
+  type NovarchServerOptions,
+  type RunningNovarchServer,
+  startNovarchServer,
+} from './server/start-novarch-server.js';
 export { NovarchStoreError } from './store/novarch-store-error.js';
+export {
+  DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS,
+  DEFAULT_POSTGRES_LOCK_WAIT_MS,
+  DEFAULT_POSTGRES_MAX_CONNECTIONS,
+  openPostgresStore,
+  type PostgresStoreOptions,
+} from './store/open-postgres-store.js';
 export { openSqliteStore, type SqliteStoreOptions } from './store/open-sqlite-store.js';
+export {
+  parseStoreUrl,
+  redactStoreUrl,
+  type StoreUrl,
+  type StoreUrlBase,
+  StoreUrlError,
+} from './store/parse-store-url.js';
 export { DEFAULT_REDACTIONS, type StoredValueOptions } from './store/stored-value-policy.js';

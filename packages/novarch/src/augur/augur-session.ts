@@ -1,16 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ADOPT_DEPLOYMENT_WINDOW, type NovarchEngine } from '../engine/novarch-engine.js';
+import type { GovernanceEngine } from '../engine/governance-engine.js';
+import { ADOPT_DEPLOYMENT_WINDOW } from '../engine/novarch-engine.js';
 import type { SessionRecord, SessionScope } from '../model/records.js';
+import { remoteEngineFromEnv } from '../remote/remote-engine.js';
 import { type EmbeddedEngine, openEmbeddedEngine, resetEmbeddedWarnings } from './open-embedded-engine.js';
 
 /** The governed session a tool call belongs to, reachable from any tool handler. */
 export interface ActiveSession {
-  engine: NovarchEngine;
+  /** A local `NovarchEngine`, or a `remoteEngine` on a Novarch server. */
+  engine: GovernanceEngine;
   record: SessionRecord;
 }
 
 const active = new AsyncLocalStorage<ActiveSession>();
-let defaultEngine: NovarchEngine | undefined;
+let defaultEngine: GovernanceEngine | undefined;
 /** The embedded default, opened by the first session that needs it and shared by the later ones. */
 let embedded: Promise<EmbeddedEngine> | undefined;
 
@@ -27,6 +30,17 @@ function embeddedEngine(): Promise<EmbeddedEngine> {
   return embedded;
 }
 
+let fromEnvironment: { key: string; engine: GovernanceEngine } | undefined;
+
+/** The remote engine of `$NOVARCH_SERVER` + `$NOVARCH_API_KEY`, when set (one per process). */
+function serverEngine(): GovernanceEngine | undefined {
+  const key = `${process.env.NOVARCH_SERVER ?? ''}\n${process.env.NOVARCH_API_KEY ?? ''}`;
+  if (fromEnvironment?.key === key) return fromEnvironment.engine;
+  const engine = remoteEngineFromEnv(process.env);
+  fromEnvironment = engine === undefined ? undefined : { key, engine };
+  return engine;
+}
+
 /** Closes and forgets the embedded default engine, so the next session opens it afresh (tests). */
 export async function resetEmbeddedEngine(): Promise<void> {
   const current = embedded;
@@ -40,11 +54,12 @@ export interface AugurSessionOptions extends SessionScope {
   /** Longest hold wait this session accepts (seconds), or ADOPT_DEPLOYMENT_WINDOW. */
   maxHoldS?: number | typeof ADOPT_DEPLOYMENT_WINDOW;
   /**
-   * The engine; default the one given to `augur.configure`, else the embedded default: the store
+   * The engine; default the one given to `augur.configure`, else a remote engine on
+   * `$NOVARCH_SERVER` (key `$NOVARCH_API_KEY`) when that is set, else the embedded default: the store
    * at `$NOVARCH_STORE` or `.novarch/novarch.db`, the rules and settings of `novarch.yaml` or
    * `$NOVARCH_CONFIG` when present (without rules, every write is held for an operator).
    */
-  engine?: NovarchEngine;
+  engine?: GovernanceEngine;
 }
 
 /**
@@ -53,7 +68,7 @@ export interface AugurSessionOptions extends SessionScope {
  * (here or from `augur.configure`) the session runs on the embedded default.
  */
 async function session<T>(options: AugurSessionOptions, fn: () => T | Promise<T>): Promise<T> {
-  const engine = options.engine ?? defaultEngine ?? (await embeddedEngine()).engine;
+  const engine = options.engine ?? defaultEngine ?? serverEngine() ?? (await embeddedEngine()).engine;
   const record = await engine.openSession(
     { tenantId: options.tenantId, teamId: options.teamId, agentId: options.agentId },
     options.maxHoldS,
@@ -65,7 +80,7 @@ async function session<T>(options: AugurSessionOptions, fn: () => T | Promise<T>
 export const augur = {
   ADOPT_DEPLOYMENT_WINDOW,
   /** Sets the engine sessions use when they name none. */
-  configure(options: { engine: NovarchEngine }): void {
+  configure(options: { engine: GovernanceEngine }): void {
     defaultEngine = options.engine;
   },
   session,

@@ -1,4 +1,6 @@
 import { NovarchConfigError, NovarchError, RulesError } from '../errors.js';
+import { IdentityError } from '../identity/identity-store.js';
+import { StoreUrlError } from '../store/parse-store-url.js';
 import { OperationRefusedError, OperatorUsageError } from './operator-errors.js';
 
 /** Exit codes of every `novarch` command (documented in --help and the README). */
@@ -13,6 +15,11 @@ export const ExitCode = {
    * expired), the session was already killed.
    */
   refused: 3,
+  /**
+   * `novarch rules test` only: decisions would change under the tested rules, or some could not be
+   * re-judged (LLM rules without --with-judge). Not 1, which stays "something went wrong".
+   */
+  changes: 4,
 } as const;
 
 /** One of the documented exit codes. */
@@ -27,6 +34,7 @@ Exit codes:
      listed), an invalid --config file, no store at the resolved path
   3  refused: the hold was already decided, or no agent waits on it (abandoned, or past its
      deadline: --force closes it), the session was already killed
+  4  rules test only: decisions would change, or some were not re-judged (LLM rules)
 
 Store: --store FILE, else store.path of --config FILE, else $NOVARCH_STORE,
        else ~/.novarch/novarch.db`;
@@ -36,6 +44,8 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   if (error instanceof OperationRefusedError) return ExitCode.refused;
   if (
     error instanceof OperatorUsageError ||
+    error instanceof IdentityError ||
+    error instanceof StoreUrlError ||
     error instanceof NovarchConfigError ||
     error instanceof RulesError
   ) {

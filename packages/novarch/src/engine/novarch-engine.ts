@@ -10,16 +10,24 @@ import type {
   SessionScope,
   Verdict,
 } from '../model/records.js';
+import { citeRuleSets } from '../rules/cite-rule-sets.js';
 import { judgeAction } from '../rules/judge-action.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
+import type { RuleSource } from '../rules/stored-rules.js';
+import type { GovernanceEngine } from './governance-engine.js';
 
 /** `maxHoldS` value that takes the deployment's whole hold window. */
 export const ADOPT_DEPLOYMENT_WINDOW = Symbol('novarch.adoptDeploymentWindow');
 
 export interface NovarchEngineOptions {
   store: NovarchStore;
-  rules: readonly RuleSet[];
+  /**
+   * The teams' rules: rule sets loaded once (from files: `loadRulesFiles`), or a `RuleSource`
+   * asked at each judgement (`storedRuleSource(store)`: the latest pushed version of the session's
+   * team). Every verdict cites the rule sets it was judged by (version and content hash).
+   */
+  rules: readonly RuleSet[] | RuleSource;
   llmJudge?: LlmJudge;
   /** The longest an operator may take on a hold in this deployment (seconds). */
   holdWindowSeconds: number;
@@ -99,7 +107,7 @@ export interface Decision {
  * Novarch's engine: sessions, evidence, judged actions and holds, every decision written to the
  * store before it takes effect. Stateless beyond the store, so several processes can share it.
  */
-export class NovarchEngine {
+export class NovarchEngine implements GovernanceEngine {
   constructor(private readonly options: NovarchEngineOptions) {}
 
   get store(): NovarchStore {
@@ -136,17 +144,7 @@ export class NovarchEngine {
     const evidence = await this.store.listEvidence(session.id);
     const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());
-    const verdict: Verdict =
-      this.options.rules.length === 0 && this.options.withoutRules === 'hold'
-        ? { kind: 'hold', citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE } }
-        : await judgeAction({
-            action,
-            evidence,
-            session,
-            rules: this.options.rules,
-            timeoutMs: Math.max(0, left),
-            ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
-          });
+    const verdict = await this.#judge(session, action, evidence, Math.max(0, left));
     if (verdict.kind === 'pass' && options.release === true) {
       const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id, verdict });
       return { action, verdict, release };
@@ -169,6 +167,45 @@ export class NovarchEngine {
       return { action, verdict, hold: closed };
     }
     return { action, verdict, hold };
+  }
+
+  /** The verdict on `action`, citing the rule sets it was judged by. Never throws (fail-closed). */
+  async #judge(
+    session: SessionRecord,
+    action: ActionRecord,
+    evidence: Awaited<ReturnType<NovarchStore['listEvidence']>>,
+    timeoutMs: number,
+  ): Promise<Verdict> {
+    const source = this.options.rules;
+    let rules: readonly RuleSet[];
+    try {
+      rules = 'rulesFor' in source ? await source.rulesFor(session.teamId) : source;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        kind: 'hold',
+        citations: {
+          ruleIds: [],
+          evidenceIds: [],
+          rationale: `the rules of team "${session.teamId}" could not be read (${reason}); an operator decides`,
+        },
+      };
+    }
+    if (rules.length === 0 && this.options.withoutRules === 'hold') {
+      return {
+        kind: 'hold',
+        citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE },
+      };
+    }
+    const verdict = await judgeAction({
+      action,
+      evidence,
+      session,
+      rules,
+      timeoutMs,
+      ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
+    });
+    return citeRuleSets(verdict, rules, session.teamId);
   }
 
   /** Lets an approved write run: atomically with a check that the session was not killed. */

@@ -5,6 +5,7 @@ import type { ActionContext, KillSource, SessionRecord } from '../model/records.
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import type { GateCall, GateRecorder } from './gate-recorder.js';
+import { type HoldListener, notifyHold } from './hold-listener.js';
 import type { TurnTracker } from './turn-tracker.js';
 import type { WriteSpec } from './write-spec.js';
 
@@ -20,6 +21,8 @@ export interface WriteContext {
   spec: WriteSpec | undefined;
   latched(): GateLatch | undefined;
   latch(latch: GateLatch): void;
+  /** Told when a write is held and when its hold is decided. */
+  onHold?: HoldListener | undefined;
 }
 
 /** When the write's hook started, when the CLI stops waiting for it, and its abort signal. */
@@ -162,7 +165,11 @@ async function followVerdict(
     return stop(context, { citations, actionId }, 'judge', `refused: ${citations.rationale}`);
   }
   if (!decision.hold) return refuseAction('held without a hold record; refused to be safe');
+  const reported = { toolName: call.toolName, actionType: decision.action.actionType, callId: call.id };
+  if (decision.hold.status === 'pending')
+    notifyHold(context.onHold, { type: 'hold-pending', hold: decision.hold, ...reported, citations });
   const hold = await context.session.engine.awaitHold(decision.hold, timing.signal);
+  notifyHold(context.onHold, { type: 'hold-resolved', hold, ...reported });
   // The hold keeps the operator's decision: the audit shows it, no gate verdict is added.
   if (hold.status === 'denied')
     return refuse(`an operator denied this action: ${hold.rationale ?? 'no rationale given'}`);

@@ -11,6 +11,7 @@ import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import { GateRecorder } from './gate-recorder.js';
 import { governedEnvironment } from './governed-environment.js';
+import type { HoldListener } from './hold-listener.js';
 import { judgeHookWrite, type WriteCall } from './judge-hook-write.js';
 import { TurnTracker } from './turn-tracker.js';
 import { DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
@@ -26,6 +27,11 @@ export interface NovarchHookGateOptions {
   session?: ActiveSession;
   /** Where the gate warns about lost evidence (default `process.stderr`). */
   warn?: (message: string) => void;
+  /**
+   * Told when a write is held for an operator (hold id, deadline, the rules that held it) and
+   * when the hold is decided, e.g. to show the wait in a chat. It reports; it never decides.
+   */
+  onHold?: HoldListener;
 }
 
 /** Headroom of the hook timeout over the hold wait: the judge's budget and the let-through margin. */
@@ -255,6 +261,7 @@ export class NovarchHookGate implements AsyncDisposable {
           spec: this.options.writeSpecs[input.tool_name],
           latched: () => this.latched,
           latch: (latch) => this.latch(latch),
+          onHold: this.options.onHold,
         },
         call,
         { startedAt, hookDeadline: startedAt + timeoutS * 1000, signal },

@@ -1,6 +1,7 @@
 import type { ActiveSession } from '../augur/augur-session.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
+import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
 import {
   describeError,
@@ -25,6 +26,10 @@ export interface JudgeWriteOptions {
    * a caller that latches can refuse its other calls while that write is under way.
    */
   onStop?: (stop: SessionStop) => void;
+  /** Told when the write is held and when its hold is decided (see `HoldEvent`). */
+  onHold?: HoldListener | undefined;
+  /** The tool call's id, reported with hold events when the loop knows it. */
+  callId?: string | undefined;
 }
 
 const ABORTED_BEFORE = 'the call was aborted before this write could run; it did not run';
@@ -106,7 +111,15 @@ async function followVerdict(
   if (!decision.hold) return { type: 'refuse', reason: 'held without a hold record; refused to be safe' };
   // An abort of the signal closes the hold at once (`ABORTED_HOLD_RATIONALE`); a decision that
   // came first stands and is returned.
+  const reported = {
+    toolName: decision.action.toolName,
+    actionType: decision.action.actionType,
+    ...(options.callId === undefined ? {} : { callId: options.callId }),
+  };
+  if (decision.hold.status === 'pending')
+    notifyHold(options.onHold, { type: 'hold-pending', hold: decision.hold, ...reported, citations });
   const hold = await session.engine.awaitHold(decision.hold, options.signal);
+  notifyHold(options.onHold, { type: 'hold-resolved', hold, ...reported });
   if (hold.status === 'denied') {
     const rationale = `an operator denied this action: ${hold.rationale ?? 'no rationale given'}`;
     return { type: 'deny', reason: rationale, citations: { ...citations, rationale }, actionId };

@@ -1,5 +1,6 @@
 import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
+import type { HoldListener } from '../gate/hold-listener.js';
 import type { ToolKind, WriteSpec } from '../gate/write-spec.js';
 import type { Citations } from '../model/records.js';
 import { checkSession } from './check-session.js';
@@ -34,6 +35,11 @@ export interface NovarchToolGovernorOptions {
    * always counts as failed.
    */
   isErrorOutput?: (output: unknown) => boolean;
+  /**
+   * Told when a write is held for an operator (hold id, deadline, the rules that held it) and
+   * when the hold is decided, e.g. to show the wait in a chat. It reports; it never decides.
+   */
+  onHold?: HoldListener;
 }
 
 /** One tool call, as the agent loop hands it over. */
@@ -50,6 +56,8 @@ export interface GovernedToolCall {
    * comes later does not run the write. Default: no limit but the session's hold wait.
    */
   deadline?: number;
+  /** The loop's id of this call, reported with hold events (`onHold`). */
+  callId?: string;
 }
 
 /**
@@ -84,6 +92,7 @@ export class NovarchToolGovernor {
   readonly #specs: ReadonlyMap<string, WriteSpec>;
   readonly #allowUnmapped: ReadonlySet<string>;
   readonly #isErrorOutput: (output: unknown) => boolean;
+  readonly #onHold: HoldListener | undefined;
   /** Calls started and not finished: one token per call. */
   readonly #inFlight = new Set<object>();
   #stop: SessionStop | undefined;
@@ -100,6 +109,7 @@ export class NovarchToolGovernor {
     this.#specs = checkWriteSpecs(this.#kinds, options.writeSpecs ?? {});
     this.#allowUnmapped = new Set(options.allowUnmapped ?? []);
     this.#isErrorOutput = options.isErrorOutput ?? hasErrorFlag;
+    this.#onHold = options.onHold;
   }
 
   /** True once the session latched (judge kill, skipped or timed-out hold, operator kill). */
@@ -179,6 +189,8 @@ export class NovarchToolGovernor {
         signal: call.signal,
         deadline: call.deadline,
         onStop: (stop) => this.#latch(stop),
+        onHold: this.#onHold,
+        callId: call.callId,
       });
     } catch (error) {
       return refused(failedClosed(error));

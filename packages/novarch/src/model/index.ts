@@ -11,8 +11,11 @@ export type {
   AuditFilter,
   CallRefusal,
   HoldWaiterIdentity,
+  NovarchDatabaseStore,
   NovarchStore,
   ReleaseResult,
+  RuleSetStore,
+  WebhookDeliveryStore,
 } from './novarch-store.js';
 export {
   type ActionContext,
@@ -25,6 +28,8 @@ export {
   type HoldWaiter,
   type KillDetails,
   type KillSource,
+  type RuleReference,
+  type RuleSetReference,
   type SessionKill,
   type SessionRecord,
   type SessionScope,
@@ -32,3 +37,17 @@ export {
   type VerdictRecord,
   type VerdictSource,
 } from './records.js';
+export { canonicalRulesContent, rulesContentHash } from './rules-content-hash.js';
+export type {
+  RuleSetPush,
+  RuleSetPushResult,
+  StoredRuleSet,
+  StoredRuleSetSummary,
+} from './stored-rule-set.js';
+export type {
+  NewWebhookDelivery,
+  WebhookAttempt,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+} from './webhook-delivery.js';

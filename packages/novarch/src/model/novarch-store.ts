@@ -11,12 +11,30 @@ import type {
   VerdictRecord,
   VerdictSource,
 } from './records.js';
+import type {
+  RuleSetPush,
+  RuleSetPushResult,
+  StoredRuleSet,
+  StoredRuleSetSummary,
+} from './stored-rule-set.js';
+import type {
+  NewWebhookDelivery,
+  WebhookAttempt,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+} from './webhook-delivery.js';
 
 /** Filters of the audit trail (`novarch audit`). */
 export interface AuditFilter {
   tenantId?: string;
+  /** Only actions of sessions of this team. */
+  teamId?: string;
   agentId?: string;
   sessionId?: string;
+  /** Only actions created at or after this time (ISO-8601, e.g. `2026-05-01T00:00:00.000Z`). */
+  since?: string;
+  /** Only actions created before this time (ISO-8601). */
+  until?: string;
   verdict?: 'pass' | 'kill' | 'hold';
   limit?: number;
 }
@@ -123,3 +141,37 @@ export interface NovarchStore {
   audit(filter?: AuditFilter): Promise<AuditEntry[]>;
   close(): Promise<void>;
 }
+
+/** The versioned rules files of the teams (`novarch rules push|list|show|diff`). */
+export interface RuleSetStore {
+  /**
+   * Stores a new version of a team's rules (1 for its first, then the latest + 1), atomically
+   * across processes. Content equal to the team's latest version (same hash) stores nothing: that
+   * version is returned with `created: false`. The caller validates the content first
+   * (`pushRules` in the rules module does).
+   */
+  pushRuleSet(push: RuleSetPush): Promise<RuleSetPushResult>;
+  /** One version of a team's rules (default: its latest); undefined when there is none. */
+  getRuleSet(team: string, version?: number): Promise<StoredRuleSet | undefined>;
+  /** The pushed versions, by team then version (oldest first), without their text. */
+  listRuleSets(filter?: { team?: string }): Promise<StoredRuleSetSummary[]>;
+}
+
+/** Webhook deliveries and their attempts (the notifier writes them; the console reads failures). */
+export interface WebhookDeliveryStore {
+  /** Records a webhook notification to deliver: pending, due now, no attempt made yet. */
+  recordWebhookDelivery(delivery: NewWebhookDelivery): Promise<WebhookDeliveryRecord>;
+  /** Records one delivery attempt's outcome (attempts + 1) and returns the delivery as stored. */
+  recordWebhookAttempt(id: string, attempt: WebhookAttempt): Promise<WebhookDeliveryRecord>;
+  /** A tenant's webhook deliveries in creation order (the console shows the failed ones). */
+  listWebhookDeliveries(tenantId: string, filter?: WebhookDeliveryFilter): Promise<WebhookDeliveryRecord[]>;
+  /** Every pending delivery of every tenant, oldest first: what a notifier resumes after a restart. */
+  listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]>;
+}
+
+/**
+ * A store over a database, as `openSqliteStore` and `openPostgresStore` return it: the governance
+ * records, the teams' versioned rules and the webhook deliveries. Code that only governs calls
+ * takes a `NovarchStore`; a wrapper (a tenant-scoped view, a fault injector) need not implement the rest.
+ */
+export interface NovarchDatabaseStore extends NovarchStore, RuleSetStore, WebhookDeliveryStore {}

@@ -82,11 +82,35 @@ export interface ActionRecord {
   releasedAt?: string;
 }
 
+/** Which rule set a verdict was judged by: a pushed version of a team's rules, or a file. */
+export interface RuleSetReference {
+  team: string;
+  /** The version the store gave it (`novarch rules push`); null for rules loaded from a file or built in code. */
+  version: number | null;
+  /** sha256 (hex) of the rule set's canonical content (of its JSON, for a rule set built in code). */
+  contentHash: string;
+}
+
+/** A rule a verdict cites, with the rule set it came from. */
+export interface RuleReference {
+  id: string;
+  /** The rule's own `version:` field. */
+  version: number;
+  ruleSet: RuleSetReference;
+}
+
 /** Why a verdict was reached: the rules and evidence it rests on. */
 export interface Citations {
   ruleIds: string[];
   evidenceIds: string[];
   rationale: string;
+  /**
+   * The rule sets of the session's team the judge applied (the engine's verdicts carry them;
+   * verdicts stored before, and the gate's own refusals, do not).
+   */
+  ruleSets?: RuleSetReference[];
+  /** Each rule of `ruleIds` with its version and rule set (same order; set by the engine). */
+  rules?: RuleReference[];
 }
 
 /**

@@ -1,7 +1,9 @@
 // Rules, judge and configuration of Novarch. The package's index.ts picks what it exports from here.
 
 export type { JudgedAction } from './build-cel-activation.js';
+export { citeRuleSets, ruleSetContentHash, ruleSetReference } from './cite-rule-sets.js';
 export { type CompiledCondition, compileCondition } from './compile-condition.js';
+export { type DiffLine, diffLines } from './diff-lines.js';
 export { type JudgeActionOptions, judgeAction } from './judge-action.js';
 export { AnthropicLlmJudge, type AnthropicLlmJudgeOptions } from './llm/anthropic-llm-judge.js';
 export { RULE_VERDICTS_TOOL } from './llm/build-rule-verdicts-request.js';
@@ -13,6 +15,7 @@ export {
   loadRulesFiles,
   type RulesFileValidation,
   validateRulesFile,
+  validateRulesSource,
 } from './load-rules-file.js';
 export {
   DEFAULT_HOLD_WINDOW_SECONDS,
@@ -21,4 +24,19 @@ export {
   type NovarchConfig,
   type NovarchJudgeConfig,
 } from './novarch-config.js';
+export {
+  NOT_REJUDGED_LLM,
+  type ReplayedDecision,
+  type ReplayOptions,
+  type ReplayReport,
+  replayRules,
+} from './replay/replay-rules.js';
 export type { Rule, RuleSet, ViolationEffect } from './rule-set.js';
+export {
+  pushRules,
+  type RuleSource,
+  type RulesPush,
+  ruleSetFromStored,
+  storedRuleSource,
+  storedRulesName,
+} from './stored-rules.js';

@@ -8,7 +8,7 @@ import { locateIssues, readYamlFile } from './yaml/read-yaml-file.js';
 const WHAT = {
   noun: 'Novarch configuration file',
   example:
-    'keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files]',
+    'keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, tenants}',
 };
 
 /**

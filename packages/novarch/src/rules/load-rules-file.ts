@@ -1,8 +1,9 @@
 import { type NovarchFileIssue, RulesError } from '../errors.js';
+import { rulesContentHash } from '../model/rules-content-hash.js';
 import { checkRulesFile, declaredActionTypes } from './check-rules-file.js';
 import { type RuleSet, RulesFileSchema, toRuleSet } from './rule-set.js';
 import { mapZodIssues } from './yaml/map-zod-issues.js';
-import { locateIssues, readYamlFile } from './yaml/read-yaml-file.js';
+import { locateIssues, parseYamlSource, readYamlFile } from './yaml/read-yaml-file.js';
 
 const WHAT = {
   noun: 'rules file',
@@ -25,7 +26,25 @@ export interface RulesFileValidation {
 
 /** Checks one rules file; `ruleSet` is set only when there are no issues. Never throws for bad input. */
 export async function validateRulesFile(file: string): Promise<RulesFileValidation> {
-  const read = await readYamlFile(file, WHAT);
+  return validateParsedRules(await readYamlFile(file, WHAT), null);
+}
+
+/**
+ * Checks a rules file's text as `validateRulesFile` checks a file: `name` stands for the file in
+ * messages and in `RuleSet.file`; `version` is the stored version it is (null: not a stored one).
+ */
+export function validateRulesSource(
+  source: string,
+  name: string,
+  version: number | null = null,
+): RulesFileValidation {
+  return validateParsedRules(parseYamlSource(source, name, WHAT), version);
+}
+
+function validateParsedRules(
+  read: Awaited<ReturnType<typeof readYamlFile>>,
+  version: number | null,
+): RulesFileValidation {
   if (!read.ok) return { issues: read.issues };
   const { yaml } = read;
   const actionTypes = declaredActionTypes(yaml.data);
@@ -38,7 +57,7 @@ export async function validateRulesFile(file: string): Promise<RulesFileValidati
   ];
   if (fieldIssues.length > 0 || !parsed.success)
     return { ...declared, issues: locateIssues(yaml, fieldIssues) };
-  const ruleSet = toRuleSet(parsed.data, yaml.file);
+  const ruleSet = toRuleSet(parsed.data, yaml.file, { version, contentHash: rulesContentHash(yaml.source) });
   return { ruleSet, actionTypes: ruleSet.actionTypes, issues: [] };
 }
 

@@ -19,6 +19,18 @@ export interface NovarchConfig {
   store: NovarchStoreConfig;
   /** Absolute paths of the teams' rules files. */
   rules: string[];
+  /** `novarch serve`'s settings (`server:`), when the file has them. */
+  server?: NovarchServerConfig;
+}
+
+/** The `server:` section: where `novarch serve` listens, its store, the tenants it serves. */
+export interface NovarchServerConfig {
+  /** `HOST:PORT` (default 127.0.0.1:7311). */
+  listen?: string;
+  /** `sqlite:PATH` (relative to the file) or `postgres://…`; default `sqlite:` + `store.path`. */
+  storeUrl?: string;
+  /** The tenants served, with their own hold windows; absent: every tenant a key names. */
+  tenants?: Record<string, { holdWindowSeconds?: number }>;
 }
 
 /**
@@ -118,6 +130,33 @@ export const NovarchConfigSchema = z.strictObject({
     })
     .default({ path: DEFAULT_STORE_PATH }),
   rules: z.array(z.string().trim().min(1)).default([]),
+  server: z
+    .strictObject({
+      listen: z
+        .string()
+        .regex(
+          /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]*):[0-9]{1,5}$/,
+          'expected HOST:PORT, e.g. 127.0.0.1:7311 or 0.0.0.0:7311',
+        )
+        .optional(),
+      store_url: z
+        .string()
+        .regex(
+          /^(sqlite:|postgres(ql)?:\/\/)/,
+          'expected sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE',
+        )
+        .optional(),
+      tenants: z
+        .record(
+          z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a tenant id: letters, digits, . _ -'),
+          z
+            .strictObject({ hold_window_seconds: z.int().min(1).optional() })
+            .nullable()
+            .default({}),
+        )
+        .optional(),
+    })
+    .optional(),
 });
 
 /** A redaction pattern must compile: it runs on every stored tool input and output. */
@@ -159,6 +198,38 @@ export function toNovarchConfig(
     ...(data.judge === undefined ? {} : { judge: toJudgeConfig(data.judge) }),
     store: toStoreConfig(data.store, resolveUserPath(data.store.path, directory, homeDirectory)),
     rules: data.rules.map((rulesFile) => resolveUserPath(rulesFile, directory, homeDirectory)),
+    ...(data.server === undefined ? {} : { server: toServerConfig(data.server, directory, homeDirectory) }),
+  };
+}
+
+function toServerConfig(
+  server: NonNullable<z.output<typeof NovarchConfigSchema>['server']>,
+  directory: string,
+  homeDirectory: string,
+): NovarchServerConfig {
+  const sqlite = server.store_url?.startsWith('sqlite:') === true;
+  return {
+    ...(server.listen === undefined ? {} : { listen: server.listen }),
+    ...(server.store_url === undefined
+      ? {}
+      : {
+          // A relative sqlite: path is relative to this file, as every other path in it.
+          storeUrl: sqlite
+            ? `sqlite:${resolveUserPath(server.store_url.slice('sqlite:'.length), directory, homeDirectory)}`
+            : server.store_url,
+        }),
+    ...(server.tenants === undefined
+      ? {}
+      : {
+          tenants: Object.fromEntries(
+            Object.entries(server.tenants).map(([id, tenant]) => [
+              id,
+              tenant?.hold_window_seconds === undefined
+                ? {}
+                : { holdWindowSeconds: tenant.hold_window_seconds },
+            ]),
+          ),
+        }),
   };
 }
 

@@ -23,8 +23,18 @@ export interface RuleSet {
   team: string;
   actionTypes: string[];
   rules: Rule[];
-  /** The file it was loaded from, when it came from one. */
+  /** The file it was loaded from, when it came from one (for stored rules: e.g. `cs-ops v3 (stored)`). */
   file?: string;
+  /**
+   * The version the store gave it (`novarch rules push`); null or absent for rules loaded from a
+   * file or built in code. Verdicts cite it.
+   */
+  version?: number | null;
+  /**
+   * sha256 (hex) of its canonical content (`rulesContentHash` of the file's text). Absent for a
+   * rule set built in code: verdicts then cite the hash of its JSON (`ruleSetContentHash`).
+   */
+  contentHash?: string;
 }
 
 const name = z.string().trim().min(1);
@@ -47,8 +57,12 @@ export const RulesFileSchema = z.strictObject({
   ),
 });
 
-/** Converts a validated rules file to the typed RuleSet. */
-export function toRuleSet(data: z.output<typeof RulesFileSchema>, file: string): RuleSet {
+/** Converts a validated rules file to the typed RuleSet; `origin` says which version and content it is. */
+export function toRuleSet(
+  data: z.output<typeof RulesFileSchema>,
+  file: string,
+  origin?: { version: number | null; contentHash: string },
+): RuleSet {
   return {
     team: data.team,
     actionTypes: data.action_types,
@@ -61,5 +75,6 @@ export function toRuleSet(data: z.output<typeof RulesFileSchema>, file: string):
       ...(rule.condition === undefined ? {} : { condition: rule.condition }),
     })),
     file,
+    ...(origin === undefined ? {} : { version: origin.version, contentHash: origin.contentHash }),
   };
 }

@@ -6,7 +6,7 @@ import type {
   AuditFilter,
   CallRefusal,
   HoldWaiterIdentity,
-  NovarchStore,
+  NovarchDatabaseStore,
   ReleaseResult,
 } from '../model/novarch-store.js';
 import {
@@ -20,6 +20,18 @@ import {
   type SessionScope,
   type VerdictRecord,
 } from '../model/records.js';
+import type {
+  RuleSetPush,
+  RuleSetPushResult,
+  StoredRuleSet,
+  StoredRuleSetSummary,
+} from '../model/stored-rule-set.js';
+import type {
+  NewWebhookDelivery,
+  WebhookAttempt,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+} from '../model/webhook-delivery.js';
 import { decideHold } from './decide-hold.js';
 import { toJsonColumn } from './json-column.js';
 import { NovarchStoreError } from './novarch-store-error.js';
@@ -27,9 +39,16 @@ import { osUser } from './os-user.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import { parseActionRow, parseEvidenceRow, parseSessionRow, parseVerdictRow } from './parse-record-rows.js';
 import { queryAudit } from './query-audit.js';
+import { getRuleSet, listRuleSets, pushRuleSet } from './rule-set-queries.js';
 import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
 import { redactTextWith, type StoredValuePolicy } from './stored-value-policy.js';
+import {
+  listPendingWebhookDeliveries,
+  listWebhookDeliveries,
+  recordWebhookAttempt,
+  recordWebhookDelivery,
+} from './webhook-delivery-queries.js';
 
 /** How a `KyselyNovarchStore` guards its operations (the SQLite store sets them all). */
 export interface KyselyStoreGuards {
@@ -41,6 +60,8 @@ export interface KyselyStoreGuards {
   lockWaitMs?: number;
   /** Runs when the store closes, before its connection does (the SQLite store's checkpointer). */
   beforeClose?: () => Promise<void>;
+  /** The reason a database error gives, for messages (the PostgreSQL store masks its password). */
+  describeError?: (error: unknown) => string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,10 +74,11 @@ function newId(prefix: string): string {
 
 /**
  * `NovarchStore` over kysely, in queries every supported dialect runs alike: the SQLite store
- * (`open-sqlite-store.ts`) and a later PostgreSQL store only differ in how they connect and lock.
+ * (`open-sqlite-store.ts`) and the PostgreSQL store (`open-postgres-store.ts`) only differ in how
+ * they connect and lock.
  * Each method is one statement (or one transaction), committed before it resolves.
  */
-export class KyselyNovarchStore implements NovarchStore {
+export class KyselyNovarchStore implements NovarchDatabaseStore {
   readonly #db: Kysely<StoreTables>;
   readonly #dialect: StoreDialect;
   readonly #location: string;
@@ -102,7 +124,8 @@ export class KyselyNovarchStore implements NovarchStore {
           await sleep(Math.min(backoff, lockWaitMs - waited));
           continue;
         }
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason =
+          this.#guards.describeError?.(error) ?? (error instanceof Error ? error.message : String(error));
         const busy = this.#dialect.isLockBusy(error)
           ? ` (another process held the store's write lock for more than ${lockWaitMs} ms)`
           : '';
@@ -274,14 +297,16 @@ export class KyselyNovarchStore implements NovarchStore {
   releaseAction(release: ActionRelease): Promise<ReleaseResult> {
     const { actionId, sessionId } = release;
     return this.#run(`let action ${actionId} run`, (db) =>
-      this.#dialect.withWriteLock(
+      this.#dialect.transaction(
         db,
         async (locked) => {
-          // Under the write lock, so no kill can land between this read and the release.
+          // No kill can land between this read and the release: SQLite's transaction holds the
+          // write lock; PostgreSQL locks the session's row, which a kill must update.
           const sessionRow = await locked
             .selectFrom('sessions')
             .selectAll()
             .where('id', '=', sessionId)
+            .$if(this.#dialect.rowLocks, (query) => query.forUpdate())
             .executeTakeFirst();
           if (sessionRow === undefined)
             throw new NovarchStoreError(`No session ${sessionId}: nothing was let run.`);
@@ -334,7 +359,7 @@ export class KyselyNovarchStore implements NovarchStore {
 
   recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
     return this.#run(`record a refused call of session ${refusal.sessionId}`, (db) =>
-      this.#dialect.withWriteLock(db, async (locked) => {
+      this.#dialect.transaction(db, async (locked) => {
         let action: ActionRecord;
         if (refusal.actionId !== undefined) {
           const row = await locked
@@ -445,6 +470,44 @@ export class KyselyNovarchStore implements NovarchStore {
 
   audit(filter?: AuditFilter): Promise<AuditEntry[]> {
     return this.#run('read the audit trail', (db) => queryAudit(db, filter));
+  }
+
+  pushRuleSet(push: RuleSetPush): Promise<RuleSetPushResult> {
+    // Under the write lock: the next version number is read and written by one pusher at a time.
+    return this.#run(`push rules of team ${push.team}`, (db) =>
+      this.#dialect.withWriteLock(db, (locked) => pushRuleSet(locked, push, osUser()), { durable: true }),
+    );
+  }
+
+  getRuleSet(team: string, version?: number): Promise<StoredRuleSet | undefined> {
+    const which = version === undefined ? 'the latest rules' : `version ${version} of the rules`;
+    return this.#run(`read ${which} of team ${team}`, (db) => getRuleSet(db, team, version));
+  }
+
+  listRuleSets(filter?: { team?: string }): Promise<StoredRuleSetSummary[]> {
+    return this.#run('list rule sets', (db) => listRuleSets(db, filter));
+  }
+
+  recordWebhookDelivery(delivery: NewWebhookDelivery): Promise<WebhookDeliveryRecord> {
+    return this.#run(`record a webhook delivery for tenant ${delivery.tenantId}`, (db) =>
+      recordWebhookDelivery(db, delivery),
+    );
+  }
+
+  recordWebhookAttempt(id: string, attempt: WebhookAttempt): Promise<WebhookDeliveryRecord> {
+    return this.#run(`record an attempt of webhook delivery ${id}`, (db) =>
+      recordWebhookAttempt(db, id, attempt),
+    );
+  }
+
+  listWebhookDeliveries(tenantId: string, filter?: WebhookDeliveryFilter): Promise<WebhookDeliveryRecord[]> {
+    return this.#run(`list webhook deliveries of tenant ${tenantId}`, (db) =>
+      listWebhookDeliveries(db, tenantId, filter),
+    );
+  }
+
+  listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
+    return this.#run('list pending webhook deliveries', (db) => listPendingWebhookDeliveries(db));
   }
 
   async close(): Promise<void> {

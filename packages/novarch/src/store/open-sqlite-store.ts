@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import type { NovarchStore } from '../model/novarch-store.js';
+import type { NovarchDatabaseStore } from '../model/novarch-store.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
 import { cacheStatements } from './cache-statements.js';
 import { KyselyNovarchStore } from './kysely-novarch-store.js';
@@ -56,7 +56,13 @@ const SYNCHRONOUS_DEFAULT = 'NORMAL';
 const SYNCHRONOUS_FOR_DECISIONS = 'FULL';
 
 const sqliteStoreDialect: StoreDialect = {
+  sequenceType: 'integer',
   autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
+  rowLocks: false,
+  transaction(db, work, options = {}) {
+    // SQLite has one lock for writers: every write transaction takes it.
+    return sqliteStoreDialect.withWriteLock(db, work, options);
+  },
   withWriteLock(db, work, options = {}) {
     return db.connection().execute(async (connection) => {
       if (options.durable)
@@ -184,13 +190,16 @@ let openingInThisProcess: Promise<unknown> = Promise.resolve();
  * several processes on one machine may open at once. The schema is migrated on open, under the
  * database's write lock, so concurrent opens of a new file do not race.
  */
-export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): Promise<NovarchStore> {
+export function openSqliteStore(
+  file: string,
+  options: SqliteStoreOptions = {},
+): Promise<NovarchDatabaseStore> {
   const opened = openingInThisProcess.then(() => openNow(file, options));
   openingInThisProcess = opened.catch(() => undefined);
   return opened;
 }
 
-async function openNow(file: string, options: SqliteStoreOptions): Promise<NovarchStore> {
+async function openNow(file: string, options: SqliteStoreOptions): Promise<NovarchDatabaseStore> {
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   if (
     options.checkpoints !== undefined &&

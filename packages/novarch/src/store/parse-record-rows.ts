@@ -75,10 +75,19 @@ const actionContextSchema = z.looseObject({
 });
 
 /** `Citations` of a verdict. */
+const ruleSetReferenceSchema = z.object({
+  team: z.string(),
+  version: z.int().min(1).nullable(),
+  contentHash: z.string(),
+});
+
 export const citationsSchema = z.object({
   ruleIds: z.array(z.string()),
   evidenceIds: z.array(z.string()),
   rationale: z.string(),
+  // Since rules became versioned data (absent on verdicts stored before, and on the gate's own).
+  ruleSets: z.array(ruleSetReferenceSchema).optional(),
+  rules: z.array(z.object({ id: z.string(), version: z.int(), ruleSet: ruleSetReferenceSchema })).optional(),
 });
 
 /**

@@ -6,6 +6,9 @@ import { parseHoldRow } from './parse-hold-row.js';
 import { parseActionRow, parseSessionRow, parseVerdictRow } from './parse-record-rows.js';
 import type { StoreTables } from './store-tables.js';
 
+/** What `since` and `until` must look like: compared as text with the stored `toISOString()` times. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /**
  * The audit trail: actions with their session, verdicts (oldest first; `verdict` the latest) and hold. With `limit`, the most
  * recent `limit` actions; entries come oldest first either way. `verdict` filters on an action's
@@ -15,6 +18,14 @@ export async function queryAudit(db: Kysely<StoreTables>, filter: AuditFilter = 
   const { limit } = filter;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
     throw new NovarchStoreError(`Audit limit must be a positive integer; got ${limit}.`);
+  }
+  for (const bound of ['since', 'until'] as const) {
+    const value = filter[bound];
+    if (value !== undefined && !ISO_UTC.test(value)) {
+      throw new NovarchStoreError(
+        `Audit ${bound} must be an ISO-8601 UTC time as Date.toISOString() writes it (e.g. 2026-05-01T00:00:00.000Z); got ${JSON.stringify(value)}.`,
+      );
+    }
   }
   // One snapshot for all reads, so a write landing in between cannot shift the `limit` window.
   // (SQLite transactions are snapshots anyway; PostgreSQL needs `repeatable read` for that.)
@@ -38,7 +49,11 @@ async function readAudit(
     .$if(filter.tenantId !== undefined, (query) =>
       query.where('sessions.tenant_id', '=', filter.tenantId ?? ''),
     )
+    .$if(filter.teamId !== undefined, (query) => query.where('sessions.team_id', '=', filter.teamId ?? ''))
     .$if(filter.agentId !== undefined, (query) => query.where('sessions.agent_id', '=', filter.agentId ?? ''))
+    // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
+    .$if(filter.since !== undefined, (query) => query.where('actions.created_at', '>=', filter.since ?? ''))
+    .$if(filter.until !== undefined, (query) => query.where('actions.created_at', '<', filter.until ?? ''))
     .$if(filter.sessionId !== undefined, (query) =>
       query.where('actions.session_id', '=', filter.sessionId ?? ''),
     )

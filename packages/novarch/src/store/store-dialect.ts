@@ -6,8 +6,19 @@ import type { StoreTables } from './store-tables.js';
  * differently. The SQLite one lives in `open-sqlite-store.ts`.
  */
 export interface StoreDialect {
+  /**
+   * The column type of the `seq` columns that order rows by insertion: `integer` on SQLite (its
+   * 64-bit rowid alias), `bigint` on PostgreSQL (a server store may outgrow 2^31 rows).
+   */
+  readonly sequenceType: 'integer' | 'bigint';
   /** Makes `column` an auto-increasing integer primary key (SQLite `autoincrement`, PostgreSQL identity). */
   autoIncrementPrimaryKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /**
+   * Whether `select ... for update` locks rows. PostgreSQL: yes, and the store locks a session's
+   * row where a release must not interleave with a kill. SQLite has no row locks and needs none:
+   * its transactions hold the database's single write lock.
+   */
+  readonly rowLocks: boolean;
   /**
    * Runs `work` on one connection holding the database's write lock for the whole time, and
    * commits it as one transaction. Two processes opening the same store at once thus migrate one
@@ -17,6 +28,17 @@ export interface StoreDialect {
   withWriteLock<T>(
     db: Kysely<StoreTables>,
     work: (locked: Kysely<StoreTables>) => Promise<T>,
+    options?: { durable?: boolean },
+  ): Promise<T>;
+  /**
+   * Runs `work` as one transaction (committed when it resolves, rolled back when it throws),
+   * without the database-wide write lock where the database has finer locks (PostgreSQL: a plain
+   * `read committed` transaction; rows are locked as they are written or selected for update).
+   * SQLite: the same as `withWriteLock`. With `durable`, as `durably`.
+   */
+  transaction<T>(
+    db: Kysely<StoreTables>,
+    work: (transaction: Kysely<StoreTables>) => Promise<T>,
     options?: { durable?: boolean },
   ): Promise<T>;
   /**

@@ -19,7 +19,7 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       // `seq` orders rows by insertion (timestamps tie within a millisecond); `id` is what callers see.
       await db.schema
         .createTable('sessions')
-        .addColumn('seq', 'integer', (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
         .addColumn('id', 'text', (column) => column.notNull().unique())
         .addColumn('tenant_id', 'text', (column) => column.notNull())
         .addColumn('team_id', 'text', (column) => column.notNull())
@@ -31,7 +31,7 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .execute();
       await db.schema
         .createTable('evidence')
-        .addColumn('seq', 'integer', (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
         .addColumn('id', 'text', (column) => column.notNull().unique())
         .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id'))
         .addColumn('tool_name', 'text', (column) => column.notNull())
@@ -43,7 +43,7 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .execute();
       await db.schema
         .createTable('actions')
-        .addColumn('seq', 'integer', (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
         .addColumn('id', 'text', (column) => column.notNull().unique())
         .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id'))
         .addColumn('action_type', 'text', (column) => column.notNull())
@@ -55,7 +55,7 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .execute();
       await db.schema
         .createTable('verdicts')
-        .addColumn('seq', 'integer', (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
         .addColumn('id', 'text', (column) => column.notNull().unique())
         .addColumn('action_id', 'text', (column) => column.notNull().references('actions.id'))
         .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id'))
@@ -66,7 +66,7 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .execute();
       await db.schema
         .createTable('holds')
-        .addColumn('seq', 'integer', (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
         .addColumn('id', 'text', (column) => column.notNull().unique())
         .addColumn('schema_version', 'integer', (column) => column.notNull())
         // One hold per action: a second would make "first decision wins" ambiguous.
@@ -114,6 +114,59 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       await db.schema.alterTable('actions').addColumn('released_at', 'text').execute();
       await db.schema.alterTable('verdicts').addColumn('os_user', 'text').execute();
       await db.schema.alterTable('holds').addColumn('decided_by_os_user', 'text').execute();
+    },
+  },
+  {
+    version: 4,
+    name: 'rule sets pushed per team, versioned',
+    async up(db, dialect) {
+      await db.schema
+        .createTable('rule_sets')
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('team', 'text', (column) => column.notNull())
+        .addColumn('version', 'integer', (column) => column.notNull())
+        .addColumn('content', 'text', (column) => column.notNull())
+        .addColumn('content_hash', 'text', (column) => column.notNull())
+        .addColumn('pushed_at', 'text', (column) => column.notNull())
+        .addColumn('pushed_by', 'text', (column) => column.notNull())
+        .addColumn('pushed_by_os_user', 'text')
+        // One row per version: two racing pushes cannot both become version N.
+        .addUniqueConstraint('rule_sets_team_version', ['team', 'version'])
+        .execute();
+    },
+  },
+  {
+    version: 5,
+    name: 'webhook deliveries and their attempts',
+    async up(db, dialect) {
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('id', 'text', (column) => column.notNull().unique())
+        .addColumn('tenant_id', 'text', (column) => column.notNull())
+        .addColumn('event', 'text', (column) => column.notNull())
+        .addColumn('hold_id', 'text')
+        .addColumn('url', 'text', (column) => column.notNull())
+        .addColumn('payload_json', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('attempts', 'integer', (column) => column.notNull())
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('last_attempt_at', 'text')
+        .addColumn('next_attempt_at', 'text')
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('delivered_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_by_tenant')
+        .on('webhook_deliveries')
+        .column('tenant_id')
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_by_status')
+        .on('webhook_deliveries')
+        .column('status')
+        .execute();
     },
   },
 ];

@@ -95,6 +95,38 @@ export interface HoldsTable {
   decided_by_os_user: string | null;
 }
 
+/** `rule_sets` (migration 4): one pushed version of a team's rules file. */
+export interface RuleSetsTable {
+  seq: Generated<number>;
+  team: string;
+  version: number;
+  content: string;
+  content_hash: string;
+  pushed_at: string;
+  pushed_by: string;
+  pushed_by_os_user: string | null;
+}
+
+/** `webhook_deliveries` (migration 5): one webhook notification and its attempts. No secrets. */
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  tenant_id: string;
+  event: string;
+  hold_id: string | null;
+  /** The receiver's origin only (see `WebhookDeliveryRecord.url`). */
+  url: string;
+  payload_json: string;
+  status: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
 /** Every table of a Novarch store. */
 export interface StoreTables {
   schema_migrations: SchemaMigrationsTable;
@@ -103,4 +135,6 @@ export interface StoreTables {
   actions: ActionsTable;
   verdicts: VerdictsTable;
   holds: HoldsTable;
+  rule_sets: RuleSetsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -65,6 +65,8 @@ describe('the SQLite store shared by several processes', () => {
         { version: 1 },
         { version: 2 },
         { version: 3 },
+        { version: 4 },
+        { version: 5 },
       ]);
       expect(database.prepare('select count(*) as sessions from sessions').get()).toEqual({ sessions: 3 });
     } finally {

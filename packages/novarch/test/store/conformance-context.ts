@@ -1,8 +1,14 @@
 import { afterEach, beforeEach, it } from 'vitest';
-import type { ActionRecord, NovarchStore, SessionRecord, SessionScope } from '../../src/index.js';
+import type {
+  ActionRecord,
+  NovarchDatabaseStore,
+  NovarchStore,
+  SessionRecord,
+  SessionScope,
+} from '../../src/index.js';
 
 /** Opens a store on a fresh, empty database. */
-export type OpenStore = () => Promise<NovarchStore>;
+export type OpenStore = () => Promise<NovarchDatabaseStore>;
 
 /** Options of the conformance suite. */
 export interface StoreConformanceOptions {
@@ -13,7 +19,7 @@ export interface StoreConformanceOptions {
 /** What each group of conformance cases gets: the store under test and a case declarer. */
 export interface ConformanceContext {
   /** The store opened for the current case (closed after it). */
-  store(): NovarchStore;
+  store(): NovarchDatabaseStore;
   /** Declares a case, or skips it with its stated reason. */
   check(title: string, body: () => Promise<void>): void;
 }
@@ -23,7 +29,7 @@ export function createConformanceContext(
   openStore: OpenStore,
   options: StoreConformanceOptions,
 ): ConformanceContext {
-  let current: NovarchStore | undefined;
+  let current: NovarchDatabaseStore | undefined;
   beforeEach(async () => {
     current = await openStore();
   });

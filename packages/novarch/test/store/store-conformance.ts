@@ -7,13 +7,15 @@ import {
 } from './conformance-context.js';
 import { describeHoldCases } from './hold-cases.js';
 import { describeRecordCases } from './record-cases.js';
+import { describeRuleSetCases } from './rule-set-cases.js';
 import { describeSessionCases } from './session-cases.js';
+import { describeWebhookDeliveryCases } from './webhook-delivery-cases.js';
 
 export type { OpenStore, StoreConformanceOptions } from './conformance-context.js';
 
 /**
  * The behaviour every `NovarchStore` must have, written once and run for each implementation
- * (SQLite now, PostgreSQL later). `openStore` opens a store on a fresh, empty database; a case that
+ * (SQLite and PostgreSQL). `openStore` opens a store on a fresh, empty database; a case that
  * cannot apply to an implementation is listed in `options.skip` with the reason, and shows as skipped.
  */
 export function describeStoreConformance(
@@ -27,5 +29,7 @@ export function describeStoreConformance(
     describeRecordCases(context);
     describeHoldCases(context);
     describeAuditCases(context);
+    describeRuleSetCases(context);
+    describeWebhookDeliveryCases(context);
   });
 }

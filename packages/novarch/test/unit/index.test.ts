@@ -37,6 +37,41 @@ describe('novarch public API', () => {
         'ModelLlmJudge',
         'openSqliteStore',
         'validateRulesFile',
+        // Issue 15 (store, rules as data, webhooks): the PostgreSQL store and store URLs,
+        // versioned rules and replay, webhook notifications.
+        'DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS',
+        'DEFAULT_POSTGRES_LOCK_WAIT_MS',
+        'DEFAULT_POSTGRES_MAX_CONNECTIONS',
+        'DEFAULT_SIGNATURE_TOLERANCE_SECONDS',
+        'HOLD_CREATED_EVENT',
+        'HoldWebhookPayloadSchema',
+        'MIN_WEBHOOK_SECRET_LENGTH',
+        'NOT_REJUDGED_LLM',
+        'StoreUrlError',
+        'WEBHOOK_DEFAULTS',
+        'WEBHOOK_SIGNATURE_HEADER',
+        'WebhookConfigError',
+        'WebhookNotifier',
+        'buildHoldWebhookPayload',
+        'canonicalRulesContent',
+        'diffLines',
+        'openPostgresStore',
+        'parseStoreUrl',
+        'pushRules',
+        'redactStoreUrl',
+        'replayRules',
+        'ruleSetContentHash',
+        'ruleSetFromStored',
+        'rulesContentHash',
+        'signWebhook',
+        'storedRuleSource',
+        'validateRulesSource',
+        'verifyWebhookSignature',
+        'NovarchServerError',
+        'RemoteEngine',
+        'remoteEngine',
+        'remoteEngineFromEnv',
+        'startNovarchServer',
       ].sort(),
     );
   });
@@ -73,6 +108,13 @@ describe('novarch public API', () => {
       Parameters<typeof novarch.openSqliteStore>[1]
     >();
     expectTypeOf<novarch.SqliteStoreOptions>().toExtend<novarch.StoredValueOptions>();
+    expectTypeOf<novarch.HoldListener | undefined>().toEqualTypeOf<
+      novarch.NovarchHookGateOptions['onHold']
+    >();
+    expectTypeOf<novarch.HoldListener | undefined>().toEqualTypeOf<
+      novarch.NovarchToolGovernorOptions['onHold']
+    >();
+    expectTypeOf<Parameters<novarch.HoldListener>[0]['hold']>().toEqualTypeOf<novarch.HoldRecord>();
   });
 
   /** The SDK is an optional peer: only type imports and one lazy `import()` may name it. */

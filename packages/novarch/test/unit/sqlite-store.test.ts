@@ -36,6 +36,8 @@ describe('openSqliteStore', () => {
         { version: 1, name: 'sessions, evidence, actions, verdicts, holds' },
         { version: 2, name: 'holds: the last check-in of the waiting process' },
         { version: 3, name: 'who decided: kill source and citations, OS users, released writes' },
+        { version: 4, name: 'rule sets pushed per team, versioned' },
+        { version: 5, name: 'webhook deliveries and their attempts' },
       ]);
       const tables = database
         .prepare(
@@ -43,7 +45,16 @@ describe('openSqliteStore', () => {
         )
         .all();
       expect(tables).toEqual(
-        ['actions', 'evidence', 'holds', 'schema_migrations', 'sessions', 'verdicts'].map((name) => ({
+        [
+          'actions',
+          'evidence',
+          'holds',
+          'rule_sets',
+          'schema_migrations',
+          'sessions',
+          'verdicts',
+          'webhook_deliveries',
+        ].map((name) => ({
           name,
         })),
       );
@@ -73,7 +84,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 3). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 5). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -85,7 +96,10 @@ describe('openSqliteStore', () => {
     const [first] = STORE_MIGRATIONS;
     if (first === undefined) throw new Error('no migrations');
     await first.up(v1, {
+      sequenceType: 'integer',
       autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
+      rowLocks: false,
+      transaction: () => Promise.reject(new Error('not used by migration 1')),
       withWriteLock: () => Promise.reject(new Error('not used by migration 1')),
       durably: () => Promise.reject(new Error('not used by migration 1')),
       isLockBusy: () => false,
@@ -127,6 +141,8 @@ describe('openSqliteStore', () => {
         { version: 1 },
         { version: 2 },
         { version: 3 },
+        { version: 4 },
+        { version: 5 },
       ]);
     });
   });

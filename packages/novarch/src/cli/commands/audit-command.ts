@@ -11,6 +11,7 @@ import {
   parseCommandOptions,
   positiveIntegerFlag,
   type RunCommand,
+  serverClient,
 } from './operator-context.js';
 
 const VERDICTS = ['pass', 'kill', 'hold'] as const;
@@ -38,15 +39,17 @@ export function registerAuditCommand(program: Command, run: RunCommand, context:
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(AuditOptionsSchema, command);
-        const entries = await onStore(options, context, (store) =>
-          store.audit({
-            ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
-            ...(options.agent === undefined ? {} : { agentId: options.agent }),
-            ...(options.session === undefined ? {} : { sessionId: options.session }),
-            ...(options.verdict === undefined ? {} : { verdict: options.verdict }),
-            ...(options.limit === undefined ? {} : { limit: options.limit }),
-          }),
-        );
+        const filter = {
+          ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
+          ...(options.agent === undefined ? {} : { agentId: options.agent }),
+          ...(options.session === undefined ? {} : { sessionId: options.session }),
+          ...(options.verdict === undefined ? {} : { verdict: options.verdict }),
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
+        };
+        const remote = serverClient(options, context);
+        const entries = remote
+          ? await remote.call((client) => client.audit(filter))
+          : await onStore(options, context, (store) => store.audit(filter));
         const rows = auditRows(entries, context.now());
         context.stdout.write(options.json ? formatJson(rows) : formatAuditTable(rows, context.style));
         return ExitCode.ok;

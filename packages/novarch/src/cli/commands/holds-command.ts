@@ -15,6 +15,7 @@ import {
   parseCommandOptions,
   type RunCommand,
   refuseIfGoverned,
+  serverClient,
 } from './operator-context.js';
 
 const HOLD_STATUSES = ['pending', 'approved', 'denied', 'skipped', 'timed_out'] as const;
@@ -73,9 +74,11 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ListOptionsSchema, command);
-        const summaries = await onStore(options, context, (store) =>
-          listHoldSummaries(store, { status: options.status, sessionId: options.session }, context.now()),
-        );
+        const filter = { status: options.status, sessionId: options.session };
+        const remote = serverClient(options, context);
+        const summaries = remote
+          ? await remote.call((client) => client.listHolds(filter))
+          : await onStore(options, context, (store) => listHoldSummaries(store, filter, context.now()));
         context.stdout.write(
           options.json ? formatJson(summaries) : formatHoldsTable(summaries, context.style),
         );
@@ -91,9 +94,12 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
     .action((holdId: string, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ShowOptionsSchema, command);
-        const detail = await onStore(options, context, (store, location) =>
-          loadHoldDetail(store, holdId, location.path, context.now()),
-        );
+        const remote = serverClient(options, context);
+        const detail = remote
+          ? await remote.call((client) => client.showHold(holdId))
+          : await onStore(options, context, (store, location) =>
+              loadHoldDetail(store, holdId, location.path, context.now()),
+            );
         context.stdout.write(options.json ? formatJson(detail) : formatHoldDetail(detail, context.style));
         return ExitCode.ok;
       }),
@@ -112,20 +118,29 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
         run(async () => {
           const options = parseCommandOptions(DecideOptionsSchema, command);
           refuseIfGoverned(context, `${decision.name} its own holds`);
-          const decided = await onStore(options, context, (store, location) =>
-            decideHoldAsOperator(
-              store,
-              {
-                holdId,
-                status: decision.status,
-                operator: operatorName(options.operator, context),
-                rationale: options.rationale,
-                force: options.force,
-              },
-              location.path,
-              context.now(),
-            ),
-          );
+          const remote = serverClient(options, context);
+          const decided = remote
+            ? await remote.call((client) =>
+                client.decideHold(holdId, {
+                  decision: decision.name,
+                  rationale: options.rationale,
+                  force: options.force,
+                }),
+              )
+            : await onStore(options, context, (store, location) =>
+                decideHoldAsOperator(
+                  store,
+                  {
+                    holdId,
+                    status: decision.status,
+                    operator: operatorName(options.operator, context),
+                    rationale: options.rationale,
+                    force: options.force,
+                  },
+                  location.path,
+                  context.now(),
+                ),
+              );
           context.stdout.write(formatDecidedHold(decided, context.style));
           return ExitCode.ok;
         }),

@@ -2,6 +2,8 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { NovarchStore } from '../../model/novarch-store.js';
+import { NovarchServerError } from '../../remote/novarch-http-client.js';
+import { RemoteOperatorClient } from '../../remote/remote-operator-client.js';
 import type { ExitCodeValue } from '../exit-codes.js';
 import { withOperatorStore } from '../open-operator-store.js';
 import {
@@ -9,7 +11,7 @@ import {
   governedSessionOf,
   refuseInsideGovernedSession,
 } from '../operations/governed-process.js';
-import { OperatorUsageError } from '../operator-errors.js';
+import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js';
 import { type ResolvedStorePath, resolveStorePath } from '../resolve-store-path.js';
 import type { Style } from '../terminal-style.js';
 
@@ -42,6 +44,7 @@ export type RunCommand = (work: () => Promise<ExitCodeValue>) => void;
 export const GlobalOptionsSchema = z.object({
   store: z.string().optional(),
   config: z.string().optional(),
+  server: z.string().optional(),
   debug: z.boolean().optional(),
 });
 
@@ -82,6 +85,65 @@ function accountName(): string {
     // No passwd entry (e.g. an arbitrary uid in a container): the caller asks for --operator.
     return '';
   }
+}
+
+/** The operator token of `--server` mode. */
+export const OPERATOR_TOKEN_ENV = 'NOVARCH_TOKEN';
+
+/**
+ * With `--server URL`, the client that does the command on that server under the operator token
+ * in `$NOVARCH_TOKEN`; otherwise undefined (the command works on a local store). Its errors are
+ * the CLI's: 400/401/403/404 exit 2, 409 exit 3, unreachable or 5xx exit 1.
+ */
+export function serverClient(
+  options: z.output<typeof GlobalOptionsSchema> & { operator?: string | undefined },
+  context: OperatorContext,
+): ServerOperations | undefined {
+  if (options.server === undefined) return undefined;
+  if (options.store !== undefined || options.config !== undefined)
+    throw new OperatorUsageError(
+      "--server works on the server's store: drop --store and --config, or drop --server.",
+    );
+  if (options.operator !== undefined)
+    throw new OperatorUsageError(
+      `--operator has no effect with --server: the server records the operator of the token in $${OPERATOR_TOKEN_ENV}. Drop --operator.`,
+    );
+  const token = context.env[OPERATOR_TOKEN_ENV]?.trim();
+  if (!token)
+    throw new OperatorUsageError(
+      `--server needs an operator token in $${OPERATOR_TOKEN_ENV} (nvo_…; an admin creates one with \`novarch operators create\`).`,
+    );
+  let client: RemoteOperatorClient;
+  try {
+    client = new RemoteOperatorClient({ url: options.server, token });
+  } catch (error) {
+    throw new OperatorUsageError(`--server: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return {
+    client,
+    call: async (work) => {
+      try {
+        return await work(client);
+      } catch (error) {
+        throw asOperatorError(error);
+      }
+    },
+  };
+}
+
+/** A server client and the wrapper that turns its errors into the CLI's. */
+export interface ServerOperations {
+  client: RemoteOperatorClient;
+  call<T>(work: (client: RemoteOperatorClient) => Promise<T>): Promise<T>;
+}
+
+function asOperatorError(error: unknown): unknown {
+  if (!(error instanceof NovarchServerError) || error.status === undefined) return error;
+  const message = error.detail ?? error.message;
+  if (error.status === 409) return new OperationRefusedError(message);
+  if (error.status >= 400 && error.status < 500)
+    return new OperatorUsageError(`${message} (HTTP ${error.status})`);
+  return error;
 }
 
 /** Resolves the store from the flags and runs `work` on it, closing it afterwards. */

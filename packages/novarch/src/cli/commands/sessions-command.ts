@@ -12,6 +12,7 @@ import {
   parseCommandOptions,
   type RunCommand,
   refuseIfGoverned,
+  serverClient,
 } from './operator-context.js';
 
 const ListOptionsSchema = GlobalOptionsSchema.extend({
@@ -39,13 +40,15 @@ export function registerSessionsCommand(program: Command, run: RunCommand, conte
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ListOptionsSchema, command);
-        const found = await onStore(options, context, (store) =>
-          store.listSessions({
-            ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
-            ...(options.agent === undefined ? {} : { agentId: options.agent }),
-            ...(options.killed === true ? { killed: true } : {}),
-          }),
-        );
+        const filter = {
+          ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
+          ...(options.agent === undefined ? {} : { agentId: options.agent }),
+          ...(options.killed === true ? { killed: true } : {}),
+        };
+        const remote = serverClient(options, context);
+        const found = remote
+          ? await remote.call((client) => client.listSessions(filter))
+          : await onStore(options, context, (store) => store.listSessions(filter));
         context.stdout.write(options.json ? formatJson(found) : formatSessionsTable(found, context.style));
         return ExitCode.ok;
       }),
@@ -61,13 +64,16 @@ export function registerSessionsCommand(program: Command, run: RunCommand, conte
       run(async () => {
         const options = parseCommandOptions(KillOptionsSchema, command);
         refuseIfGoverned(context, 'kill sessions');
-        const killed = await onStore(options, context, (store, location) =>
-          killSessionAsOperator(
-            store,
-            { sessionId, reason: options.reason, operator: operatorName(options.operator, context) },
-            location.path,
-          ),
-        );
+        const remote = serverClient(options, context);
+        const killed = remote
+          ? await remote.call((client) => client.killSession(sessionId, options.reason))
+          : await onStore(options, context, (store, location) =>
+              killSessionAsOperator(
+                store,
+                { sessionId, reason: options.reason, operator: operatorName(options.operator, context) },
+                location.path,
+              ),
+            );
         context.stdout.write(formatKilledSession(killed, context.style));
         return ExitCode.ok;
       }),

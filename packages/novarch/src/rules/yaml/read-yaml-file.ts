@@ -7,7 +7,7 @@ import { locateYamlPath } from './locate-yaml-path.js';
 
 /** A YAML file parsed with positions, ready for schema checks. */
 export interface YamlFile {
-  /** Absolute path. */
+  /** Absolute path (or the name given to `parseYamlSource`). */
   file: string;
   source: string;
   document: Document;
@@ -36,6 +36,23 @@ export async function readYamlFile(
     const reason = missing ? 'not found' : `cannot be read (${String(error)})`;
     return fail(`${what.noun} ${reason}`, `check the path; ${what.example}`);
   }
+  return parseYamlSource(source, absolute, what);
+}
+
+/**
+ * Parses YAML text whose top level must be a mapping, as `readYamlFile` does a file's; `name` is
+ * what messages call it (a path, or e.g. `cs-ops v3 (stored)` for rules read from the store).
+ */
+export function parseYamlSource(
+  source: string,
+  name: string,
+  what: { noun: string; example: string },
+): { ok: true; yaml: YamlFile } | { ok: false; issues: NovarchFileIssue[] } {
+  const absolute = name;
+  const fail = (message: string, hint: string, line?: number, column?: number) => ({
+    ok: false as const,
+    issues: [{ file: absolute, ...(line === undefined ? {} : { line, column }), path: '', message, hint }],
+  });
   const lineCounter = new LineCounter();
   const document = parseDocument(source, { lineCounter, uniqueKeys: false, prettyErrors: true });
   if (document.errors.length > 0) {

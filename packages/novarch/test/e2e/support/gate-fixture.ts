@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type AgentDefinition, createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
 import { type RecordedRequest, toolResults, toolUse } from '@holodeck/testkit';
 import { z } from 'zod';
+import type { GovernanceEngine } from '../../../src/engine/governance-engine.js';
 import {
   augur,
   type LlmJudge,
@@ -78,6 +79,8 @@ export interface GateWorldOptions {
   directory?: string;
   /** Also append each executed refund to this file as a JSON line (seen from other processes). */
   refundsFile?: string;
+  /** Govern the runs with this engine (e.g. a `remoteEngine`) instead of the local one on `store`. */
+  engine?: GovernanceEngine;
 }
 
 /** A store, rules and an in-process MCP server `cs` with a read and a gated write. */
@@ -127,6 +130,7 @@ export async function createGateWorld(
       ],
     });
   const home = path.join(directory, 'home');
+  const governing = options.engine ?? engine;
   return {
     directory,
     storeFile,
@@ -139,7 +143,7 @@ export async function createGateWorld(
           tenantId: 'acme',
           teamId: 'cs-ops',
           agentId: 'cs-bot',
-          engine,
+          engine: governing,
           ...(options.maxHoldS !== undefined ? { maxHoldS: options.maxHoldS } : {}),
         },
         async () => {

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RulesError } from '../../../src/errors.js';
+import { rulesContentHash } from '../../../src/model/rules-content-hash.js';
 import { loadRulesFile, loadRulesFiles, validateRulesFile } from '../../../src/rules/load-rules-file.js';
 import { issuesOf, useTempDir } from './temp-files.js';
 
@@ -21,6 +23,9 @@ describe('loadRulesFile', () => {
       team: 'cs-ops',
       actionTypes: ['issue_refund', 'close_ticket'],
       file,
+      // Loaded from a file: no stored version; the hash of the file's text.
+      version: null,
+      contentHash: rulesContentHash(readFileSync(file, 'utf8')),
       rules: [
         {
           id: 'TEAM-1',

@@ -1,0 +1,134 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { AgentKeyInfo } from '../../identity/identity-store.js';
+import type { ServerStores } from '../../server/open-server-stores.js';
+import { resolveServerSettings } from '../../server/resolve-server-settings.js';
+import { ExitCode } from '../exit-codes.js';
+import { cell, formatJson, formatTable } from '../format/format-table.js';
+import { OperatorUsageError } from '../operator-errors.js';
+import {
+  GlobalOptionsSchema,
+  type OperatorContext,
+  parseCommandOptions,
+  type RunCommand,
+} from './operator-context.js';
+
+const CreateOptionsSchema = GlobalOptionsSchema.extend({
+  tenant: z.string(),
+  name: z.string(),
+  json: z.boolean().default(false),
+});
+const ListOptionsSchema = GlobalOptionsSchema.extend({
+  tenant: z.string().optional(),
+  json: z.boolean().default(false),
+});
+
+export const IDENTITY_STORE_HELP = `
+Works on the store novarch serve uses: --store (sqlite:PATH or postgres://…) > $NOVARCH_STORE_URL
+> server.store_url of --config (or ./novarch.yaml) > sqlite: + store.path. Secrets are stored
+as SHA-256 hashes only: the secret is printed once, at creation.`;
+
+/** Opens the server's store (created if new) for a keys or operators command, and closes it. */
+export async function onServerStores<T>(
+  options: z.output<typeof GlobalOptionsSchema>,
+  context: OperatorContext,
+  work: (stores: ServerStores) => Promise<T>,
+): Promise<T> {
+  if (options.server !== undefined)
+    throw new OperatorUsageError(
+      "keys and operators work on the server's store directly (--store URL), not through --server: run them where the store is reachable.",
+    );
+  const settings = await resolveServerSettings(options, context);
+  // Loaded on use: kysely and the database drivers take a while to import, which --help need not wait for.
+  const { openServerStores } = await import('../../server/open-server-stores.js');
+  const stores = await openServerStores(settings.storeUrl, settings.storeOptions);
+  try {
+    return await work(stores);
+  } finally {
+    await stores.close();
+  }
+}
+
+function formatKeys(keys: readonly AgentKeyInfo[]): string {
+  if (keys.length === 0) return 'No agent keys.\n';
+  return formatTable(
+    ['KEY', 'TENANT', 'NAME', 'CREATED', 'REVOKED'],
+    keys.map((key) => [key.id, key.tenantId, key.name, key.createdAt, cell(key.revokedAt)]),
+  );
+}
+
+/** `novarch keys create|list|revoke`: the agent keys of tenants. */
+export function registerKeysCommand(program: Command, run: RunCommand, context: OperatorContext): void {
+  const keys = program
+    .command('keys')
+    .description("agent keys: an agent governs its tenant's sessions with one (it never decides)");
+
+  keys
+    .command('create')
+    .description('create an agent key for a tenant; the key is printed once')
+    .requiredOption('--tenant <tenant>', 'the tenant the key governs sessions of')
+    .requiredOption('--name <name>', 'what the key is for, e.g. cs-bot-prod')
+    .option('--json', 'print JSON: { key, secret }')
+    .addHelpText('after', IDENTITY_STORE_HELP)
+    .action((_options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(CreateOptionsSchema, command);
+        const created = await onServerStores(options, context, async (stores) => {
+          const tenants = (await resolveServerSettings(options, context)).tenants;
+          if (tenants !== undefined && !(options.tenant in tenants))
+            throw new OperatorUsageError(
+              `tenant "${options.tenant}" is not under server.tenants in the configuration (${Object.keys(tenants).join(', ')}): add it there first`,
+            );
+          return stores.identities.createAgentKey({ tenantId: options.tenant, name: options.name });
+        });
+        context.stdout.write(
+          options.json
+            ? formatJson({ key: created.info, secret: created.secret })
+            : `${created.secret}\n\nAgent key ${created.info.id} for tenant ${created.info.tenantId} (${created.info.name}).\nIt is shown only now: give it to the agent as NOVARCH_API_KEY. Revoke it with \`novarch keys revoke ${created.info.id}\`.\n`,
+        );
+        return ExitCode.ok;
+      }),
+    );
+
+  keys
+    .command('list')
+    .description('list agent keys (never their secrets)')
+    .option('--tenant <tenant>', 'only keys of this tenant')
+    .option('--json', 'print JSON instead of a table')
+    .addHelpText('after', IDENTITY_STORE_HELP)
+    .action((_options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(ListOptionsSchema, command);
+        const found = await onServerStores(options, context, (stores) =>
+          stores.identities.listAgentKeys(
+            options.tenant === undefined ? {} : { tenants: new Set([options.tenant]) },
+          ),
+        );
+        context.stdout.write(options.json ? formatJson(found) : formatKeys(found));
+        return ExitCode.ok;
+      }),
+    );
+
+  keys
+    .command('revoke')
+    .description('revoke an agent key: the server answers its next request with 401')
+    .argument('<key-id>', 'the key, e.g. nva_3f9c0a1b2c3d (as `keys list` shows it)')
+    .addHelpText('after', IDENTITY_STORE_HELP)
+    .action((keyId: string, _options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(GlobalOptionsSchema, command);
+        const revoked = await onServerStores(options, context, async (stores) => {
+          const key = await stores.identities.revokeAgentKey(keyId);
+          if (key === undefined)
+            throw new OperatorUsageError(
+              `No agent key "${keyId}": \`novarch keys list\` shows the keys (ids start with nva_).`,
+            );
+          return key;
+        });
+        context.stdout.write(
+          `Agent key ${revoked.id} (${revoked.tenantId}, ${revoked.name}) revoked at ${revoked.revokedAt ?? '?'}.\n`,
+        );
+        return ExitCode.ok;
+      }),
+    );
+}

@@ -1,0 +1,130 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { OperatorTokenInfo } from '../../identity/identity-store.js';
+import { formatGrant, type Grant, OPERATOR_ROLES, parseGrant } from '../../identity/principal.js';
+import { ExitCode } from '../exit-codes.js';
+import { cell, formatJson, formatTable } from '../format/format-table.js';
+import { checkOperatorName } from '../operations/governed-process.js';
+import { OperatorUsageError } from '../operator-errors.js';
+import { IDENTITY_STORE_HELP, onServerStores } from './keys-command.js';
+import {
+  GlobalOptionsSchema,
+  type OperatorContext,
+  parseCommandOptions,
+  type RunCommand,
+} from './operator-context.js';
+
+const CreateOptionsSchema = GlobalOptionsSchema.extend({
+  name: z.string(),
+  role: z.enum(OPERATOR_ROLES).default('operator'),
+  grant: z.array(z.string()).default([]),
+  json: z.boolean().default(false),
+});
+const ListOptionsSchema = GlobalOptionsSchema.extend({ json: z.boolean().default(false) });
+
+const ROLES_HELP = `
+Roles: operator decides holds and kills sessions of the tenants and teams granted; admin may also
+manage agent keys and operator tokens of them (/v1/admin routes). Grants: --grant acme (every team
+of tenant acme), --grant acme/cs-ops (one team), --grant '*' (every tenant); repeat --grant.`;
+
+function formatTokens(tokens: readonly OperatorTokenInfo[]): string {
+  if (tokens.length === 0) return 'No operator tokens.\n';
+  return formatTable(
+    ['TOKEN', 'NAME', 'ROLE', 'GRANTS', 'CREATED', 'REVOKED'],
+    tokens.map((token) => [
+      token.id,
+      token.name,
+      token.role,
+      token.grants.map(formatGrant).join(','),
+      token.createdAt,
+      cell(token.revokedAt),
+    ]),
+  );
+}
+
+function parseGrants(texts: readonly string[]): Grant[] {
+  if (texts.length === 0)
+    throw new OperatorUsageError(
+      "novarch operators create needs at least one --grant: --grant TENANT, --grant TENANT/TEAM or --grant '*'",
+    );
+  return texts.map((text) => {
+    const grant = parseGrant(text);
+    if (typeof grant === 'string') throw new OperatorUsageError(`--grant: ${grant}`);
+    return grant;
+  });
+}
+
+/** `novarch operators create|list|revoke`: operator tokens with roles and grants. */
+export function registerOperatorsCommand(program: Command, run: RunCommand, context: OperatorContext): void {
+  const operators = program
+    .command('operators')
+    .description('operator tokens: who may decide holds and kill sessions on the server');
+
+  operators
+    .command('create')
+    .description('create an operator token; the token is printed once')
+    .requiredOption('--name <name>', 'the operator (stored with every decision made with the token)')
+    .option('--role <role>', 'operator (default) or admin')
+    .option(
+      '--grant <grant>',
+      'a tenant, tenant/team, or * (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--json', 'print JSON: { token, secret }')
+    .addHelpText('after', `${ROLES_HELP}\n${IDENTITY_STORE_HELP}`)
+    .action((_options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(CreateOptionsSchema, command);
+        const name = checkOperatorName(options.name);
+        const grants = parseGrants(options.grant);
+        const created = await onServerStores(options, context, (stores) =>
+          stores.identities.createOperatorToken({ name, role: options.role, grants }),
+        );
+        context.stdout.write(
+          options.json
+            ? formatJson({ token: created.info, secret: created.secret })
+            : `${created.secret}\n\nOperator token ${created.info.id} for ${created.info.name} (${created.info.role}; ${created.info.grants.map(formatGrant).join(', ')}).\nIt is shown only now: the operator sets it as NOVARCH_TOKEN. Revoke it with \`novarch operators revoke ${created.info.id}\`.\n`,
+        );
+        return ExitCode.ok;
+      }),
+    );
+
+  operators
+    .command('list')
+    .description('list operator tokens (never their secrets)')
+    .option('--json', 'print JSON instead of a table')
+    .addHelpText('after', IDENTITY_STORE_HELP)
+    .action((_options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(ListOptionsSchema, command);
+        const found = await onServerStores(options, context, (stores) =>
+          stores.identities.listOperatorTokens(),
+        );
+        context.stdout.write(options.json ? formatJson(found) : formatTokens(found));
+        return ExitCode.ok;
+      }),
+    );
+
+  operators
+    .command('revoke')
+    .description('revoke an operator token: the server answers its next request with 401')
+    .argument('<token-id>', 'the token, e.g. nvo_3f9c0a1b2c3d (as `operators list` shows it)')
+    .addHelpText('after', IDENTITY_STORE_HELP)
+    .action((tokenId: string, _options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(GlobalOptionsSchema, command);
+        const revoked = await onServerStores(options, context, async (stores) => {
+          const token = await stores.identities.revokeOperatorToken(tokenId);
+          if (token === undefined)
+            throw new OperatorUsageError(
+              `No operator token "${tokenId}": \`novarch operators list\` shows the tokens (ids start with nvo_).`,
+            );
+          return token;
+        });
+        context.stdout.write(
+          `Operator token ${revoked.id} (${revoked.name}) revoked at ${revoked.revokedAt ?? '?'}.\n`,
+        );
+        return ExitCode.ok;
+      }),
+    );
+}

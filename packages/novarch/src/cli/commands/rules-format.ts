@@ -1,0 +1,149 @@
+import type { Citations, RuleSetReference } from '../../model/records.js';
+import type { StoredRuleSet, StoredRuleSetSummary } from '../../model/stored-rule-set.js';
+import { type DiffLine, diffLines } from '../../rules/diff-lines.js';
+import type { ReplayedDecision, ReplayReport } from '../../rules/replay/replay-rules.js';
+import { NOT_REJUDGED_LLM } from '../../rules/replay/replay-rules.js';
+import { formatTable } from '../format/format-table.js';
+import { agentText, neutralise } from '../format/neutralise-text.js';
+import type { Style } from '../terminal-style.js';
+
+/** A content hash as tables show it: `sha256:` and its first 12 hex digits. */
+export function shortHash(hash: string): string {
+  return `sha256:${hash.slice(0, 12)}`;
+}
+
+/** `novarch rules list`. */
+export function formatRuleSetsTable(sets: readonly StoredRuleSetSummary[]): string {
+  if (sets.length === 0) return 'No rules pushed yet (push a rules file with `novarch rules push FILE`).\n';
+  return formatTable(
+    ['TEAM', 'VERSION', 'CONTENT HASH', 'PUSHED', 'BY'],
+    sets.map((set) => [set.team, `v${set.version}`, shortHash(set.contentHash), set.pushedAt, set.pushedBy]),
+  );
+}
+
+function describeStored(set: StoredRuleSet): string {
+  return `${set.team} v${set.version} (${shortHash(set.contentHash)}, pushed ${set.pushedAt} by ${neutralise(set.pushedBy)})`;
+}
+
+const CONTEXT_LINES = 3;
+
+/** Groups a diff into hunks: changed lines with up to three unchanged lines around them. */
+function hunks(lines: readonly DiffLine[]): DiffLine[][] {
+  const changed = lines.flatMap((line, index) => (line.kind === 'same' ? [] : [index]));
+  const groups: DiffLine[][] = [];
+  let start = -1;
+  let end = -1;
+  for (const index of changed) {
+    if (start !== -1 && index - CONTEXT_LINES <= end + CONTEXT_LINES) {
+      end = index;
+      continue;
+    }
+    if (start !== -1) groups.push(lines.slice(Math.max(0, start - CONTEXT_LINES), end + CONTEXT_LINES + 1));
+    start = index;
+    end = index;
+  }
+  if (start !== -1) groups.push(lines.slice(Math.max(0, start - CONTEXT_LINES), end + CONTEXT_LINES + 1));
+  return groups;
+}
+
+function hunkHeader(hunk: readonly DiffLine[]): string {
+  const olds = hunk.filter((line) => line.kind !== 'added');
+  const news = hunk.filter((line) => line.kind !== 'removed');
+  const range = (first: number | undefined, count: number) => `${first ?? 0},${count}`;
+  return `@@ -${range(olds[0]?.oldLine, olds.length)} +${range(news[0]?.newLine, news.length)} @@`;
+}
+
+/** `novarch rules diff`: a unified line diff of two stored versions (three lines of context). */
+export function formatRuleSetDiff(before: StoredRuleSet, after: StoredRuleSet, style: Style): string {
+  const lines = diffLines(before.content, after.content);
+  const header = `--- ${describeStored(before)}\n+++ ${describeStored(after)}\n`;
+  const groups = hunks(lines);
+  if (groups.length === 0) return `${header}(the two versions have the same content)\n`;
+  const body = groups.map((hunk) => {
+    const rows = hunk.map((line) => {
+      const text = neutralise(line.text);
+      if (line.kind === 'removed') return style.red(`-${text}`);
+      if (line.kind === 'added') return style.green(`+${text}`);
+      return ` ${text}`;
+    });
+    return [style.dim(hunkHeader(hunk)), ...rows].join('\n');
+  });
+  return `${header}${body.join('\n')}\n`;
+}
+
+function describeRuleSet(reference: RuleSetReference, file: string | undefined): string {
+  const version = reference.version === null ? (file ?? 'file') : `${reference.team} v${reference.version}`;
+  return `${version} ${shortHash(reference.contentHash)}`;
+}
+
+/** A verdict's kind, cited rules (with versions) and the rule sets it was judged by. */
+function describeVerdict(kind: string, citations: Citations, file?: string): string {
+  const rules =
+    citations.rules !== undefined && citations.rules.length > 0
+      ? citations.rules.map((rule) => `${rule.id} v${rule.version}`).join(', ')
+      : citations.ruleIds.join(', ');
+  const sets = (citations.ruleSets ?? []).map((set) => describeRuleSet(set, file));
+  const by = sets.length > 0 ? sets.join(', ') : 'rule set not recorded';
+  return `${kind.padEnd(4)}  rules [${rules || 'none'}]  by ${by}\n      ${neutralise(citations.rationale)}`;
+}
+
+function describeDecision(decision: ReplayedDecision, file: string, style: Style): string {
+  const { entry, before, after } = decision;
+  const context = entry.action.context;
+  const head = `${entry.action.createdAt}  ${entry.action.id}  session ${entry.session.id}  agent ${neutralise(entry.session.agentId)}  ${neutralise(entry.action.actionType)} ${agentText(context.recordId)}: ${agentText(context.summary)}`;
+  return [
+    head,
+    `  was ${describeVerdict(before.verdict.kind, before.verdict.citations)}`,
+    `  now ${style.bold(describeVerdict(after.kind, after.citations, file))}`,
+  ].join('\n');
+}
+
+/** `novarch rules test`: every decision that would change, then those not re-judged, then the counts. */
+export function formatReplayReport(report: ReplayReport, file: string, style: Style): string {
+  const since = report.since === undefined ? '' : ` since ${report.since}`;
+  const lines = [
+    `Re-judged ${report.judged} decision${report.judged === 1 ? '' : 's'} of ${report.sessions} session${report.sessions === 1 ? '' : 's'} of team ${neutralise(report.team)}${since} under ${neutralise(file)}:`,
+    `  ${report.changed.length} would change, ${report.notRejudged.length} ${NOT_REJUDGED_LLM}, ${report.unchanged} unchanged` +
+      (report.skipped > 0 ? `, ${report.skipped} without a judge verdict (refused by the gate) skipped` : ''),
+  ];
+  if (report.changed.length > 0) {
+    lines.push('', style.bold('Would change:'));
+    for (const decision of report.changed) lines.push(describeDecision(decision, file, style));
+  }
+  if (report.notRejudged.length > 0) {
+    lines.push('', style.bold(`Not re-judged (LLM rule; pass --with-judge):`));
+    for (const decision of report.notRejudged) lines.push(describeDecision(decision, file, style));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The replay report as `--json` prints it. */
+export function replayReportJson(report: ReplayReport): unknown {
+  const decision = ({ entry, before, after }: ReplayedDecision) => ({
+    actionId: entry.action.id,
+    sessionId: entry.session.id,
+    tenantId: entry.session.tenantId,
+    teamId: entry.session.teamId,
+    agentId: entry.session.agentId,
+    actionType: entry.action.actionType,
+    createdAt: entry.action.createdAt,
+    context: entry.action.context,
+    before: {
+      verdictId: before.id,
+      kind: before.verdict.kind,
+      citations: before.verdict.citations,
+      decidedAt: before.decidedAt,
+    },
+    after: { kind: after.kind, citations: after.citations },
+  });
+  return {
+    team: report.team,
+    ...(report.since === undefined ? {} : { since: report.since }),
+    sessions: report.sessions,
+    judged: report.judged,
+    unchanged: report.unchanged,
+    skipped: report.skipped,
+    changed: report.changed.map(decision),
+    notRejudged: report.notRejudged.map(decision),
+  };
+}

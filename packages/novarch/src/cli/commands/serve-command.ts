@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { ModelLlmJudge } from '../../rules/llm/model-llm-judge.js';
+import { loadRulesFiles } from '../../rules/load-rules-file.js';
+import { resolveServerSettings, SERVER_ENV } from '../../server/resolve-server-settings.js';
+import { ExitCode } from '../exit-codes.js';
+import {
+  GlobalOptionsSchema,
+  type OperatorContext,
+  parseCommandOptions,
+  type RunCommand,
+} from './operator-context.js';
+
+const ServeOptionsSchema = GlobalOptionsSchema.extend({
+  listen: z.string().optional(),
+  holdWindow: z.string().optional(),
+});
+
+export const SERVE_HELP = `
+Settings, each from the first that has it:
+  listen       --listen > $${SERVER_ENV.listen} > server.listen > 127.0.0.1:7311
+  store        --store (sqlite:PATH, a SQLite file, or postgres://…) > $${SERVER_ENV.storeUrl}
+               > server.store_url > sqlite: + store.path (default ~/.novarch/novarch.db)
+  hold window  --hold-window > $${SERVER_ENV.holdWindow} > hold_window_seconds > 300
+  config       --config > $${SERVER_ENV.config} > ./novarch.yaml when present
+               (its rules:, judge: and server.tenants are used too)
+
+Agents reach it with NOVARCH_SERVER=URL and NOVARCH_API_KEY=nva_… (novarch keys create);
+operators with --server URL and NOVARCH_TOKEN=nvo_… (novarch operators create).
+
+SIGTERM or SIGINT shuts it down gracefully: it stops accepting connections, lets the requests in
+flight finish (a write being judged gets its stored verdict), then closes the store.
+
+Exit codes of serve:
+  0  stopped by SIGTERM or SIGINT after a graceful shutdown
+  1  could not start: the address is in use, the store could not be opened (rerun with --debug)
+  2  usage or configuration error: a bad --listen, --store or --hold-window, an invalid novarch.yaml`;
+
+/** `novarch serve`: the Novarch HTTP API for agents and operators. */
+export function registerServeCommand(program: Command, run: RunCommand, context: OperatorContext): void {
+  program
+    .command('serve')
+    .description('serve the Novarch API: agents propose writes over HTTP, operators decide holds')
+    .option('--listen <host:port>', 'where to listen (default 127.0.0.1:7311; port 0: any free port)')
+    .option('--hold-window <seconds>', "the deployment's hold window (default hold_window_seconds, 300)")
+    .addHelpText('after', SERVE_HELP)
+    .action((_options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(ServeOptionsSchema, command);
+        const settings = await resolveServerSettings(options, context);
+        const rules = await loadRulesFiles(settings.config?.rules ?? []);
+        const judge = settings.config?.judge;
+        // Loaded on use: --help need not import the server and its store.
+        const { startNovarchServer } = await import('../../server/start-novarch-server.js');
+        const server = await startNovarchServer({
+          storeUrl: settings.storeUrl,
+          storeOptions: settings.storeOptions,
+          host: settings.host,
+          port: settings.port,
+          rules,
+          holdWindowSeconds: settings.holdWindowSeconds,
+          ...(judge === undefined ? {} : { llmJudge: new ModelLlmJudge({ ...judge, env: context.env }) }),
+          ...(settings.tenants === undefined ? {} : { tenants: settings.tenants }),
+        });
+        const rulesNote =
+          rules.length === 0 ? 'no rules: every write is killed' : `${rules.length} rules file(s)`;
+        context.stdout.write(
+          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s)\n`,
+        );
+        const signal = await new Promise<string>((resolve) => {
+          const stop = (name: string) => () => resolve(name);
+          process.once('SIGTERM', stop('SIGTERM'));
+          process.once('SIGINT', stop('SIGINT'));
+        });
+        context.stdout.write(`novarch serve: ${signal}: shutting down (finishing requests in flight)\n`);
+        await server.close();
+        context.stdout.write('novarch serve: stopped; the store is closed\n');
+        return ExitCode.ok;
+      }),
+    );
+}

@@ -1,0 +1,196 @@
+// The console's only script, served as /console/assets/console.js (script-src 'self'; no inline
+// script anywhere). Plain ES2022 for the browser, kept as text here so it ships in dist/ with the
+// rest of the package and needs no bundler; a unit test parses it, the Chromium tests run it.
+// It only ever writes agent text with textContent; the one HTML it inserts is the server's own
+// escaped hold card (from the `hold-added` event).
+export const CONSOLE_CLIENT_SCRIPT = `'use strict';
+(function () {
+  var body = document.body;
+  var page = body.dataset.page;
+  var csrfMeta = document.querySelector('meta[name="csrf-token"]');
+  var csrf = csrfMeta ? csrfMeta.getAttribute('content') : '';
+  // The server's clock minus ours: countdowns count to the server's deadline.
+  var skew = Number(body.dataset.serverNow || Date.now()) - Date.now();
+
+  function formatLeft(ms) {
+    var s = Math.ceil(ms / 1000);
+    var m = Math.floor(s / 60);
+    var r = s % 60;
+    return (m > 0 ? m + ' min ' : '') + r + ' s left';
+  }
+  function tick() {
+    var now = Date.now() + skew;
+    document.querySelectorAll('[data-deadline]').forEach(function (el) {
+      var left = Date.parse(el.dataset.deadline) - now;
+      el.textContent = left > 0 ? formatLeft(left) : 'deadline passed';
+      el.classList.toggle('urgent', left < 30000);
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+
+  if (page !== 'triage' && page !== 'hold') return;
+
+  var queue = document.getElementById('queue');
+  var selected = -1;
+
+  function cards() {
+    return Array.prototype.slice.call(document.querySelectorAll('article.hold'));
+  }
+  function select(index) {
+    var all = cards();
+    if (all.length === 0) return;
+    selected = Math.max(0, Math.min(all.length - 1, index));
+    all.forEach(function (card, i) {
+      card.classList.toggle('selected', i === selected);
+      if (i === selected) card.setAttribute('aria-current', 'true');
+      else card.removeAttribute('aria-current');
+    });
+    all[selected].focus({ preventScroll: true });
+    all[selected].scrollIntoView({ block: 'nearest' });
+  }
+  function current() {
+    return cards()[selected];
+  }
+  function updateCount() {
+    var pending = cards().filter(function (card) { return !card.classList.contains('decided'); }).length;
+    var count = document.getElementById('queue-count');
+    if (count) count.textContent = String(pending);
+    var empty = document.getElementById('queue-empty');
+    if (empty) empty.hidden = cards().length > 0;
+  }
+  function setOutcome(card, text) {
+    var outcome = card.querySelector('.outcome');
+    if (outcome) outcome.textContent = text;
+  }
+  function markDecided(card, text) {
+    card.classList.add('decided');
+    card.querySelectorAll('form.decision button, form.decision textarea').forEach(function (el) { el.disabled = true; });
+    var countdown = card.querySelector('[data-deadline]');
+    if (countdown) {
+      countdown.removeAttribute('data-deadline');
+      countdown.textContent = 'decided';
+    }
+    setOutcome(card, text);
+    updateCount();
+  }
+
+  function decide(card, decision) {
+    if (!card || card.classList.contains('decided')) return;
+    var form = card.querySelector('form.decision');
+    if (!form) return;
+    var field = form.querySelector('textarea');
+    var rationale = field ? field.value : '';
+    if (decision === 'deny' && rationale.trim() === '') {
+      setOutcome(card, 'A deny needs a rationale: the agent is told why. Type it, then deny again.');
+      if (field) field.focus();
+      return;
+    }
+    var buttons = form.querySelectorAll('button');
+    buttons.forEach(function (b) { b.disabled = true; });
+    var data = new URLSearchParams();
+    data.set('decision', decision);
+    data.set('rationale', rationale);
+    fetch(form.action, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'X-CSRF-Token': csrf, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: data.toString(),
+    })
+      .then(function (response) {
+        return response.json().then(function (json) { return { status: response.status, json: json }; });
+      })
+      .then(function (result) {
+        var json = result.json || {};
+        if (json.hold) {
+          markDecided(card, json.outcome === 'decided' ? json.text : json.message);
+          if (json.outcome === 'decided') select(selected + 1);
+          return;
+        }
+        if (result.status === 401) {
+          window.location.assign('/console/sign-in?expired=1');
+          return;
+        }
+        buttons.forEach(function (b) { b.disabled = false; });
+        setOutcome(card, json.detail || 'The decision failed (HTTP ' + result.status + ').');
+      })
+      .catch(function () {
+        buttons.forEach(function (b) { b.disabled = false; });
+        setOutcome(card, 'The decision could not be sent: is the server reachable? Nothing was changed.');
+      });
+  }
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains('decision')) return;
+    event.preventDefault();
+    var submitter = event.submitter;
+    var card = form.closest('article.hold');
+    selected = cards().indexOf(card);
+    decide(card, submitter && submitter.value ? submitter.value : 'approve');
+  });
+
+  var help = document.getElementById('help');
+  document.addEventListener('keydown', function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    var typing = target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement || target instanceof HTMLSelectElement;
+    if (typing) {
+      if (event.key === 'Escape') {
+        target.blur();
+        if (current()) current().focus();
+      }
+      return;
+    }
+    if (help && help.open && event.key !== '?') return;
+    var handled = true;
+    switch (event.key) {
+      case 'j': case 'ArrowDown': select(selected + 1); break;
+      case 'k': case 'ArrowUp': select(selected - 1); break;
+      case 'a': decide(current(), 'approve'); break;
+      case 'd': decide(current(), 'deny'); break;
+      case 's': decide(current(), 'skip'); break;
+      case 'r': { var field = current() && current().querySelector('textarea'); if (field) field.focus(); break; }
+      case 'e': { var details = current() && current().querySelector('details.evidence'); if (details) details.open = !details.open; break; }
+      case '?':
+        if (help) { if (help.open) help.close(); else help.showModal(); }
+        break;
+      default: handled = false;
+    }
+    if (handled) event.preventDefault();
+  });
+
+  if (cards().length > 0) select(0);
+  if (!queue) return;
+
+  var ids = cards().map(function (card) { return card.dataset.holdId; });
+  var source = new EventSource('/console/events?shown=' + encodeURIComponent(ids.join(',')));
+  function cardOf(id) {
+    return cards().filter(function (card) { return card.dataset.holdId === id; })[0];
+  }
+  source.addEventListener('hold-added', function (event) {
+    var data = JSON.parse(event.data);
+    if (cardOf(data.id)) return;
+    var template = document.createElement('template');
+    template.innerHTML = data.html;
+    queue.appendChild(template.content);
+    updateCount();
+    tick();
+    if (selected < 0) select(0);
+  });
+  source.addEventListener('hold-decided', function (event) {
+    var data = JSON.parse(event.data);
+    var card = cardOf(data.id);
+    if (card && !card.classList.contains('decided')) markDecided(card, data.text);
+  });
+  source.addEventListener('hold-gone', function (event) {
+    var data = JSON.parse(event.data);
+    var card = cardOf(data.id);
+    if (card && !card.classList.contains('decided')) markDecided(card, data.text);
+  });
+  source.addEventListener('signed-out', function () {
+    source.close();
+    window.location.assign('/console/sign-in?expired=1');
+  });
+})();
+`;

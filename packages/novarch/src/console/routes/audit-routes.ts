@@ -1,0 +1,40 @@
+import type { Hono } from 'hono';
+import { parseAuditQuery } from '../audit-query.js';
+import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
+import { ConsoleRequestError } from '../console-errors.js';
+import { auditToCsv } from '../export-audit.js';
+import { renderAudit } from '../views/render-audit.js';
+import { renderPage } from './render-page.js';
+
+/** `GET /console/audit` (search form and results) and its CSV and JSON exports. */
+export function registerAuditRoutes(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
+  app.get('/audit', async (c) => {
+    const raw = c.req.query();
+    const parsed = parseAuditQuery(raw);
+    if (!parsed.ok)
+      return renderPage(c, 'audit', 'Audit', renderAudit({ query: raw, errors: parsed.errors }), 400);
+    // The page opens with the form only; a search (even an empty one) shows results.
+    const searched = Object.keys(raw).length > 0;
+    const entries = searched
+      ? await context.deps.searchAudit(c.get('session').operator, parsed.search)
+      : undefined;
+    return renderPage(
+      c,
+      'audit',
+      'Audit',
+      renderAudit({ query: raw, exportQuery: parsed.query, ...(entries === undefined ? {} : { entries }) }),
+    );
+  });
+
+  for (const format of ['csv', 'json'] as const) {
+    app.get(`/audit/export.${format}`, async (c) => {
+      const parsed = parseAuditQuery(c.req.query());
+      if (!parsed.ok) throw new ConsoleRequestError(400, parsed.errors.join('; '));
+      const entries = await context.deps.searchAudit(c.get('session').operator, parsed.search);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      c.header('Content-Disposition', `attachment; filename="novarch-audit-${stamp}.${format}"`);
+      if (format === 'json') return c.json(entries);
+      return c.body(auditToCsv(entries), 200, { 'Content-Type': 'text/csv; charset=utf-8' });
+    });
+  }
+}

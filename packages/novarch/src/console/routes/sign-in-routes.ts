@@ -1,0 +1,78 @@
+import type { Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { z } from 'zod';
+import { type ConsoleContext, type ConsoleEnv, SESSION_COOKIE } from '../console-context.js';
+import { ConsoleRequestError } from '../console-errors.js';
+import { checkCsrfToken, checkOrigin, isHttps } from '../console-security.js';
+import { renderSignIn } from '../views/render-sign-in.js';
+import { signedOutMessage } from './require-session.js';
+
+/** The sign-in form's fields. A token is at most a few hundred characters. */
+const signInSchema = z.object({ token: z.string().trim().max(1024).optional() }).loose();
+
+/** The exact sentences of a failed sign-in (tested). */
+export const SIGN_IN_MESSAGES = {
+  empty: 'Enter your operator token.',
+  agentKey: 'That is an agent key (nva_…): agents cannot sign in. Sign in with an operator token (nvo_…).',
+  unknown: 'Sign-in failed: the operator token is unknown or revoked.',
+} as const;
+
+/** `GET|POST /console/sign-in` and `POST /console/sign-out`. */
+export function registerSignInRoutes(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
+  app.get('/sign-in', (c) => {
+    if (context.sessions.lookup(getCookie(c, SESSION_COOKIE)).found === 'active')
+      return c.redirect('/console', 303);
+    const why =
+      c.req.query('expired') !== undefined
+        ? 'expired'
+        : c.req.query('revoked') !== undefined
+          ? 'revoked'
+          : undefined;
+    const notice =
+      c.req.query('signed-out') !== undefined
+        ? 'You are signed out.'
+        : why === undefined
+          ? undefined
+          : signedOutMessage(why);
+    return c.html(renderSignIn(notice === undefined ? {} : { notice }));
+  });
+
+  app.post('/sign-in', async (c) => {
+    // No session yet, so no CSRF token: the Origin check keeps other sites from signing an
+    // operator in under an attacker's token (login CSRF). SameSite=Strict does the rest.
+    checkOrigin(c, context.publicOrigin);
+    const form = signInSchema.safeParse(await c.req.parseBody());
+    const token = form.success ? (form.data.token ?? '') : undefined;
+    const fail = (status: 400 | 401, error: string) => c.html(renderSignIn({ error }), status);
+    if (token === '') return fail(400, SIGN_IN_MESSAGES.empty);
+    if (token?.startsWith('nva_')) return fail(401, SIGN_IN_MESSAGES.agentKey);
+    const operator = token === undefined ? undefined : await context.deps.verifyOperatorToken(token);
+    if (operator === undefined) return fail(401, SIGN_IN_MESSAGES.unknown);
+    // A fresh id at every sign-in (no session fixation); an older session of this browser ends.
+    const previous = getCookie(c, SESSION_COOKIE);
+    if (previous !== undefined) context.sessions.delete(previous);
+    const session = context.sessions.create(operator);
+    setCookie(c, SESSION_COOKIE, session.id, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/console',
+      secure: context.secureCookie === 'auto' ? isHttps(c, context.publicOrigin) : context.secureCookie,
+    });
+    return c.redirect('/console', 303);
+  });
+
+  app.post('/sign-out', async (c) => {
+    checkOrigin(c, context.publicOrigin);
+    const lookup = context.sessions.lookup(getCookie(c, SESSION_COOKIE));
+    if (lookup.found !== 'active') throw new ConsoleRequestError(401, signedOutMessage(undefined));
+    const body = await c.req.parseBody();
+    checkCsrfToken(lookup.session.csrfToken, c.req.header('X-CSRF-Token') ?? stringField(body._csrf));
+    context.sessions.delete(lookup.session.id);
+    deleteCookie(c, SESSION_COOKIE, { path: '/console' });
+    return c.redirect('/console/sign-in?signed-out=1', 303);
+  });
+}
+
+function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

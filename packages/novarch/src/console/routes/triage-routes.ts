@@ -1,0 +1,84 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { type ConsoleContext, type ConsoleEnv, wantsJson } from '../console-context.js';
+import type { ConsoleDecision } from '../console-deps.js';
+import { ConsoleRequestError } from '../console-errors.js';
+import { html } from '../views/markup.js';
+import { outcomeText, renderHoldCard } from '../views/render-hold-card.js';
+import { renderMessage } from '../views/render-layout.js';
+import { renderTriage } from '../views/render-triage.js';
+import { renderPage } from './render-page.js';
+
+/** The decision form (or the client script's post of it). */
+const decisionSchema = z
+  .object({
+    decision: z.enum(['approve', 'deny', 'skip'], { error: 'decision: expected approve, deny or skip' }),
+    rationale: z.string().max(2000, 'rationale: at most 2000 characters').optional(),
+  })
+  .loose();
+
+const STATUS = { approve: 'approved', deny: 'denied', skip: 'skipped' } as const;
+
+/** The sentence of a 404 for a hold: the same for unknown ids and ids of another tenant. */
+export const noHoldMessage = (id: string) => `No hold ${id}.`;
+
+/** `GET /console` (the queue), `GET /console/holds/:id`, `POST /console/holds/:id/decision`. */
+export function registerTriageRoutes(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
+  app.get('/', async (c) => {
+    const { holds, unattended } = await context.deps.listTriage(c.get('session').operator);
+    return renderPage(
+      c,
+      'triage',
+      'Triage',
+      renderTriage({ holds, unattended, csrfToken: c.get('session').csrfToken }),
+    );
+  });
+
+  app.get('/holds/:id', async (c) => {
+    const item = await context.deps.getHold(c.get('session').operator, c.req.param('id'));
+    if (item === undefined) throw new ConsoleRequestError(404, noHoldMessage(c.req.param('id')));
+    return renderPage(c, 'hold', `Hold ${item.hold.id}`, renderHoldCard(item, c.get('session').csrfToken));
+  });
+
+  app.post('/holds/:id/decision', async (c) => {
+    const session = c.get('session');
+    const parsed = decisionSchema.safeParse(await c.req.parseBody());
+    if (!parsed.success)
+      throw new ConsoleRequestError(400, parsed.error.issues.map((issue) => issue.message).join('; '));
+    const decision: ConsoleDecision = {
+      holdId: c.req.param('id'),
+      status: STATUS[parsed.data.decision],
+      ...(parsed.data.rationale === undefined ? {} : { rationale: parsed.data.rationale }),
+    };
+    const result = await context.deps.decideHold(session.operator, decision);
+    if (result === undefined) throw new ConsoleRequestError(404, noHoldMessage(decision.holdId));
+    const { hold } = result;
+    const status = result.outcome === 'decided' ? 200 : 409;
+    if (wantsJson(c)) {
+      return c.json(
+        {
+          outcome: result.outcome,
+          ...(result.outcome === 'refused' ? { message: result.message } : {}),
+          hold: {
+            id: hold.id,
+            status: hold.status,
+            decidedBy: hold.decidedBy,
+            decidedAt: hold.decidedAt,
+            rationale: hold.rationale,
+          },
+          text: outcomeText(result),
+        },
+        status,
+      );
+    }
+    if (result.outcome === 'decided') return c.redirect(`/console/holds/${encodeURIComponent(hold.id)}`, 303);
+    const item = await context.deps.getHold(session.operator, hold.id);
+    return renderPage(
+      c,
+      'hold',
+      `Hold ${hold.id}`,
+      html`${renderMessage('error', result.message)}${item === undefined ? '' : renderHoldCard(item, session.csrfToken)}`,
+      409,
+    );
+  });
+}

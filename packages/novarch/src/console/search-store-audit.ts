@@ -1,0 +1,46 @@
+import type { AuditEntry, NovarchStore } from '../model/novarch-store.js';
+import type { AuditSearch, ConsoleOperator } from './console-deps.js';
+import { operatorCovers, tenantFilters } from './operator-scope.js';
+
+/** The default (and largest) number of entries an audit search returns. */
+export const AUDIT_SEARCH_LIMIT = 500;
+export const AUDIT_SEARCH_MAX = 10_000;
+
+/**
+ * The audit trail of the operator's tenants and teams, filtered, oldest first, the most recent
+ * `limit` entries. The store filters tenant, agent, session and verdict; team, rule and dates are
+ * filtered here (the store's `AuditFilter` has no such fields yet).
+ */
+export async function searchStoreAudit(
+  store: NovarchStore,
+  operator: ConsoleOperator,
+  search: AuditSearch,
+): Promise<AuditEntry[]> {
+  const tenants = tenantFilters(operator, search.tenantId);
+  const from = search.from === undefined ? undefined : Date.parse(search.from);
+  const to = search.to === undefined ? undefined : Date.parse(search.to);
+  const found: AuditEntry[] = [];
+  for (const tenantId of tenants) {
+    const entries = await store.audit({
+      ...(tenantId === undefined ? {} : { tenantId }),
+      ...(search.agentId === undefined ? {} : { agentId: search.agentId }),
+      ...(search.sessionId === undefined ? {} : { sessionId: search.sessionId }),
+      ...(search.verdict === undefined ? {} : { verdict: search.verdict }),
+    });
+    for (const entry of entries) {
+      if (!operatorCovers(operator, entry.session)) continue;
+      if (search.teamId !== undefined && entry.session.teamId !== search.teamId) continue;
+      const { ruleId } = search;
+      if (
+        ruleId !== undefined &&
+        !entry.verdicts.some((record) => record.verdict.citations.ruleIds.includes(ruleId))
+      )
+        continue;
+      const at = Date.parse(entry.action.createdAt);
+      if ((from !== undefined && at < from) || (to !== undefined && at > to)) continue;
+      found.push(entry);
+    }
+  }
+  found.sort((a, b) => a.action.createdAt.localeCompare(b.action.createdAt));
+  return found.slice(-Math.min(search.limit ?? AUDIT_SEARCH_LIMIT, AUDIT_SEARCH_MAX));
+}

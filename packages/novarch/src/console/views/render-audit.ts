@@ -1,0 +1,63 @@
+import type { AuditEntry } from '../../model/novarch-store.js';
+import { type AuditQuery, auditQueryString } from '../audit-query.js';
+import { describeHoldDecision } from '../describe-hold-decision.js';
+import { html, idPath, type Markup, timeTag } from './markup.js';
+import { renderMessage } from './render-layout.js';
+
+const FIELDS: { name: keyof AuditQuery; label: string; type?: string }[] = [
+  { name: 'tenant', label: 'Tenant' },
+  { name: 'team', label: 'Team' },
+  { name: 'agent', label: 'Agent' },
+  { name: 'session', label: 'Session' },
+  { name: 'rule', label: 'Rule' },
+  { name: 'from', label: 'From (UTC day)', type: 'date' },
+  { name: 'to', label: 'To (UTC day)', type: 'date' },
+];
+
+/** The audit search form, its results and the export links of the same search. */
+export function renderAudit(options: {
+  query: Partial<Record<keyof AuditQuery, string>>;
+  entries?: AuditEntry[];
+  errors?: string[];
+  exportQuery?: Partial<AuditQuery>;
+}): Markup {
+  const { query, entries, errors } = options;
+  return html`<form class="audit-search" method="get" action="/console/audit" role="search" aria-label="Audit search">
+${FIELDS.map(
+  (field) =>
+    html`<label>${field.label} <input name="${field.name}" type="${field.type ?? 'text'}" value="${query[field.name] ?? ''}"></label>`,
+)}
+<label>Verdict <select name="verdict">${['', 'pass', 'kill', 'hold'].map(
+    (value) =>
+      html`<option value="${value}"${query.verdict === value ? html` selected` : ''}>${value === '' ? 'any' : value}</option>`,
+  )}</select></label>
+<button type="submit">Search</button>
+</form>
+${(errors ?? []).map((error) => renderMessage('error', error))}
+${entries === undefined ? '' : renderResults(entries, options.exportQuery ?? {})}`;
+}
+
+function renderResults(entries: AuditEntry[], exportQuery: Partial<AuditQuery>): Markup {
+  const suffix = auditQueryString(exportQuery);
+  return html`<p class="exports"><span id="audit-count">${entries.length}</span> ${entries.length === 1 ? 'entry' : 'entries'}, oldest first. Export this search: <a href="/console/audit/export.csv${suffix}" download>CSV</a> · <a href="/console/audit/export.json${suffix}" download>JSON</a></p>
+${
+  entries.length === 0
+    ? html`<p class="empty">No entry matches.</p>`
+    : html`<table class="audit">
+<caption>Audit trail</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Tenant / team / agent</th><th scope="col">Session</th><th scope="col">Action</th><th scope="col">Record <span class="badge agent">agent</span></th><th scope="col">Verdict</th><th scope="col">Rules</th><th scope="col">Hold</th></tr></thead>
+<tbody>${entries.map(
+        (entry) => html`<tr>
+<td>${timeTag(entry.action.createdAt)}</td>
+<td>${entry.session.tenantId} / ${entry.session.teamId} / ${entry.session.agentId}</td>
+<td><a href="/console/sessions/${idPath(entry.session.id)}">${entry.session.id}</a></td>
+<td>${entry.action.actionType} <code>${entry.action.toolName}</code></td>
+<td class="agent-text">${entry.action.context.recordId} ${entry.action.context.summary}</td>
+<td>${entry.verdict === undefined ? '—' : html`<span class="verdict verdict-${entry.verdict.verdict.kind}">${entry.verdict.verdict.kind}</span> <span class="muted">${entry.verdict.source}</span>`}</td>
+<td>${entry.verdict?.verdict.citations.ruleIds.join(', ') ?? ''}</td>
+<td>${entry.hold === undefined ? '' : entry.hold.status === 'pending' ? 'pending' : describeHoldDecision(entry.hold)}</td>
+</tr>`,
+      )}</tbody>
+</table>`
+}`;
+}

@@ -1,0 +1,83 @@
+import type { TriageHold } from '../console-deps.js';
+import { describeHoldDecision } from '../describe-hold-decision.js';
+import { csrfField, html, idPath, jsonBlock, type Markup, timeTag } from './markup.js';
+import { renderTimelineEntry } from './render-timeline-entry.js';
+
+/**
+ * One hold of the triage queue: the action and its context, the agent's rationale (marked as the
+ * agent's), the rules and evidence cited, the session's recent calls, and the decision form (or,
+ * once decided, who decided it). Every value from the agent or the store is escaped.
+ */
+export function renderHoldCard(item: TriageHold, csrfToken: string): Markup {
+  const { hold, session, action, verdict } = item;
+  const id = hold.id;
+  const decided = hold.status !== 'pending';
+  const context = action?.context ?? { recordId: '', summary: '' };
+  const citations = verdict?.verdict.citations;
+  return html`<article class="hold${decided ? ' decided' : ''}" id="hold-${id}" data-hold-id="${id}" tabindex="-1" aria-labelledby="hold-${id}-title">
+<header>
+<h2 id="hold-${id}-title">${action?.actionType ?? 'unknown action'} <code>${action?.toolName ?? ''}</code></h2>
+<p class="countdown"${decided ? '' : html` data-deadline="${hold.deadline}"`}>deadline ${timeTag(hold.deadline)}</p>
+<p class="scope">${session.tenantId} / ${session.teamId} / ${session.agentId} · session <a href="/console/sessions/${idPath(session.id)}">${session.id}</a> · hold <a href="/console/holds/${idPath(id)}">${id}</a></p>
+</header>
+<section class="context" aria-label="Action context">
+<h3>The action <span class="badge agent">from the agent's tool call</span></h3>
+<dl>${Object.entries(context).map(
+    ([key, value]) =>
+      html`<dt>${key}</dt><dd class="agent-text">${typeof value === 'string' ? value : JSON.stringify(value)}</dd>`,
+  )}</dl>
+<details><summary>tool input</summary>${jsonBlock(action?.input)}</details>
+</section>
+<section class="rationale" aria-label="Agent's rationale">
+<h3>Agent's rationale <span class="badge agent">supplied by the agent, unverified</span></h3>
+${
+  action?.reasoning === undefined || action.reasoning === ''
+    ? html`<p class="muted">The agent gave no rationale.</p>`
+    : html`<blockquote class="agent-text">${action.reasoning}</blockquote>`
+}
+</section>
+<section class="why" aria-label="Why it is held">
+<h3>Why it is held</h3>
+<p>${citations?.rationale ?? 'No verdict is stored for this action.'}</p>
+<p>Rules cited: ${
+    citations === undefined || citations.ruleIds.length === 0
+      ? html`<span class="muted">none</span>`
+      : citations.ruleIds.map((ruleId) => html`<code class="rule">${ruleId}</code> `)
+  }</p>
+<details class="evidence"><summary>Evidence cited (${item.citedEvidence.length})</summary>
+${
+  item.citedEvidence.length === 0
+    ? html`<p class="muted">The verdict cites no stored evidence.</p>`
+    : html`<ol>${item.citedEvidence.map(
+        (evidence) =>
+          html`<li><code>${evidence.toolName}</code> ${timeTag(evidence.startedAt)} <span class="muted">${evidence.id}</span>${jsonBlock(evidence.input)}${jsonBlock(evidence.output)}</li>`,
+      )}</ol>`
+}
+</details>
+</section>
+<details class="recent"><summary>Session's recent calls (${item.recentCalls.length})</summary>
+<ol class="timeline">${item.recentCalls.map(renderTimelineEntry)}</ol>
+</details>
+${
+  decided
+    ? html`<p class="outcome" role="status">${outcomeText(item)}</p>`
+    : html`<form class="decision" method="post" action="/console/holds/${idPath(id)}/decision">
+${csrfField(csrfToken)}
+<label for="rationale-${id}">Rationale <span class="muted">(required to deny; the agent is told it)</span></label>
+<textarea id="rationale-${id}" name="rationale" rows="2" maxlength="2000"></textarea>
+<div class="buttons">
+<button type="submit" name="decision" value="approve" class="approve">Approve <kbd>a</kbd></button>
+<button type="submit" name="decision" value="deny" class="deny">Deny <kbd>d</kbd></button>
+<button type="submit" name="decision" value="skip" class="skip" title="Refused, and the session is stopped">Skip <kbd>s</kbd></button>
+</div>
+</form>
+<p class="outcome" role="status" aria-live="polite"></p>`
+}
+</article>`;
+}
+
+/** `Approved by ana at …: rationale`, as a decided card shows it. */
+export function outcomeText(item: Pick<TriageHold, 'hold'>): string {
+  const text = describeHoldDecision(item.hold);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}

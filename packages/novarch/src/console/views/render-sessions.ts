@@ -1,0 +1,64 @@
+import type { SessionSummary, SessionTimeline } from '../console-deps.js';
+import { csrfField, html, idPath, type Markup, timeTag } from './markup.js';
+import { renderMessage } from './render-layout.js';
+import { renderTimelineEntry } from './render-timeline-entry.js';
+
+/** Live and recent sessions, most recent first. */
+export function renderSessions(sessions: SessionSummary[]): Markup {
+  if (sessions.length === 0) return html`<p class="empty">No sessions yet.</p>`;
+  return html`<table class="sessions">
+<caption>Sessions of your tenants, most recent first</caption>
+<thead><tr><th scope="col">Session</th><th scope="col">Tenant / team / agent</th><th scope="col">Started</th><th scope="col">Last call</th><th scope="col">Calls</th><th scope="col">Status</th></tr></thead>
+<tbody>${sessions.map(
+    (item) => html`<tr class="status-${item.status}">
+<td><a href="/console/sessions/${idPath(item.session.id)}">${item.session.id}</a></td>
+<td>${item.session.tenantId} / ${item.session.teamId} / ${item.session.agentId}</td>
+<td>${timeTag(item.session.startedAt)}</td>
+<td>${timeTag(item.lastActivityAt)}</td>
+<td>${item.calls}</td>
+<td><span class="badge status-${item.status}">${item.status}</span>${item.pendingHolds > 0 ? html` <a href="/console">${item.pendingHolds} on hold</a>` : ''}${
+      item.session.killReason === undefined
+        ? ''
+        : html` <span class="muted">${item.session.killReason}</span>`
+    }</td>
+</tr>`,
+  )}</tbody>
+</table>`;
+}
+
+/** One session: its scope, its timeline, and the kill form (or how it was killed). */
+export function renderSessionTimeline(options: {
+  timeline: SessionTimeline;
+  csrfToken: string;
+  error?: string;
+  notice?: string;
+}): Markup {
+  const { session, entries } = options.timeline;
+  return html`${renderMessage('error', options.error)}${renderMessage('notice', options.notice)}
+<dl class="session-facts">
+<dt>Tenant / team / agent</dt><dd>${session.tenantId} / ${session.teamId} / ${session.agentId}</dd>
+<dt>Started</dt><dd>${timeTag(session.startedAt)}</dd>
+<dt>Hold wait</dt><dd>${session.holdWaitSeconds} s</dd>
+<dt>Status</dt><dd id="session-status">${
+    session.killedAt === undefined
+      ? 'running'
+      : html`killed at ${timeTag(session.killedAt)}: <span class="kill-reason">${session.killReason ?? ''}</span>`
+  }</dd>
+</dl>
+${
+  session.killedAt === undefined
+    ? html`<form class="kill" method="post" action="/console/sessions/${idPath(session.id)}/kill">
+${csrfField(options.csrfToken)}
+<label for="kill-reason">Reason for the kill <span class="muted">(required; stored and shown to the agent)</span></label>
+<textarea id="kill-reason" name="reason" rows="2" maxlength="2000" required></textarea>
+<button type="submit" class="danger">Kill session</button>
+</form>`
+    : ''
+}
+<h2>Timeline</h2>
+${
+  entries.length === 0
+    ? html`<p class="empty">No calls yet.</p>`
+    : html`<ol class="timeline">${entries.map(renderTimelineEntry)}</ol>`
+}`;
+}

@@ -1,0 +1,51 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { NovarchError } from '../errors.js';
+import type { IdentityTables } from './identity-tables.js';
+
+// The identity tables have their own migrations, recorded in their own kysely tables, so they
+// never interleave with the store's `schema_migrations` list. Plain `text` columns work on SQLite
+// and PostgreSQL alike.
+const MIGRATIONS: Record<string, Migration> = {
+  '001_agent_keys_and_operator_tokens': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('novarch_agent_keys')
+        .ifNotExists()
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('tenant_id', 'text', (column) => column.notNull())
+        .addColumn('name', 'text', (column) => column.notNull())
+        .addColumn('secret_hash', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('novarch_operator_tokens')
+        .ifNotExists()
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('name', 'text', (column) => column.notNull())
+        .addColumn('role', 'text', (column) => column.notNull())
+        .addColumn('grants', 'text', (column) => column.notNull())
+        .addColumn('secret_hash', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Brings the identity tables to the latest version (idempotent; concurrent openers take turns). */
+export async function migrateIdentity(db: Kysely<IdentityTables>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'novarch_identity_migrations',
+    migrationLockTableName: 'novarch_identity_migrations_lock',
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new NovarchError(`could not migrate the identity tables of the store: ${reason}`);
+  }
+}

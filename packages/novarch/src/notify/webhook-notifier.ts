@@ -1,0 +1,283 @@
+import { NovarchError } from '../errors.js';
+import type { WebhookDeliveryStore } from '../model/novarch-store.js';
+import type { WebhookDeliveryRecord } from '../model/webhook-delivery.js';
+import { deliverWebhook } from './deliver-webhook.js';
+import {
+  buildHoldWebhookPayload,
+  HOLD_CREATED_EVENT,
+  type HoldCreatedEvent,
+} from './hold-webhook-payload.js';
+import { checkWebhookTarget, WebhookConfigError, type WebhookTarget } from './webhook-target.js';
+
+/** Defaults of `WebhookNotifierOptions`. */
+export const WEBHOOK_DEFAULTS: Readonly<Record<NotifierSetting, number>> = {
+  maxAttempts: 8,
+  initialBackoffMs: 1_000,
+  maxBackoffMs: 300_000,
+  timeoutMs: 10_000,
+  concurrency: 4,
+};
+
+const SETTINGS = ['maxAttempts', 'initialBackoffMs', 'maxBackoffMs', 'timeoutMs', 'concurrency'] as const;
+type NotifierSetting = (typeof SETTINGS)[number];
+
+/** How a `WebhookNotifier` delivers. */
+export interface WebhookNotifierOptions {
+  /** Where deliveries and their attempts are recorded (the server's store). */
+  store: WebhookDeliveryStore;
+  /** Each tenant's target (tenants without one get no webhook), or a look-up asked at each attempt. */
+  targets: Readonly<Record<string, WebhookTarget>> | ((tenantId: string) => WebhookTarget | undefined);
+  /** The console's base URL, e.g. `https://novarch.example.com/console`; the payload links to `${consoleUrl}/holds/${id}`. */
+  consoleUrl: string;
+  /** Attempts before a delivery is given up (`failed`), default 8. */
+  maxAttempts?: number;
+  /** The wait after the first failed attempt, in ms (default 1000); it doubles per attempt, with jitter. */
+  initialBackoffMs?: number;
+  /** The longest wait between attempts, in ms (default 300000). */
+  maxBackoffMs?: number;
+  /** How long one request may take, in ms (default 10000). */
+  timeoutMs?: number;
+  /** How many requests may be in flight at once (default 4). */
+  concurrency?: number;
+  /** Told of failures that have no delivery row to show them (the store could not be written). */
+  onError?: (error: Error) => void;
+  /** The jitter's random source, in [0, 1) (default `Math.random`). */
+  random?: () => number;
+  /** The HTTP client (default the global `fetch`). */
+  fetch?: typeof fetch;
+}
+
+function checkCount(name: string, value: number | undefined, minimum: number): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < minimum)) {
+    throw new WebhookConfigError(`${name} must be a whole number ≥ ${minimum}; got ${String(value)}.`);
+  }
+}
+
+/**
+ * Sends a signed webhook (`Novarch-Signature`, see `signWebhook`) for every new hold, in the
+ * background: `notifyHold` returns at once and never throws, so the gate never waits for a
+ * receiver. Each delivery is a row of the store (pending, delivered or failed, with attempts,
+ * last status and error, next attempt), retried with exponential backoff and jitter up to
+ * `maxAttempts`. `stop()` persists what is pending; `start()` in the next process resumes it.
+ * Delivery is at least once: receivers dedupe on the `Novarch-Delivery` header.
+ */
+export class WebhookNotifier {
+  readonly #options: WebhookNotifierOptions;
+  readonly #settings: Readonly<Record<NotifierSetting, number>>;
+  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #work = new Set<Promise<unknown>>();
+  readonly #queue: Array<() => void> = [];
+  #running = 0;
+  #stopped = false;
+
+  constructor(options: WebhookNotifierOptions) {
+    const settings = { ...WEBHOOK_DEFAULTS, ...definedOnly(options) };
+    checkCount('maxAttempts', settings.maxAttempts, 1);
+    checkCount('initialBackoffMs', settings.initialBackoffMs, 0);
+    checkCount('maxBackoffMs', settings.maxBackoffMs, settings.initialBackoffMs);
+    checkCount('timeoutMs', settings.timeoutMs, 1);
+    checkCount('concurrency', settings.concurrency, 1);
+    let consoleUrl: URL;
+    try {
+      consoleUrl = new URL(options.consoleUrl);
+    } catch {
+      throw new WebhookConfigError(
+        `consoleUrl is not a valid URL; expected the console's address, e.g. https://novarch.example.com/console.`,
+      );
+    }
+    if (consoleUrl.protocol !== 'https:' && consoleUrl.protocol !== 'http:') {
+      throw new WebhookConfigError(`consoleUrl must be http: or https:, got ${consoleUrl.protocol}.`);
+    }
+    if (typeof options.targets !== 'function') {
+      for (const [tenantId, target] of Object.entries(options.targets)) checkWebhookTarget(tenantId, target);
+    }
+    this.#options = options;
+    this.#settings = settings;
+  }
+
+  /** Resumes the deliveries a previous process left pending (each at its next attempt time). */
+  async start(): Promise<void> {
+    const pending = await this.#options.store.listPendingWebhookDeliveries();
+    for (const delivery of pending) this.#scheduleAt(delivery);
+  }
+
+  /**
+   * Queues the `hold.created` webhook of `event` for its tenant; returns at once, false when the
+   * tenant has no webhook (or the notifier stopped). Never throws: failures are recorded on the
+   * delivery, or reported to `onError` when the store itself fails.
+   */
+  notifyHold(event: HoldCreatedEvent): boolean {
+    if (this.#stopped) return false;
+    const tenantId = event.session.tenantId;
+    let target: WebhookTarget | undefined;
+    let origin: string;
+    try {
+      target = this.#target(tenantId);
+      if (target === undefined) return false;
+      origin = checkWebhookTarget(tenantId, target);
+    } catch (error) {
+      this.#report(error);
+      return false;
+    }
+    const payload = buildHoldWebhookPayload(event, this.#options.consoleUrl);
+    this.#track(
+      this.#options.store
+        .recordWebhookDelivery({
+          tenantId,
+          event: HOLD_CREATED_EVENT,
+          holdId: event.hold.id,
+          url: origin,
+          payload,
+        })
+        .then((delivery) => this.#scheduleAt(delivery)),
+    );
+    return true;
+  }
+
+  /** Resolves once nothing is being recorded or sent and no retry is waiting. */
+  async whenIdle(): Promise<void> {
+    while (this.#work.size > 0 || this.#timers.size > 0) {
+      await Promise.race([...this.#work, new Promise((resolve) => setTimeout(resolve, 20))]);
+    }
+  }
+
+  /**
+   * Stops: no new webhooks, no new attempts. Waits for deliveries being recorded and requests in
+   * flight (each bounded by `timeoutMs`); everything else stays pending in the store, due at its
+   * next attempt, for `start()` to resume.
+   */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    for (const release of this.#queue.splice(0)) release();
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  }
+
+  #target(tenantId: string): WebhookTarget | undefined {
+    const { targets } = this.#options;
+    return typeof targets === 'function'
+      ? targets(tenantId)
+      : Object.hasOwn(targets, tenantId)
+        ? targets[tenantId]
+        : undefined;
+  }
+
+  #track(work: Promise<unknown>): void {
+    const tracked = work.catch((error: unknown) => this.#report(error));
+    this.#work.add(tracked);
+    void tracked.finally(() => this.#work.delete(tracked));
+  }
+
+  #report(error: unknown): void {
+    const reported = error instanceof Error ? error : new NovarchError(String(error));
+    try {
+      this.#options.onError?.(reported);
+    } catch {
+      // A listener that throws must not break delivery.
+    }
+  }
+
+  #scheduleAt(delivery: WebhookDeliveryRecord): void {
+    if (this.#stopped || delivery.status !== 'pending') return;
+    const due = delivery.nextAttemptAt === undefined ? Date.now() : Date.parse(delivery.nextAttemptAt);
+    const timer = setTimeout(
+      () => {
+        this.#timers.delete(timer);
+        this.#track(this.#attempt(delivery));
+      },
+      Math.max(0, due - Date.now()),
+    );
+    // Pending deliveries are in the store: they need not keep the process alive.
+    timer.unref();
+    this.#timers.add(timer);
+  }
+
+  async #slot(): Promise<boolean> {
+    if (this.#running < this.#settings.concurrency) {
+      this.#running++;
+      return true;
+    }
+    await new Promise<void>((resolve) => this.#queue.push(resolve));
+    if (this.#stopped) return false;
+    this.#running++;
+    return true;
+  }
+
+  #release(): void {
+    this.#running--;
+    this.#queue.shift()?.();
+  }
+
+  async #attempt(delivery: WebhookDeliveryRecord): Promise<void> {
+    if (this.#stopped || !(await this.#slot())) return;
+    try {
+      const attempt = delivery.attempts + 1;
+      let target: WebhookTarget | undefined;
+      try {
+        target = this.#target(delivery.tenantId);
+        if (target !== undefined) checkWebhookTarget(delivery.tenantId, target);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        await this.#options.store.recordWebhookAttempt(delivery.id, { status: 'failed', error: reason });
+        return;
+      }
+      if (target === undefined) {
+        await this.#options.store.recordWebhookAttempt(delivery.id, {
+          status: 'failed',
+          error: `tenant "${delivery.tenantId}" has no webhook configured any more`,
+        });
+        return;
+      }
+      const outcome = await deliverWebhook({
+        target,
+        deliveryId: delivery.id,
+        event: delivery.event,
+        body: JSON.stringify(delivery.payload),
+        timeoutMs: this.#settings.timeoutMs,
+        ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+      });
+      const httpStatus = outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus };
+      let updated: WebhookDeliveryRecord;
+      if (outcome.delivered) {
+        updated = await this.#options.store.recordWebhookAttempt(delivery.id, {
+          status: 'delivered',
+          ...httpStatus,
+        });
+      } else if (attempt >= this.#settings.maxAttempts) {
+        updated = await this.#options.store.recordWebhookAttempt(delivery.id, {
+          status: 'failed',
+          ...httpStatus,
+          error: `${outcome.error}; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`,
+        });
+      } else {
+        updated = await this.#options.store.recordWebhookAttempt(delivery.id, {
+          status: 'pending',
+          ...httpStatus,
+          error: outcome.error,
+          nextAttemptAt: new Date(Date.now() + this.#backoffMs(attempt)).toISOString(),
+        });
+      }
+      this.#scheduleAt(updated);
+    } finally {
+      this.#release();
+    }
+  }
+
+  /** The wait after attempt `attempt` failed: doubling from `initialBackoffMs`, capped, then 50-100 % of it. */
+  #backoffMs(attempt: number): number {
+    const { initialBackoffMs, maxBackoffMs } = this.#settings;
+    const full = Math.min(maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1));
+    return Math.round(full * (0.5 + (this.#options.random ?? Math.random)() / 2));
+  }
+}
+
+/** The numeric settings given, without the undefined ones (so defaults apply). */
+function definedOnly(options: WebhookNotifierOptions): Partial<Record<NotifierSetting, number>> {
+  const picked: Partial<Record<NotifierSetting, number>> = {};
+  for (const key of SETTINGS) {
+    const value = options[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked;
+}

@@ -1,0 +1,95 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import { authenticateRequest } from './authenticate-request.js';
+import { mountConsole, type ServerConsoleOptions } from './mount-console.js';
+import { ProblemError } from './problem-error.js';
+import { problemOf, problemResponse, zodIssues } from './problem-response.js';
+import type { RouteSpec } from './route-spec.js';
+import { SERVER_ROUTES } from './routes/server-routes.js';
+import type { ServerServices } from './server-services.js';
+import { TenantScopedStore } from './tenant-scoped-store.js';
+
+export interface ServerAppOptions {
+  /** Where unexpected errors (500s) are reported; never the client. Default stderr. */
+  log?: (message: string) => void;
+  /** The operator console at `/console` (served unless `false`). */
+  console?: ServerConsoleOptions | false;
+}
+
+/**
+ * The Novarch HTTP API as a Hono app (no port: tests call `app.request()`; `startNovarchServer`
+ * serves it on Node). Every API route is declared in `routes/`, authenticated and validated here;
+ * the operator console is mounted at `/console` (its own sign-in, cookies and CSRF checks).
+ */
+export function createServerApp(services: ServerServices, options: ServerAppOptions = {}): Hono {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const app = new Hono();
+  for (const route of SERVER_ROUTES) register(app, route, services);
+  if (options.console !== false) mountConsole(app, services, { log, ...options.console });
+  app.notFound((context) =>
+    problemResponse(context, {
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      detail: `no route ${context.req.method} ${new URL(context.req.url).pathname}: the routes are listed in /openapi.json`,
+    }),
+  );
+  app.onError((error, context) => {
+    const problem = problemOf(error);
+    if (problem.status >= 500 && problem.status !== 503)
+      log(
+        `novarch serve: ${context.req.method} ${new URL(context.req.url).pathname} failed: ${describe(error)}`,
+      );
+    return problemResponse(context, problem);
+  });
+  return app;
+}
+
+function register(app: Hono, route: RouteSpec, services: ServerServices): void {
+  const path = route.path.replace(/\{([A-Za-z]+)\}/g, ':$1');
+  app[route.method](path, async (context) => {
+    const principal = await authenticateRequest(context, route.access, services);
+    const params = parse(route.params, context.req.param(), 'path');
+    const query = parse(route.query, context.req.query(), 'query');
+    const body =
+      route.body === undefined ? undefined : parse(route.body, await readJson(context.req.raw), 'body');
+    const result = await route.handle({
+      params,
+      query,
+      body,
+      principal,
+      scoped: principal === undefined ? undefined : new TenantScopedStore(services.store, principal),
+      services,
+      context,
+    });
+    if (result instanceof Response) return result;
+    return context.json(result, route.status ?? 200);
+  });
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, root: string): unknown {
+  if (schema === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = zodIssues(parsed.error, root);
+  throw new ProblemError(
+    400,
+    'Bad Request',
+    issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '),
+    issues,
+  );
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProblemError(400, 'Bad Request', 'body: not valid JSON (send Content-Type: application/json)');
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

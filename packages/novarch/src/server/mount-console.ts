@@ -1,0 +1,57 @@
+import type { Hono } from 'hono';
+import { createConsoleApp } from '../console/create-console-app.js';
+import { storeConsoleDeps } from '../console/store-console-deps.js';
+import type { ServerServices } from './server-services.js';
+
+/** How the server serves its console (all optional). */
+export interface ServerConsoleOptions {
+  /**
+   * The origin operators' browsers reach the server at, when it differs from the request's own
+   * (behind a TLS-terminating proxy); the console refuses state changes from any other origin.
+   */
+  publicOrigin?: string;
+  /** How often live pages look for new and decided holds (ms, default 1000). */
+  eventsPollMs?: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * Mounts the operator console at `/console` on the server's app: over the server's store, signed
+ * in with the server's operator tokens (an agent key never signs in), its decisions and kills
+ * announced on the server's event bus so agents long-polling through the server wake at once.
+ */
+export function mountConsole(app: Hono, services: ServerServices, options: ServerConsoleOptions = {}): void {
+  const { identities, events, store } = services;
+  const deps = storeConsoleDeps({
+    store,
+    verifyOperatorToken: async (token) => {
+      const principal = await identities.authenticate(token);
+      return principal?.kind === 'operator' ? principal : undefined;
+    },
+    // Asked on every request of a signed-in console session: a revoked token signs it out at once.
+    findOperator: async (id) => {
+      const token = (await identities.listOperatorTokens()).find(
+        (candidate) => candidate.id === id && candidate.revokedAt === undefined,
+      );
+      return token && { id: token.id, name: token.name, role: token.role, grants: token.grants };
+    },
+    subscribeChanges: (listener) => events.subscribe(() => listener()),
+    onHoldDecided: (session, hold) => events.emitHold('hold-decided', session, hold),
+    onSessionKilled: (session) => events.emitKill(session),
+    ...(services.notifier === undefined
+      ? {}
+      : {
+          listWebhookDeliveries: (tenantId: string) =>
+            store.listWebhookDeliveries(tenantId, { status: 'failed' }),
+        }),
+  });
+  app.route(
+    '/',
+    createConsoleApp(deps, {
+      shutdown: services.shutdown,
+      ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+      ...(options.eventsPollMs === undefined ? {} : { eventsPollMs: options.eventsPollMs }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    }),
+  );
+}

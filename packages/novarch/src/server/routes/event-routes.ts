@@ -1,0 +1,61 @@
+import { streamSSE } from 'hono/streaming';
+import { mayAccess } from '../../identity/principal.js';
+import { defineRoute } from '../route-spec.js';
+import { ServerEventSchema } from '../schemas/identity-schemas.js';
+import type { ServerEvent } from '../server-events.js';
+import { operatorOf, requestSignal } from './route-helpers.js';
+
+/** A comment line this often keeps proxies from closing an idle stream (ms). */
+const HEARTBEAT_MS = 15_000;
+
+export const EVENT_ROUTES = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'streamEvents',
+    summary:
+      "Server-sent events of the operator's tenants: hold-created, hold-decided, session-killed (what happened through this server)",
+    access: 'operator',
+    response: { eventStream: ServerEventSchema },
+    async handle(request) {
+      const operator = operatorOf(request);
+      const signal = requestSignal(request);
+      return streamSSE(request.context, async (stream) => {
+        const queue: ServerEvent[] = [];
+        let wake: (() => void) | undefined;
+        const unsubscribe = request.services.events.subscribe((event) => {
+          if (!mayAccess(operator, event)) return;
+          queue.push(event);
+          wake?.();
+        });
+        const stop = () => wake?.();
+        signal.addEventListener('abort', stop, { once: true });
+        stream.onAbort(stop);
+        let sequence = 0;
+        try {
+          await stream.writeSSE({ event: 'ready', data: '{}' });
+          while (!signal.aborted && !stream.aborted) {
+            const event = queue.shift();
+            if (event !== undefined) {
+              sequence += 1;
+              await stream.writeSSE({ event: event.type, id: String(sequence), data: JSON.stringify(event) });
+              continue;
+            }
+            const idle = await new Promise<boolean>((resolve) => {
+              const timer = setTimeout(() => resolve(true), HEARTBEAT_MS);
+              wake = () => {
+                clearTimeout(timer);
+                resolve(false);
+              };
+            });
+            wake = undefined;
+            if (idle) await stream.write(': heartbeat\n\n');
+          }
+        } finally {
+          unsubscribe();
+          signal.removeEventListener('abort', stop);
+        }
+      });
+    },
+  }),
+];

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { OPERATOR_ROLES } from '../../identity/principal.js';
+import { HoldRecordSchema } from './record-schemas.js';
+
+export const GrantSchema = z.object({ tenantId: z.string(), teamId: z.string().optional() });
+
+export const AgentKeyInfoSchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().optional(),
+});
+
+export const OperatorTokenInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(OPERATOR_ROLES),
+  grants: z.array(GrantSchema),
+  createdAt: z.string(),
+  revokedAt: z.string().optional(),
+});
+
+/** The one response that carries a secret: the credential just created (shown once). */
+export const CreatedKeySchema = z.object({ key: AgentKeyInfoSchema, secret: z.string() });
+export const CreatedOperatorSchema = z.object({ token: OperatorTokenInfoSchema, secret: z.string() });
+
+export const PrincipalSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('agent'), id: z.string(), name: z.string(), tenantId: z.string() }),
+  z.object({
+    kind: z.literal('operator'),
+    id: z.string(),
+    name: z.string(),
+    role: z.enum(OPERATOR_ROLES),
+    grants: z.array(GrantSchema),
+  }),
+]);
+
+/** `application/problem+json` (RFC 9457), with the field problems of a bad request. */
+export const ProblemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.int(),
+  detail: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+/** One event of `GET /v1/events` (the `data:` of a server-sent event, JSON). */
+export const ServerEventSchema = z.object({
+  type: z.enum(['hold-created', 'hold-decided', 'session-killed']),
+  tenantId: z.string(),
+  teamId: z.string(),
+  sessionId: z.string(),
+  hold: HoldRecordSchema.optional(),
+  at: z.string(),
+});

@@ -1,0 +1,234 @@
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { NovarchError } from '../errors.js';
+import { WebhookNotifier, type WebhookNotifierOptions } from '../notify/webhook-notifier.js';
+import type { LlmJudge } from '../rules/llm/llm-judge.js';
+import type { RuleSet } from '../rules/rule-set.js';
+import type { StoredValueOptions } from '../store/stored-value-policy.js';
+import { createServerApp } from './create-server-app.js';
+import { openServerStores, type ServerStores } from './open-server-stores.js';
+import { problemAsResponse } from './problem-response.js';
+import { ServerEvents } from './server-events.js';
+import type { ServedTenant } from './server-services.js';
+
+/** How long a shutdown waits for requests in flight (a judge deciding) before it closes anyway. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+
+export interface NovarchServerOptions {
+  /** `sqlite:PATH` or `postgres://…`. */
+  storeUrl: string;
+  storeOptions?: StoredValueOptions;
+  host: string;
+  /** 0: any free port (tests). */
+  port: number;
+  rules: readonly RuleSet[];
+  llmJudge?: LlmJudge;
+  holdWindowSeconds: number;
+  judgeTimeoutMs?: number;
+  tenants?: Readonly<Record<string, ServedTenant>>;
+  drainTimeoutMs?: number;
+  log?: (message: string) => void;
+  /**
+   * The address operators reach this server at, e.g. `https://novarch.example.com`: webhooks link
+   * to `${publicUrl}/console/holds/${id}`, and the console accepts state changes from its origin
+   * only. Default the address the server listens on (required with webhooks when that is every
+   * interface, 0.0.0.0 or ::, which no browser can open).
+   */
+  publicUrl?: string;
+  /**
+   * The tenants' webhooks on new holds (each signed with its tenant's secret), and how they are
+   * retried. Absent: no webhooks.
+   */
+  webhooks?: ServerWebhookOptions;
+  /** How often live console pages look for new and decided holds (ms, default 1000). */
+  consoleEventsPollMs?: number;
+}
+
+/** `WebhookNotifierOptions` without what the server supplies itself (its store and console URL). */
+export type ServerWebhookOptions = Omit<WebhookNotifierOptions, 'store' | 'consoleUrl'>;
+
+/** A server that listens. */
+export interface RunningNovarchServer {
+  /** `http://HOST:PORT`. */
+  url: string;
+  port: number;
+  app: Hono;
+  stores: ServerStores;
+  events: ServerEvents;
+  /**
+   * Graceful shutdown: stops accepting connections, lets the requests in flight finish (a write
+   * being judged gets its verdict stored and answered; long-polls on holds answer at once with
+   * the hold as it is, so their agents poll again and, the server gone, refuse), then closes the
+   * store. No decision that was stored is lost, and none is half-made.
+   */
+  close(): Promise<void>;
+}
+
+/** Opens the store and serves the API on `host:port`. */
+export async function startNovarchServer(options: NovarchServerOptions): Promise<RunningNovarchServer> {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const wildcard = options.host === '0.0.0.0' || options.host === '::';
+  if (options.webhooks !== undefined && options.publicUrl === undefined && wildcard)
+    throw new NovarchError(
+      `webhooks link to the console, but this server listens on every interface (${options.host}): give the address operators reach it at with --public-url (or $NOVARCH_PUBLIC_URL), e.g. https://novarch.example.com`,
+    );
+  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
+  const stores = await openServerStores(options.storeUrl, options.storeOptions ?? {});
+  const shutdown = new AbortController();
+  const events = new ServerEvents();
+  // The notifier is made once the port is known (its console link may need it), before any
+  // request can be read: no hold is created without it.
+  let notifier: WebhookNotifier | undefined;
+  const app = createServerApp(
+    {
+      store: stores.store,
+      identities: stores.identities,
+      events,
+      rules: options.rules,
+      ...(options.llmJudge === undefined ? {} : { llmJudge: options.llmJudge }),
+      holdWindowSeconds: options.holdWindowSeconds,
+      ...(options.judgeTimeoutMs === undefined ? {} : { judgeTimeoutMs: options.judgeTimeoutMs }),
+      ...(options.tenants === undefined ? {} : { tenants: options.tenants }),
+      ...(options.webhooks === undefined
+        ? {}
+        : {
+            notifier: {
+              notifyHold: (event) => notifier?.notifyHold(event) ?? false,
+            },
+          }),
+      shutdown: shutdown.signal,
+    },
+    {
+      log,
+      console: {
+        ...(publicUrl === undefined ? {} : { publicOrigin: new URL(publicUrl).origin }),
+        ...(options.consoleEventsPollMs === undefined ? {} : { eventsPollMs: options.consoleEventsPollMs }),
+      },
+    },
+  );
+  // Responses not yet fully sent (a verdict being judged, a long-poll, an event stream): a
+  // shutdown waits for them, so no stored decision is left unanswered.
+  const open = new Set<ServerResponse>();
+  let drained: (() => void) | undefined;
+  const server = createAdaptorServer({
+    hostname: options.host,
+    port: options.port,
+    fetch: async (request: Request) => {
+      if (shutdown.signal.aborted)
+        return problemAsResponse({
+          type: 'about:blank',
+          title: 'Service Unavailable',
+          status: 503,
+          detail: 'the server is shutting down',
+        });
+      return app.fetch(request);
+    },
+  }) as HttpServer;
+  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    open.add(response);
+    response.once('close', () => {
+      open.delete(response);
+      if (open.size === 0) drained?.();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        new NovarchError(
+          error.code === 'EADDRINUSE'
+            ? `cannot listen on ${options.host}:${options.port}: the address is in use (another novarch serve?); choose another with --listen HOST:PORT`
+            : `cannot listen on ${options.host}:${options.port}: ${error.message}`,
+        ),
+      );
+    });
+    server.listen(options.port, options.host, () => resolve());
+  }).catch(async (error: unknown) => {
+    await stores.close();
+    throw error;
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string')
+    throw new NovarchError('the server listens on no TCP port');
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${address.port}`;
+  if (options.webhooks !== undefined) {
+    try {
+      notifier = new WebhookNotifier({
+        onError: (error) => log(`novarch serve: a webhook could not be recorded: ${error.message}`),
+        ...options.webhooks,
+        store: stores.store,
+        consoleUrl: `${publicUrl ?? url}/console`,
+      });
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stores.close();
+      throw error;
+    }
+    // Deliveries a previous process left pending resume (each at its next attempt time).
+    await notifier
+      .start()
+      .catch((error: unknown) =>
+        log(`novarch serve: pending webhooks could not be resumed: ${describe(error)}`),
+      );
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: address.port,
+    app,
+    stores,
+    events,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Long-polls answer at once, event streams end; requests being judged run to their answer.
+        shutdown.abort();
+        server.closeIdleConnections();
+        if (open.size > 0)
+          await Promise.race([
+            new Promise<void>((resolve) => {
+              drained = resolve;
+            }),
+            new Promise<void>((resolve) =>
+              setTimeout(resolve, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS).unref(),
+            ),
+          ]);
+        server.closeAllConnections();
+        await stopped;
+        // Webhooks being sent finish (each bounded by its timeout); the rest stay pending in the store.
+        await notifier?.stop();
+        await stores.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The public URL without a trailing slash; refused unless http(s) with no path, query or credentials. */
+function checkPublicUrl(text: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    throw new NovarchError(
+      `the public URL "${text}" is not a URL: expected e.g. https://novarch.example.com`,
+    );
+  }
+  if (
+    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+    parsed.username !== '' ||
+    parsed.password !== '' ||
+    parsed.search !== '' ||
+    parsed.hash !== '' ||
+    parsed.pathname !== '/'
+  )
+    throw new NovarchError(
+      `the public URL "${text}" must be http(s)://HOST[:PORT] with no path, query or credentials, e.g. https://novarch.example.com`,
+    );
+  return parsed.origin;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

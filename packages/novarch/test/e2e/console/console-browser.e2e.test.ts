@@ -1,0 +1,278 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from '@holodeck/testkit/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type HoldRecord, NovarchToolGovernor } from '../../../src/index.js';
+import { type ConsoleWorld, createConsoleWorld, HOSTILE } from '../../console-support/console-world.js';
+import { serveConsole } from './serve-console.js';
+
+// The console in a real headless Chromium (playwright-core + the Chromium of @sparticuz/chromium),
+// served on a loopback port over a real SQLite store, with agents waiting on holds through the engine.
+
+const ARTIFACTS = fileURLToPath(new URL('../../../../../test-artifacts/console/', import.meta.url));
+/** Rewritten with NOVARCH_UPDATE_README_IMAGES=1. */
+const README_IMAGE = fileURLToPath(new URL('../../../docs/images/console-triage.png', import.meta.url));
+
+let browser: Browser;
+let world: ConsoleWorld;
+let served: Awaited<ReturnType<typeof serveConsole>>;
+const contexts: BrowserContext[] = [];
+/** Agents waiting on holds: a failed test must not leave them polling a closed store. */
+const waiters: { controller: AbortController; done: Promise<unknown> }[] = [];
+
+/** The agent's side of a hold: waits on it through the engine, as the gate does. */
+function agentWaits(hold: HoldRecord | undefined): Promise<HoldRecord> {
+  if (hold === undefined) throw new Error('the refund was expected to be held');
+  const controller = new AbortController();
+  const done = world.engine.awaitHold(hold, controller.signal);
+  waiters.push({ controller, done: done.catch(() => undefined) });
+  return done;
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await launchChromium();
+});
+afterEach(async () => {
+  for (const waiter of waiters.splice(0)) {
+    waiter.controller.abort();
+    await waiter.done;
+  }
+  for (const context of contexts.splice(0)) await context.close();
+  await served?.close();
+  await world?.close();
+});
+afterAll(() => browser?.close());
+
+async function start(): Promise<void> {
+  world = await createConsoleWorld({ eventsPollMs: 200 });
+  served = await serveConsole(world);
+}
+
+/** A new browser (own cookies) with its page errors collected: the CSP must never fire. */
+async function signedInPage(token: string): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`${served.url}/console`);
+  await expect.poll(() => page.title()).toBe('Sign in · Novarch console');
+  await page.getByLabel('Operator token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${served.url}/console`);
+  return { page, errors };
+}
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+
+describe('the operator console in Chromium', () => {
+  it('sign-in fails with its message, then succeeds; a hold appears live and is approved with the keyboard', async () => {
+    await start();
+    const context = await browser.newContext();
+    contexts.push(context);
+    const first = await context.newPage();
+    await first.goto(`${served.url}/console/sign-in`);
+    await first.getByLabel('Operator token').fill('nvo_wrong_secret');
+    await first.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => first.getByRole('alert').textContent())
+      .toBe('Sign-in failed: the operator token is unknown or revoked.');
+    await shot(first, 'sign-in-failed');
+
+    const { page, errors } = await signedInPage('nvo_ana_secret');
+    await expect.poll(() => page.locator('#queue-empty').isVisible()).toBe(true);
+
+    // An agent asks for two refunds over 500 while the page is open; both wait for an operator.
+    const held = await world.refund({
+      tenantId: 'acme',
+      amount: 900,
+      reasoning: HOSTILE,
+      customer: 'C-1001',
+    });
+    const other = await world.refund({
+      tenantId: 'acme',
+      agentId: 'billing-bot',
+      amount: 750,
+      customer: 'C-2002',
+    });
+    const waiting = agentWaits(held.hold);
+    const waitingOther = agentWaits(other.hold);
+    const card = page.locator(`#hold-${held.hold?.id}`);
+    await card.waitFor();
+    await page.locator(`#hold-${other.hold?.id}`).waitFor();
+    await expect.poll(() => page.locator('#queue-count').textContent()).toBe('2');
+    // The hostile rationale is shown as text, marked as the agent's, and never ran.
+    await expect.poll(() => card.locator('.rationale blockquote').textContent()).toBe(HOSTILE);
+    expect(await card.locator('.rationale .badge').textContent()).toBe('supplied by the agent, unverified');
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    await expect.poll(() => card.locator('.countdown').textContent()).toMatch(/^[45] min \d+ s left$/);
+    await card.locator('details.evidence > summary').click();
+    await card.locator('details.recent > summary').click();
+    // The README's picture is rewritten only on request, so test runs leave the tree unchanged.
+    if (process.env.NOVARCH_UPDATE_README_IMAGES === '1') await page.screenshot({ path: README_IMAGE });
+    await shot(page, 'triage-live');
+
+    // j/k move the selection; `a` approves the selected hold.
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    expect(await card.getAttribute('aria-current')).toBe('true');
+    await page.keyboard.press('a');
+    await expect.poll(() => card.locator('.outcome').textContent()).toMatch(/^Approved by ana at .+\.$/);
+    expect(await card.locator('button.approve').isDisabled()).toBe(true);
+    expect(await waiting).toMatchObject({ status: 'approved', decidedBy: 'ana' });
+    expect((await world.engine.release(held)).released).toBe(true);
+
+    // `?` opens the help; Escape closes it.
+    await page.keyboard.press('?');
+    await expect.poll(() => page.locator('#help').isVisible()).toBe(true);
+    await shot(page, 'triage-help');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('#help').isVisible()).toBe(false);
+
+    await world.store.decideHold(other.hold?.id ?? '', 'approved', 'cleanup');
+    await waitingOther;
+    expect(errors).toEqual([]);
+  });
+
+  it('deny needs a rationale: the agent is told it', async () => {
+    await start();
+    const { page, errors } = await signedInPage('nvo_ana_secret');
+    const held = await world.refund({ tenantId: 'acme', amount: 900 });
+    const waiting = agentWaits(held.hold);
+    const card = page.locator(`#hold-${held.hold?.id}`);
+    await card.waitFor();
+    await page.keyboard.press('d');
+    await expect
+      .poll(() => card.locator('.outcome').textContent())
+      .toBe('A deny needs a rationale: the agent is told why. Type it, then deny again.');
+    // The field has the focus: type, leave it with Escape, deny.
+    await page.keyboard.type('over the monthly limit');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('d');
+    await expect
+      .poll(() => card.locator('.outcome').textContent())
+      .toMatch(/^Denied by ana at .+: over the monthly limit\.$/);
+    expect(await waiting).toMatchObject({
+      status: 'denied',
+      decidedBy: 'ana',
+      rationale: 'over the monthly limit',
+    });
+    await shot(page, 'triage-denied');
+    expect(errors).toEqual([]);
+  });
+
+  it('two operators race on one hold: the second sees the first decision, live or when it clicks', async () => {
+    await start();
+    const ana = await signedInPage('nvo_ana_secret');
+    const bob = await signedInPage('nvo_bob_secret');
+    const first = await world.refund({ tenantId: 'acme', amount: 900, customer: 'C-1' });
+    const waitFirst = agentWaits(first.hold);
+    for (const { page } of [ana, bob]) await page.locator(`#hold-${first.hold?.id}`).waitFor();
+
+    // Ana approves with the button; Bob's open page shows her decision and stops offering it.
+    await ana.page.locator(`#hold-${first.hold?.id} button.approve`).click();
+    const bobsCard = bob.page.locator(`#hold-${first.hold?.id}`);
+    await expect.poll(() => bobsCard.locator('.outcome').textContent()).toMatch(/^Approved by ana at .+\.$/);
+    expect(await bobsCard.locator('button.approve').isDisabled()).toBe(true);
+    await shot(bob.page, 'race-live');
+    expect(await waitFirst).toMatchObject({ status: 'approved', decidedBy: 'ana' });
+
+    // Bob's live updates are cut: he still sees the hold offered and clicks after Ana decided.
+    await bob.page.route('**/console/events**', (route) => route.abort());
+    await bob.page.reload();
+    const second = await world.refund({ tenantId: 'acme', amount: 900, customer: 'C-2' });
+    const waitSecond = agentWaits(second.hold);
+    await ana.page.locator(`#hold-${second.hold?.id}`).waitFor();
+    await bob.page.reload();
+    const bobsSecond = bob.page.locator(`#hold-${second.hold?.id}`);
+    await bobsSecond.waitFor();
+    await ana.page.locator(`#hold-${second.hold?.id} textarea`).fill('duplicate charge');
+    await ana.page.locator(`#hold-${second.hold?.id} button.deny`).click();
+    expect(await waitSecond).toMatchObject({ status: 'denied', decidedBy: 'ana' });
+    await bobsSecond.locator('button.approve').click();
+    await expect
+      .poll(() => bobsSecond.locator('.outcome').textContent())
+      .toMatch(
+        new RegExp(
+          `^Hold ${second.hold?.id} was already denied by ana at .+: duplicate charge\\. Nothing was changed\\.$`,
+        ),
+      );
+    expect((await world.store.getHold(second.hold?.id ?? ''))?.status).toBe('denied');
+    await shot(bob.page, 'race-lost');
+  });
+
+  it("kills a session from its page (reason required), and the agent's next call is refused", async () => {
+    await start();
+    const { page, errors } = await signedInPage('nvo_ana_secret');
+    const { session } = await world.refund({ tenantId: 'acme', amount: 100, customer: 'C-9' });
+    const governor = new NovarchToolGovernor({
+      session: { engine: world.engine, record: session },
+      toolKinds: { lookup_customer: 'read' },
+    });
+    const lookup = () =>
+      governor.run({ toolName: 'lookup_customer', input: { customer_id: 'C-9' } }, async () => 'ok');
+    expect((await lookup()).kind).toBe('ran');
+
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    await page.getByRole('link', { name: session.id }).click();
+    await expect.poll(() => page.title()).toBe(`Session ${session.id} · Novarch console`);
+    expect(await page.locator('.timeline .event').count()).toBe(3);
+    // The reason is required by the form itself.
+    await page.getByRole('button', { name: 'Kill session' }).click();
+    expect(await page.locator('#kill-reason:invalid').count()).toBe(1);
+    expect((await world.store.getSession(session.id))?.killedAt).toBeUndefined();
+    await page.getByLabel(/Reason for the kill/).fill('refund loop');
+    await page.getByRole('button', { name: 'Kill session' }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toBe('Session killed: the gate refuses its next call.');
+    expect(await page.locator('.kill-reason').textContent()).toBe('operator ana: refund loop');
+    await shot(page, 'session-killed');
+
+    const next = await lookup();
+    expect(next.kind).not.toBe('ran');
+    expect(next).toMatchObject({ reason: 'Novarch: an operator killed this session' });
+    expect((await world.engine.isKilled(session.id))?.killReason).toBe('operator ana: refund loop');
+    expect(errors).toEqual([]);
+  });
+
+  it('searches the audit and exports it as CSV and JSON', async () => {
+    await start();
+    const { page, errors } = await signedInPage('nvo_ana_secret');
+    await world.refund({ tenantId: 'acme', agentId: 'bot-a', amount: 100, customer: '=cmd|calc' });
+    await world.refund({ tenantId: 'acme', agentId: 'bot-b', amount: 200, customer: 'C-B' });
+    await world.refund({ tenantId: 'globex', agentId: 'bot-a', amount: 300, customer: 'C-GLOBEX' });
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByLabel('Agent').fill('bot-a');
+    await page.getByLabel('Verdict').selectOption('pass');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.locator('#audit-count').textContent()).toBe('1');
+    expect(await page.locator('table.audit tbody').textContent()).toContain('=cmd|calc');
+    expect(await page.locator('table.audit tbody').textContent()).not.toContain('C-GLOBEX');
+    await shot(page, 'audit-search');
+
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'CSV' }).click(),
+    ]);
+    const csvText = readFileSync((await csv.path()) ?? '', 'utf8');
+    const rows = csvText.trimEnd().split('\r\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain(`"'=cmd|calc"`);
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'JSON' }).click(),
+    ]);
+    const entries = JSON.parse(readFileSync((await json.path()) ?? '', 'utf8')) as {
+      session: { agentId: string };
+    }[];
+    expect(entries.map((entry) => entry.session.agentId)).toEqual(['bot-a']);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../../bin/novarch.js', import.meta.url));
+
+/** A `novarch serve` in its own process (the built bin), on a free port. */
+export interface NovarchServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves with its exit code once it exited. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `novarch serve --listen 127.0.0.1:0 …args` and resolves once it listens. */
+export async function startServerProcess(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<NovarchServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--listen', '127.0.0.1:0', ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const url = /listening on (http:\/\/[0-9.:]+)/.exec(output)?.[1];
+    if (url !== undefined) return { url, child, output: () => output, exited };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`novarch serve did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Hono } from 'hono';
+import type { Grant, OperatorRole } from '../../../src/identity/principal.js';
+import { loadRulesFile } from '../../../src/rules/load-rules-file.js';
+import { createServerApp } from '../../../src/server/create-server-app.js';
+import { openServerStores, type ServerStores } from '../../../src/server/open-server-stores.js';
+import { ServerEvents } from '../../../src/server/server-events.js';
+import type { ServedTenant } from '../../../src/server/server-services.js';
+
+export const GATE_RULES = fileURLToPath(
+  new URL('../../fixtures/rules/cs-ops-gate.rules.yaml', import.meta.url),
+);
+
+/** A server app on a fresh SQLite store, and helpers to make credentials and requests. */
+export interface ServerWorld {
+  app: Hono;
+  stores: ServerStores;
+  events: ServerEvents;
+  shutdown: AbortController;
+  agentKey(tenantId: string, name?: string): Promise<string>;
+  operatorToken(name: string, grants: Grant[], role?: OperatorRole): Promise<string>;
+  /** A JSON request with a bearer credential (none when `credential` is undefined). */
+  call(method: string, url: string, credential: string | undefined, body?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function createServerWorld(
+  options: { holdWindowSeconds?: number; tenants?: Record<string, ServedTenant> } = {},
+): Promise<ServerWorld> {
+  const directory = mkdtempSync(path.join(tmpdir(), 'novarch-server-'));
+  const stores = await openServerStores(`sqlite:${path.join(directory, 'novarch.db')}`);
+  const events = new ServerEvents();
+  const shutdown = new AbortController();
+  const logged: string[] = [];
+  const app = createServerApp(
+    {
+      store: stores.store,
+      identities: stores.identities,
+      events,
+      rules: [await loadRulesFile(GATE_RULES)],
+      holdWindowSeconds: options.holdWindowSeconds ?? 30,
+      ...(options.tenants === undefined ? {} : { tenants: options.tenants }),
+      shutdown: shutdown.signal,
+    },
+    { log: (message) => logged.push(message) },
+  );
+  return {
+    app,
+    stores,
+    events,
+    shutdown,
+    async agentKey(tenantId, name = 'bot') {
+      return (await stores.identities.createAgentKey({ tenantId, name })).secret;
+    },
+    async operatorToken(name, grants, role = 'operator') {
+      return (await stores.identities.createOperatorToken({ name, role, grants })).secret;
+    },
+    call(method, url, credential, body) {
+      return Promise.resolve(
+        app.request(url, {
+          method,
+          headers: {
+            ...(credential === undefined ? {} : { authorization: `Bearer ${credential}` }),
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
+    },
+    async close() {
+      shutdown.abort();
+      await stores.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The proposal of a refund the gate fixture's rules judge (over 500: held). */
+export function refundProposal(customer: string, amount: number) {
+  return {
+    actionType: 'issue_refund',
+    toolName: 'mcp__cs__issue_refund',
+    input: { customer_id: customer, amount },
+    context: { recordId: customer, summary: `refund ${customer}`, amount },
+    reasoning: 'customer asked',
+    release: true,
+  };
+}
+
+/** The evidence of a lookup of a customer. */
+export function lookupEvidence(customer: string) {
+  const now = new Date().toISOString();
+  return {
+    toolName: 'mcp__cs__lookup_customer',
+    input: { customer_id: customer },
+    output: { text: `customer ${customer}: ok` },
+    isError: false,
+    startedAt: now,
+    finishedAt: now,
+  };
+}

