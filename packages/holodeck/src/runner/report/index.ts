@@ -12,6 +12,7 @@ export {
   type RunComparison,
 } from './compare-runs.js';
 export { inferReportFormat, REPORT_FORMATS, type ReportFormat } from './infer-report-format.js';
+export { LiveRunSaver } from './live-run-saver.js';
 export { PlainProgressReporter } from './plain-progress-reporter.js';
 export {
   createProgressReporter,
@@ -25,9 +26,13 @@ export { terminalCapabilities } from './report-style.js';
 export {
   type CaseAttempt,
   type CaseReport,
+  type GitState,
   RUN_REPORT_SCHEMA_VERSION,
+  type RunAgent,
+  type RunEnvironment,
   type RunReport,
   type RunSummary,
+  type RunVersions,
   type TurnRecord,
 } from './run-report.js';
 export { RunReportError } from './run-report-error.js';

@@ -1,15 +1,21 @@
 import { extname } from 'node:path';
 import { RunReportError } from './run-report-error.js';
 
-/** The report formats `holodeck test --output` writes. */
-export const REPORT_FORMATS = ['json', 'junit', 'markdown'] as const;
+/** The report formats `holodeck test --output` writes (html: the self-contained page of src/view/). */
+export const REPORT_FORMATS = ['json', 'junit', 'markdown', 'html'] as const;
 
 /** One of REPORT_FORMATS. */
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-const BY_EXTENSION: Record<string, ReportFormat> = { '.json': 'json', '.xml': 'junit', '.md': 'markdown' };
+const BY_EXTENSION: Record<string, ReportFormat> = {
+  '.json': 'json',
+  '.xml': 'junit',
+  '.md': 'markdown',
+  '.html': 'html',
+  '.htm': 'html',
+};
 
-/** The format for an output path from its extension: `.json`, `.xml` (JUnit), `.md` (Markdown). */
+/** The format for an output path from its extension: `.json`, `.xml` (JUnit), `.md` (Markdown), `.html`. */
 export function inferReportFormat(path: string): ReportFormat {
   const extension = extname(path).toLowerCase();
   const format = BY_EXTENSION[extension];
@@ -17,6 +23,6 @@ export function inferReportFormat(path: string): ReportFormat {
   const what = extension === '' ? 'has no extension' : `ends in "${extension}"`;
   throw new RunReportError(
     path,
-    `Cannot tell the report format of ${path}: it ${what}. Use .json, .xml (JUnit) or .md (Markdown), or pass --format json|junit|markdown.`,
+    `Cannot tell the report format of ${path}: it ${what}. Use .json, .xml (JUnit), .md (Markdown) or .html, or pass --format json|junit|markdown|html.`,
   );
 }

@@ -144,6 +144,40 @@ const RunSummarySchema = z.looseObject({
   cost_usd: z.number().nonnegative().nullable(),
 });
 
+const sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
+const RunAgentSchema = z.looseObject({
+  name: z.string(),
+  file: z.string(),
+  model: z.string(),
+  provider: z.string(),
+  config_hash: sha256
+    .nullable()
+    .describe('sha256 of `config` (canonical JSON); null in reports of format 1 (read as version 2).'),
+  config: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('agent.yaml as loaded, without test cases, secrets redacted, paths relative to its folder.'),
+  instructions_hash: sha256.nullable().describe('sha256 of the instructions text.'),
+  instructions_version: z
+    .string()
+    .optional()
+    .describe("The `version:` of the instructions file's front matter, when it has one."),
+});
+
+const RunEnvironmentSchema = z.looseObject({
+  git: z
+    .looseObject({ commit: z.string(), branch: z.string().nullable(), dirty: z.boolean() })
+    .nullable()
+    .describe("The agent folder's git HEAD, branch and whether tracked files changed; null outside git."),
+  versions: z.looseObject({
+    holodeck: z.string(),
+    node: z.string(),
+    sdk: z.looseObject({ name: z.string(), version: z.string() }).nullable(),
+    cli: z.string().nullable(),
+  }),
+});
+
 /** The zod schema of a RunReport (what `--format json` writes and `.holodeck/runs/` keeps). */
 export const RunReportSchema = z
   .looseObject({
@@ -151,7 +185,14 @@ export const RunReportSchema = z
     run_id: z.string().min(1),
     started_at: timestamp,
     finished_at: timestamp,
-    agent: z.looseObject({ name: z.string(), file: z.string(), model: z.string(), provider: z.string() }),
+    agent: RunAgentSchema,
+    environment: RunEnvironmentSchema.nullable().describe(
+      'Git state and versions when the run started; null in reports of format 1.',
+    ),
+    suite_cases: z
+      .array(z.string())
+      .nullable()
+      .describe('Every case name of the suite, selected or not; null in reports of format 1.'),
     options: z.looseObject({
       concurrency: z.int().positive(),
       repeat: z.int().positive().optional(),
@@ -165,6 +206,10 @@ export const RunReportSchema = z
       .boolean()
       .optional()
       .describe('True when SIGINT or SIGTERM stopped the run before every case had run.'),
+    in_progress: z
+      .looseObject({ planned_cases: count })
+      .optional()
+      .describe('Present while the run is still going: the record holds the cases finished so far.'),
     summary: RunSummarySchema,
     cases: z.array(CaseReportSchema),
   })
@@ -197,22 +242,35 @@ export function validateRunReport(data: unknown, source: string): RunReport {
     );
   }
   checkSchemaVersion(data.schema_version, source);
-  const result = RunReportSchema.safeParse(data);
+  const result = RunReportSchema.safeParse(data.schema_version === 1 ? upgradeFromVersion1(data) : data);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `  - ${describeReportIssue(issue, data)}`);
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   throw invalid(source, `${count}:\n${problems.join('\n')}`);
 }
 
+/**
+ * Format 1 lacks what version 2 records about the run (environment, agent configuration and
+ * hashes, suite cases): read as version 2 with those set to null ("not recorded").
+ */
+function upgradeFromVersion1(data: Record<string, unknown>): Record<string, unknown> {
+  const agent = isRecord(data.agent)
+    ? { ...data.agent, config_hash: null, config: null, instructions_hash: null }
+    : data.agent;
+  return { ...data, schema_version: RUN_REPORT_SCHEMA_VERSION, agent, environment: null, suite_cases: null };
+}
+
+const READABLE_VERSIONS: readonly unknown[] = [1, RUN_REPORT_SCHEMA_VERSION];
+
 function checkSchemaVersion(found: unknown, source: string): void {
-  if (found === RUN_REPORT_SCHEMA_VERSION) return;
+  if (READABLE_VERSIONS.includes(found)) return;
   if (found === undefined) {
     throw invalid(
       source,
       'it has no schema_version, so it is not a holodeck run report (write one with `holodeck test --format json`).',
     );
   }
-  const supported = `this holodeck reads schema_version ${RUN_REPORT_SCHEMA_VERSION} only`;
+  const supported = `this holodeck reads schema_version 1 and ${RUN_REPORT_SCHEMA_VERSION} only`;
   const newer = typeof found === 'number' && found > RUN_REPORT_SCHEMA_VERSION;
   const hint = newer ? '; upgrade holodeck to read it' : '';
   throw invalid(source, `found schema_version ${JSON.stringify(found)}, but ${supported}${hint}.`);

@@ -2,7 +2,58 @@ import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../../
 import type { MetricOutcome } from '../../evals/metric.js';
 
 /** Version of the JSON report format; bump on any incompatible change and keep a fixture per version. */
-export const RUN_REPORT_SCHEMA_VERSION = 1;
+export const RUN_REPORT_SCHEMA_VERSION = 2;
+
+/** The git state of the agent's folder when the run started. */
+export interface GitState {
+  /** Full commit id of HEAD. */
+  commit: string;
+  /** The checked-out branch; null on a detached HEAD. */
+  branch: string | null;
+  /** True when tracked files differ from HEAD (untracked files do not count). */
+  dirty: boolean;
+}
+
+/** Versions of what made the run. */
+export interface RunVersions {
+  holodeck: string;
+  node: string;
+  /** The model SDK of the agent's backend (`@anthropic-ai/claude-agent-sdk`, `ai`); null when unknown. */
+  sdk: { name: string; version: string } | null;
+  /** The Claude Code CLI the SDK ships; null on other backends or a binary of HOLODECK_CLAUDE_PATH. */
+  cli: string | null;
+}
+
+/** Where and with what a run was made, so runs can be told apart (null in reports of format 1). */
+export interface RunEnvironment {
+  /** Null when the agent's folder is not in a git work tree (or git is not installed). */
+  git: GitState | null;
+  versions: RunVersions;
+}
+
+/** The agent a run tested. */
+export interface RunAgent {
+  name: string;
+  /** Absolute path of agent.yaml. */
+  file: string;
+  model: string;
+  provider: string;
+  /**
+   * `sha256:<hex>` of `config` (canonical JSON): equal hashes, equal agent configuration.
+   * Null in reports of format 1.
+   */
+  config_hash: string | null;
+  /**
+   * agent.yaml as loaded, without its test cases, with secrets redacted (API keys, tokens,
+   * passwords, headers, MCP env values, and every value of a credential variable) and paths
+   * relative to the agent's folder. Null in reports of format 1.
+   */
+  config: Record<string, unknown> | null;
+  /** `sha256:<hex>` of the instructions text; null in reports of format 1. */
+  instructions_hash: string | null;
+  /** The `version:` of the instructions file's front matter, when it has one. */
+  instructions_version?: string;
+}
 
 /** One agent run of a test case (a case with repeat: 3 has three attempts). */
 export interface CaseAttempt {
@@ -102,7 +153,11 @@ export interface RunReport {
   run_id: string;
   started_at: string;
   finished_at: string;
-  agent: { name: string; file: string; model: string; provider: string };
+  agent: RunAgent;
+  /** Git state and versions when the run started; null in reports of format 1. */
+  environment: RunEnvironment | null;
+  /** Every case name of the suite, selected or not (null in reports of format 1). */
+  suite_cases: string[] | null;
   options: {
     concurrency: number;
     repeat?: number;
@@ -114,6 +169,11 @@ export interface RunReport {
   };
   /** True when the run was stopped by SIGINT or SIGTERM before every case had run. */
   interrupted?: boolean;
+  /**
+   * Present while `holodeck test` is still running: the saved record is rewritten as cases finish
+   * and then holds the finished cases only; `finished_at` is the time of that write.
+   */
+  in_progress?: { planned_cases: number };
   summary: RunSummary;
   cases: CaseReport[];
 }

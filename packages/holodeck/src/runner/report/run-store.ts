@@ -17,6 +17,8 @@ export interface StoredRun {
   path: string;
   agentName: string;
   summary: RunSummary;
+  /** The record of a run still going (or one that died before it finished). */
+  inProgress: boolean;
 }
 
 /** A file in the runs directory that is not a readable run report. */
@@ -87,6 +89,7 @@ export async function listRuns(dir: string): Promise<RunListing> {
         path,
         agentName: report.agent.name,
         summary: report.summary,
+        inProgress: report.in_progress !== undefined,
       });
     } catch (error) {
       if (!(error instanceof RunReportError)) throw error;
@@ -100,14 +103,14 @@ export async function listRuns(dir: string): Promise<RunListing> {
 }
 
 /**
- * Loads a run by reference: `latest` (the newest in `dir` by started_at), a path to a JSON
+ * Loads a run by reference: `latest` (the newest finished run in `dir` by started_at), a path to a JSON
  * report (anything ending in `.json` or holding a path separator, relative to the working
  * directory), or a run id saved in `dir`.
  */
 export async function loadRun(reference: string, dir: string): Promise<RunReport> {
   if (reference === 'latest') {
     const { runs, unreadable } = await listRuns(dir);
-    const newest = runs[0];
+    const newest = runs.find((run) => !run.inProgress);
     if (newest) return readRunFile(newest.path);
     const skipped = unreadable.length > 0 ? ` (${unreadable.length} unreadable file(s) skipped)` : '';
     throw new RunReportError(

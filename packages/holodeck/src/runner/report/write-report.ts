@@ -5,8 +5,15 @@ import { writeJsonReport } from './write-json-report.js';
 import { writeJunitReport } from './write-junit-report.js';
 import { writeMarkdownReport } from './write-markdown-report.js';
 
-/** Writes a report in the given format; the Markdown one includes the comparison when given. */
-export function writeReport(report: RunReport, format: ReportFormat, comparison?: RunComparison): string {
+/**
+ * Writes a report in the given format; the Markdown one includes the comparison when given. The
+ * HTML page is written by `writeHtmlReport` (src/view/), which reads reports rather than being one.
+ */
+export function writeReport(
+  report: RunReport,
+  format: Exclude<ReportFormat, 'html'>,
+  comparison?: RunComparison,
+): string {
   switch (format) {
     case 'json':
       return writeJsonReport(report);

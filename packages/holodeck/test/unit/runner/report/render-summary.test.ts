@@ -49,24 +49,26 @@ describe('renderSummary', () => {
 });
 
 describe('inferReportFormat and writeReport', () => {
-  it('maps .json, .xml and .md (any case) to their formats', () => {
+  it('maps .json, .xml, .md and .html (any case) to their formats', () => {
     expect(inferReportFormat('out/report.json')).toBe('json');
     expect(inferReportFormat('junit.XML')).toBe('junit');
     expect(inferReportFormat('/tmp/summary.md')).toBe('markdown');
+    expect(inferReportFormat('report.html')).toBe('html');
+    expect(inferReportFormat('report.HTM')).toBe('html');
   });
 
   it('asks for --format when the extension says nothing', () => {
-    expect(thrownMessage(() => inferReportFormat('report.html'))).toBe(
-      'Cannot tell the report format of report.html: it ends in ".html". Use .json, .xml (JUnit) or .md (Markdown), or pass --format json|junit|markdown.',
+    expect(thrownMessage(() => inferReportFormat('report.txt'))).toBe(
+      'Cannot tell the report format of report.txt: it ends in ".txt". Use .json, .xml (JUnit), .md (Markdown) or .html, or pass --format json|junit|markdown|html.',
     );
     expect(thrownMessage(() => inferReportFormat('results'))).toBe(
-      'Cannot tell the report format of results: it has no extension. Use .json, .xml (JUnit) or .md (Markdown), or pass --format json|junit|markdown.',
+      'Cannot tell the report format of results: it has no extension. Use .json, .xml (JUnit), .md (Markdown) or .html, or pass --format json|junit|markdown|html.',
     );
   });
 
   it('writes each format', () => {
     const report = mixedRun();
-    expect(writeReport(report, 'json').startsWith('{\n  "schema_version": 1,')).toBe(true);
+    expect(writeReport(report, 'json').startsWith('{\n  "schema_version": 2,')).toBe(true);
     expect(
       writeReport(report, 'junit').startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites'),
     ).toBe(true);

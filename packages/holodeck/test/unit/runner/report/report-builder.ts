@@ -143,7 +143,7 @@ export function runReport(cases: CaseReport[], overrides: Partial<RunReport> = {
   const sum = (pick: (entry: CaseAttempt) => number) =>
     attempts.reduce((total, entry) => total + pick(entry), 0);
   return {
-    schema_version: 1,
+    schema_version: 2,
     run_id: '2026-11-30T01-02-03Z-ab12cd',
     started_at: '2026-11-30T01:02:03.000Z',
     finished_at: '2026-11-30T01:02:15.300Z',
@@ -152,7 +152,20 @@ export function runReport(cases: CaseReport[], overrides: Partial<RunReport> = {
       file: '/home/dev/agents/support/agent.yaml',
       model: 'claude-sonnet-4-5',
       provider: 'anthropic',
+      config_hash: `sha256:${'a1'.repeat(32)}`,
+      config: { name: 'support-agent', model: { provider: 'anthropic', name: 'claude-sonnet-4-5' } },
+      instructions_hash: `sha256:${'b2'.repeat(32)}`,
     },
+    environment: {
+      git: { commit: 'c0ffee1234567890c0ffee1234567890c0ffee12', branch: 'main', dirty: false },
+      versions: {
+        holodeck: '0.1.0',
+        node: 'v20.20.2',
+        sdk: { name: '@anthropic-ai/claude-agent-sdk', version: '0.3.332' },
+        cli: '2.1.332',
+      },
+    },
+    suite_cases: cases.map((entry) => entry.name),
     options: { concurrency: 2, isolation: 'process', allow_side_effects: false },
     summary: {
       total: cases.length,

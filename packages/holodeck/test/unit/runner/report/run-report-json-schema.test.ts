@@ -24,13 +24,15 @@ describe('runReportJsonSchema', () => {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'HoloDeck run report',
       type: 'object',
-      properties: { schema_version: { const: 1 } },
+      properties: { schema_version: { const: 2 } },
       required: [
         'schema_version',
         'run_id',
         'started_at',
         'finished_at',
         'agent',
+        'environment',
+        'suite_cases',
         'options',
         'summary',
         'cases',
@@ -42,12 +44,13 @@ describe('runReportJsonSchema', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
     const validate = ajv.compile(schema);
-    for (const file of readdirSync(join(REPORT_FIXTURES, 'v1'))) {
-      const data: unknown = JSON.parse(readFileSync(join(REPORT_FIXTURES, 'v1', file), 'utf8'));
+    // The JSON Schema describes the current version; format 1 files are read through an upgrade.
+    for (const file of readdirSync(join(REPORT_FIXTURES, 'v2'))) {
+      const data: unknown = JSON.parse(readFileSync(join(REPORT_FIXTURES, 'v2', file), 'utf8'));
       expect(validate(data), `${file}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
     const broken = { ...mixedRun(), summary: { ...mixedRun().summary, passed: 'two' } };
     expect(validate(broken)).toBe(false);
-    expect(validate({ ...mixedRun(), schema_version: 2 })).toBe(false);
+    expect(validate({ ...mixedRun(), schema_version: 1 })).toBe(false);
   });
 });

@@ -37,7 +37,7 @@ describe('JSON report round trip', () => {
     expect(text).toBe(writeJsonReport(mixedRun()));
     expect(text.split('\n').slice(0, 3)).toEqual([
       '{',
-      '  "schema_version": 1,',
+      '  "schema_version": 2,',
       '  "run_id": "2026-11-30T01-02-03Z-ab12cd",',
     ]);
     expect(text.endsWith('}\n')).toBe(true);
@@ -61,11 +61,11 @@ describe('JSON report round trip', () => {
 
   it('loads every shipped fixture of every schema version', () => {
     const versions = readdirSync(REPORT_FIXTURES).filter((name) => /^v\d+$/.test(name));
-    expect(versions).toContain('v1');
+    expect(versions).toEqual(expect.arrayContaining(['v1', 'v2']));
     const files = versions.flatMap((version) =>
       readdirSync(join(REPORT_FIXTURES, version)).map((name) => join(REPORT_FIXTURES, version, name)),
     );
-    expect(files.length).toBeGreaterThanOrEqual(2);
+    expect(files.length).toBeGreaterThanOrEqual(4);
     for (const file of files) {
       const report = parseRunReport(readFileSync(file, 'utf8'), file);
       expect(report.cases.length, file).toBeGreaterThan(0);
@@ -105,17 +105,26 @@ describe('parseRunReport errors', () => {
 
   it('says which schema_version it found and which it supports', () => {
     const newer = withChange((data) => {
-      data.schema_version = 2;
+      data.schema_version = 3;
     });
     expect(thrownMessage(() => parseRunReport(newer, SOURCE))).toBe(
-      `Invalid run report ${SOURCE}: found schema_version 2, but this holodeck reads schema_version 1 only; upgrade holodeck to read it.`,
+      `Invalid run report ${SOURCE}: found schema_version 3, but this holodeck reads schema_version 1 and 2 only; upgrade holodeck to read it.`,
     );
     const text = withChange((data) => {
-      data.schema_version = '1';
+      data.schema_version = '2';
     });
     expect(thrownMessage(() => parseRunReport(text, SOURCE))).toBe(
-      `Invalid run report ${SOURCE}: found schema_version "1", but this holodeck reads schema_version 1 only.`,
+      `Invalid run report ${SOURCE}: found schema_version "2", but this holodeck reads schema_version 1 and 2 only.`,
     );
+  });
+
+  it('reads format 1 as version 2, with what version 1 did not record set to null', () => {
+    const file = join(REPORT_FIXTURES, 'v1', 'mixed-run.json');
+    const report = parseRunReport(readFileSync(file, 'utf8'), file);
+    expect(report.schema_version).toBe(2);
+    expect(report.environment).toBeNull();
+    expect(report.suite_cases).toBeNull();
+    expect(report.agent).toMatchObject({ config: null, config_hash: null, instructions_hash: null });
   });
 
   it('says a file without schema_version is not a run report', () => {

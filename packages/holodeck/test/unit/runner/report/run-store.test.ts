@@ -89,7 +89,7 @@ describe('run store', () => {
     const path = join(dir, 'old.json');
     await writeFile(path, JSON.stringify({ ...mixedRun(), schema_version: 7 }));
     expect(await rejectedMessage(loadRun('old', dir))).toBe(
-      `Invalid run report ${path}: found schema_version 7, but this holodeck reads schema_version 1 only; upgrade holodeck to read it.`,
+      `Invalid run report ${path}: found schema_version 7, but this holodeck reads schema_version 1 and 2 only; upgrade holodeck to read it.`,
     );
     const missing = join(agentFolder, 'elsewhere', 'run.json');
     expect(await rejectedMessage(loadRun(missing, dir))).toBe(

@@ -1,0 +1,118 @@
+import type { CaseReport, RunComparison, RunReport } from '../runner/report/index.js';
+import type { ViewCase, ViewComparison, ViewRun, ViewRunHeader, ViewRunListEntry } from './view-data.js';
+
+/** The flags that selected and repeated the cases of a run, as the user typed them. */
+function selectionOf(report: RunReport): string[] {
+  const { options } = report;
+  return [
+    ...(options.filter !== undefined ? [`--filter ${options.filter}`] : []),
+    ...(options.tags ?? []).map((tag) => `--tag ${tag}`),
+    ...(options.shard ? [`--shard ${options.shard}`] : []),
+    ...(options.repeat !== undefined ? [`--repeat ${options.repeat}`] : []),
+  ];
+}
+
+/** What the runs list and a run page's header show about a run. */
+export function toRunHeader(report: RunReport): ViewRunHeader {
+  const versions = report.environment?.versions;
+  return {
+    run_id: report.run_id,
+    started_at: report.started_at,
+    finished_at: report.finished_at,
+    agent: {
+      name: report.agent.name,
+      model: report.agent.model,
+      provider: report.agent.provider,
+      config_hash: report.agent.config_hash,
+      instructions_hash: report.agent.instructions_hash,
+      ...(report.agent.instructions_version !== undefined
+        ? { instructions_version: report.agent.instructions_version }
+        : {}),
+    },
+    git: report.environment?.git ?? null,
+    versions: versions
+      ? {
+          holodeck: versions.holodeck,
+          node: versions.node,
+          sdk: versions.sdk ? `${versions.sdk.name} ${versions.sdk.version}` : null,
+          cli: versions.cli,
+        }
+      : null,
+    selection: selectionOf(report),
+    interrupted: report.interrupted === true,
+    planned_cases: report.in_progress?.planned_cases ?? null,
+    summary: report.summary,
+  };
+}
+
+/** A case without the report's convenience copies of its first attempt (they are in `attempts`). */
+function toViewCase(caseReport: CaseReport): ViewCase {
+  const {
+    response: _response,
+    tool_calls: _toolCalls,
+    tool_results: _toolResults,
+    metrics: _metrics,
+    num_turns: _turns,
+    ...rest
+  } = caseReport;
+  return rest;
+}
+
+/** A run as its pages show it. */
+export function toViewRun(report: RunReport): ViewRun {
+  return { ...toRunHeader(report), config: report.agent.config, cases: report.cases.map(toViewCase) };
+}
+
+/** A run as the runs list needs it: its header and the agent file it tested. */
+export interface ListedRun {
+  header: ViewRunHeader;
+  agentFile: string;
+}
+
+/**
+ * The runs list, newest first as given, each marked when its agent configuration or instructions
+ * differ from the previous (older) run of the same agent file. Runs of format 1 have no hashes
+ * and are never marked.
+ */
+export function toRunList(runs: readonly ListedRun[]): ViewRunListEntry[] {
+  return runs.map((run, index) => {
+    const previous = runs
+      .slice(index + 1)
+      .find((older) => older.agentFile === run.agentFile && older.header.agent.config_hash !== null);
+    const differs = (pick: (header: ViewRunHeader) => string | null) =>
+      previous !== undefined && pick(run.header) !== null && pick(run.header) !== pick(previous.header);
+    return {
+      ...run.header,
+      config_changed: differs((header) => header.agent.config_hash),
+      instructions_changed: differs((header) => header.agent.instructions_hash),
+    };
+  });
+}
+
+/** A comparison (compareRuns) with the headers of both runs, for the compare page. */
+export function toViewComparison(
+  current: RunReport,
+  baseline: RunReport,
+  comparison: RunComparison,
+): ViewComparison {
+  return {
+    baseline: toRunHeader(baseline),
+    current: toRunHeader(current),
+    cases: comparison.cases.map((entry) => ({
+      name: entry.name,
+      change: entry.change,
+      ...(entry.baselineStatus !== undefined ? { baselineStatus: entry.baselineStatus } : {}),
+      ...(entry.currentStatus !== undefined ? { currentStatus: entry.currentStatus } : {}),
+      metrics: entry.metrics.map((metric) => ({
+        name: metric.name,
+        change: metric.change,
+        ...(metric.baselineScore !== undefined ? { baselineScore: metric.baselineScore } : {}),
+        ...(metric.currentScore !== undefined ? { currentScore: metric.currentScore } : {}),
+        ...(metric.delta !== undefined ? { delta: metric.delta } : {}),
+      })),
+    })),
+    counts: comparison.counts,
+    notSelected: comparison.notSelected,
+    differences: comparison.differences,
+  };
+}

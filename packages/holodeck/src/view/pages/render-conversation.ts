@@ -1,0 +1,47 @@
+import type { ViewAttempt, ViewToolCall, ViewToolResult } from '../view-data.js';
+import { html, type SafeHtml } from './html.js';
+
+function argumentsText(call: ViewToolCall): string {
+  return JSON.stringify(call.arguments, null, 2);
+}
+
+function renderToolCall(call: ViewToolCall, results: readonly ViewToolResult[]): SafeHtml {
+  const result = results.find((entry) => entry.call_id === call.call_id);
+  return html`<li class="msg msg-tool">
+    <div class="who">tool call <code>${call.name}</code> <span class="muted small">${call.call_id}</span></div>
+    <pre class="code" aria-label="arguments">${argumentsText(call)}</pre>
+    ${
+      result
+        ? html`<div class="who">${result.is_error ? html`<span class="badge badge-errored">error result</span>` : 'result'}</div><pre class="code${result.is_error ? ' is-error' : ''}">${result.result}</pre>`
+        : html`<div class="muted">no result recorded (the call did not run or the attempt stopped)</div>`
+    }
+  </li>`;
+}
+
+function renderExchange(
+  input: string,
+  calls: readonly ViewToolCall[],
+  results: readonly ViewToolResult[],
+  response: string,
+  error: string | undefined,
+): SafeHtml {
+  return html`<li class="msg msg-user"><div class="who">user</div><div class="text">${input}</div></li>
+    ${calls.map((call) => renderToolCall(call, results))}
+    ${response ? html`<li class="msg msg-assistant"><div class="who">assistant</div><div class="text">${response}</div></li>` : html`<li class="msg msg-assistant muted"><div class="who">assistant</div><div class="text">(no answer)</div></li>`}
+    ${error !== undefined ? html`<li class="msg msg-error" role="note"><div class="who">error</div><div class="text">${error}</div></li>` : ''}`;
+}
+
+/**
+ * The attempt's conversation as it happened: each user message, the tool calls with their
+ * arguments and results, the answer, and the run error when there was one. Tool calls come
+ * before the answer of their turn: the report keeps the final text of a turn, not its chunks.
+ */
+export function renderConversation(input: string, attempt: ViewAttempt): SafeHtml {
+  if (attempt.turns?.length) {
+    return html`<ol class="conversation">${attempt.turns.map(
+      (turn, index) =>
+        html`<li class="turn"><div class="turn-label">turn ${index + 1}${turn.passed ? '' : html` <span class="badge badge-failed">failed</span>`}</div><ol class="conversation">${renderExchange(turn.input, turn.tool_calls, turn.tool_results, turn.response, turn.error)}</ol></li>`,
+    )}${attempt.error !== undefined && !attempt.turns.some((turn) => turn.error === attempt.error) ? html`<li class="msg msg-error" role="note"><div class="who">error</div><div class="text">${attempt.error}</div></li>` : ''}</ol>`;
+  }
+  return html`<ol class="conversation">${renderExchange(input, attempt.tool_calls, attempt.tool_results, attempt.response, attempt.error)}</ol>`;
+}

@@ -1,0 +1,71 @@
+import type { ViewGit, ViewRunList, ViewRunListEntry } from '../view-data.js';
+import { cost, count, dateTime, duration, percent, shortHash } from './format-values.js';
+import { html, type SafeHtml } from './html.js';
+import { DEFAULT_CASE_QUERY, type PageMode, routeHref } from './page-route.js';
+import { changeLabel, renderTrendChart } from './render-trend-chart.js';
+import type { RenderedPage } from './rendered-page.js';
+
+/** `a1b2c3d main (dirty)` */
+export function renderGit(git: ViewGit | null): SafeHtml {
+  if (!git) return html`<span class="muted">not in git</span>`;
+  return html`<code title="${git.commit}">${shortHash(git.commit)}</code> ${git.branch ?? html`<span class="muted">detached</span>`}${
+    git.dirty
+      ? html` <span class="badge badge-dirty" title="tracked files differed from the commit">dirty</span>`
+      : ''
+  }`;
+}
+
+/** `running 3/5`, `interrupted`, or nothing for a finished run. */
+export function renderRunState(run: {
+  planned_cases: number | null;
+  interrupted: boolean;
+  summary: { total: number };
+}): SafeHtml {
+  if (run.planned_cases !== null)
+    return html`<span class="badge badge-live">running ${run.summary.total}/${run.planned_cases}</span>`;
+  return run.interrupted ? html`<span class="badge badge-interrupted">interrupted</span>` : html``;
+}
+
+function row(run: ViewRunListEntry, previous: ViewRunListEntry | undefined, mode: PageMode): SafeHtml {
+  const { summary } = run;
+  const changes = changeLabel(run);
+  return html`<tr>
+    <td><a href="${routeHref({ page: 'run', runId: run.run_id, query: DEFAULT_CASE_QUERY }, mode)}">${dateTime(run.started_at)}</a> ${renderRunState(run)}<div class="muted small">${run.run_id}</div></td>
+    <td>${renderGit(run.git)}</td>
+    <td>${run.agent.model}<div class="muted small">${run.agent.provider}</div></td>
+    <td class="num">${percent(summary.pass_rate)}</td>
+    <td class="num"><span class="ok">${summary.passed}</span> / <span class="bad">${summary.failed}</span> / <span class="err">${summary.errored}</span></td>
+    <td class="num">${cost(summary.cost_usd)}</td>
+    <td class="num">${count(summary.token_usage.total_tokens)}</td>
+    <td class="num">${duration(summary.duration_ms)}</td>
+    <td>${changes ? html`<span class="badge badge-change" title="${run.agent.config_hash ?? ''}">${changes}</span>` : html`<span class="muted">config ${shortHash(run.agent.config_hash)}</span>`}</td>
+    <td>${previous ? html`<a href="${routeHref({ page: 'compare', currentId: run.run_id, baselineId: previous.run_id }, mode)}" aria-label="Compare ${run.run_id} with the run before">compare</a>` : ''}</td>
+  </tr>`;
+}
+
+/** Every saved run, newest first, with the trend chart above. */
+export function renderRunsPage(list: ViewRunList, mode: PageMode): RenderedPage {
+  const { runs, unreadable } = list;
+  const agents = [...new Set(runs.map((run) => run.agent.name))];
+  const title = agents.length === 1 ? `Runs of ${agents[0]}` : 'Runs';
+  const body = html`<h1 tabindex="-1">${title}</h1>
+    ${runs.length === 0 ? html`<p>No saved runs yet. Run <code>holodeck test agent.yaml</code>: every run is saved under <code>.holodeck/runs/</code>.</p>` : ''}
+    ${renderTrendChart(runs)}
+    ${unreadable.length ? html`<div class="notice" role="note"><p>${unreadable.length} file(s) in the runs folder could not be read:</p><ul>${unreadable.map((entry) => html`<li><code>${entry.file}</code>: ${entry.message}</li>`)}</ul></div>` : ''}
+    ${
+      runs.length
+        ? html`<div class="table-wrap"><table class="runs">
+      <caption>${runs.length} run(s), newest first</caption>
+      <thead><tr><th scope="col">Started</th><th scope="col">Git</th><th scope="col">Model</th><th scope="col" class="num">Pass rate</th><th scope="col" class="num">Passed / failed / errored</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Tokens</th><th scope="col" class="num">Duration</th><th scope="col">Agent</th><th scope="col"><span class="visually-hidden">Compare</span></th></tr></thead>
+      <tbody>${runs.map((run, index) =>
+        row(
+          run,
+          runs.slice(index + 1).find((older) => older.agent.name === run.agent.name),
+          mode,
+        ),
+      )}</tbody>
+    </table></div>`
+        : ''
+    }`;
+  return { title, crumbs: [{ label: 'Runs', route: { page: 'runs' } }], body };
+}

@@ -1,0 +1,215 @@
+// The JSON the pages are drawn from, shared by the server (src/view/*.ts, which builds it from
+// saved runs) and the browser (src/view/client/, src/view/pages/). Standalone on purpose: the
+// browser build must not pull in Node code, so nothing here imports from outside src/view/.
+
+/** Token counts of a run, a case or an attempt. */
+export interface ViewTokens {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cache_read_tokens: number;
+  cache_creation_tokens: number;
+}
+
+/** One metric's outcome: score, pass mark, and the reason in full (a judge's rationale). */
+export interface ViewMetric {
+  name: string;
+  type: string;
+  score: number;
+  threshold?: number;
+  passed: boolean;
+  reason: string;
+  error?: string;
+  weight?: number;
+}
+
+export interface ViewToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  call_id: string;
+}
+
+export interface ViewToolResult {
+  call_id: string;
+  result: string;
+  is_error: boolean;
+}
+
+export interface ViewTurn {
+  input: string;
+  response: string;
+  tool_calls: ViewToolCall[];
+  tool_results: ViewToolResult[];
+  metrics: ViewMetric[];
+  passed: boolean;
+  error?: string;
+}
+
+export interface ViewVerdict {
+  tool: string;
+  action_type: string;
+  verdict: 'pass' | 'kill' | 'hold';
+  hold_status?: string;
+  rule_ids: string[];
+  rationale: string;
+}
+
+export interface ViewRefusal {
+  tool: string;
+  action_type: string;
+  source: string;
+  rationale: string;
+}
+
+export interface ViewGovernance {
+  session_id: string;
+  killed: boolean;
+  verdicts: ViewVerdict[];
+  refusals?: ViewRefusal[];
+}
+
+export interface ViewAttempt {
+  attempt: number;
+  passed: boolean;
+  error?: string;
+  response: string;
+  tool_calls: ViewToolCall[];
+  tool_results: ViewToolResult[];
+  metrics: ViewMetric[];
+  score: number;
+  token_usage: ViewTokens;
+  cost_usd: number | null;
+  num_turns: number;
+  duration_ms: number;
+  turns?: ViewTurn[];
+  governance?: ViewGovernance;
+  interrupted?: boolean;
+}
+
+/** A case of a run, without the report's copies of its first attempt. */
+export interface ViewCase {
+  name: string;
+  tags: string[];
+  input: string;
+  ground_truth?: string;
+  passed: boolean;
+  errored: boolean;
+  interrupted?: boolean;
+  error?: string;
+  pass_rate: number;
+  min_pass_rate: number;
+  pass_at_k: number;
+  pass_pow_k: number;
+  score: number;
+  token_usage: ViewTokens;
+  duration_ms: number;
+  attempts: ViewAttempt[];
+}
+
+export interface ViewGit {
+  commit: string;
+  branch: string | null;
+  dirty: boolean;
+}
+
+export interface ViewSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  interrupted?: number;
+  pass_rate: number;
+  duration_ms: number;
+  token_usage: ViewTokens;
+  cost_usd: number | null;
+}
+
+/** What the runs page lists about a run (and the header of a run page). */
+export interface ViewRunHeader {
+  run_id: string;
+  started_at: string;
+  finished_at: string;
+  agent: {
+    name: string;
+    model: string;
+    provider: string;
+    config_hash: string | null;
+    instructions_hash: string | null;
+    instructions_version?: string;
+  };
+  git: ViewGit | null;
+  versions: { holodeck: string; node: string; sdk: string | null; cli: string | null } | null;
+  /** How the run selected and repeated its cases, as flags (`--filter x`, `--shard 1/2`). */
+  selection: string[];
+  interrupted: boolean;
+  /** Set while the run is going: how many cases it will have. */
+  planned_cases: number | null;
+  summary: ViewSummary;
+}
+
+/** A run with every case and attempt. */
+export interface ViewRun extends ViewRunHeader {
+  /** The redacted agent configuration, for the run page's "configuration" section. */
+  config: Record<string, unknown> | null;
+  cases: ViewCase[];
+}
+
+/** A run in the runs list, with what changed since the run of the same agent before it. */
+export interface ViewRunListEntry extends ViewRunHeader {
+  config_changed: boolean;
+  instructions_changed: boolean;
+}
+
+/** A saved file that could not be read as a run. */
+export interface ViewUnreadable {
+  file: string;
+  message: string;
+}
+
+export interface ViewRunList {
+  runs: ViewRunListEntry[];
+  unreadable: ViewUnreadable[];
+}
+
+export type ViewCaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed';
+export type ViewMetricChange = 'newly-failing' | 'newly-passing' | 'unchanged' | 'new' | 'removed';
+
+export interface ViewMetricComparison {
+  name: string;
+  change: ViewMetricChange;
+  baselineScore?: number;
+  currentScore?: number;
+  delta?: number;
+}
+
+export interface ViewCaseComparison {
+  name: string;
+  change: ViewCaseChange;
+  baselineStatus?: string;
+  currentStatus?: string;
+  metrics: ViewMetricComparison[];
+}
+
+/** Two runs side by side: the baseline (older, by default the run before) and the current one. */
+export interface ViewComparison {
+  baseline: ViewRunHeader;
+  current: ViewRunHeader;
+  cases: ViewCaseComparison[];
+  counts: Record<ViewCaseChange, number>;
+  notSelected: string[];
+  differences: string[];
+}
+
+/** What a static report file carries: one run, and its comparison when `--baseline` was given. */
+export interface ViewStaticData {
+  mode: 'static';
+  run: ViewRun;
+  comparison: ViewComparison | null;
+}
+
+/** What a served page carries: only where to fetch from (the data comes from /api/). */
+export interface ViewServedData {
+  mode: 'served';
+}
+
+export type ViewBootData = ViewStaticData | ViewServedData;

@@ -1,0 +1,26 @@
+import type { RunComparison, RunReport } from '../runner/report/index.js';
+import { toViewComparison, toViewRun } from './build-view-data.js';
+import { renderViewShell } from './render-view-shell.js';
+
+/** What the HTML report shows besides its run. */
+export interface HtmlReportOptions {
+  /** The `--baseline` run and its comparison with this one: the report then has a compare page. */
+  baseline?: { report: RunReport; comparison: RunComparison };
+}
+
+/**
+ * The HTML report: one self-contained file with the run, case and (given a baseline) compare
+ * pages. Its script, stylesheet and data are inline, its Content-Security-Policy allows nothing
+ * else, so it opens from disk (file://) or a CI artifact store without any network request.
+ */
+export function writeHtmlReport(report: RunReport, options: HtmlReportOptions = {}): string {
+  const { baseline } = options;
+  return renderViewShell({
+    boot: {
+      mode: 'static',
+      run: toViewRun(report),
+      comparison: baseline ? toViewComparison(report, baseline.report, baseline.comparison) : null,
+    },
+    assets: 'inline',
+  });
+}
