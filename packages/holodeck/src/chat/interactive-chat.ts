@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { BackendWarning, SessionEvent } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import { loadAgent } from '../load-agent.js';
+import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 
 export interface InteractiveChatIO {
   input: NodeJS.ReadableStream;
@@ -41,6 +42,16 @@ function render(event: SessionEvent, status: (line: string) => void): string {
         reason: 'nobody can approve it in this run (not a terminal)',
       });
       return '';
+    case 'hold-pending':
+      status(
+        `  ⏸ ${event.hold.toolName} is held for an operator (hold ${event.hold.holdId}, rules ${event.hold.ruleIds.join(', ') || 'none'}, deadline ${event.hold.deadline}); approve: ${event.hold.commands.approve}`,
+      );
+      return '';
+    case 'hold-resolved':
+      status(
+        `  hold ${event.hold.holdId} ${event.hold.status}${event.hold.decidedBy ? ` by ${event.hold.decidedBy}` : ''}${event.hold.rationale ? `: ${event.hold.rationale}` : ''}`,
+      );
+      return '';
     case 'session-start':
     case 'thinking-delta':
     case 'finish':
@@ -61,6 +72,10 @@ export async function runInteractiveChat(
 ) {
   const agent = await loadAgent(agentFile, options.env ? { env: options.env } : {});
   const backend = selectBackend(agent);
+  // Status lines go to stderr, often still a terminal; the answer too when stdout is one.
+  const status = (line: string) => io.status(neutraliseTerminalText(line));
+  const toTerminal = 'isTTY' in io.output && io.output.isTTY === true;
+  const shown = (text: string) => (toTerminal ? neutraliseTerminalText(text) : text);
   try {
     await backend.initialize();
     options.onWarnings?.([
@@ -83,7 +98,7 @@ export async function runInteractiveChat(
       if (message) {
         try {
           for await (const event of session.sendStreaming(message)) {
-            io.output.write(render(event, io.status));
+            io.output.write(shown(render(event, status)));
             if (event.type === 'finish' && event.result.is_error) failed = true;
           }
         } catch (error) {

@@ -124,7 +124,10 @@ function block(token: Token, width: number, style: ChatStyle, depth: number): st
       return list.items.flatMap((item, index) => {
         const bullet = list.ordered ? `${start + index}. ` : item.task ? (item.checked ? '☑ ' : '☐ ') : '• ';
         const indent = ' '.repeat(bullet.length);
-        const lines = item.tokens.flatMap((child) => block(child, width - bullet.length, style, depth + 1));
+        // The bullet shows a task's box; marked also gives it as a `checkbox` token.
+        const lines = item.tokens
+          .filter((child) => child.type !== 'checkbox')
+          .flatMap((child) => block(child, width - bullet.length, style, depth + 1));
         return lines.map((line, lineIndex) => (lineIndex === 0 ? bullet : indent) + line);
       });
     }

@@ -143,6 +143,8 @@ class ChatLoop {
   private offered: string[] | undefined;
   private interrupted = false;
   private stopEnd: (() => void) | undefined;
+  /** Keys typed while a turn runs: replayed into the next prompt (type-ahead), never into an approval. */
+  private typeAhead: { text: string | undefined; key: Key }[] = [];
 
   constructor(
     private readonly config: import('../config/index.js').AgentConfig,
@@ -170,6 +172,7 @@ class ChatLoop {
       this.approvalKey(mode, text, key);
       return;
     }
+    if (this.typeAhead.length < 4096) this.typeAhead.push({ text, key });
   }
 
   async run(): Promise<void> {
@@ -182,7 +185,9 @@ class ChatLoop {
     try {
       for (;;) {
         this.mode = { kind: 'prompt' };
-        const read = await Promise.race([this.editor.read(this.style.bold('> ')), end]);
+        const reading = this.editor.read(this.style.bold('> '));
+        for (const typed of this.typeAhead.splice(0)) this.editor.key(typed.text, typed.key);
+        const read = await Promise.race([reading, end]);
         if (read === 'ended' || read.kind !== 'line') return;
         const input = parsePromptInput(read.text);
         this.mode = { kind: 'idle' };
@@ -305,6 +310,8 @@ class ChatLoop {
 
   private approve(request: ApprovalRequest, view: TurnView): void {
     view.stopSpinner();
+    // What was typed before the question is not an answer to it.
+    this.typeAhead = [];
     this.mode = { kind: 'approval', request, view };
     this.print(describeApproval(request, this.style, this.screen.columns()));
     this.screen.write(

@@ -1,7 +1,9 @@
 import type { ExecutionResult, SessionEvent } from '../backends/contract/index.js';
 import type { ChatStyle } from './chat-style.js';
+import { describePendingHold, describeResolvedHold, holdWaitText } from './hold-view.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { renderMarkdown } from './render-markdown.js';
+import { shownToolName } from './shown-tool-name.js';
 import { terminalTextWidth } from './terminal-text-width.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -36,7 +38,7 @@ function formatDuration(ms: number): string {
 export class TurnView {
   private spinnerTimer: NodeJS.Timeout | undefined;
   private spinnerFrame = 0;
-  private spinnerText = '';
+  private spinnerText: string | (() => string) = '';
   private spinnerShown = false;
   private streamed = '';
   private readonly calls = new Map<
@@ -68,7 +70,7 @@ export class TurnView {
       case 'tool-call':
         this.endText();
         this.calls.set(event.callId, { name: event.name, args: event.arguments, startedAt: Date.now() });
-        this.spin(`running ${neutraliseTerminalText(event.name)}`);
+        this.spin(`running ${shownToolName(event.name)}`);
         return;
       case 'tool-result': {
         const call = this.calls.get(event.callId);
@@ -82,7 +84,7 @@ export class TurnView {
             : this.style.red('✗');
         const status = !event.isError ? 'done' : refused ? 'refused' : 'failed';
         const took = call ? formatDuration(Date.now() - call.startedAt) : '';
-        const name = neutraliseTerminalText(event.name);
+        const name = shownToolName(event.name);
         const head = `${mark} ${this.style.bold(name)}`;
         const tail = ` ${status}${took ? ` ${took}` : ''}`;
         const room = this.screen.columns() - terminalTextWidth(head) - terminalTextWidth(tail) - 4;
@@ -92,6 +94,19 @@ export class TurnView {
         this.spin('thinking');
         return;
       }
+      case 'hold-pending': {
+        this.endText();
+        this.line(describePendingHold(event.hold, this.style));
+        const { hold } = event;
+        this.spin(() => holdWaitText(hold, Date.now()));
+        return;
+      }
+      case 'hold-resolved':
+        this.line(describeResolvedHold(event.hold, this.style));
+        this.spin(
+          event.hold.status === 'approved' ? `running ${shownToolName(event.hold.toolName)}` : 'thinking',
+        );
+        return;
       case 'error':
         this.endText();
         this.line(`${this.style.red('error')} ${neutraliseTerminalText(event.message)}`);
@@ -103,11 +118,11 @@ export class TurnView {
     }
   }
 
-  /** Prints a line above the spinner. */
+  /** Prints a line (or several) above the spinner. */
   line(text: string): void {
     const shown = this.spinnerShown;
     this.hideSpinner();
-    this.screen.write(`${text}\r\n`);
+    this.screen.write(`${text.replace(/\r?\n/g, '\r\n')}\r\n`);
     if (shown) this.drawSpinner();
   }
 
@@ -144,7 +159,7 @@ export class TurnView {
     }
   }
 
-  private spin(text: string): void {
+  private spin(text: string | (() => string)): void {
     this.spinnerText = text;
     if (!this.spinnerTimer) {
       this.spinnerTimer = setInterval(() => {
@@ -158,8 +173,9 @@ export class TurnView {
 
   private drawSpinner(): void {
     if (!this.spinnerText || this.streamed) return;
+    const text = typeof this.spinnerText === 'function' ? this.spinnerText() : this.spinnerText;
     this.screen.write(
-      `\r\u001b[K${this.style.cyan(SPINNER[this.spinnerFrame] ?? '')} ${this.style.dim(`${this.spinnerText}…`)}`,
+      `\r\u001b[K${this.style.cyan(SPINNER[this.spinnerFrame] ?? '')} ${this.style.dim(`${text}…`)}`,
     );
     this.spinnerShown = true;
   }

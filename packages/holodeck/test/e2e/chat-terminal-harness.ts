@@ -7,11 +7,13 @@ export interface ChatTerminal {
   readonly pty: IPty;
   /** Everything on the screen and in the scrollback, one string per row, trailing blanks trimmed. */
   screen(): string;
+  /** The same as logical lines: a row the terminal wrapped is joined to the next, as it was written. */
+  text(): string;
   /** Types text as keys (a string may hold escape sequences). */
   type(text: string): void;
   /** Pastes text as one bracketed paste. */
   paste(text: string): void;
-  /** Waits until the screen matches (or fails with the screen). */
+  /** Waits until the screen's logical lines (`text()`) match (or fails with the screen). */
   waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
   exited: Promise<{ exitCode: number; signal?: number }>;
   kill(signal?: string): void;
@@ -27,7 +29,11 @@ export function startChatTerminal(args: string[], env: Record<string, string>, c
     ...(cwd ? { cwd } : {}),
   });
   pty.onData((data) => terminal.write(data));
-  const exit = new Promise<{ exitCode: number; signal?: number }>((resolve) => pty.onExit(resolve));
+  // xterm parses what it is given asynchronously: once the process exited, wait until the screen
+  // shows all it wrote (an empty write's callback runs after every write before it).
+  const exit = new Promise<{ exitCode: number; signal?: number }>((resolve) => pty.onExit(resolve)).then(
+    (outcome) => new Promise<typeof outcome>((resolve) => terminal.write('', () => resolve(outcome))),
+  );
   const screen = () => {
     const buffer = terminal.buffer.active;
     const rows: string[] = [];
@@ -36,15 +42,26 @@ export function startChatTerminal(args: string[], env: Record<string, string>, c
     }
     return rows.join('\n').replace(/\n+$/, '');
   };
+  const text = () => {
+    const buffer = terminal.buffer.active;
+    let out = '';
+    for (let index = 0; index < buffer.length; index++) {
+      const line = buffer.getLine(index);
+      const wrapsOn = buffer.getLine(index + 1)?.isWrapped === true;
+      // A wrapped row is full to the last column: keep its trailing blanks, they were written.
+      out += (line?.translateToString(!wrapsOn) ?? '') + (wrapsOn ? '' : '\n');
+    }
+    return out.replace(/\n+$/, '');
+  };
   return {
     pty,
     screen,
+    text,
     type: (text) => pty.write(text),
     paste: (text) => pty.write(`\u001b[200~${text}\u001b[201~`),
     async waitFor(pattern, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
-      const matches = () =>
-        typeof pattern === 'string' ? screen().includes(pattern) : pattern.test(screen());
+      const matches = () => (typeof pattern === 'string' ? text().includes(pattern) : pattern.test(text()));
       while (!matches()) {
         if (Date.now() > deadline)
           throw new Error(`the screen never showed ${String(pattern)}:\n${screen()}`);

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatReply, reply, toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
 import { type ChatTerminal, startChatTerminal } from './chat-terminal-harness.js';
-import { claudeProcesses, isRunning } from './support/process-tree.js';
+import { claudeProcesses, descendants, isRunning } from './support/process-tree.js';
 
 // `holodeck chat` on a real pseudo-terminal through the real CLI, on both backends: what a user
 // types (edited, pasted, interrupted, approved) and what the fake model was sent.
@@ -157,12 +157,16 @@ describe.each(backendVariants())('holodeck chat on a terminal ($name backend)', 
     while (variant.requests().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     const before =
       variant.name === 'claude' ? claudeProcesses(terminal.pty.pid).map((process) => process.pid) : [];
+    // Typed while the turn runs: kept for the next prompt (type-ahead), not lost.
+    terminal.type('are you ');
     terminal.type(CTRL_C);
     await terminal.waitFor('(interrupted)');
-    await terminal.waitFor(PROMPT);
-    terminal.type(`are you there?${ENTER}`);
+    await terminal.waitFor(/\n> are you $/);
+    terminal.type(`there?${ENTER}`);
     await terminal.waitFor('still here after the story');
     await terminal.waitFor(PROMPT);
+    // (Claude's CLI adds the interrupted message and a note before it.)
+    expect(variant.requests().at(-1)?.lastUserText).toMatch(/(^|\n)are you there\?$/);
     if (variant.name === 'claude') {
       expect(before).toHaveLength(1);
       expect(claudeProcesses(terminal.pty.pid).map((process) => process.pid)).toEqual(before);
@@ -235,23 +239,58 @@ describe.each(backendVariants())('holodeck chat on a terminal ($name backend)', 
     variant.checkAndReset();
   });
 
-  it('SIGTERM ends the chat cleanly with the resume hint and leaves no claude process', async () => {
-    variant.script(variant.reply('hi'));
+  it('//text sends the literal message /text to the model (not a command of HoloDeck or the CLI)', async () => {
+    variant.script(variant.reply('Literal one.'), variant.reply('Literal two.'));
     const agent = variant.agent();
     terminal = startChatTerminal([agent.file], agent.env, agent.directory);
     await terminal.waitFor('/help for commands');
     await terminal.waitFor(PROMPT);
-    terminal.type(`hello${ENTER}`);
-    await terminal.waitFor(/^hi$/m);
+    terminal.type(`//help me with /etc/hosts${ENTER}`);
+    await terminal.waitFor('Literal one.');
     await terminal.waitFor(PROMPT);
-    const cli = variant.name === 'claude' ? claudeProcesses(terminal.pty.pid) : [];
-    if (variant.name === 'claude') expect(cli).toHaveLength(1);
-    terminal.kill('SIGTERM');
-    const exit = await terminal.exited;
-    expect(exit.exitCode).toBe(130);
-    expect(terminal.screen()).toMatch(/--resume \S+/);
-    for (const process of cli) expect(isRunning(process.pid)).toBe(false);
-    expect(existsSync(agent.file)).toBe(true);
+    terminal.type(`//clear${ENTER}`);
+    await terminal.waitFor('Literal two.');
+    await terminal.waitFor(PROMPT);
+    expect(variant.requests().map((request) => request.lastUserText)).toEqual([
+      '/help me with /etc/hosts',
+      '/clear',
+    ]);
+    // The second message went into the same conversation: `/clear` was not run as a command.
+    expect(variant.requests().at(-1)?.conversation).toContain('Literal one.');
+    expect(terminal.text()).not.toContain('local-command');
+    terminal.type(`/exit${ENTER}`);
+    expect((await terminal.exited).exitCode).toBe(0);
     variant.checkAndReset();
   });
+
+  it.each(['SIGTERM', 'SIGHUP'])(
+    '%s during a turn ends the chat cleanly with the resume hint and leaves no claude process',
+    async (signal) => {
+      variant.script(variant.reply('hi'), slowReply('never shown'));
+      const agent = variant.agent();
+      terminal = startChatTerminal([agent.file], agent.env, agent.directory);
+      await terminal.waitFor('/help for commands');
+      await terminal.waitFor(PROMPT);
+      terminal.type(`hello${ENTER}`);
+      await terminal.waitFor(/^hi$/m);
+      await terminal.waitFor(PROMPT);
+      terminal.type(`tell me a long story${ENTER}`);
+      await terminal.waitFor('thinking…');
+      const deadline = Date.now() + 20_000;
+      while (variant.requests().length < 2) {
+        if (Date.now() > deadline) throw new Error('the slow request never reached the fake model');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Every process holodeck started (the claude CLI and what it runs), counted from /proc.
+      const children = descendants(terminal.pty.pid);
+      if (variant.name === 'claude') expect(claudeProcesses(terminal.pty.pid)).toHaveLength(1);
+      terminal.kill(signal);
+      const exit = await terminal.exited;
+      expect(exit.exitCode).toBe(130);
+      expect(terminal.text()).toMatch(/--resume \S+/);
+      expect(terminal.text()).not.toContain('never shown');
+      expect(children.filter((child) => isRunning(child.pid))).toEqual([]);
+      variant.discardScript();
+    },
+  );
 });

@@ -31,18 +31,32 @@ export interface CreateSessionOptions {
   approvals?: ApprovalMode;
 }
 
+/** One-shot runs to come, for a backend that can start agent processes ahead of them. */
+export interface PrewarmHint {
+  /** `invokeOnce` calls to come: no process is started ahead that no call would use. */
+  runs: number;
+  /** How many of them run at a time. */
+  concurrency: number;
+}
+
 /**
- * Hints a backend may use to start faster; a backend without processes to start ignores them.
- * Given to `selectBackend`.
+ * Hints a backend may use to start faster, and the bound on its agent processes; a backend
+ * without processes to start ignores them (its profile says so: `agentProcesses`). Given to
+ * `selectBackend`.
  */
 export interface BackendOptions {
   /**
-   * Agent processes to keep started ahead of `invokeOnce` calls, so a run skips a process start.
-   * Used by `holodeck test`; 0 (default) starts each run cold.
+   * Pre-warm agent processes for the `invokeOnce` calls to come, while they pay off (a process
+   * is started ahead only when the model's answers, as measured in the run, take longer than a
+   * process start-up). Used by `holodeck test --isolation process`; unset: every run starts cold.
    */
-  prewarm?: number;
-  /** Most processes the pre-warming may start in all (default unlimited). */
-  prewarmBudget?: number;
+  prewarm?: PrewarmHint;
+  /**
+   * Most agent processes alive at once: runs, sessions and pre-warmed spares together
+   * (`holodeck test --max-processes`). Runs wait for a free one. Unset: with `prewarm`, its
+   * concurrency plus the few spares free memory allows; without, unbounded.
+   */
+  maxProcesses?: number;
 }
 
 /** A tool the started agent is offered, as `listTools()` reports it. */

@@ -43,6 +43,11 @@ export interface SideEffectProfile {
 export interface BackendProfile {
   /** Short name of the backend for messages, e.g. `claude` or `ai-sdk`. */
   readonly name: string;
+  /**
+   * Whether runs start agent processes (the Claude CLI) that `BackendOptions.maxProcesses` bounds
+   * and `prewarm` starts ahead; unset: they run in-process.
+   */
+  readonly agentProcesses?: boolean;
   /** The isolation levels `holodeck test --isolation` may choose on this backend. */
   readonly isolationLevels: readonly IsolationLevel[];
   /** This backend's startup rules over a schema-valid config (paths already absolute). */

@@ -5,6 +5,7 @@ export type {
   CreateSessionOptions,
   InvokeOptions,
   OfferedTool,
+  PrewarmHint,
 } from './agent-backend.js';
 export type { AgentSession } from './agent-session.js';
 export type { ApprovalDecision, ApprovalMode, ApprovalRequest } from './approval.js';
@@ -26,4 +27,5 @@ export type {
   ToolResult,
 } from './execution-result.js';
 export { emptyTokenUsage } from './execution-result.js';
+export type { PendingHold, ResolvedHold } from './governance-hold.js';
 export type { BackendWarning, SessionEvent, SessionEventType } from './session-event.js';

@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
+import type { PendingHold, ResolvedHold } from './governance-hold.js';
 
 /** A non-fatal problem the backend wants the user to see (e.g. an ignored setting). */
 export interface BackendWarning {
@@ -19,6 +20,10 @@ export type SessionEvent =
   | { type: 'tool-result'; callId: string; name: string; result: string; isError: boolean }
   /** Only in sessions created with `approvals: 'ask'`: the turn waits until `request.respond()`. */
   | { type: 'approval-request'; request: ApprovalRequest }
+  /** Only for agents with a `governance:` block: a write held for an operator; the turn waits. */
+  | { type: 'hold-pending'; hold: PendingHold }
+  /** The hold was decided (or timed out); the turn goes on. */
+  | { type: 'hold-resolved'; hold: ResolvedHold }
   | { type: 'error'; message: string }
   | { type: 'finish'; result: ExecutionResult };
 

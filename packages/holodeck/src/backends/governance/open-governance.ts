@@ -20,6 +20,7 @@ import type {
   GovernanceVerdict,
 } from '../contract/execution-result.js';
 import { buildWriteSpec } from './build-write-spec.js';
+import { HoldReporter } from './hold-reporter.js';
 
 /**
  * The name team rules (`e.tool`, `action.tool`) and the audit know a function tool by:
@@ -41,6 +42,8 @@ export interface AgentGovernance {
   writeSpecs: Record<string, WriteSpec>;
   /** Opens one governed Novarch session (one run, or one chat). */
   openSession(): Promise<ActiveSession>;
+  /** A reporter of one run's holds as session events (its commands name this store). */
+  holdReporter(): HoldReporter;
   /** Every verdict of a session, from the store, as the contract reports them. */
   summarise(session: ActiveSession, killed: boolean): Promise<GovernanceSummary>;
   close(): Promise<void>;
@@ -106,6 +109,7 @@ export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernanc
         ]),
       ),
       openSession: async () => ({ engine, record: await engine.openSession(scope, maxHold) }),
+      holdReporter: () => new HoldReporter(storePath),
       summarise: (session, killed) => summariseSession(session, killed),
       close: () => openedStore.close(),
     };

@@ -13,6 +13,8 @@ import type {
   ExecutionResult,
   GovernanceSummary,
   GovernanceVerdict,
+  PendingHold,
+  ResolvedHold,
   SessionEvent,
   SessionEventType,
   TokenUsage,
@@ -81,8 +83,23 @@ describe('backend contract shapes', () => {
       | 'tool-call'
       | 'tool-result'
       | 'approval-request'
+      | 'hold-pending'
+      | 'hold-resolved'
       | 'error'
       | 'finish'
+    >();
+    expectTypeOf<Extract<SessionEvent, { type: 'hold-pending' }>['hold']>().toEqualTypeOf<PendingHold>();
+    expectTypeOf<ResolvedHold['status']>().toEqualTypeOf<'approved' | 'denied' | 'skipped' | 'timed_out'>();
+    expectTypeOf<keyof PendingHold>().toEqualTypeOf<
+      | 'holdId'
+      | 'callId'
+      | 'toolName'
+      | 'actionType'
+      | 'ruleIds'
+      | 'rationale'
+      | 'createdAt'
+      | 'deadline'
+      | 'commands'
     >();
     expectTypeOf<Extract<SessionEvent, { type: 'finish' }>>().toEqualTypeOf<{
       type: 'finish';
@@ -102,9 +119,18 @@ describe('backend contract shapes', () => {
   });
 
   it('BackendProfile and BackendOptions', () => {
-    expectTypeOf<BackendOptions>().toEqualTypeOf<{ prewarm?: number; prewarmBudget?: number }>();
+    expectTypeOf<BackendOptions>().toEqualTypeOf<{
+      prewarm?: { runs: number; concurrency: number };
+      maxProcesses?: number;
+    }>();
     expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
-      'name' | 'isolationLevels' | 'checkConfig' | 'credentialWarnings' | 'toolNames' | 'sideEffects'
+      | 'name'
+      | 'agentProcesses'
+      | 'isolationLevels'
+      | 'checkConfig'
+      | 'credentialWarnings'
+      | 'toolNames'
+      | 'sideEffects'
     >();
     expectTypeOf<BackendProfile['checkConfig']>().returns.toEqualTypeOf<Promise<BackendChecks>>();
     expectTypeOf<BackendProfile['toolNames']>().returns.toEqualTypeOf<AgentToolNames>();

@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { backendVariants } from './both-backends/backend-variants.js';
+import { type ChatTerminal, startChatTerminal } from './chat-terminal-harness.js';
+
+// Novarch holds in `holodeck chat` on a real terminal, on both backends: a governed write held
+// for an operator shows its hold id, rule, countdown and the commands that decide it; an operator
+// decides from another process with the real `novarch` CLI, and the chat shows the outcome.
+
+const NOVARCH_BIN = fileURLToPath(new URL('../../../novarch/bin/novarch.js', import.meta.url));
+
+const ORDERS = `
+import { appendFileSync } from 'node:fs';
+export const refundOrder = ({ order_id, amount }) => {
+  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
+  return 'refunded ' + order_id;
+};
+`;
+
+const RULES = `team: cs-ops
+action_types: [refund_order]
+rules:
+  - id: TEAM-2
+    version: 1
+    description: Refunds over 500 are held for a human.
+    applies_to: [refund_order]
+    on_violation: hold
+    condition: action.context.amount <= 500
+`;
+
+const ENTER = '\r';
+const PROMPT = /\n> ?$/;
+
+/** Runs the real `novarch` CLI as an operator in another process; resolves with its exit and output. */
+function novarch(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [NOVARCH_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe.each(backendVariants())(
+  'Novarch holds in holodeck chat on a terminal ($name backend)',
+  (variant) => {
+    let terminal: ChatTerminal | undefined;
+    beforeAll(() => variant.start());
+    afterAll(() => variant.close());
+    afterEach(() => {
+      terminal?.kill('SIGKILL');
+      terminal = undefined;
+      variant.discardScript();
+    });
+
+    const governedAgent = (holdWindowSeconds: number) =>
+      variant.agent(
+        {
+          tools: [
+            {
+              type: 'function',
+              name: 'refund_order',
+              description: 'Refunds an order',
+              file: 'orders.mjs',
+              function: 'refundOrder',
+              parameters: {
+                type: 'object',
+                properties: { order_id: { type: 'string' }, amount: { type: 'number' } },
+                required: ['order_id', 'amount'],
+              },
+            },
+          ],
+          governance: {
+            tenant_id: 'acme',
+            team_id: 'cs-ops',
+            agent_id: 'support-bot',
+            rules_file: 'rules.yaml',
+            config_file: 'novarch.yaml',
+            tool_kinds: { refund_order: 'write' },
+            write_specs: {
+              refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
+            },
+          },
+        },
+        {
+          'orders.mjs': ORDERS,
+          'rules.yaml': RULES,
+          'novarch.yaml': `hold_window_seconds: ${holdWindowSeconds}\nstore:\n  path: novarch.db\n`,
+        },
+      );
+
+    /** Starts the chat, asks for a refund of 900 and waits until the chat shows the hold; returns its id. */
+    async function chatUntilHeld(agent: ReturnType<typeof governedAgent>): Promise<string> {
+      terminal = startChatTerminal([agent.file], agent.env, agent.directory);
+      await terminal.waitFor('/help for commands');
+      await terminal.waitFor(PROMPT);
+      terminal.type(`refund A-1${ENTER}`);
+      if (variant.name === 'ai-sdk') {
+        // This backend asks the user before every tool call; Novarch judges the call after that.
+        await terminal.waitFor('Allow?');
+        terminal.type('y');
+      }
+      await terminal.waitFor('is held for an operator');
+      const screen = terminal.text();
+      const holdId = /^ {2}hold (\S+) · no decision by \d\d:\d\d:\d\d refuses it/m.exec(screen)?.[1];
+      expect(holdId).toBeDefined();
+      expect(screen).toContain('⏸ refund_order is held for an operator (rule TEAM-2)');
+      expect(screen).toContain('  why: TEAM-2 v1 (hold): Refunds over 500 are held for a human.');
+      const store = path.join(agent.directory, 'novarch.db');
+      expect(screen).toContain(`approve: novarch holds approve ${holdId} --store ${store}`);
+      expect(screen).toContain(`deny:    novarch holds deny ${holdId} --store ${store} --rationale "…"`);
+      await terminal.waitFor(
+        new RegExp(`waiting for an operator to decide hold ${holdId} · \\d+:\\d\\d left`),
+      );
+      return holdId ?? '';
+    }
+
+    it('shows a held write with its countdown; an operator approves from another process and it runs', async () => {
+      variant.script(
+        variant.callTool('refund_order', { order_id: 'A-1', amount: 900 }),
+        variant.respond((request) => ({
+          kind: 'reply',
+          text: `result: ${request.toolResults.at(-1)?.text ?? 'none'}`,
+        })),
+      );
+      const agent = governedAgent(60);
+      const holdId = await chatUntilHeld(agent);
+      expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
+      const store = path.join(agent.directory, 'novarch.db');
+      const decided = await novarch([
+        'holds',
+        'approve',
+        holdId,
+        '--store',
+        store,
+        '--operator',
+        'ana',
+        '--rationale',
+        'checked with finance',
+      ]);
+      expect(decided.code).toBe(0);
+      await terminal?.waitFor(`✓ hold ${holdId} approved by ana: checked with finance;`);
+      // The tool line names the function tool as agent.yaml does, on both backends.
+      await terminal?.waitFor(/✓ refund_order order_id="A-1" amount=900 done [\d.]+m?s/);
+      await terminal?.waitFor('result: refunded A-1');
+      await terminal?.waitFor(PROMPT);
+      expect(readFileSync(path.join(agent.directory, 'refunds.log'), 'utf8')).toBe('A-1 900\n');
+      terminal?.type(`/exit${ENTER}`);
+      expect((await terminal?.exited)?.exitCode).toBe(0);
+      variant.checkAndReset();
+    });
+
+    it("an operator's deny reaches the chat and the model with the rationale; the chat goes on", async () => {
+      variant.script(
+        variant.callTool('refund_order', { order_id: 'A-1', amount: 900 }),
+        variant.respond((request) => ({
+          kind: 'reply',
+          text: `told: ${request.toolResults.at(-1)?.text ?? 'none'}`,
+        })),
+        variant.reply('Still here.'),
+      );
+      const agent = governedAgent(60);
+      const holdId = await chatUntilHeld(agent);
+      const store = path.join(agent.directory, 'novarch.db');
+      const decided = await novarch([
+        'holds',
+        'deny',
+        holdId,
+        '--store',
+        store,
+        '--operator',
+        'ana',
+        '--rationale',
+        'over the monthly limit',
+      ]);
+      expect(decided.code).toBe(0);
+      await terminal?.waitFor(`⊘ hold ${holdId} denied by ana: over the monthly limit`);
+      await terminal?.waitFor(/told: .*an operator denied this action: over the monthly limit/);
+      await terminal?.waitFor(PROMPT);
+      expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
+      terminal?.type(`hello again${ENTER}`);
+      await terminal?.waitFor('Still here.');
+      await terminal?.waitFor(PROMPT);
+      terminal?.type(`/exit${ENTER}`);
+      expect((await terminal?.exited)?.exitCode).toBe(0);
+      variant.checkAndReset();
+    });
+
+    it('a hold nobody decides times out: the chat says so and that the session is stopped', async () => {
+      variant.script(
+        variant.callTool('refund_order', { order_id: 'A-1', amount: 900 }),
+        variant.reply('I could not refund it.'),
+      );
+      const agent = governedAgent(2);
+      const holdId = await chatUntilHeld(agent);
+      await terminal?.waitFor(
+        `⊘ hold ${holdId} timed out: no operator decision before the deadline; the session is stopped`,
+      );
+      await terminal?.waitFor(/Novarch killed session/);
+      await terminal?.waitFor(PROMPT);
+      expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
+      terminal?.type(`/exit${ENTER}`);
+      expect((await terminal?.exited)?.exitCode).toBe(0);
+      variant.discardScript();
+    });
+  },
+);
