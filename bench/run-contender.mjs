@@ -40,7 +40,8 @@ function checkRequests(server, before, label, caseCount, { instructions, model }
 }
 
 /**
- * Spawns one contender (`node --import child-probe.mjs <args>`), times it from spawn to exit,
+ * Spawns one contender (`node --import child-probe.mjs <args>`, or `contender.command` instead of
+ * this Node, in `contender.cwd`, with `contender.env` added), times it from spawn to exit,
  * samples its process tree every `sampleEveryMs` (0: not at all; peak RSS then comes from the
  * probe, the node process alone), and checks it succeeded: exit 0, `contender.expectStdout` (e.g.
  * the bare loop's "N/N passed") in its output when set, and one agent-loop request per case on the
@@ -62,6 +63,7 @@ export function runContender({
     HOME: home,
     ...protocol.env(server),
     NO_COLOR: '1',
+    ...contender.env,
   };
   const before = { requests: server.requests.length, unexpected: server.unexpected.length };
   const load = os.loadavg();
@@ -70,9 +72,10 @@ export function runContender({
   const selfBefore = process.cpuUsage();
   return new Promise((resolve, reject) => {
     const startedAt = now();
-    const child = spawn(process.execPath, ['--import', probeModule, ...contender.args], {
+    // `command`: another Node binary (promptfoo runs on Node 22); the probe works on either.
+    const child = spawn(contender.command ?? process.execPath, ['--import', probeModule, ...contender.args], {
       env,
-      cwd: root,
+      cwd: contender.cwd ?? root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const sampler = sampleEveryMs > 0 ? startTreeSampler(child.pid, startedAt, sampleEveryMs) : undefined;

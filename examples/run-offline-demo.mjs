@@ -12,6 +12,9 @@
 //   npm run demo:test -- --output report.xml
 //   npm run demo:openai                # node examples/run-offline-demo.mjs openai-support chat
 //   npm run demo:openai:test           # node examples/run-offline-demo.mjs openai-support test
+//   npm run demo:docs                  # docs-assistant: retrieval tools over documents and a CSV FAQ,
+//   npm run demo:docs -- ingest        #   a fake OpenAI-compatible API serving the embeddings
+//   npm run demo:docs -- test
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatRespond, respond, startFakeAnthropic, startFakeOpenAI } from '@holodeck/testkit';
 import { offlineModel } from './customer-support/offline-model.mjs';
+import { offlineDocsModel } from './docs-assistant/offline-model.mjs';
 import { offlineOpenAIModel } from './openai-support/offline-model.mjs';
 
 const OFFLINE_KEY = 'offline-demo-key';
@@ -33,6 +37,24 @@ const EXAMPLES = {
     const model = await startFakeOpenAI({ fallback: chatRespond(offlineOpenAIModel), apiKey: OFFLINE_KEY });
     return { model, env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: OFFLINE_KEY } };
   },
+  'docs-assistant': async () => {
+    // The model and judge (docs-assistant/offline-model.mjs), and the embeddings of the retrieval
+    // tools: deterministic vectors where texts that share words are close.
+    const model = await startFakeAnthropic({ steps: [respond(offlineDocsModel)], repeatLast: true });
+    const embeddings = await startFakeOpenAI({ embeddingDimensions: 384, apiKey: OFFLINE_KEY });
+    return {
+      model,
+      prompt: 'How long do I have to submit expenses?',
+      close: () => embeddings.close(),
+      env: {
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: OFFLINE_KEY,
+        OPENAI_BASE_URL: embeddings.baseUrl,
+        OPENAI_API_KEY: OFFLINE_KEY,
+        EMBEDDING_MODEL: 'offline-fake-embedding',
+      },
+    };
+  },
 };
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -40,13 +62,14 @@ const argv = process.argv.slice(2);
 const example = Object.hasOwn(EXAMPLES, argv[0] ?? '') ? argv.shift() : 'customer-support';
 const agentFile = path.join(root, `examples/${example}/agent.yaml`);
 const [mode = 'chat', ...rest] = argv;
-const prompt = 'Where is my order A-1001?';
-const args = mode === 'test' ? ['test', agentFile, ...rest] : ['chat', agentFile, '-p', prompt, ...rest];
-
-const { model, env } = await EXAMPLES[example]();
+const { model, env, close, prompt = 'Where is my order A-1001?' } = await EXAMPLES[example]();
+const args =
+  mode === 'test' || mode === 'ingest'
+    ? [mode, agentFile, ...rest]
+    : ['chat', agentFile, '-p', prompt, ...rest];
 const shown =
-  mode === 'test'
-    ? `holodeck test examples/${example}/agent.yaml`
+  mode === 'test' || mode === 'ingest'
+    ? `holodeck ${mode} examples/${example}/agent.yaml`
     : `holodeck chat examples/${example}/agent.yaml -p "${prompt}"`;
 console.error(`$ ${shown} ${rest.join(' ')}  (model: offline fake at ${model.url})`);
 // A fresh HOME, so no Claude settings of the user's leak in; removed when the demo ends.
@@ -61,5 +84,6 @@ const child = spawn(process.execPath, [path.join(root, 'packages/holodeck/bin/ho
 });
 const code = await new Promise((resolve) => child.on('close', resolve));
 await model.close();
+await close?.();
 rmSync(home, { recursive: true, force: true });
 process.exitCode = code ?? 1;

@@ -13,10 +13,23 @@
 // so it also holds the functions the run compiled lazily. A cache is an optimisation only: when
 // the folder cannot be written or V8 rejects a cache, the bundle is compiled as usual, silently.
 //
+// With HOLODECK_TRACE_LOADS set to a file, every bundle loaded here and every model SDK package the
+// CLI bundle loads (vendored or installed: scripts/bundle-cli.mjs) is appended to it, one line
+// each: how tests check that a start-up loads only what its agent needs.
+//
 // The bundle must not call import(): a vm.Script has no loader for it without an experimental
 // flag (scripts/bundle-cli.mjs fails the build if one is left; ES modules are require()d).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +37,17 @@ import vm from 'node:vm';
 
 /** The variable that names the code cache folder instead of the per-user default. */
 export const CODE_CACHE_DIR_VARIABLE = 'HOLODECK_CODE_CACHE_DIR';
+/** The variable that names a file to append a line to for every bundle and model SDK loaded. */
+export const TRACE_LOADS_VARIABLE = 'HOLODECK_TRACE_LOADS';
+
+/**
+ * Appends `what` to the file $HOLODECK_TRACE_LOADS names; nothing when it is unset.
+ * @param {string} what e.g. `vendored @ai-sdk/openai`, `installed @anthropic-ai/claude-agent-sdk`
+ */
+export function traceLoad(what) {
+  const file = process.env[TRACE_LOADS_VARIABLE];
+  if (file) appendFileSync(file, `${what}\n`);
+}
 
 /**
  * Evaluates `file` (a CommonJS module) as Node's require() would, with a code cache.
@@ -38,6 +62,7 @@ export function loadWithCodeCache(file) {
   const cachedData = cacheFile ? readIfPresent(cacheFile) : undefined;
   const script = new vm.Script(Module.wrap(commentOutShebang(source)), { filename: file, cachedData });
   const cache = !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  traceLoad(`bundle ${file} (code cache ${cache})`);
   if (cacheDir && cache !== 'hit') {
     process.once('exit', () => writeCache(script, cacheDir, prefix, cacheFile));
   }

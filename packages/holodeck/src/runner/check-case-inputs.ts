@@ -43,17 +43,28 @@ function hasText(text: string | undefined): boolean {
   return text !== undefined && text.trim() !== '';
 }
 
+/** What the agent itself gives metrics besides its test cases. */
+export interface CaseInputSources {
+  /**
+   * The agent has a retrieval tool (vectorstore, hierarchical_document): a case without `context`
+   * is graded on the passages its searches return in the run, so RAG metrics need none.
+   */
+  retrievalContext?: boolean;
+}
+
 /**
  * Metrics whose case lacks what they read: `bleu`/`rouge`/`meteor`/`levenshtein` without
- * `ground_truth` or `value`, RAG metrics without `context` (and `ground_truth` for precision and
- * recall). Checked where each metric grades: a turn's metrics against that turn, the case's (or
- * the default `evaluations.metrics`) against the final answer.
+ * `ground_truth` or `value`, RAG metrics without `context` (unless the agent has a retrieval tool
+ * to fill it) and `ground_truth` for precision and recall. Checked where each metric grades: a
+ * turn's metrics against that turn, the case's (or the default `evaluations.metrics`) against the
+ * final answer.
  */
 export function checkCaseInputs(
   testCase: TestCase,
   source: CaseSource,
   defaults: readonly MetricConfig[],
   issueAt: IssueAt,
+  sources: CaseInputSources = {},
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const lastTurn = testCase.turns?.at(-1);
@@ -66,7 +77,7 @@ export function checkCaseInputs(
     for (const [index, metric] of metrics.entries()) {
       const missing = requiredInputs(metric).filter((input) =>
         input === 'context'
-          ? !available.context?.some((chunk) => chunk.trim() !== '')
+          ? !sources.retrievalContext && !available.context?.some((chunk) => chunk.trim() !== '')
           : !hasText(available.groundTruth),
       );
       for (const input of missing) {

@@ -15,6 +15,7 @@ import { createMetric, JUDGE_METRIC_TYPES } from '../evals/create-metric.js';
 import type { Metric } from '../evals/metric.js';
 import { createGovernanceMetric } from '../evals/tools/governance-expectations-metric.js';
 import { createToolExpectationsMetric } from '../evals/tools/tool-expectations-metric.js';
+import { retrievalToolEntries } from '../tools/retrieval/retrieval-tool-entries.js';
 import { checkCaseInputs } from './check-case-inputs.js';
 import { describeKnownTools, isKnownToolName, knownToolNames } from './known-tool-names.js';
 
@@ -219,7 +220,11 @@ export async function inspectSuite(
         );
       }
     }
-    issues.push(...checkCaseInputs(testCase, source, config.evaluations?.metrics ?? [], issueAt));
+    issues.push(
+      ...checkCaseInputs(testCase, source, config.evaluations?.metrics ?? [], issueAt, {
+        retrievalContext: retrievalToolEntries(config.tools).length > 0,
+      }),
+    );
   }
   if (deferredToolNames.length) {
     const names = [...new Set(deferredToolNames.map((entry) => `"${entry.name}"`))].join(', ');

@@ -2,7 +2,7 @@ import type { ExecutionResult, TokenUsage } from '../backends/contract/index.js'
 import { emptyTokenUsage } from '../backends/contract/index.js';
 import { InterruptedError } from '../errors.js';
 import type { Metric, MetricContext, MetricInput, MetricOutcome } from '../evals/metric.js';
-import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
+import { mergeRetrievalContext, retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import {
   allDecidingPassed,
   failedAttempt,
@@ -34,10 +34,7 @@ function metricInput(
     input,
     response: result.response,
     ...(groundTruth !== undefined ? { groundTruth } : {}),
-    // A case without context is graded on what the agent's retrieval tools returned in the run.
-    ...((context ?? retrievalContextOf(result)) !== undefined
-      ? { context: context ?? retrievalContextOf(result) }
-      : {}),
+    ...(context !== undefined ? { context } : {}),
     toolCalls: result.tool_calls,
     toolResults: result.tool_results,
     ...(result.structured_output !== undefined ? { structuredOutput: result.structured_output } : {}),
@@ -134,10 +131,15 @@ export async function runAttempt(
     if (result.is_error && !expectedKill)
       return failedAttempt(attempt, result.error_reason ?? 'the agent run failed', elapsed(), result);
     const metrics = await untilAborted(
-      evaluateAll(testCase.metrics, metricInput(input, result, config.ground_truth, config.context), {
-        ...options.metricContext,
-        signal,
-      }),
+      // A case without context is graded on what the agent's retrieval tools returned in the run.
+      evaluateAll(
+        testCase.metrics,
+        metricInput(input, result, config.ground_truth, config.context ?? retrievalContextOf(result)),
+        {
+          ...options.metricContext,
+          signal,
+        },
+      ),
       signal,
     );
     return {
@@ -204,6 +206,9 @@ async function runConversation(
   const totals: ConversationTotals = { usage: emptyTokenUsage(), cost: 0, numTurns: 0 };
   let last: ExecutionResult | undefined;
   let caseMetrics: MetricOutcome[] = [];
+  // What the retrieval tools returned so far in the conversation: a turn's RAG metrics read the
+  // passages of that turn and the turns before it (the model still has those in its history).
+  let retrieved: string[] = [];
   try {
     for (const [index, turn] of turnsConfig.entries()) {
       let result: ExecutionResult;
@@ -245,7 +250,9 @@ async function runConversation(
           turns,
         );
       }
-      const input = metricInput(turn.input, result, turn.ground_truth, turn.context ?? config.context);
+      retrieved = mergeRetrievalContext(retrieved, retrievalContextOf(result) ?? []);
+      const context = turn.context ?? config.context ?? (retrieved.length ? [...retrieved] : undefined);
+      const input = metricInput(turn.input, result, turn.ground_truth, context);
       const turnMetrics = testCase.turnMetrics[index] ?? [];
       const metrics = await untilAborted(
         evaluateAll(turnMetrics, input, { ...options.metricContext, signal: run.signal }),
@@ -254,12 +261,7 @@ async function runConversation(
       turns.push({ ...base, metrics, passed: allDecidingPassed(turnMetrics, metrics) });
       if (index === turnsConfig.length - 1) {
         // The case's metrics grade the conversation's final answer.
-        const finalInput = metricInput(
-          turn.input,
-          result,
-          config.ground_truth ?? turn.ground_truth,
-          turn.context ?? config.context,
-        );
+        const finalInput = metricInput(turn.input, result, config.ground_truth ?? turn.ground_truth, context);
         caseMetrics = await untilAborted(
           evaluateAll(testCase.metrics, finalInput, { ...options.metricContext, signal: run.signal }),
           run.signal,

@@ -7,14 +7,14 @@ import { CredentialRejectedError, UsageError } from '../errors.js';
 import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
-import { buildCaseReport, summarise } from './build-case-report.js';
+import { buildCaseReport } from './build-case-report.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, CaseReport, RunReport } from './report/run-report.js';
-import { RUN_REPORT_SCHEMA_VERSION } from './report/run-report.js';
 import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
+import { RunRecord } from './run-record.js';
 import { type CaseSelection, selectCases } from './select-cases.js';
 import { planSideEffects } from './side-effect-policy.js';
 import { WorkdirCopies } from './workdir-copies.js';
@@ -29,6 +29,12 @@ export interface TestRunOptions extends CaseSelection {
   timeoutSeconds?: number;
   /** `process` (default): a fresh agent session per case; `session`: reused sessions, reset per case. */
   isolation?: 'process' | 'session';
+  /**
+   * Most agent processes (Claude CLIs) alive at once, pre-warmed spares included; below
+   * `concurrency` it also lowers the runs at a time. Default: `concurrency` plus the few spares
+   * that pay off and that free memory allows. Rejected on a backend that starts no processes.
+   */
+  maxProcesses?: number;
   /** Keep Bash and file writes/edits on; each attempt then gets its own copy of the working directory. */
   allowSideEffects?: boolean;
   /** Keep those per-attempt copies instead of removing them at the end (their folders are in `onNotice`). */
@@ -44,14 +50,15 @@ export interface TestRunOptions extends CaseSelection {
   /** Called once the cases are selected: their number, and every case name of the suite. */
   onStart?: (total: number, suiteCases: readonly string[]) => void;
   /**
+   * Called after each case finishes with the record so far (`in_progress`, the finished cases):
+   * `holodeck test` saves it, so `holodeck test view` can show a run as it goes.
+   */
+  onProgress?: (report: RunReport) => void;
+  /**
    * Stops the run: running attempts are aborted, cases not started are not run, and the report
    * that comes back is marked `interrupted` when the reason is an InterruptedError.
    */
   signal?: AbortSignal;
-}
-
-function runId(startedAt: Date): string {
-  return `${startedAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
 /** Runs `tasks` with at most `limit` at a time, in order of start. */
@@ -104,6 +111,13 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
       `use --isolation ${profile.isolationLevels.join(' or ')}`,
     );
   }
+  if (options.maxProcesses !== undefined && !profile.agentProcesses) {
+    throw new UsageError(
+      '--max-processes',
+      `the ${profile.name} backend (provider ${loaded.config.model.provider}) runs agents in-process and starts no agent processes to bound`,
+      'leave --max-processes out, or use --concurrency to bound the runs at a time',
+    );
+  }
   if (isolation === 'session' && sideEffects.isolateWorkingDirectory) {
     throw new UsageError(
       '--isolation',
@@ -112,24 +126,31 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     );
   }
   const agent = sideEffects.agent;
+  const record = new RunRecord(
+    agent,
+    { ...options, concurrency, isolation, allowSideEffects: options.allowSideEffects ?? false },
+    randomBytes(3).toString('hex'),
+    startedAt,
+  );
   const suite = await prepareSuite(agent);
   const cases = selectCases(suite.cases, options);
   if (!cases.length && (options.filter !== undefined || options.tags?.length))
     throw nothingSelected(suite.cases, options);
+  record.setSuiteCases(suite.cases.map((testCase) => testCase.config.name));
   options.onStart?.(
     cases.length,
     suite.cases.map((testCase) => testCase.config.name),
   );
 
-  // Pre-warm as many processes as run at once, and never more in all than single-turn runs to come:
-  // spares start while earlier model calls are in flight (measured in bench/test-runner.mjs).
+  // Spares for the single-turn runs to come, started while they pay off (the backend measures
+  // its start-ups and the model's answers in the run: bench/test-runner.mjs).
   const singleTurnRuns = cases
     .filter((testCase) => !testCase.config.turns)
     .reduce((sum, testCase) => sum + (options.repeat ?? testCase.config.repeat ?? 1), 0);
-  const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory;
+  const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
   const backend: AgentBackend = selectBackend(agent, {
-    prewarm: canPrewarm ? Math.min(concurrency, singleTurnRuns) : 0,
-    prewarmBudget: singleTurnRuns,
+    ...(canPrewarm ? { prewarm: { runs: singleTurnRuns, concurrency } } : {}),
+    ...(options.maxProcesses !== undefined ? { maxProcesses: options.maxProcesses } : {}),
   });
   // Stops every attempt at the first credential failure, and on the caller's signal.
   const stop = new AbortController();
@@ -174,39 +195,22 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
             rejected = new CredentialRejectedError(attempt.error, testCase.config.name);
             stop.abort(rejected);
           }
-          if (attempts.length === planned.get(testCase) && !signal.aborted)
+          if (attempts.length === planned.get(testCase) && !signal.aborted) {
             options.onCaseFinished?.(report(testCase));
+            const onProgress = options.onProgress;
+            if (onProgress) {
+              const finished = cases.filter(
+                (entry) => attemptsByCase.get(entry)?.length === planned.get(entry),
+              );
+              void record.report(finished.map(report), { plannedCases: cases.length }).then(onProgress);
+            }
+          }
         });
       });
       await pool(tasks, concurrency);
       if (rejected) throw rejected;
       const caseReports = cases.map(report);
-      const finishedAt = new Date();
-      const interrupted = options.signal?.aborted === true;
-      return {
-        schema_version: RUN_REPORT_SCHEMA_VERSION,
-        run_id: runId(startedAt),
-        started_at: startedAt.toISOString(),
-        finished_at: finishedAt.toISOString(),
-        agent: {
-          name: agent.config.name,
-          file: agent.file,
-          model: agent.config.model.name,
-          provider: agent.config.model.provider,
-        },
-        options: {
-          concurrency,
-          ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
-          isolation,
-          ...(options.filter !== undefined ? { filter: options.filter } : {}),
-          ...(options.tags?.length ? { tags: [...options.tags] } : {}),
-          ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
-          allow_side_effects: options.allowSideEffects ?? false,
-        },
-        ...(interrupted ? { interrupted: true } : {}),
-        summary: summarise(caseReports, finishedAt.getTime() - startedAt.getTime()),
-        cases: caseReports,
-      };
+      return await record.report(caseReports, { interrupted: options.signal?.aborted === true });
     } finally {
       await runner.close();
     }

@@ -162,7 +162,7 @@ describe('exit codes', () => {
       ],
       [
         ['--output', 'r.json', '--format', 'pdf'],
-        'error --format: unknown report format "pdf"\n    hint: use json, junit or markdown\n',
+        'error --format: unknown report format "pdf"\n    hint: use json, junit, markdown or html\n',
       ],
     ];
     for (const [flags, stderr] of cases) {

@@ -89,6 +89,8 @@ export class AiSdkSession implements AgentSession {
     this.turnController = controller;
     const { runtime } = this.input;
     const channel = new EventChannel<TurnItem>();
+    // Novarch's holds are reported from inside a tool's execute, while the run waits on them.
+    const unwatchHolds = this.governance?.watchHolds((event) => channel.push({ event }));
     const turn = runtime.runTurn({
       history: this.history,
       message,
@@ -152,6 +154,7 @@ export class AiSdkSession implements AgentSession {
         controller.abort(new Error('the turn was abandoned'));
         await turn.return(undefined as never).catch(() => {});
       }
+      unwatchHolds?.();
       this.turnController = undefined;
       this.busy = false;
     }

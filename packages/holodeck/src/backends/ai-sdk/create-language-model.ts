@@ -1,26 +1,28 @@
-import { createAzure } from '@ai-sdk/azure';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ProviderSettings } from './resolve-provider-settings.js';
 
 /**
  * The Chat Completions model of the agent's provider. Every setting is passed explicitly, so the
  * providers never fall back to process.env (OPENAI_BASE_URL, OPENAI_API_KEY, AZURE_API_KEY).
+ * Only the agent's provider package is imported: each costs start-up time (@ai-sdk/azure also
+ * loads @ai-sdk/openai and @ai-sdk/deepseek), and an agent runs on one.
  */
-export function createLanguageModel(
+export async function createLanguageModel(
   settings: ProviderSettings,
   fetch: typeof globalThis.fetch,
-): LanguageModel {
+): Promise<LanguageModel> {
   switch (settings.provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({
         baseURL: settings.baseURL,
         apiKey: settings.apiKey,
         ...(settings.organization ? { organization: settings.organization } : {}),
         fetch,
       }).chat(settings.modelId);
-    case 'azure_openai':
+    }
+    case 'azure_openai': {
+      const { createAzure } = await import('@ai-sdk/azure');
       return createAzure({
         baseURL: settings.baseURL,
         apiKey: settings.apiKey,
@@ -28,7 +30,9 @@ export function createLanguageModel(
         useDeploymentBasedUrls: true,
         fetch,
       }).chat(settings.deployment);
-    case 'ollama':
+    }
+    case 'ollama': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'ollama',
         baseURL: settings.baseURL,
@@ -38,5 +42,6 @@ export function createLanguageModel(
         supportsStructuredOutputs: true,
         fetch,
       }).chatModel(settings.modelId);
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { NovarchToolGovernor } from 'novarch';
 import type { LoadedAgent } from '../../config/index.js';
-import type { GovernanceSummary } from '../contract/index.js';
+import type { GovernanceSummary, SessionEvent } from '../contract/index.js';
 import { governedToolName, openGovernance } from '../governance/open-governance.js';
 
 /** Novarch for one run (or one chat): the governor every tool call of it passes through. */
@@ -11,6 +11,8 @@ export interface RunGovernance {
   /** The reason, once Novarch stopped the session (judge kill, hold skipped or timed out, operator kill). */
   killReason(): string | undefined;
   summary(): Promise<GovernanceSummary>;
+  /** Calls `watcher` with a `hold-pending`/`hold-resolved` event per hold; returns how to stop. */
+  watchHolds(watcher: (event: SessionEvent) => void): () => void;
 }
 
 /** The kill as the Claude backend reports it: session, action, rationale and the rules cited. */
@@ -41,12 +43,15 @@ export async function openAiSdkGovernance(agent: LoadedAgent): Promise<AiSdkGove
   return {
     async openRun() {
       const session = await governance.openSession();
+      const holds = governance.holdReporter();
       const governor = new NovarchToolGovernor({
         session,
         toolKinds: governance.toolKinds,
         writeSpecs: governance.writeSpecs,
+        onHold: holds.listener,
       });
       return {
+        watchHolds: (watcher) => holds.watch(watcher),
         governor,
         toolName: (name) => governedToolName(agent, name),
         killReason: () => killMessage(governor),

@@ -1,11 +1,9 @@
 import { jsonSchema, Output } from 'ai';
 import type { LoadedAgent } from '../../config/index.js';
-import { compileUserSchema } from '../../json-schema/create-ajv.js';
-import { type LoadedTools, loadFunctionTools, loadRetrievalTools } from '../../tools/index.js';
+import type { LoadedTools } from '../../tools/index.js';
 import type { BackendWarning } from '../contract/index.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
-import { connectMcpServers } from './connect-mcp-servers.js';
 import { createLanguageModel } from './create-language-model.js';
 import { createTimedFetch } from './create-timed-fetch.js';
 import { describeCallWarning } from './describe-call-warning.js';
@@ -13,7 +11,11 @@ import type { ProviderSettings } from './resolve-provider-settings.js';
 import { runTurn, type TurnPlan } from './run-turn.js';
 import { toAiSdkTools } from './to-ai-sdk-tools.js';
 
-/** Loads the function tool modules and starts the MCP servers; on a failure, closes what started. */
+/**
+ * Loads the function tool modules and starts the MCP servers; on a failure, closes what started.
+ * Each kind's code is imported only for an agent that has such tools: the tool loaders (ajv), the
+ * MCP client and the retrieval modules cost start-up time an agent without them should not pay.
+ */
 async function loadTools(agent: LoadedAgent, warnings?: BackendWarning[]): Promise<LoadedTools[]> {
   const tools = agent.config.tools ?? [];
   const functionEntries = tools.flatMap((tool, index) =>
@@ -22,9 +24,16 @@ async function loadTools(agent: LoadedAgent, warnings?: BackendWarning[]): Promi
   const mcpEntries = tools.flatMap((tool, index) => (tool.type === 'mcp' ? [{ index, config: tool }] : []));
   const loaded: LoadedTools[] = [];
   try {
-    if (functionEntries.length) loaded.push(await loadFunctionTools(agent.file, functionEntries));
-    if (mcpEntries.length) loaded.push(await connectMcpServers(mcpEntries, agent.env));
+    if (functionEntries.length) {
+      const { loadFunctionTools } = await import('../../tools/index.js');
+      loaded.push(await loadFunctionTools(agent.file, functionEntries));
+    }
+    if (mcpEntries.length) {
+      const { connectMcpServers } = await import('./connect-mcp-servers.js');
+      loaded.push(await connectMcpServers(mcpEntries, agent.env));
+    }
     if (tools.some((tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document')) {
+      const { loadRetrievalTools } = await import('../../tools/index.js');
       loaded.push(await loadRetrievalTools(agent, { onWarning: (warning) => warnings?.push(warning) }));
     }
   } catch (error) {
@@ -56,6 +65,18 @@ export async function startAiSdkRuntime(
   // --json` on stdout; they are reported as backend warnings instead. A logger the embedding
   // program set itself is left alone.
   if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
+  // The code this agent needs, before anything is opened or started: the configured provider
+  // only, and ajv only for a response_format (function tools compile theirs in their loader).
+  const model = await createLanguageModel(settings, createTimedFetch());
+  const responseFormat = agent.responseFormat;
+  const structuredOutput = responseFormat
+    ? {
+        output: Output.object({ schema: jsonSchema(responseFormat) }),
+        validateStructuredOutput: (await import('../../json-schema/create-ajv.js')).compileUserSchema(
+          responseFormat,
+        ),
+      }
+    : {};
   // Novarch first (rules and config errors stop the agent before any server starts); it is
   // loaded only for agents with a governance block (native SQLite, CEL).
   const governance = agent.config.governance
@@ -70,18 +91,12 @@ export async function startAiSdkRuntime(
   }
   const tools = sources.flatMap((source) => source.tools);
   const ungoverned = toAiSdkTools(tools);
-  const responseFormat = agent.responseFormat;
   const plan: TurnPlan = {
-    model: createLanguageModel(settings, createTimedFetch()),
+    model,
     system: agent.instructions,
     tools: (run) => (run ? toAiSdkTools(tools, run) : ungoverned),
     call: buildCallSettings(agent.config),
-    ...(responseFormat
-      ? {
-          output: Output.object({ schema: jsonSchema(responseFormat) }),
-          validateStructuredOutput: compileUserSchema(responseFormat),
-        }
-      : {}),
+    ...structuredOutput,
     errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
     onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),
   };

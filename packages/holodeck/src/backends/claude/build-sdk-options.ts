@@ -20,7 +20,10 @@ const PERMISSION_MODES: Record<ClaudeConfig['permission_mode'], PermissionMode> 
 export interface SdkOptionsPlan {
   /** Options without per-query parts (in-process MCP server instance, resume, partial messages). */
   options: Options;
-  /** Function tool names offered to the model (after allowed_tools). */
+  /**
+   * Names of the in-process tools offered to the model (after allowed_tools): function tools,
+   * and retrieval tools as `<name>_search`.
+   */
   functionToolNames: string[];
   /** Limits enforced by PreToolUse hooks; hooks hold per-run state, so they are built per query. */
   guardPolicy: ToolGuardPolicy;
@@ -130,9 +133,14 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
   const warnings: BackendWarning[] = [];
 
   const builtins = enabledBuiltinTools(claude).filter(isListed);
-  const functionTools = (config.tools ?? []).filter((tool) => tool.type === 'function');
-  const functionToolNames = functionTools
-    .map((tool) => tool.name)
+  const functionToolNames = (config.tools ?? [])
+    .flatMap((tool) =>
+      tool.type === 'function'
+        ? [tool.name]
+        : tool.type === 'vectorstore' || tool.type === 'hierarchical_document'
+          ? [`${tool.name}_search`]
+          : [],
+    )
     .filter((name) => isListed(`mcp__${FUNCTION_TOOLS_SERVER}__${name}`));
   const mcpTools = (config.tools ?? []).filter((tool): tool is McpToolConfig => tool.type === 'mcp');
 

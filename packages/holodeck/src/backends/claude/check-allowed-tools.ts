@@ -19,7 +19,8 @@ const BUILTIN_SETTING: Record<string, string> = {
 
 /**
  * Every `claude.allowed_tools` entry must name an enabled built-in or a configured tool: a short
- * name, `mcp__holodeck_tools__<name>` for in-process tools, or for an MCP server `mcp__<server>`,
+ * name (a retrieval tool's is `<name>_search`), `mcp__holodeck_tools__<name>` for in-process
+ * tools, or for an MCP server `mcp__<server>`,
  * `mcp__<server>__*` or `mcp__<server>__<tool>` (remote tool names are only known at runtime).
  */
 export function checkAllowedTools(config: AgentConfig): BackendIssue[] {
@@ -28,10 +29,17 @@ export function checkAllowedTools(config: AgentConfig): BackendIssue[] {
   const builtins = enabledBuiltinTools(config.claude);
   const tools = config.tools ?? [];
   const servers = tools.filter((tool) => tool.type === 'mcp').map((tool) => tool.name);
-  const inProcess = tools.filter((tool) => tool.type !== 'mcp').map((tool) => tool.name);
+  // In-process tools as the model sees them: function tools by name, retrieval tools as <name>_search.
+  const inProcess = tools.flatMap((tool) =>
+    tool.type === 'function' ? [tool.name] : tool.type === 'mcp' ? [] : [`${tool.name}_search`],
+  );
+  const retrieval = new Set(
+    tools.filter((tool) => tool.type !== 'function' && tool.type !== 'mcp').map((tool) => tool.name),
+  );
   const exact = new Set([
     ...builtins,
-    ...tools.map((tool) => tool.name),
+    ...servers,
+    ...inProcess,
     ...inProcess.map((name) => `mcp__${IN_PROCESS_SERVER}__${name}`),
     ...(inProcess.length > 0 ? [`mcp__${IN_PROCESS_SERVER}`, `mcp__${IN_PROCESS_SERVER}__*`] : []),
     ...servers.flatMap((server) => [`mcp__${server}`, `mcp__${server}__*`]),
@@ -46,6 +54,16 @@ export function checkAllowedTools(config: AgentConfig): BackendIssue[] {
     )
       return;
     const path = ['claude', 'allowed_tools', index];
+    const retrievalName = /^(?:mcp__.+?__)?(.+)$/.exec(entry)?.[1] ?? entry;
+    if (retrieval.has(retrievalName)) {
+      issues.push({
+        code: 'allowed-tool-retrieval-name',
+        path,
+        message: `"${entry}" names retrieval tool ${retrievalName}, which the model calls as ${retrievalName}_search`,
+        hint: `list "${retrievalName}_search" (or "mcp__${IN_PROCESS_SERVER}__${retrievalName}_search")`,
+      });
+      return;
+    }
     const setting = BUILTIN_SETTING[entry];
     if (setting !== undefined) {
       issues.push({

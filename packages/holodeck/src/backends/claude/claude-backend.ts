@@ -1,10 +1,11 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, freemem } from 'node:os';
 import type { LoadedAgent } from '../../config/index.js';
 import { HoloDeckError } from '../../errors.js';
 import type { FunctionToolEntry, LoadedTools } from '../../tools/index.js';
 import type {
   AgentBackend,
   AgentSession,
+  BackendOptions,
   BackendWarning,
   ConversationMessage,
   CreateSessionOptions,
@@ -18,8 +19,10 @@ import { ClaudeSession } from './claude-session.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
+import { ProcessSlots } from './process-slots.js';
 import { resolveClaudeBinary } from './resolve-claude-binary.js';
 import { runOnce } from './run-once.js';
+import { processBound } from './spare-policy.js';
 import { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
 
@@ -49,17 +52,8 @@ async function prepareFunctionTools(
   return { loaded, createServer: () => createFunctionToolsServer(loaded.tools) };
 }
 
-/** Options of the Claude backend beyond agent.yaml. */
-export interface ClaudeBackendOptions {
-  /**
-   * CLI processes to keep started ahead of `invokeOnce` calls (SDK `startup()`), so a run skips
-   * the ~1 s process start. Used by `holodeck test`; 0 (default) starts each run cold.
-   * Runs given their own `workingDirectory` always start cold.
-   */
-  prewarm?: number;
-  /** Most processes the pre-warming may start in all (default unlimited); see WarmProcessPool. */
-  prewarmBudget?: number;
-}
+/** Options of the Claude backend beyond agent.yaml: the contract's hints (BackendOptions). */
+export type ClaudeBackendOptions = BackendOptions;
 
 function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
@@ -78,6 +72,12 @@ export class ClaudeBackend implements AgentBackend {
 
   private pool: WarmProcessPool | undefined;
   /**
+   * Every CLI process of this backend holds a slot from spawn to exit: runs, spares, sessions.
+   * The bound is `maxProcesses`, else (when pre-warming) the runs at a time plus the few spares
+   * free memory allows; without either, unbounded (a chat has one process).
+   */
+  private readonly slots: ProcessSlots;
+  /**
    * CLI start-ups for spares and sessions, at most one per CPU at a time. A start-up is CPU-bound
    * and multi-threaded: on 2 cores, 8 at once cost ~25% more CPU per process than 2 batches of 4
    * and are all ready later, while fewer at once let the first runs begin sooner
@@ -89,7 +89,15 @@ export class ClaudeBackend implements AgentBackend {
   constructor(
     private readonly agent: LoadedAgent,
     private readonly backendOptions: ClaudeBackendOptions = {},
-  ) {}
+  ) {
+    const { prewarm, maxProcesses } = backendOptions;
+    const limit =
+      maxProcesses ??
+      (prewarm
+        ? processBound({ concurrency: prewarm.concurrency, freeMemoryBytes: freemem() })
+        : Number.POSITIVE_INFINITY);
+    this.slots = new ProcessSlots(limit, () => this.pool?.evictOne());
+  }
 
   get warnings(): readonly BackendWarning[] {
     return this.collectedWarnings;
@@ -125,12 +133,17 @@ export class ClaudeBackend implements AgentBackend {
     const governance = config.governance
       ? await (await import('./governance/prepare-governance.js')).prepareGovernance(this.agent)
       : undefined;
-    // Retrieval tools (`<name>_search`) join the function tools in the in-process MCP server;
-    // their indexes are brought up to date here, before any CLI process starts.
-    const retrievalTools = (config.tools ?? []).some(
-      (tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document',
-    )
+    // Retrieval tools (`<name>_search`) that allowed_tools lets through join the function tools in
+    // the in-process MCP server; their indexes are brought up to date here, before any CLI starts.
+    const retrievalNames = (config.tools ?? []).flatMap((tool) =>
+      (tool.type === 'vectorstore' || tool.type === 'hierarchical_document') &&
+      plan.functionToolNames.includes(`${tool.name}_search`)
+        ? [tool.name]
+        : [],
+    );
+    const retrievalTools = retrievalNames.length
       ? await (await import('../../tools/index.js')).loadRetrievalTools(this.agent, {
+          only: retrievalNames,
           onWarning: (warning) => this.collectedWarnings.push(warning),
         })
       : undefined;
@@ -138,7 +151,6 @@ export class ClaudeBackend implements AgentBackend {
       functionToolConfigs.length || retrievalTools
         ? await prepareFunctionTools(this.agent, functionToolConfigs, retrievalTools)
         : undefined;
-    for (const tool of retrievalTools?.tools ?? []) plan.functionToolNames.push(tool.name);
     this.functionTools = functionTools?.loaded;
     this.prepared = {
       plan,
@@ -161,41 +173,62 @@ export class ClaudeBackend implements AgentBackend {
     options: InvokeOptions = {},
   ): Promise<ExecutionResult> {
     const prepared = this.requirePrepared();
-    const prewarm = this.backendOptions.prewarm ?? 0;
-    if (prewarm > 0 && !this.pool) {
-      this.pool = new WarmProcessPool(prepared, prewarm, this.backendOptions.prewarmBudget, this.startups);
+    const prewarm = this.backendOptions.prewarm;
+    // Governed runs start cold (a spare's hooks are fixed at its start-up): no spares for them.
+    if (prewarm && prewarm.runs > 0 && !prepared.governance && !this.pool) {
+      this.pool = new WarmProcessPool(prepared, {
+        runs: prewarm.runs,
+        slots: this.slots,
+        startups: this.startups,
+      });
     }
-    return runOnce(prepared, message, context, options, this.pool);
+    return runOnce(prepared, message, context, options, {
+      slots: this.slots,
+      ...(this.pool ? { pool: this.pool } : {}),
+    });
   }
 
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const prepared = this.requirePrepared();
-    const session = await withSpawnRetry(() =>
-      this.startups.run(async () => {
-        const governed = await prepared.governance?.openRun();
-        const candidate = new ClaudeSession(prepared, this.collectedWarnings, options, governed);
-        try {
-          await candidate.ready();
-        } catch (error) {
-          await candidate.close();
-          throw error;
-        }
-        return candidate;
-      }),
-    );
+    const session = await withSpawnRetry(async () => {
+      const release = await this.slots.acquire();
+      try {
+        return await this.startups.run(async () => {
+          const governed = await prepared.governance?.openRun();
+          const candidate = new ClaudeSession(prepared, this.collectedWarnings, options, governed);
+          try {
+            await candidate.ready();
+          } catch (error) {
+            await candidate.close();
+            throw error;
+          }
+          // The slot is the process's: freed once close() has seen it exit.
+          const close = candidate.close.bind(candidate);
+          candidate.close = async () => {
+            this.sessions.delete(candidate);
+            await close();
+            release();
+          };
+          return candidate;
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
+    });
     this.sessions.add(session);
-    const close = session.close.bind(session);
-    session.close = async () => {
-      this.sessions.delete(session);
-      await close();
-    };
     return session;
   }
 
   async listTools(): Promise<OfferedTool[]> {
     const prepared = this.requirePrepared();
     const { listOfferedTools } = await import('./list-offered-tools.js');
-    return this.startups.run(() => listOfferedTools(prepared));
+    const release = await this.slots.acquire();
+    try {
+      return await this.startups.run(() => listOfferedTools(prepared));
+    } finally {
+      release();
+    }
   }
 
   async teardown(): Promise<void> {

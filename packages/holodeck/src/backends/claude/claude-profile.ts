@@ -28,6 +28,8 @@ function claudeToolNames(config: AgentConfig): AgentToolNames {
 /** What the rest of HoloDeck knows of the Claude backend without starting it. */
 export const claudeProfile: BackendProfile = {
   name: 'claude',
+  // Every run is a Claude Code CLI process.
+  agentProcesses: true,
   // A session reset is a `/clear` in the same CLI process; a fresh session per case is a new process.
   isolationLevels: ['process', 'session'],
   checkConfig: checkClaudeStartupRules,

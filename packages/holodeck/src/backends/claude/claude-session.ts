@@ -70,6 +70,8 @@ export class ClaudeSession implements AgentSession {
       }),
     });
     void this.pump();
+    // Novarch's holds are reported from the gate's hook, while the turn they belong to waits.
+    governed?.watchHolds((event) => this.current?.events.push(event));
   }
 
   /** Starts the process and waits until it accepted its configuration. */
@@ -110,7 +112,16 @@ export class ClaudeSession implements AgentSession {
     return this.governed ? { ...finished, governance: await this.governed.summary() } : finished;
   }
 
-  async *sendStreaming(message: string): AsyncGenerator<SessionEvent> {
+  /**
+   * Sends `message` to the model as it is. The CLI runs a message that starts with `/` as one of
+   * its own slash commands (`/help`, `/clear`, `/compact`…) instead of sending it, unless the
+   * message is marked `client_composed` (CLI 2.1.248+), which delivers it as written.
+   */
+  sendStreaming(message: string): AsyncGenerator<SessionEvent> {
+    return this.turnOf(message, message.startsWith('/'));
+  }
+
+  private async *turnOf(message: string, verbatim: boolean): AsyncGenerator<SessionEvent> {
     if (this.failure) throw this.failure;
     if (this.closed) throw new AgentSessionError('the session is closed');
     if (this.current) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
@@ -127,6 +138,7 @@ export class ClaudeSession implements AgentSession {
       message: { role: 'user', content: message },
       parent_tool_use_id: null,
       uuid: randomUUID(),
+      ...(verbatim ? { client_composed: true } : {}),
     } as SDKUserMessage);
     try {
       for await (const event of turn.events) {
@@ -145,7 +157,8 @@ export class ClaudeSession implements AgentSession {
    * next request carries a short "local command" caveat block, which a fresh process would not.
    */
   async reset(): Promise<void> {
-    for await (const _event of this.sendStreaming('/clear')) {
+    // The CLI's own `/clear`, as a command (a plain string).
+    for await (const _event of this.turnOf('/clear', false)) {
       // the local command's turn has nothing to report
     }
   }

@@ -4,6 +4,7 @@ import type { ConversationMessage, ExecutionResult, InvokeOptions } from '../con
 import { buildExecutionResult } from './build-execution-result.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
+import { ProcessSlots } from './process-slots.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
 import type { WarmProcessPool } from './warm-process-pool.js';
@@ -35,28 +36,48 @@ function abortedError(signal: AbortSignal, partial?: ExecutionResult): AgentSess
   });
 }
 
-/** Where a one-shot run gets its process: a pre-warmed spare when one fits, else a cold start. */
+/** Where one-shot runs get their processes: the backend's process slots and, when pre-warming, its spares. */
+export interface RunProcesses {
+  slots: ProcessSlots;
+  pool?: WarmProcessPool;
+}
+
+/** Where a one-shot run gets its process: a pre-warmed spare when one fits, else a cold start in a free slot. */
 async function startRun(
   prepared: PreparedAgent,
   prompt: string,
   options: InvokeOptions,
-  pool?: WarmProcessPool,
+  processes: RunProcesses,
   governed?: GovernedRun,
 ) {
   // A warm spare's hooks were fixed at start-up, so governed runs (hooks bound to a Novarch session) start cold.
-  const spare = options.workingDirectory || governed ? undefined : await pool?.take();
-  if (spare) return { handle: spare.handle, run: spare.warm.query(prompt) };
+  const spare = options.workingDirectory || governed ? undefined : await processes.pool?.take();
+  if (spare)
+    return {
+      handle: spare.handle,
+      run: spare.warm.query(prompt),
+      release: spare.release,
+      cold: false,
+      spawnedAt: 0,
+    };
+  const release = await processes.slots.acquire();
   const handle = new ClaudeProcessHandle();
-  const run = query({
-    prompt,
-    options: queryOptions(prepared, {
-      handle,
-      partialMessages: false,
-      ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
-      ...(governed ? { extraHooks: governed.hooks } : {}),
-    }),
-  });
-  return { handle, run };
+  const spawnedAt = Date.now();
+  try {
+    const run = query({
+      prompt,
+      options: queryOptions(prepared, {
+        handle,
+        partialMessages: false,
+        ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+        ...(governed ? { extraHooks: governed.hooks } : {}),
+      }),
+    });
+    return { handle, run, release, cold: true, spawnedAt };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 /** One stateless invocation: a fresh CLI session (a new or pre-warmed process), read to its end. */
@@ -65,9 +86,10 @@ export async function runOnce(
   message: string,
   context?: readonly ConversationMessage[],
   options: InvokeOptions = {},
-  pool?: WarmProcessPool,
+  processes: RunProcesses = { slots: new ProcessSlots(Number.POSITIVE_INFINITY) },
 ): Promise<ExecutionResult> {
   const startedAt = Date.now();
+  const pool = processes.pool;
   let governed: GovernedRun | undefined;
   const finish = (accumulator: RunAccumulator): ExecutionResult => {
     const result = buildExecutionResult(accumulator.state, {
@@ -89,7 +111,15 @@ export async function runOnce(
     options.signal?.throwIfAborted();
     const accumulator = new RunAccumulator(false);
     governed = await prepared.governance?.openRun();
-    const { handle, run } = await startRun(prepared, renderPrompt(message, context), options, pool, governed);
+    const { handle, run, release, cold, spawnedAt } = await startRun(
+      prepared,
+      renderPrompt(message, context),
+      options,
+      processes,
+      governed,
+    );
+    // Tells the pool how long the model took (or that the run ended without an answer).
+    let answered: ((answered: boolean) => void) | undefined;
     // Closing the query kills the process; the loop below then ends and the abort is reported.
     // A signal that aborted while the process was starting (waiting for a warm spare) fires no
     // event any more: close at once.
@@ -102,8 +132,12 @@ export async function runOnce(
         for (const _event of accumulator.accept(sdkMessage)) {
           // one-shot runs keep only the final state
         }
-        // Our process is up and about to wait on the model: a good time to warm the next one.
-        if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init') pool?.replenish();
+        // Our process is up and about to wait on the model: what the pool measures.
+        if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init' && pool && !answered) {
+          if (cold) pool.measuredStartup(Date.now() - spawnedAt);
+          answered = pool.waiting();
+        }
+        if (sdkMessage.type === 'result') answered?.(true);
         // Fail closed before the model runs without tools agent.yaml promised it.
         if (accumulator.state.mcpFailures.length) break;
       }
@@ -118,9 +152,11 @@ export async function runOnce(
         { cause: { started, error } },
       );
     } finally {
+      answered?.(false);
       options.signal?.removeEventListener('abort', abort);
       run.close();
       await handle.stop();
+      release();
     }
     return complete(accumulator);
   });

@@ -1,85 +1,183 @@
+import { freemem } from 'node:os';
 import { startup, type WarmQuery } from '@anthropic-ai/claude-agent-sdk';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
+import type { ProcessSlots, ReleaseSlot } from './process-slots.js';
+import { decideSpare, median } from './spare-policy.js';
 import { ClaudeProcessHandle } from './spawn-claude-process.js';
 
 /** A CLI process started ahead of time (the SDK's `startup()`), waiting for its prompt. */
 export interface WarmProcess {
   handle: ClaudeProcessHandle;
   warm: WarmQuery;
+  /** Frees the process's slot: call once the process has exited. */
+  release: ReleaseSlot;
+}
+
+/** The most recent measurements kept for the medians. */
+const KEEP_MEASUREMENTS = 16;
+
+interface Spare {
+  handle: ClaudeProcessHandle;
+  started: Promise<WarmProcess | undefined>;
+}
+
+/** What a pool needs besides the agent. */
+export interface WarmProcessPoolOptions {
+  /** Single-turn runs to come: the pool never starts a spare that no run would take. */
+  runs: number;
+  /** The backend's process slots (`--max-processes`); a spare holds one from spawn to exit. */
+  slots: ProcessSlots;
+  /** Limits how many CLIs start at once (see ClaudeBackend). */
+  startups?: ConcurrencyLimit;
+  /** Free memory now (default os.freemem). */
+  freeMemory?: () => number;
+  now?: () => number;
 }
 
 /**
- * Keeps up to `size` CLI processes started and initialised so a one-shot run skips the ~1 s
- * start-up. A run calls `replenish()` once its own process is up and waiting on the model, so
- * replacements warm up while model calls are in flight instead of competing with other
- * start-ups for the CPU (starting them at `take()` time doubled the wall time on 2 cores).
- * A spare that failed to start is dropped; the caller then runs cold.
+ * Spares for one-shot runs: CLI processes started ahead of time so a run skips the start-up. It
+ * starts one only while that pays off (spare-policy.ts): from what this run measured, the next
+ * model answer is expected later than a start-up takes. Runs report when their process is up and
+ * waiting on the model (`waiting()`) and when the answer came; cold runs report their start-up.
+ * Nothing is measured before the first runs, so they start cold. A spare that failed to start is
+ * dropped; the caller then runs cold.
  */
 export class WarmProcessPool {
-  private readonly spares: Promise<WarmProcess | undefined>[] = [];
-  /** Handles of spares nobody took yet, so close() can stop them without awaiting their start-up. */
-  private readonly unclaimed = new Set<ClaudeProcessHandle>();
-  private started = 0;
+  private readonly spares: Spare[] = [];
+  private readonly startups: number[] = [];
+  private readonly answers: number[] = [];
+  private readonly waitingRuns = new Set<{ since: number }>();
+  private runsToCome: number;
+  private recheck: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly startLimit: ConcurrencyLimit;
+  private readonly freeMemory: () => number;
+  private readonly now: () => number;
 
-  /**
-   * @param size spares kept ready at once
-   * @param budget most processes the pool may ever start (e.g. the number of runs to come), so a
-   *   suite never pays for start-ups that no run uses
-   * @param startups limits how many CLIs start at once (see ClaudeBackend)
-   */
   constructor(
     private readonly prepared: PreparedAgent,
-    private readonly size: number,
-    private readonly budget = Number.POSITIVE_INFINITY,
-    private readonly startups = new ConcurrencyLimit(Number.MAX_SAFE_INTEGER),
+    private readonly options: WarmProcessPoolOptions,
   ) {
-    for (let index = 0; index < size; index++) this.replenish();
+    this.runsToCome = options.runs;
+    this.startLimit = options.startups ?? new ConcurrencyLimit(Number.MAX_SAFE_INTEGER);
+    this.freeMemory = options.freeMemory ?? freemem;
+    this.now = options.now ?? Date.now;
   }
 
-  /** A warm process, or undefined when none is left (the caller then starts one cold). */
+  /** A warm process for a run that is starting, or undefined (the run then starts cold). */
   async take(): Promise<WarmProcess | undefined> {
-    const spare = await this.spares.shift();
-    if (spare) this.unclaimed.delete(spare.handle);
-    return spare;
+    this.runsToCome = Math.max(0, this.runsToCome - 1);
+    const spare = this.spares.shift();
+    return spare ? await spare.started : undefined;
   }
 
-  /** Starts one spare if the pool is below its size and its budget allows. */
-  replenish(): void {
-    if (this.closed || this.spares.length >= this.size || this.started >= this.budget) return;
-    this.started++;
-    this.spares.push(this.start());
+  /** A run that started cold took `ms` from spawn until its process was up. */
+  measuredStartup(ms: number): void {
+    this.record(this.startups, ms);
+    this.consider();
+  }
+
+  /**
+   * A run's process is up and its request on the way. Call the returned function when the run
+   * ends: `answered` when its result came (the wait is measured), false when it failed or stopped.
+   */
+  waiting(): (answered: boolean) => void {
+    const run = { since: this.now() };
+    this.waitingRuns.add(run);
+    this.consider();
+    return (answered) => {
+      if (!this.waitingRuns.delete(run)) return;
+      if (answered) this.record(this.answers, this.now() - run.since);
+      this.consider();
+    };
+  }
+
+  /** Stops an idle spare to free its slot for a run that cannot use it (see ProcessSlots). */
+  evictOne(): void {
+    const spare = this.spares.pop();
+    if (spare) void spare.started.then((warm) => this.discard(warm));
   }
 
   /** Stops every unused spare now; one still starting is stopped as soon as it exists. */
   async close(): Promise<void> {
     this.closed = true;
-    this.spares.splice(0);
-    await Promise.all([...this.unclaimed].map((handle) => handle.stop()));
+    clearTimeout(this.recheck);
+    const spares = this.spares.splice(0);
+    await Promise.all(
+      spares.map(async (spare) => {
+        await spare.handle.stop();
+        await this.discard(await spare.started);
+      }),
+    );
   }
 
-  private start(): Promise<WarmProcess | undefined> {
-    return this.startups.run(async () => (this.closed ? undefined : await this.startOne()));
-  }
-
-  private async startOne(): Promise<WarmProcess | undefined> {
-    const handle = new ClaudeProcessHandle();
-    this.unclaimed.add(handle);
-    try {
-      const warm = await startup({
-        options: queryOptions(this.prepared, { handle, partialMessages: false }),
+  /** Starts spares for as long as the policy says they pay off. */
+  private consider(): void {
+    clearTimeout(this.recheck);
+    this.recheck = undefined;
+    while (!this.closed) {
+      const decision = decideSpare({
+        now: this.now(),
+        startupMs: median(this.startups),
+        answerMs: median(this.answers),
+        waitingSince: [...this.waitingRuns].map((run) => run.since),
+        spares: this.spares.length,
+        runsToCome: this.runsToCome,
+        alive: this.options.slots.alive,
+        maxProcesses: this.options.slots.limit,
+        freeMemoryBytes: this.freeMemory(),
       });
+      if (!decision.start) {
+        if (decision.recheckInMs !== undefined) {
+          this.recheck = setTimeout(() => this.consider(), decision.recheckInMs);
+          this.recheck.unref();
+        }
+        return;
+      }
+      const release = this.options.slots.tryAcquire();
+      if (!release) return;
+      const handle = new ClaudeProcessHandle();
+      this.spares.push({ handle, started: this.start(handle, release) });
+    }
+  }
+
+  private start(handle: ClaudeProcessHandle, release: ReleaseSlot): Promise<WarmProcess | undefined> {
+    return this.startLimit.run(async () => {
       if (this.closed) {
-        warm.close();
-        await handle.stop();
+        release();
         return undefined;
       }
-      return { handle, warm };
-    } catch {
-      this.unclaimed.delete(handle);
-      await handle.stop();
-      return undefined;
-    }
+      const startedAt = this.now();
+      try {
+        const warm = await startup({
+          options: queryOptions(this.prepared, { handle, partialMessages: false }),
+        });
+        this.record(this.startups, this.now() - startedAt);
+        if (this.closed) {
+          await this.discard({ handle, warm, release });
+          return undefined;
+        }
+        return { handle, warm, release };
+      } catch {
+        await handle.stop();
+        release();
+        const index = this.spares.findIndex((spare) => spare.handle === handle);
+        if (index >= 0) this.spares.splice(index, 1);
+        return undefined;
+      }
+    });
+  }
+
+  private async discard(spare: WarmProcess | undefined): Promise<void> {
+    if (!spare) return;
+    spare.warm.close();
+    await spare.handle.stop();
+    spare.release();
+  }
+
+  private record(list: number[], value: number): void {
+    list.push(value);
+    if (list.length > KEEP_MEASUREMENTS) list.shift();
   }
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AgentSessionError } from '../../errors.js';
 import type { IngestEvent } from '../../tools/retrieval/ingest/ingest-collection.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -6,6 +7,8 @@ import type { Style } from '../terminal-style.js';
 
 export interface IngestOptions {
   force: boolean;
+  /** Where the summary lines go: stdout for `holodeck ingest`, stderr before a chat or test run. */
+  summary?: NodeJS.WritableStream;
 }
 
 /** What `holodeck ingest` exits with (also in its --help). */
@@ -92,7 +95,7 @@ export async function ingestCommand(
       process.stderr.write(`${style.yellow('warning')} ${line}\n`);
     const partial = report.failures.length > 0;
     failed ||= partial;
-    process.stdout.write(
+    (options.summary ?? process.stdout).write(
       `${partial ? style.yellow('!') : style.green('✓')} ${describeIngestSummary(report)}\n`,
     );
   }
@@ -101,11 +104,15 @@ export async function ingestCommand(
 
 /**
  * `chat --force-ingest` and `test --force-ingest`: rebuilds the indexes before the run starts
- * (the backend's own start-up ingest then finds nothing to do). Problems stop the command.
+ * (the backend's own start-up ingest then finds nothing to do). Its summary goes to stderr, so
+ * `chat --json` still prints only JSON. Problems stop the command; files that failed to parse
+ * were named and do not.
  */
 export async function forceIngestBeforeRun(file: string, style: Style, signal: AbortSignal): Promise<void> {
-  const code = await ingestCommand(file, { force: true }, style, signal);
+  const code = await ingestCommand(file, { force: true, summary: process.stderr }, style, signal);
   if (code === ExitCode.interrupted) throw signal.reason;
+  if (code === ExitCode.execution)
+    throw new AgentSessionError('the indexes could not be rebuilt (see above)');
 }
 
 export function registerIngestCommand(program: Command, context: CommandContext) {

@@ -2,9 +2,11 @@ import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
+import { registerTestViewCommand } from './test-view-command.js';
 
 export interface TestCommandOptions {
   forceIngest?: boolean;
@@ -15,6 +17,7 @@ export interface TestCommandOptions {
   shard?: string;
   timeout?: string;
   isolation: string;
+  maxProcesses?: string;
   allowSideEffects: boolean;
   keepWorkdirs: boolean;
   copyIgnored: boolean;
@@ -92,7 +95,7 @@ export async function testCommand(
     throw new UsageError(
       '--format',
       `unknown report format "${options.format}"`,
-      'use json, junit or markdown',
+      'use json, junit, markdown or html',
     );
   if (options.format && !options.output)
     throw new UsageError('--format', 'needs --output <file> to write the report to');
@@ -103,6 +106,9 @@ export async function testCommand(
     ...(options.tag.length ? { tags: options.tag } : {}),
     ...(options.shard ? { shard: parseShard(options.shard) } : {}),
     ...(options.timeout ? { timeoutSeconds: positiveInteger('--timeout', options.timeout) } : {}),
+    ...(options.maxProcesses !== undefined
+      ? { maxProcesses: positiveInteger('--max-processes', options.maxProcesses) }
+      : {}),
   };
   const output = options.output ? await prepareOutput(options.output) : undefined;
   const agent = await loadAgent(file);
@@ -114,6 +120,15 @@ export async function testCommand(
   const terminal = report.terminalCapabilities(process.stderr);
   const progress = report.createProgressReporter({ stream: process.stderr, ...terminal });
   let suiteCases: readonly string[] = [];
+  // The record is saved as cases finish, so `holodeck test view` can follow the run.
+  const saver = options.save
+    ? new report.LiveRunSaver(runsDir, {
+        onError: (error) =>
+          process.stderr.write(
+            `${style.yellow('note')} could not save the run in progress (${error instanceof Error ? error.message : String(error)}); it is saved at the end\n`,
+          ),
+      })
+    : undefined;
   const result = await runTestSuite(agent, {
     ...selection,
     isolation: options.isolation,
@@ -128,20 +143,27 @@ export async function testCommand(
     },
     onCaseStarted: (name) => progress.caseStarted(name),
     onCaseFinished: (caseReport) => progress.caseFinished(caseReport),
+    ...(saver ? { onProgress: (partial: RunReport) => saver.update(partial) } : {}),
   }).finally(() => progress.finish());
 
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
   process.stdout.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
   if (comparison) process.stdout.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
-  if (options.save) {
-    const saved = await report.saveRun(result, runsDir);
+  if (saver) {
+    const saved = await saver.finish(result);
     const marked = result.interrupted ? ', interrupted' : '';
     process.stderr.write(
       `${style.dim(`run saved: ${path.relative(process.cwd(), saved) || saved} (id ${result.run_id}${marked})`)}\n`,
     );
   }
   if (output && format) {
-    await writeFile(output, report.writeReport(result, format, comparison));
+    const text =
+      format === 'html'
+        ? (await import('../../view/write-html-report.js')).writeHtmlReport(result, {
+            ...(baseline && comparison ? { baseline: { report: baseline, comparison } } : {}),
+          })
+        : report.writeReport(result, format, comparison);
+    await writeFile(output, text);
     process.stderr.write(`${style.dim(`${format} report written to ${options.output}`)}\n`);
   }
   if (result.interrupted) return ExitCode.interrupted;
@@ -149,7 +171,7 @@ export async function testCommand(
 }
 
 export function registerTestCommand(program: Command, context: CommandContext) {
-  program
+  const test = program
     .command('test')
     .description("run the agent's test cases, grade them with their metrics, and report")
     .argument('<file>', 'path to agent.yaml')
@@ -170,6 +192,10 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       'process',
     )
     .option(
+      '--max-processes <n>',
+      'most claude processes alive at once, pre-warmed spares included (default: concurrency + the few spares that pay off and free memory allows)',
+    )
+    .option(
       '--allow-side-effects',
       'keep Bash and file writes/edits enabled; each case gets its own working-directory copy',
       false,
@@ -180,8 +206,14 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       'with --allow-side-effects: also copy node_modules and what .gitignore ignores',
       false,
     )
-    .option('-o, --output <file>', 'write a report (.json, .xml for JUnit, .md for Markdown)')
-    .option('--format <format>', 'report format when the extension does not say: json, junit or markdown')
+    .option(
+      '-o, --output <file>',
+      'write a report (.json, .xml for JUnit, .md for Markdown, .html for a page)',
+    )
+    .option(
+      '--format <format>',
+      'report format when the extension does not say: json, junit, markdown or html',
+    )
     .option('--baseline <run>', 'compare with an earlier run: its id, a report file, or "latest"')
     .option('--no-save', 'do not save this run under .holodeck/runs/')
     .option('--force-ingest', 'rebuild the retrieval tool indexes before the run', false)
@@ -195,4 +227,5 @@ export function registerTestCommand(program: Command, context: CommandContext) {
         ),
       ),
     );
+  registerTestViewCommand(test, context);
 }

@@ -1,7 +1,6 @@
 import type { LoadedAgent } from '../../config/index.js';
 import type { LoadedTools } from '../holodeck-tool.js';
-import type { RetrievalWarning } from './load-retrieval-tools.js';
-import type { OpenRetrievalOptions } from './open-retrieval-index.js';
+import type { LoadRetrievalOptions } from './load-retrieval-tools.js';
 
 /**
  * `loadRetrievalTools` behind an import on first use: the tokenizer's ranks, sqlite-vec and the
@@ -9,7 +8,7 @@ import type { OpenRetrievalOptions } from './open-retrieval-index.js';
  */
 export async function loadRetrievalTools(
   agent: LoadedAgent,
-  options: OpenRetrievalOptions & { onWarning?: (warning: RetrievalWarning) => void } = {},
+  options: LoadRetrievalOptions = {},
 ): Promise<LoadedTools> {
   return (await import('./load-retrieval-tools.js')).loadRetrievalTools(agent, options);
 }

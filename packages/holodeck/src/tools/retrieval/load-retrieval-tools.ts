@@ -11,17 +11,28 @@ export interface RetrievalWarning {
   message: string;
 }
 
+/** Options of `loadRetrievalTools`. */
+export interface LoadRetrievalOptions extends OpenRetrievalOptions {
+  /** agent.yaml names of the retrieval tools to load (those `claude.allowed_tools` lets through); default all. */
+  only?: readonly string[];
+  onWarning?: (warning: RetrievalWarning) => void;
+}
+
 /**
  * The agent's retrieval tools as HoloDeckTools (`<name>_search`), with their indexes brought
- * up to date first (quick when nothing changed: files are hashed, nothing is embedded). Files
+ * up to date first (quick when nothing changed: files are hashed, nothing is embedded); tools
+ * left out by `only` are neither ingested nor offered. Files
  * that failed to parse and rebuilt indexes are reported through `onWarning`. `close()` closes
  * the stores.
  */
 export async function loadRetrievalTools(
   agent: LoadedAgent,
-  options: OpenRetrievalOptions & { onWarning?: (warning: RetrievalWarning) => void } = {},
+  options: LoadRetrievalOptions = {},
 ): Promise<LoadedTools> {
-  const entries = retrievalToolEntries(agent.config.tools);
+  const only = options.only ? new Set(options.only) : undefined;
+  const entries = retrievalToolEntries(agent.config.tools).filter(
+    (entry) => !only || only.has(entry.config.name),
+  );
   const { tools, stores } = await openRetrievalIndexes(agent, entries, options);
   for (const { report } of tools) {
     for (const message of describeIngestProblems(report))

@@ -12,6 +12,13 @@ import { listSourceFiles } from './ingest/list-source-files.js';
 import type { RetrievalToolEntry } from './retrieval-tool-entries.js';
 import type { RetrievalStore } from './store/retrieval-store.js';
 
+/** How to rebuild an agent's indexes, for messages about vectors of the wrong size. */
+export function rebuildHint(agent: LoadedAgent): string {
+  const relative = path.relative(process.cwd(), agent.file);
+  const file = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : agent.file;
+  return `re-ingest every file: \`holodeck ingest --force ${file}\`, or --force-ingest on chat or test`;
+}
+
 /** Where an agent's embedded index is: `<agent folder>/.holodeck/index/<agent name>.sqlite`. */
 export function embeddedIndexFile(agent: LoadedAgent): string {
   return path.join(agent.directory, '.holodeck', 'index', `${agent.config.name}.sqlite`);
@@ -89,7 +96,7 @@ export async function openRetrievalIndexes(
               issueAt(
                 agent,
                 ['tools', index, 'database', 'connection_string'],
-                error instanceof Error ? error.message : String(error),
+                `tool ${config.name}: ${error instanceof Error ? error.message : String(error)}`,
                 'check the server is running and reachable, and the user, password and database in connection_string',
               ),
             ]);
@@ -121,11 +128,11 @@ export async function openRetrievalIndexes(
             agent,
             ['tools', index, configured ? 'embedding_dimensions' : 'embedding_model'],
             configured
-              ? `embedding model ${error.model} returned vectors of ${error.actual} dimensions, but embedding_dimensions is ${error.expected}`
-              : `embedding model ${error.model} returned vectors of ${error.actual} dimensions, but the index was built with ${error.expected}`,
+              ? `tool ${config.name}: embedding model ${error.model} returned vectors of ${error.actual} dimensions, but embedding_dimensions is ${error.expected}`
+              : `tool ${config.name}: embedding model ${error.model} returned vectors of ${error.actual} dimensions, but the index was built with ${error.expected}`,
             configured
               ? `set embedding_dimensions: ${error.actual}, or use a model that returns ${error.expected}-dimension vectors`
-              : 'rebuild the index with `holodeck ingest --force <agent.yaml>`',
+              : rebuildHint(agent),
           ),
         ]);
       }

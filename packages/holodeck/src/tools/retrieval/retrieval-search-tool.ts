@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HoloDeckTool, ToolOutput } from '../holodeck-tool.js';
-import type { EmbeddingsClient } from './embed/embeddings-client.js';
+import { EmbeddingDimensionError, type EmbeddingsClient } from './embed/embeddings-client.js';
 import { type RetrievalToolConfig, searchSettingsOf, searchToolName } from './retrieval-tool-settings.js';
 import { formatResults } from './search/format-results.js';
 import { searchIndex } from './search/search-index.js';
@@ -54,6 +54,13 @@ export function retrievalSearchTool(
         const hits = await searchIndex(store, collection, checked.data.query, embedQuery, settings);
         return { text: formatResults(hits), isError: false };
       } catch (error) {
+        if (error instanceof EmbeddingDimensionError) {
+          // The model behind the same name changed since the index was built: only a rebuild helps.
+          return {
+            text: `Search failed: the index of tool ${config.name} holds ${error.expected}-dimension vectors, but embedding model ${error.model} now returns ${error.actual} dimensions; re-ingest every file with \`holodeck ingest --force\` (or --force-ingest on chat or test)`,
+            isError: true,
+          };
+        }
         return { text: `Search failed: ${describe(error)}`, isError: true };
       }
     },

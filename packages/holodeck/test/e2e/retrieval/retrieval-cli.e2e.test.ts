@@ -1,14 +1,16 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   chatReply,
   chatToolCall,
   type FakeOpenAIServer,
+  reply,
   startFakeOpenAI,
   toolNames,
   toolUse,
 } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { retrievalCorpus } from '../../support/retrieval-corpus.js';
 import { createE2eAgent, type E2eAgent } from '../support/e2e-agent.js';
 import { echoResults } from '../support/echo-results.js';
@@ -130,6 +132,49 @@ describe('retrieval tools in a run', () => {
     const first = fake().requests[0];
     const offered = first ? toolNames(first) : [];
     expect(offered).toContain('mcp__holodeck_tools__handbook_search');
+  }, 60_000);
+
+  it('Claude: claude.allowed_tools applies to retrieval tools: an unlisted one is neither offered nor ingested', async () => {
+    const agent = claudeAgent({ search_mode: 'keyword' });
+    writeFileSync(
+      path.join(agent.directory, 'faq.csv'),
+      'id,question,answer\nq1,How do I reset my password?,From the login page.\n',
+    );
+    writeFileSync(
+      agent.file,
+      stringify({
+        ...parse(readFileSync(agent.file, 'utf8')),
+        tools: [
+          {
+            type: 'hierarchical_document',
+            name: 'handbook',
+            description: 'Company handbook',
+            source: './docs',
+          },
+          {
+            type: 'vectorstore',
+            name: 'faq',
+            description: 'Support FAQ',
+            source: './faq.csv',
+            id_field: 'id',
+          },
+        ],
+        claude: { allowed_tools: ['handbook_search'] },
+      }),
+    );
+    const before = embedded();
+    fake().script(reply('Nothing to search.'));
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'Hello'], agent.env);
+    expect(outcome.code).toBe(0);
+    const first = fake().requests[0];
+    const offered = first ? toolNames(first) : [];
+    expect(offered).toContain('mcp__holodeck_tools__handbook_search');
+    expect(offered.filter((name) => name.includes('faq'))).toEqual([]);
+    const inputs = embeddings.embeddingsRequests
+      .slice(before)
+      .flatMap((request) => request.embeddingsBody?.input ?? []);
+    expect(inputs.length).toBeGreaterThan(0);
+    expect(inputs.filter((input) => input.includes('reset my password'))).toEqual([]);
   }, 60_000);
 
   it('AI SDK (openai): the model calls handbook_search; PDF results cite their page', async () => {

@@ -1,7 +1,7 @@
 import type { HookCallbackMatcher, HookEvent, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { NovarchHookGate } from 'novarch';
 import type { LoadedAgent } from '../../../config/index.js';
-import type { GovernanceSummary } from '../../contract/index.js';
+import type { GovernanceSummary, SessionEvent } from '../../contract/index.js';
 import { openGovernance } from '../../governance/open-governance.js';
 
 /** One governed run: its hooks, and whether the session was killed when it ended. */
@@ -13,6 +13,8 @@ export interface GovernedRun {
   killReason(): string | undefined;
   /** Every verdict of this run's session, from the store. */
   summary(): Promise<GovernanceSummary>;
+  /** Calls `watcher` with a `hold-pending`/`hold-resolved` event per hold; returns how to stop. */
+  watchHolds(watcher: (event: SessionEvent) => void): () => void;
 }
 
 /** Novarch wired for one agent: opens a governed session per run. */
@@ -32,12 +34,15 @@ export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceR
   return {
     async openRun() {
       const session = await governance.openSession();
+      const holds = governance.holdReporter();
       const gate = await new NovarchHookGate({
         toolKinds: governance.toolKinds,
         writeSpecs: governance.writeSpecs,
         session,
+        onHold: holds.listener,
       }).open();
       return {
+        watchHolds: (watcher) => holds.watch(watcher),
         hooks: gate.hooksConfig(),
         observe: (message) => gate.observe(message),
         summary: () => governance.summarise(session, gate.killed),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { HoloDeckError } from '../../../errors.js';
+import { AgentSessionError, HoloDeckError } from '../../../errors.js';
 import type { EmbeddingSettings } from './resolve-embedding-settings.js';
 
 /** Tuning of the embeddings client (defaults suit OpenAI's limits). */
 export interface EmbeddingsClientOptions {
   /** Texts per request; default 64. */
   batchSize?: number;
-  /** Requests in flight at once; default 4. */
+  /** Requests in flight at once, over all `embed()` calls of this client; default 4. */
   concurrency?: number;
   /** Retries of a 429, 5xx or network failure; default 4. */
   maxRetries?: number;
@@ -14,8 +14,11 @@ export interface EmbeddingsClientOptions {
   baseDelayMs?: number;
 }
 
-/** The embeddings API failed in a way a retry does not fix (or retries ran out). */
-export class EmbeddingsRequestError extends HoloDeckError {
+/**
+ * The embeddings API failed in a way a retry does not fix (or retries ran out). An
+ * AgentSessionError: at the start of `chat` or `test` it stops the run like a model API failure.
+ */
+export class EmbeddingsRequestError extends AgentSessionError {
   override name = 'EmbeddingsRequestError';
   constructor(
     message: string,
@@ -68,6 +71,9 @@ export class EmbeddingsClient {
   private readonly concurrency: number;
   private readonly maxRetries: number;
   private readonly baseDelayMs: number;
+  /** Requests in flight now, and the requests waiting for a free slot. */
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     readonly settings: EmbeddingSettings,
@@ -80,7 +86,23 @@ export class EmbeddingsClient {
     this.dimensions = settings.dimensions;
   }
 
-  /** One vector per text, in order. `onBatch` is told how many texts each finished batch held. */
+  /** Runs `request` once fewer than `concurrency` requests of this client are in flight. */
+  private async limited<T>(request: () => Promise<T>): Promise<T> {
+    while (this.inFlight >= this.concurrency)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inFlight++;
+    try {
+      return await request();
+    } finally {
+      this.inFlight--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /**
+   * One vector per text, in order, in batches of `batchSize`; calls made at once share the
+   * client's `concurrency`. `onBatch` is told how many texts each finished batch held.
+   */
   async embed(
     texts: readonly string[],
     signal?: AbortSignal,
@@ -96,7 +118,7 @@ export class EmbeddingsClient {
       while (next < batches.length) {
         const batch = batches[next++];
         if (!batch) break;
-        const result = await this.embedBatch(batch.texts, signal);
+        const result = await this.limited(() => this.embedBatch(batch.texts, signal));
         result.forEach((vector, offset) => {
           vectors[batch.start + offset] = vector;
         });

@@ -10,7 +10,10 @@ import {
   recordFieldsOf,
 } from '../retrieval-tool-settings.js';
 import type { RetrievalStore } from '../store/retrieval-store.js';
-import type { SourceListing } from './list-source-files.js';
+import type { SourceFile, SourceListing } from './list-source-files.js';
+
+/** Files parsed and embedded at once (their embedding requests share the client's concurrency). */
+const FILES_AT_ONCE = 4;
 
 /** Something ingest tells as it goes: a file done, or a note (waiting on a lock, a re-embed). */
 export type IngestEvent =
@@ -101,50 +104,38 @@ export async function ingestCollection(options: IngestCollectionOptions): Promis
       }
       // Same model: its vectors must keep the size the index was built with.
       if (meta && !rebuild) client.dimensions = meta.dimensions;
-      let collectionReady = Boolean(meta) && !rebuild;
-      const known = collectionReady ? await store.listFiles(collection) : new Map<string, string>();
+      const known = meta && !rebuild ? await store.listFiles(collection) : new Map<string, string>();
+      // The collection is (re)created once, by the first file whose vectors give the dimension.
+      let ready: Promise<void> | undefined = meta && !rebuild ? Promise.resolve() : undefined;
       const signature = chunkingSignature(config);
       const chunker = chunkerOf(config);
       const fields = recordFieldsOf(config);
       let done = 0;
-      for (const file of listing.files) {
+      const progress = (file: string, status: 'unchanged' | 'indexed' | 'failed') =>
+        emit({ type: 'file', tool, file, done: ++done, total: listing.files.length, status });
+      const ingestFile = async (file: SourceFile) => {
         signal?.throwIfAborted();
         const bytes = await readFile(file.absolute);
         const hash = createHash('sha256').update(signature).update('\0').update(bytes).digest('hex');
         if (known.get(file.relative) === hash) {
           report.unchanged++;
-          emit({
-            type: 'file',
-            tool,
-            file: file.relative,
-            done: ++done,
-            total: listing.files.length,
-            status: 'unchanged',
-          });
-          continue;
+          return progress(file.relative, 'unchanged');
         }
         let chunks: ReturnType<typeof chunker>;
         try {
           chunks = chunker(file.relative, await parseSourceFile(file.absolute, fields));
         } catch (error) {
           report.failures.push({ file: file.relative, reason: describe(error) });
-          emit({
-            type: 'file',
-            tool,
-            file: file.relative,
-            done: ++done,
-            total: listing.files.length,
-            status: 'failed',
-          });
-          continue;
+          return progress(file.relative, 'failed');
         }
         const vectors = await client.embed(chunks.map(embeddingText), signal);
         report.embedded += chunks.length;
-        if (!collectionReady && client.dimensions !== undefined) {
-          await store.resetCollection(collection, { model, dimensions: client.dimensions });
-          collectionReady = true;
+        if (!ready && client.dimensions !== undefined) {
+          ready = store.resetCollection(collection, { model, dimensions: client.dimensions });
         }
-        if (collectionReady) {
+        // A file without chunks before any vector is known is not recorded: the next ingest reads it again.
+        if (ready) {
+          await ready;
           await store.putFile(
             collection,
             file.relative,
@@ -153,15 +144,30 @@ export async function ingestCollection(options: IngestCollectionOptions): Promis
           );
         }
         report.indexed++;
-        emit({
-          type: 'file',
-          tool,
-          file: file.relative,
-          done: ++done,
-          total: listing.files.length,
-          status: 'indexed',
-        });
-      }
+        progress(file.relative, 'indexed');
+      };
+      // Several files at once, so embedding requests overlap (the client bounds them); the files
+      // of a folder are many and small, and one at a time would wait on every request in turn.
+      // After a failure no file is started, and the error is thrown once every file in flight
+      // has ended, so nothing is written after the lock is released.
+      let next = 0;
+      let failed = false;
+      const worker = async () => {
+        for (let file = listing.files[next++]; file && !failed; file = listing.files[next++]) {
+          try {
+            await ingestFile(file);
+          } catch (error) {
+            failed = true;
+            throw error;
+          }
+        }
+      };
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: Math.min(FILES_AT_ONCE, listing.files.length) }, worker),
+      );
+      const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
+      report.failures.sort((a, b) => a.file.localeCompare(b.file));
       const present = new Set(listing.files.map((file) => file.relative));
       for (const source of known.keys()) {
         if (present.has(source)) continue;

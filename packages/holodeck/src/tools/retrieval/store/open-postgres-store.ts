@@ -8,6 +8,24 @@ export class PostgresConnectError extends Error {
   override name = 'PostgresConnectError';
 }
 
+/** `text` without the connection string or its password, however the driver quoted them. */
+function scrubSecrets(text: string, connectionString: string): string {
+  let password = '';
+  try {
+    password = new URL(connectionString).password;
+  } catch {}
+  const secrets = [connectionString, password, safeDecode(password)].filter((secret) => secret.length > 0);
+  return secrets.reduce((result, secret) => result.split(secret).join('***'), text);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Connects to the PostgreSQL index of `connectionString` (pg pool of 4) and creates its tables. */
 export async function openPostgresStore(connectionString: string): Promise<PostgresRetrievalStore> {
   const target = describePostgresTarget(connectionString);
@@ -24,7 +42,7 @@ export async function openPostgresStore(connectionString: string): Promise<Postg
       error instanceof Error
         ? error.message || (error as NodeJS.ErrnoException).code || error.name
         : String(error);
-    const secretFree = reason.split(connectionString).join('<connection_string>');
+    const secretFree = scrubSecrets(reason, connectionString);
     const hint = /extension "vector"|vector\.control/.test(reason)
       ? ' (install the pgvector extension on the server)'
       : '';

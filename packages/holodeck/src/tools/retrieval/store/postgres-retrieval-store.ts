@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Chunk } from '../chunk/chunk.js';
+import { withPostgresIngestLock } from './postgres-ingest-lock.js';
 import type { CollectionMeta, EmbeddedChunk, RetrievalStore, ScoredChunk } from './retrieval-store.js';
 
 interface ChunkRow {
@@ -48,14 +49,12 @@ function toChunk(row: ChunkRow): Chunk {
 
 const vectorLiteral = (vector: Float32Array) => `[${Array.from(vector).join(',')}]`;
 
-/** A 64-bit advisory lock key per collection (PostgreSQL's own hash of the name). */
-const lockKey = (collection: string) => sql`hashtextextended(${`holodeck-retrieval:${collection}`}, 0)`;
-
 /**
  * The PostgreSQL index through kysely: vectors in a pgvector column (cosine distance `<=>`),
  * keywords in a weighted `tsvector` (title A, heading path B, text D; ranked with ts_rank,
  * PostgreSQL's full-text rank, as it has no BM25). Ingests are serialised per collection by a
- * session advisory lock, so processes on several machines can share one index.
+ * session advisory lock (postgres-ingest-lock.ts), so processes on several machines can share one
+ * index.
  */
 export class PostgresRetrievalStore implements RetrievalStore {
   private constructor(
@@ -69,28 +68,12 @@ export class PostgresRetrievalStore implements RetrievalStore {
     return new PostgresRetrievalStore(db, location);
   }
 
-  async withIngestLock<T>(
+  withIngestLock<T>(
     collection: string,
     onWait: (message: string) => void,
     work: () => Promise<T>,
   ): Promise<T> {
-    // A session lock lives on one connection: hold that connection for the whole ingest.
-    return this.db.connection().execute(async (connection) => {
-      const tried = await sql<{
-        locked: boolean;
-      }>`SELECT pg_try_advisory_lock(${lockKey(collection)}) AS locked`.execute(connection);
-      if (!tried.rows[0]?.locked) {
-        onWait(
-          `waiting for another holodeck process that is ingesting tool index ${collection} in ${this.location}`,
-        );
-        await sql`SELECT pg_advisory_lock(${lockKey(collection)})`.execute(connection);
-      }
-      try {
-        return await work();
-      } finally {
-        await sql`SELECT pg_advisory_unlock(${lockKey(collection)})`.execute(connection);
-      }
-    });
+    return withPostgresIngestLock(this.db, this.location, collection, onWait, work);
   }
 
   async getMeta(collection: string): Promise<CollectionMeta | undefined> {

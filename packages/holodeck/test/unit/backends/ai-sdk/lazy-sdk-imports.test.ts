@@ -49,9 +49,26 @@ describe('the AI SDK backend loads its SDKs on demand', () => {
     },
   );
 
-  it('the runtime does (the check above would see them)', () => {
-    expect([...reachablePackages('start-ai-sdk-runtime.ts').keys()]).toEqual(
-      expect.arrayContaining(['ai', '@ai-sdk/openai', '@modelcontextprotocol/sdk/client/index.js']),
+  it('the runtime imports only `ai` statically: the provider, the MCP client and ajv on use', () => {
+    // Only the agent's provider is imported (create-language-model.ts), the MCP client only for
+    // mcp tools (connect-mcp-servers.ts), ajv only for function tools or a response_format.
+    const packages = [...reachablePackages('start-ai-sdk-runtime.ts')];
+    expect(
+      packages.filter(([specifier]) => SDK_PACKAGE.test(specifier) || specifier.startsWith('ajv')),
+    ).toEqual([['ai', expect.any(String)]]);
+    const outsideFolder = staticImports(path.join(SOURCE, 'start-ai-sdk-runtime.ts')).filter((specifier) =>
+      specifier.startsWith('../'),
+    );
+    expect(outsideFolder.filter((specifier) => /json-schema|tools\/index/.test(specifier))).toEqual([]);
+  });
+
+  it('the modules loaded on use do import them (the checks above would see them)', () => {
+    expect([...reachablePackages('connect-mcp-servers.ts').keys()]).toEqual(
+      expect.arrayContaining(['@modelcontextprotocol/sdk/client/index.js']),
+    );
+    expect([...reachablePackages('run-turn.ts').keys()]).toEqual(expect.arrayContaining(['ai']));
+    expect(staticImports(path.join(SOURCE, 'start-ai-sdk-runtime.ts'))).toEqual(
+      expect.arrayContaining(['ai', './create-language-model.js', './run-turn.js']),
     );
   });
 });

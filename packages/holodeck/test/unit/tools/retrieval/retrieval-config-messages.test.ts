@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentSandbox, brief, createSandbox, lines } from '../../config/agent-sandbox.js';
+import { checkAgentRun } from '../../../../src/runner/check-agent-run.js';
+import { type AgentSandbox, BASE, brief, createSandbox, lines } from '../../config/agent-sandbox.js';
 
 let sandbox: AgentSandbox;
 beforeEach(async () => {
@@ -123,5 +124,89 @@ describe('retrieval tools: bad input at validate', () => {
         "14:20 tools[0].chunk_overlap: chunk_overlap (100) must be smaller than chunk_size (100) | lower chunk_overlap, e.g. to 12",
       ]
     `);
+  });
+});
+
+const CLAUDE_WITH_HANDBOOK = [
+  ...BASE,
+  'embedding_provider: {provider: openai, name: text-embedding-3-small}',
+  ...tool('    source: ./docs'),
+];
+
+describe('retrieval tools in claude.allowed_tools', () => {
+  it('are listed as <name>_search, short or in-process spelling', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const result = await sandbox.validate(
+      lines(
+        ...CLAUDE_WITH_HANDBOOK,
+        'claude:',
+        '  allowed_tools: [handbook_search, mcp__holodeck_tools__handbook_search]',
+      ),
+    );
+    expect(result.issues.map(brief)).toEqual([]);
+  });
+
+  it('a retrieval tool listed by its agent.yaml name says which name the model calls', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const result = await sandbox.validate(
+      lines(
+        ...CLAUDE_WITH_HANDBOOK,
+        'claude:',
+        '  allowed_tools:',
+        '    - handbook',
+        '    - mcp__holodeck_tools__handbook',
+      ),
+    );
+    expect(result.issues.map(brief)).toEqual([
+      '15:7 claude.allowed_tools[0]: "handbook" names retrieval tool handbook, which the model calls as handbook_search | list "handbook_search" (or "mcp__holodeck_tools__handbook_search")',
+      '16:7 claude.allowed_tools[1]: "mcp__holodeck_tools__handbook" names retrieval tool handbook, which the model calls as handbook_search | list "handbook_search" (or "mcp__holodeck_tools__handbook_search")',
+    ]);
+  });
+});
+
+describe('RAG metrics of an agent with a retrieval tool', () => {
+  const suite = (...metric: string[]) => [
+    'evaluations:',
+    '  model: {provider: openai, name: gpt-4o}',
+    'test_cases:',
+    '  - name: refunds',
+    '    input: How do refunds work?',
+    '    metrics:',
+    ...metric,
+  ];
+
+  /** What `holodeck validate` reports, test suite included. */
+  const validateRun = async (yaml: string) => {
+    await sandbox.write('agent.yaml', yaml);
+    return checkAgentRun(sandbox.agentFile, { env: { OPENAI_API_KEY: 'sk-test' }, homeDir: sandbox.home });
+  };
+
+  it('need no context: the retrieval tool fills it', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const result = await validateRun(
+      lines(
+        ...OPENAI,
+        ...tool('    source: ./docs'),
+        ...suite('      - type: faithfulness', '      - type: contextual_relevancy'),
+      ),
+    );
+    expect(result.issues.map(brief)).toEqual([]);
+  });
+
+  it('still need ground_truth where they compare with it', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const result = await validateRun(
+      lines(...OPENAI, ...tool('    source: ./docs'), ...suite('      - type: contextual_recall')),
+    );
+    expect(result.issues.map(brief)).toEqual([
+      '18:9 test_cases[0].metrics[0]: metric contextual_recall of test case "refunds" needs ground_truth, which the case does not give | add ground_truth (the expected answer) to the test case',
+    ]);
+  });
+
+  it('without a retrieval tool, need context as before', async () => {
+    const result = await validateRun(lines(...OPENAI, ...suite('      - type: faithfulness')));
+    expect(result.issues.map(brief)).toEqual([
+      '13:9 test_cases[0].metrics[0]: metric faithfulness of test case "refunds" needs context, which the case does not give | add context (the retrieved passages) to the test case',
+    ]);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { retrievalContextOf } from '../../../../src/tools/retrieval/retrieval-context.js';
+import {
+  mergeRetrievalContext,
+  retrievalContextOf,
+} from '../../../../src/tools/retrieval/retrieval-context.js';
 
 const results =
   '[1] source: a.md | chunk: a.md#1 | score: 0.9000\nAlpha.\n\n[2] source: b.md | chunk: b.md#1 | score: 0.5000\nBeta.';
@@ -26,5 +29,38 @@ describe('retrievalContextOf', () => {
     ]);
     expect(retrievalContextOf(run)).toHaveLength(2);
     expect(retrievalContextOf({ tool_calls: [], tool_results: [] })).toBeUndefined();
+  });
+
+  it('keeps a chunk two searches found once, where it was found first', () => {
+    const again =
+      '[1] source: b.md | chunk: b.md#1 | score: 0.7000\nBeta.\n\n[2] source: c.md | chunk: c.md#4 | score: 0.4000\nGamma.';
+    const run = {
+      tool_calls: [
+        { name: 'faq_search', call_id: '1' },
+        { name: 'faq_search', call_id: '2' },
+      ],
+      tool_results: [
+        { call_id: '1', result: results, is_error: false },
+        { call_id: '2', result: again, is_error: false },
+      ],
+    };
+    expect(retrievalContextOf(run)?.map((passage) => passage.split('\n')[1])).toEqual([
+      'Alpha.',
+      'Beta.',
+      'Gamma.',
+    ]);
+  });
+});
+
+describe('mergeRetrievalContext', () => {
+  it('appends new chunks to what is known, by cited chunk id', () => {
+    const known = ['[1] source: a.md | chunk: a.md#1 | score: 0.9000\nAlpha.'];
+    expect(
+      mergeRetrievalContext(known, [
+        '[1] source: a.md | chunk: a.md#1 | score: 0.3000\nAlpha.',
+        '[2] source: d.md | chunk: d.md#2 | score: 0.2000\nDelta.',
+      ]),
+    ).toEqual([known[0], '[2] source: d.md | chunk: d.md#2 | score: 0.2000\nDelta.']);
+    expect(known).toHaveLength(1);
   });
 });

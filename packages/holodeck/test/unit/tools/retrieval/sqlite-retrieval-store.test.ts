@@ -2,9 +2,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SqliteRetrievalStore } from '../../../../src/tools/retrieval/store/sqlite-retrieval-store.js';
-import { retrievalStoreConformance } from './store-conformance.js';
+import { ingestLockConformance, retrievalStoreConformance } from './store-conformance.js';
 
-retrievalStoreConformance('SQLite (better-sqlite3 + sqlite-vec + FTS5)', async () => {
-  const folder = mkdtempSync(path.join(tmpdir(), 'holodeck-retrieval-'));
-  return new SqliteRetrievalStore(path.join(folder, '.holodeck', 'index', 'agent.sqlite'));
+const indexFile = () =>
+  path.join(mkdtempSync(path.join(tmpdir(), 'holodeck-retrieval-')), '.holodeck', 'index', 'agent.sqlite');
+
+retrievalStoreConformance(
+  'SQLite (better-sqlite3 + sqlite-vec + FTS5)',
+  async () => new SqliteRetrievalStore(indexFile()),
+);
+
+// Two handles on one index file, as two holodeck processes have.
+ingestLockConformance('SQLite (lock file)', async () => {
+  const file = indexFile();
+  return { first: new SqliteRetrievalStore(file), second: new SqliteRetrievalStore(file) };
 });

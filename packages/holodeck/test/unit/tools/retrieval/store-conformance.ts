@@ -31,16 +31,11 @@ function chunk(
 }
 
 /**
- * What every RetrievalStore must do, run against the embedded SQLite store and the PostgreSQL
- * one (PGlite with pgvector, and a real server when HOLODECK_TEST_DATABASE_URL is set).
- * `open` returns a fresh, empty store.
+ * What every RetrievalStore must do with its data, run against the embedded SQLite store and the
+ * PostgreSQL one (PGlite with pgvector, and a pgvector server when HOLODECK_TEST_DATABASE_URL is
+ * set). `open` returns a fresh, empty store. The ingest lock has its own suite below.
  */
-export function retrievalStoreConformance(
-  name: string,
-  open: () => Promise<RetrievalStore>,
-  /** Cases an implementation cannot run here, with the reason (printed as the test name). */
-  skip: { lock?: string } = {},
-): void {
+export function retrievalStoreConformance(name: string, open: () => Promise<RetrievalStore>): void {
   describe(`${name}: RetrievalStore conformance`, () => {
     const meta = { model: 'fake-embedding', dimensions: 4 };
 
@@ -142,45 +137,95 @@ export function retrievalStoreConformance(
         await store.close();
       }
     });
+  });
+}
 
-    it.skipIf(skip.lock !== undefined)(
-      `serialises ingests: a second holder waits and is told why${skip.lock ? ` (skipped: ${skip.lock})` : ''}`,
-      async () => {
-        const store = await open();
-        try {
-          const order: string[] = [];
-          const waits: string[] = [];
-          let release: () => void = () => {};
-          const held = new Promise<void>((resolve) => {
-            release = resolve;
-          });
-          const first = store.withIngestLock(
+/** What the ingest lock is taken through: a store's `withIngestLock`, or the lock it delegates to. */
+export type IngestLockHolder = Pick<RetrievalStore, 'withIngestLock' | 'close'>;
+
+/** Resolves when `condition()` holds, polling; fails after `ms`. */
+async function eventually(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * What every store's ingest lock must do, as two processes sharing one index see it: `open`
+ * returns two holders on the same index that do not share a lock session (two SQLite handles on
+ * one file; two connection pools on one PostgreSQL database). PGlite cannot run it: it is one
+ * session, and PostgreSQL advisory locks are re-entrant within a session; a real server runs it.
+ */
+export function ingestLockConformance(
+  name: string,
+  open: () => Promise<{ first: IngestLockHolder; second: IngestLockHolder }>,
+): void {
+  describe(`${name}: ingest lock conformance`, () => {
+    it('serialises ingests of one collection: the second holder waits, and is told why once', async () => {
+      const { first, second } = await open();
+      try {
+        const order: string[] = [];
+        const waits: string[] = [];
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const one = first.withIngestLock(
+          'a/tool',
+          () => {},
+          async () => {
+            order.push('first start');
+            await held;
+            order.push('first end');
+          },
+        );
+        await eventually(() => order.includes('first start'), 'the first holder to take the lock');
+        const two = second.withIngestLock(
+          'a/tool',
+          (message) => waits.push(message),
+          async () => {
+            order.push('second');
+          },
+        );
+        await eventually(() => waits.length > 0, 'the second holder to be told it waits');
+        expect(order).toEqual(['first start']);
+        release();
+        await Promise.all([one, two]);
+        expect(order).toEqual(['first start', 'first end', 'second']);
+        expect(waits).toHaveLength(1);
+        expect(waits[0]).toMatch(/^waiting for another holodeck process/);
+        expect(waits[0]).toContain('a/tool');
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
+
+    it('releases the lock when the work fails', async () => {
+      const { first, second } = await open();
+      try {
+        await expect(
+          first.withIngestLock(
             'a/tool',
             () => {},
             async () => {
-              order.push('first start');
-              await held;
-              order.push('first end');
+              throw new Error('parse failed');
             },
-          );
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          const second = store.withIngestLock(
+          ),
+        ).rejects.toThrow('parse failed');
+        const waits: string[] = [];
+        expect(
+          await second.withIngestLock(
             'a/tool',
             (message) => waits.push(message),
-            async () => {
-              order.push('second');
-            },
-          );
-          await new Promise((resolve) => setTimeout(resolve, 150));
-          release();
-          await Promise.all([first, second]);
-          expect(order).toEqual(['first start', 'first end', 'second']);
-          expect(waits).toHaveLength(1);
-          expect(waits[0]).toMatch(/^waiting for another holodeck process/);
-        } finally {
-          await store.close();
-        }
-      },
-    );
+            async () => 'ran',
+          ),
+        ).toBe('ran');
+        expect(waits).toEqual([]);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
   });
 }

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { reply, respond, startFakeAnthropic } from '@holodeck/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createE2eAgent } from './support/e2e-agent.js';
+import { claudeProcesses } from './support/process-tree.js';
+import { HOLODECK_BIN, runHolodeckCli } from './support/run-holodeck-cli.js';
+
+// `holodeck test --isolation process` pre-warms CLI processes only while that pays off, and never
+// has more alive than the bound. A "slow" question is answered after 4 s, far longer than a CLI
+// start-up (~0.5-2 s on a loaded 2-core machine), so spares pay off; any other is answered at once.
+const SLOW_MS = 4_000;
+let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+beforeAll(async () => {
+  fake = await startFakeAnthropic({
+    repeatLast: true,
+    steps: [
+      respond((request) =>
+        JSON.stringify(request.messagesBody?.messages?.at(-1) ?? '').includes('slow')
+          ? reply('the slow answer', { delayMs: SLOW_MS })
+          : reply('the fast answer'),
+      ),
+    ],
+  });
+});
+afterAll(() => fake.close());
+
+function suite(question: string, count: number) {
+  return createE2eAgent(fake.url, {
+    config: {
+      test_cases: Array.from({ length: count }, (_, index) => ({
+        name: `case-${index + 1}`,
+        input: `${question} ${index + 1}`,
+        metrics: [{ type: 'contains', value: 'answer' }],
+      })),
+    },
+  });
+}
+
+/**
+ * Runs `holodeck test` and samples its live `claude` processes from /proc every 20 ms until it
+ * exits: the most alive at once, and how many different ones there were.
+ */
+function runCountingProcesses(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string; most: number; seen: number }>(
+    (resolve, reject) => {
+      const child = spawn(process.execPath, [HOLODECK_BIN, ...args], { env: { NO_COLOR: '1', ...env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      let most = 0;
+      const seen = new Set<number>();
+      const sample = () => {
+        if (child.pid === undefined) return;
+        const alive = claudeProcesses(child.pid);
+        for (const claude of alive) seen.add(claude.pid);
+        most = Math.max(most, alive.length);
+      };
+      const timer = setInterval(sample, 20);
+      child.on('error', (error) => {
+        clearInterval(timer);
+        reject(error);
+      });
+      child.on('close', (code) => {
+        clearInterval(timer);
+        resolve({ code, stdout, stderr, most, seen: seen.size });
+      });
+    },
+  );
+}
+
+describe('holodeck test: CLI processes and their bound', () => {
+  it('with a slow model, starts spares up to --max-processes and never more', async () => {
+    const agent = suite('A slow question', 6);
+    const outcome = await runCountingProcesses(
+      ['test', agent.file, '--concurrency', '2', '--max-processes', '3', '--no-save'],
+      agent.env,
+    );
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/6 cases: 6 passed/);
+    // a spare beside the two runs waiting on the model, never a fourth process
+    expect(outcome.most).toBe(3);
+    // one process per case: no spare was started that no case used
+    expect(outcome.seen).toBe(6);
+  });
+
+  it('below the concurrency, --max-processes also bounds the runs at a time', async () => {
+    const agent = suite('A slow question', 2);
+    const outcome = await runCountingProcesses(
+      ['test', agent.file, '--concurrency', '2', '--max-processes', '1', '--no-save'],
+      agent.env,
+    );
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.most).toBe(1);
+    expect(outcome.seen).toBe(2);
+  });
+
+  it('with a model that answers faster than a CLI starts, starts no spares', async () => {
+    const agent = suite('A quick question', 6);
+    const outcome = await runCountingProcesses(
+      ['test', agent.file, '--concurrency', '2', '--no-save'],
+      agent.env,
+    );
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/6 cases: 6 passed/);
+    expect(outcome.most).toBeLessThanOrEqual(2);
+    expect(outcome.seen).toBe(6);
+  });
+
+  it('--max-processes must be a whole number of at least 1', async () => {
+    const agent = suite('A quick question', 1);
+    const before = fake.requests.length;
+    for (const value of ['0', 'abc', '-1', '2.5']) {
+      const outcome = await runHolodeckCli(['test', agent.file, `--max-processes=${value}`], agent.env);
+      expect({ code: outcome.code, stderr: outcome.stderr }, value).toEqual({
+        code: 2,
+        stderr: `error --max-processes: needs a whole number ≥ 1, got "${value}"\n`,
+      });
+    }
+    const separate = await runHolodeckCli(['test', agent.file, '--max-processes', '0'], agent.env);
+    expect({ code: separate.code, stderr: separate.stderr }).toEqual({
+      code: 2,
+      stderr: 'error --max-processes: needs a whole number ≥ 1, got "0"\n',
+    });
+    // nothing ran
+    expect(fake.requests).toHaveLength(before);
+  });
+});
