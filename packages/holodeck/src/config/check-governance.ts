@@ -3,7 +3,11 @@ import type { ConfigIssue } from '../errors.js';
 import { closestMatch } from './did-you-mean.js';
 import type { FieldIssue } from './field-issue.js';
 import type { CheckGovernanceFiles } from './loaded-agent.js';
-import { type GovernanceConfig, GovernanceConfigSchema } from './schema/governance-config-schema.js';
+import {
+  type GovernanceConfig,
+  GovernanceConfigSchema,
+  NOVARCH_API_KEY_VARIABLE,
+} from './schema/governance-config-schema.js';
 
 /** What checking the `governance:` block found. */
 export interface GovernanceCheck {
@@ -27,12 +31,13 @@ export async function checkGovernance(
   directory: string,
   unresolved: ReadonlySet<string>,
   checkFiles?: CheckGovernanceFiles,
+  env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<GovernanceCheck> {
   // A broken block is reported by the schema check; cross-checking it would only add noise.
   const parsed = GovernanceConfigSchema.safeParse(data.governance);
   if (!parsed.success) return { fieldIssues: [], fileIssues: [] };
   const governance = parsed.data;
-  const fieldIssues = checkWriteSpecKeys(governance);
+  const fieldIssues = [...checkWriteSpecKeys(governance), ...checkServerKey(governance, env)];
   if (!checkFiles) return { fieldIssues, fileIssues: [] };
   const resolve = (field: 'rules_file' | 'config_file'): string | undefined => {
     const value = governance[field];
@@ -42,6 +47,21 @@ export async function checkGovernance(
   const report = await checkFiles({ rulesFile: resolve('rules_file'), configFile: resolve('config_file') });
   if (report.actionTypes) fieldIssues.push(...checkActionTypes(governance, report.actionTypes));
   return { fieldIssues, fileIssues: report.issues };
+}
+
+/** With `server:`, the agent key must be in the environment (agent.yaml never holds it). */
+export function checkServerKey(
+  governance: GovernanceConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): FieldIssue[] {
+  if (governance.server === undefined || env[NOVARCH_API_KEY_VARIABLE]?.trim()) return [];
+  return [
+    {
+      path: ['governance', 'server'],
+      message: `the Novarch server needs this agent's key in ${NOVARCH_API_KEY_VARIABLE}, which is not set`,
+      hint: `create one where the server's store is with \`novarch keys create --tenant ${governance.tenant_id} --name ${governance.agent_id}\`, then set ${NOVARCH_API_KEY_VARIABLE} in the environment, in .env next to agent.yaml or in ~/.holodeck/.env (never in agent.yaml)`,
+    },
+  ];
 }
 
 /** A write tool without a write spec cannot be judged; a write spec of another tool is never used. */
@@ -78,7 +98,7 @@ export function checkWriteSpecKeys(governance: GovernanceConfig): FieldIssue[] {
 
 /** Each write spec's action_type must be one the rules file declares in its action_types. */
 function checkActionTypes(governance: GovernanceConfig, declared: readonly string[]): FieldIssue[] {
-  const rulesFile = governance.rules_file;
+  const rulesFile = governance.rules_file ?? 'the rules file';
   const listed = declared.length ? declared.map((type) => `"${type}"`).join(', ') : 'no action types';
   return Object.entries(governance.write_specs)
     .filter(([, spec]) => !declared.includes(spec.action_type))

@@ -1,6 +1,6 @@
 // Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
 export { agentJsonSchema } from './agent-json-schema.js';
-export { checkWriteSpecKeys } from './check-governance.js';
+export { checkServerKey, checkWriteSpecKeys } from './check-governance.js';
 export {
   type FieldIssue,
   type FieldPath,
@@ -61,6 +61,7 @@ export {
   type GovernanceConfig,
   GovernanceConfigSchema,
   type GovernanceWriteSpec,
+  NOVARCH_API_KEY_VARIABLE,
 } from './schema/governance-config-schema.js';
 export {
   type AuthProvider,

@@ -31,7 +31,7 @@ export function resolveAgentConfig(config: AgentConfig, directory: string): Agen
       ? {
           governance: {
             ...config.governance,
-            rules_file: resolve(config.governance.rules_file),
+            ...(config.governance.rules_file ? { rules_file: resolve(config.governance.rules_file) } : {}),
             ...(config.governance.config_file ? { config_file: resolve(config.governance.config_file) } : {}),
           },
         }

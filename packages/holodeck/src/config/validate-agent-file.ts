@@ -80,6 +80,7 @@ export async function validateAgentFile(
     directory,
     substituted.failedPaths,
     options.checkGovernanceFiles,
+    environment.env,
   );
   later.push(...governance.fieldIssues);
 

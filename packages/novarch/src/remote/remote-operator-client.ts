@@ -12,6 +12,7 @@ import {
   SessionRecordSchema,
 } from '../server/schemas/record-schemas.js';
 import { NovarchHttpClient } from './novarch-http-client.js';
+import { RemoteIdentities } from './remote-identities.js';
 
 /** The operator CLI's `--server` mode: the same operations, done by the server under the token's operator. */
 export class RemoteOperatorClient {
@@ -23,6 +24,11 @@ export class RemoteOperatorClient {
 
   get url(): string {
     return this.#client.baseUrl;
+  }
+
+  /** Agent keys and operator tokens, through the server's `/v1/admin` routes (an admin token). */
+  identities(): RemoteIdentities {
+    return new RemoteIdentities(this.#client);
   }
 
   listHolds(filter: {

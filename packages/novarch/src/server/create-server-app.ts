@@ -7,6 +7,7 @@ import { problemOf, problemResponse, zodIssues } from './problem-response.js';
 import type { RouteSpec } from './route-spec.js';
 import { SERVER_ROUTES } from './routes/server-routes.js';
 import type { ServerServices } from './server-services.js';
+import { SessionScopeCache } from './session-scope-cache.js';
 import { TenantScopedStore } from './tenant-scoped-store.js';
 
 export interface ServerAppOptions {
@@ -24,7 +25,8 @@ export interface ServerAppOptions {
 export function createServerApp(services: ServerServices, options: ServerAppOptions = {}): Hono {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const app = new Hono();
-  for (const route of SERVER_ROUTES) register(app, route, services);
+  const scopes = new SessionScopeCache();
+  for (const route of SERVER_ROUTES) register(app, route, services, scopes);
   if (options.console !== false) mountConsole(app, services, { log, ...options.console });
   app.notFound((context) =>
     problemResponse(context, {
@@ -45,7 +47,7 @@ export function createServerApp(services: ServerServices, options: ServerAppOpti
   return app;
 }
 
-function register(app: Hono, route: RouteSpec, services: ServerServices): void {
+function register(app: Hono, route: RouteSpec, services: ServerServices, scopes: SessionScopeCache): void {
   const path = route.path.replace(/\{([A-Za-z]+)\}/g, ':$1');
   app[route.method](path, async (context) => {
     const principal = await authenticateRequest(context, route.access, services);
@@ -58,7 +60,7 @@ function register(app: Hono, route: RouteSpec, services: ServerServices): void {
       query,
       body,
       principal,
-      scoped: principal === undefined ? undefined : new TenantScopedStore(services.store, principal),
+      scoped: principal === undefined ? undefined : new TenantScopedStore(services.store, principal, scopes),
       services,
       context,
     });

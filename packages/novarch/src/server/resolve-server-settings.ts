@@ -14,6 +14,7 @@ import {
   resolveUserPath,
 } from '../rules/novarch-config.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
+import { checkPublicUrl } from './check-public-url.js';
 import type { ServedTenant } from './server-services.js';
 
 /** Where `novarch serve` listens unless told otherwise: this machine only. */
@@ -121,8 +122,23 @@ export async function resolveServerSettings(
       ? (config?.holdWindowSeconds ?? DEFAULT_HOLD_WINDOW_SECONDS)
       : parseSeconds(windowFrom.value, windowFrom.source);
 
-  const publicUrl = given(flags.publicUrl) ?? given(env[SERVER_ENV.publicUrl]);
+  const publicUrlFrom = pick([
+    ['--public-url', given(flags.publicUrl)],
+    [`$${SERVER_ENV.publicUrl}`, given(env[SERVER_ENV.publicUrl])],
+  ]);
+  let publicUrl: string | undefined;
+  try {
+    publicUrl = publicUrlFrom && checkPublicUrl(publicUrlFrom.value);
+  } catch (error) {
+    throw new OperatorUsageError(
+      `${publicUrlFrom?.source}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
   const webhooks = resolveWebhooks(flags.webhook, env, config?.server?.tenants);
+  if (webhooks !== undefined && publicUrl === undefined && (host === '0.0.0.0' || host === '::'))
+    throw new OperatorUsageError(
+      `webhooks link to the console, but ${listenFrom.source} listens on every interface (${listenFrom.value}): give the address operators reach the server at with --public-url or $${SERVER_ENV.publicUrl}, e.g. https://novarch.example.com`,
+    );
 
   const { path: _storePath, ...storeOptions } = base.store;
   return {

@@ -6,6 +6,7 @@ import { WebhookNotifier, type WebhookNotifierOptions } from '../notify/webhook-
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
+import { checkPublicUrl } from './check-public-url.js';
 import { createServerApp } from './create-server-app.js';
 import { openServerStores, type ServerStores } from './open-server-stores.js';
 import { problemAsResponse } from './problem-response.js';
@@ -203,30 +204,6 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
       return closing;
     },
   };
-}
-
-/** The public URL without a trailing slash; refused unless http(s) with no path, query or credentials. */
-function checkPublicUrl(text: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(text);
-  } catch {
-    throw new NovarchError(
-      `the public URL "${text}" is not a URL: expected e.g. https://novarch.example.com`,
-    );
-  }
-  if (
-    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
-    parsed.username !== '' ||
-    parsed.password !== '' ||
-    parsed.search !== '' ||
-    parsed.hash !== '' ||
-    parsed.pathname !== '/'
-  )
-    throw new NovarchError(
-      `the public URL "${text}" must be http(s)://HOST[:PORT] with no path, query or credentials, e.g. https://novarch.example.com`,
-    );
-  return parsed.origin;
 }
 
 function describe(error: unknown): string {

@@ -19,6 +19,7 @@ import type {
   VerdictRecord,
 } from '../model/records.js';
 import { notFound, ProblemError } from './problem-error.js';
+import { SessionScopeCache } from './session-scope-cache.js';
 
 /**
  * The store as one credential sees it: every read returns only sessions (and their evidence,
@@ -31,6 +32,12 @@ export class TenantScopedStore implements NovarchStore {
   constructor(
     private readonly store: NovarchStore,
     readonly principal: Principal,
+    /**
+     * The server's memory of sessions' tenants and teams. A session's scope never changes, so the
+     * scope checks of writes to it (evidence, an action, its verdict and release) need not read the
+     * session again; reads of the session itself (its kill) always go to the store.
+     */
+    private readonly scopes = new SessionScopeCache(),
   ) {}
 
   async createSession(scope: SessionScope, holdWaitSeconds: number): Promise<SessionRecord> {
@@ -40,11 +47,14 @@ export class TenantScopedStore implements NovarchStore {
         'Forbidden',
         `this credential may not open sessions of tenant "${scope.tenantId}" team "${scope.teamId}"`,
       );
-    return this.store.createSession(scope, holdWaitSeconds);
+    const session = await this.store.createSession(scope, holdWaitSeconds);
+    this.scopes.remember(session.id, session);
+    return session;
   }
 
   async getSession(id: string): Promise<SessionRecord | undefined> {
     const session = await this.store.getSession(id);
+    if (session !== undefined) this.scopes.remember(session.id, session);
     return session !== undefined && mayAccess(this.principal, session) ? session : undefined;
   }
 
@@ -53,6 +63,13 @@ export class TenantScopedStore implements NovarchStore {
     const session = await this.getSession(id);
     if (session === undefined) throw notFound('session', id);
     return session;
+  }
+
+  /** A 404 problem unless this credential may see the session (its scope, not its current state). */
+  async #requireVisible(id: string): Promise<void> {
+    const scope = this.scopes.get(id);
+    if (scope === undefined) await this.requireSession(id);
+    else if (!mayAccess(this.principal, scope)) throw notFound('session', id);
   }
 
   async listSessions(filter?: {
@@ -64,42 +81,42 @@ export class TenantScopedStore implements NovarchStore {
   }
 
   async killSession(id: string, reason: string, details?: KillDetails): Promise<void> {
-    await this.requireSession(id);
+    await this.#requireVisible(id);
     return this.store.killSession(id, reason, details);
   }
 
   async recordEvidence(evidence: Omit<EvidenceRecord, 'id'>): Promise<EvidenceRecord> {
-    await this.requireSession(evidence.sessionId);
+    await this.#requireVisible(evidence.sessionId);
     return this.store.recordEvidence(evidence);
   }
 
   async listEvidence(sessionId: string): Promise<EvidenceRecord[]> {
-    await this.requireSession(sessionId);
+    await this.#requireVisible(sessionId);
     return this.store.listEvidence(sessionId);
   }
 
   async recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
-    await this.requireSession(action.sessionId);
+    await this.#requireVisible(action.sessionId);
     return this.store.recordAction(action);
   }
 
   async recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord> {
-    await this.requireSession(verdict.sessionId);
+    await this.#requireVisible(verdict.sessionId);
     return this.store.recordVerdict(verdict);
   }
 
   async releaseAction(release: ActionRelease): Promise<ReleaseResult> {
-    await this.requireSession(release.sessionId);
+    await this.#requireVisible(release.sessionId);
     return this.store.releaseAction(release);
   }
 
   async recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
-    await this.requireSession(refusal.sessionId);
+    await this.#requireVisible(refusal.sessionId);
     return this.store.recordRefusal(refusal);
   }
 
   async createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord> {
-    await this.requireSession(sessionId);
+    await this.#requireVisible(sessionId);
     return this.store.createHold(actionId, sessionId, deadline);
   }
 

@@ -11,7 +11,10 @@ export function toHoldSessionEvent(event: HoldEvent, storePath: string): Session
   const { hold } = event;
   const callId = event.callId === undefined ? {} : { callId: event.callId };
   if (event.type === 'hold-pending') {
-    const store = `--store ${shellWord(storePath)}`;
+    // A governed run on a Novarch server names the server (the operator's NOVARCH_TOKEN decides).
+    const store = /^https?:\/\//.test(storePath)
+      ? `--server ${shellWord(storePath)}`
+      : `--store ${shellWord(storePath)}`;
     return {
       type: 'hold-pending',
       hold: {

@@ -1,6 +1,7 @@
 import {
   type ActiveSession,
   defaultNovarchConfig,
+  type GovernanceEngine,
   loadNovarchConfig,
   loadRulesFile,
   ModelLlmJudge,
@@ -9,10 +10,17 @@ import {
   type NovarchStore,
   openSqliteStore,
   RulesError,
+  remoteEngine,
   type ToolKind,
   type WriteSpec,
 } from 'novarch';
-import { checkWriteSpecKeys, formatFieldPath, type LoadedAgent } from '../../config/index.js';
+import {
+  checkServerKey,
+  checkWriteSpecKeys,
+  formatFieldPath,
+  type LoadedAgent,
+  NOVARCH_API_KEY_VARIABLE,
+} from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
 import type {
   GovernanceRefusal,
@@ -65,7 +73,7 @@ export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernanc
   const governance = agent.config.governance;
   if (!governance) return undefined;
   // loadAgentConfig already refuses these; an agent built by hand gets the same ConfigError.
-  const specIssues = checkWriteSpecKeys(governance);
+  const specIssues = [...checkWriteSpecKeys(governance), ...checkServerKey(governance, agent.env)];
   if (specIssues.length) {
     throw new ConfigError(
       specIssues.map(({ path, message, hint }) => ({
@@ -78,19 +86,29 @@ export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernanc
   }
   let store: NovarchStore | undefined;
   try {
-    const config = governance.config_file
-      ? await loadNovarchConfig(governance.config_file)
-      : defaultNovarchConfig();
-    const rules = await loadRulesFile(governance.rules_file);
-    // The store settings of the config's store: section (redaction patterns, maxStoredBytes).
-    const { path: storePath, ...storeOptions } = config.store;
-    store = await openSqliteStore(storePath, storeOptions);
-    const engine = new NovarchEngine({
-      store,
-      rules: [rules],
-      holdWindowSeconds: config.holdWindowSeconds,
-      ...(config.judge ? { llmJudge: new ModelLlmJudge({ ...config.judge, env: agent.env }) } : {}),
-    });
+    let engine: GovernanceEngine;
+    // Where operators decide this agent's holds: the server, or the local store file.
+    let storePath: string;
+    if (governance.server !== undefined) {
+      // The server judges with its own rules, hold window and judge, and stores every decision.
+      engine = remoteEngine({ url: governance.server, apiKey: agent.env[NOVARCH_API_KEY_VARIABLE] ?? '' });
+      storePath = governance.server;
+    } else {
+      const config = governance.config_file
+        ? await loadNovarchConfig(governance.config_file)
+        : defaultNovarchConfig();
+      const rules = await loadRulesFile(governance.rules_file ?? '');
+      // The store settings of the config's store: section (redaction patterns, maxStoredBytes).
+      const { path: localPath, ...storeOptions } = config.store;
+      storePath = localPath;
+      store = await openSqliteStore(storePath, storeOptions);
+      engine = new NovarchEngine({
+        store,
+        rules: [rules],
+        holdWindowSeconds: config.holdWindowSeconds,
+        ...(config.judge ? { llmJudge: new ModelLlmJudge({ ...config.judge, env: agent.env }) } : {}),
+      });
+    }
     const scope = {
       tenantId: governance.tenant_id,
       teamId: governance.team_id,
@@ -111,7 +129,7 @@ export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernanc
       openSession: async () => ({ engine, record: await engine.openSession(scope, maxHold) }),
       holdReporter: () => new HoldReporter(storePath),
       summarise: (session, killed) => summariseSession(session, killed),
-      close: () => openedStore.close(),
+      close: async () => openedStore?.close(),
     };
   } catch (error) {
     await store?.close();

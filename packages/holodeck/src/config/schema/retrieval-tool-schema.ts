@@ -13,12 +13,10 @@ export const RetrievalDatabaseSchema = z
     }),
     z.strictObject({
       provider: z.literal('postgres').describe('PostgreSQL with the pgvector extension.'),
-      connection_string: z
-        .string()
-        .min(1)
-        .describe(
-          'postgres://user:password@host:5432/db; use ${VAR} to keep the password out of agent.yaml.',
-        ),
+      connection_string: z.string().min(1).describe(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: shows agent.yaml's ${VAR} syntax
+        'postgres://user:password@host:5432/db; use ${VAR} to keep the password out of agent.yaml.',
+      ),
     }),
   ])
   .describe('Index storage; default: the embedded SQLite index.');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { AgentKeyInfo } from '../../identity/identity-store.js';
-import type { ServerStores } from '../../server/open-server-stores.js';
+import type { IdentityOperations } from '../../remote/remote-identities.js';
 import { resolveServerSettings } from '../../server/resolve-server-settings.js';
 import { ExitCode } from '../exit-codes.js';
 import { cell, formatJson, formatTable } from '../format/format-table.js';
@@ -11,6 +11,7 @@ import {
   type OperatorContext,
   parseCommandOptions,
   type RunCommand,
+  serverClient,
 } from './operator-context.js';
 
 const CreateOptionsSchema = GlobalOptionsSchema.extend({
@@ -25,25 +26,27 @@ const ListOptionsSchema = GlobalOptionsSchema.extend({
 
 export const IDENTITY_STORE_HELP = `
 Works on the store novarch serve uses: --store (sqlite:PATH or postgres://…) > $NOVARCH_STORE_URL
-> server.store_url of --config (or ./novarch.yaml) > sqlite: + store.path. Secrets are stored
-as SHA-256 hashes only: the secret is printed once, at creation.`;
+> server.store_url of --config (or ./novarch.yaml) > sqlite: + store.path. Or, with --server URL,
+through that server under an admin token in $NOVARCH_TOKEN (only keys and tokens within its
+grants). Secrets are stored as SHA-256 hashes only: the secret is printed once, at creation.`;
 
-/** Opens the server's store (created if new) for a keys or operators command, and closes it. */
-export async function onServerStores<T>(
+/**
+ * Runs a keys or operators command: with `--server URL`, through the server's admin routes under
+ * the admin token in `$NOVARCH_TOKEN`; otherwise on the server's store directly (created if new).
+ */
+export async function onIdentities<T>(
   options: z.output<typeof GlobalOptionsSchema>,
   context: OperatorContext,
-  work: (stores: ServerStores) => Promise<T>,
+  work: (identities: IdentityOperations, where: 'server' | 'store') => Promise<T>,
 ): Promise<T> {
-  if (options.server !== undefined)
-    throw new OperatorUsageError(
-      "keys and operators work on the server's store directly (--store URL), not through --server: run them where the store is reachable.",
-    );
+  const remote = serverClient(options, context);
+  if (remote !== undefined) return remote.call((client) => work(client.identities(), 'server'));
   const settings = await resolveServerSettings(options, context);
   // Loaded on use: kysely and the database drivers take a while to import, which --help need not wait for.
   const { openServerStores } = await import('../../server/open-server-stores.js');
   const stores = await openServerStores(settings.storeUrl, settings.storeOptions);
   try {
-    return await work(stores);
+    return await work(stores.identities, 'store');
   } finally {
     await stores.close();
   }
@@ -73,18 +76,20 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(CreateOptionsSchema, command);
-        const created = await onServerStores(options, context, async (stores) => {
-          const tenants = (await resolveServerSettings(options, context)).tenants;
+        const created = await onIdentities(options, context, async (identities, where) => {
+          // Through a server, the server checks its own server.tenants.
+          const tenants =
+            where === 'store' ? (await resolveServerSettings(options, context)).tenants : undefined;
           if (tenants !== undefined && !(options.tenant in tenants))
             throw new OperatorUsageError(
               `tenant "${options.tenant}" is not under server.tenants in the configuration (${Object.keys(tenants).join(', ')}): add it there first`,
             );
-          return stores.identities.createAgentKey({ tenantId: options.tenant, name: options.name });
+          return identities.createAgentKey({ tenantId: options.tenant, name: options.name });
         });
         context.stdout.write(
           options.json
             ? formatJson({ key: created.info, secret: created.secret })
-            : `${created.secret}\n\nAgent key ${created.info.id} for tenant ${created.info.tenantId} (${created.info.name}).\nIt is shown only now: give it to the agent as NOVARCH_API_KEY. Revoke it with \`novarch keys revoke ${created.info.id}\`.\n`,
+            : `${created.secret}\n\nAgent key ${created.info.id} for tenant ${created.info.tenantId} (${created.info.name}).\nIt is shown only now: give it to the agent as NOVARCH_API_KEY. Revoke it with \`novarch keys revoke ${created.info.id}${options.server === undefined ? '' : ` --server ${options.server}`}\`.\n`,
         );
         return ExitCode.ok;
       }),
@@ -99,8 +104,8 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ListOptionsSchema, command);
-        const found = await onServerStores(options, context, (stores) =>
-          stores.identities.listAgentKeys(
+        const found = await onIdentities(options, context, (identities) =>
+          identities.listAgentKeys(
             options.tenant === undefined ? {} : { tenants: new Set([options.tenant]) },
           ),
         );
@@ -117,8 +122,8 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
     .action((keyId: string, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(GlobalOptionsSchema, command);
-        const revoked = await onServerStores(options, context, async (stores) => {
-          const key = await stores.identities.revokeAgentKey(keyId);
+        const revoked = await onIdentities(options, context, async (identities) => {
+          const key = await identities.revokeAgentKey(keyId);
           if (key === undefined)
             throw new OperatorUsageError(
               `No agent key "${keyId}": \`novarch keys list\` shows the keys (ids start with nva_).`,

@@ -6,7 +6,7 @@ import { ExitCode } from '../exit-codes.js';
 import { cell, formatJson, formatTable } from '../format/format-table.js';
 import { checkOperatorName } from '../operations/governed-process.js';
 import { OperatorUsageError } from '../operator-errors.js';
-import { IDENTITY_STORE_HELP, onServerStores } from './keys-command.js';
+import { IDENTITY_STORE_HELP, onIdentities } from './keys-command.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -77,13 +77,13 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
         const options = parseCommandOptions(CreateOptionsSchema, command);
         const name = checkOperatorName(options.name);
         const grants = parseGrants(options.grant);
-        const created = await onServerStores(options, context, (stores) =>
-          stores.identities.createOperatorToken({ name, role: options.role, grants }),
+        const created = await onIdentities(options, context, (identities) =>
+          identities.createOperatorToken({ name, role: options.role, grants }),
         );
         context.stdout.write(
           options.json
             ? formatJson({ token: created.info, secret: created.secret })
-            : `${created.secret}\n\nOperator token ${created.info.id} for ${created.info.name} (${created.info.role}; ${created.info.grants.map(formatGrant).join(', ')}).\nIt is shown only now: the operator sets it as NOVARCH_TOKEN. Revoke it with \`novarch operators revoke ${created.info.id}\`.\n`,
+            : `${created.secret}\n\nOperator token ${created.info.id} for ${created.info.name} (${created.info.role}; ${created.info.grants.map(formatGrant).join(', ')}).\nIt is shown only now: the operator sets it as NOVARCH_TOKEN. Revoke it with \`novarch operators revoke ${created.info.id}${options.server === undefined ? '' : ` --server ${options.server}`}\`.\n`,
         );
         return ExitCode.ok;
       }),
@@ -97,9 +97,7 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ListOptionsSchema, command);
-        const found = await onServerStores(options, context, (stores) =>
-          stores.identities.listOperatorTokens(),
-        );
+        const found = await onIdentities(options, context, (identities) => identities.listOperatorTokens());
         context.stdout.write(options.json ? formatJson(found) : formatTokens(found));
         return ExitCode.ok;
       }),
@@ -113,8 +111,8 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
     .action((tokenId: string, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(GlobalOptionsSchema, command);
-        const revoked = await onServerStores(options, context, async (stores) => {
-          const token = await stores.identities.revokeOperatorToken(tokenId);
+        const revoked = await onIdentities(options, context, async (identities) => {
+          const token = await identities.revokeOperatorToken(tokenId);
           if (token === undefined)
             throw new OperatorUsageError(
               `No operator token "${tokenId}": \`novarch operators list\` shows the tokens (ids start with nvo_).`,

@@ -2,7 +2,11 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { ModelLlmJudge } from '../../rules/llm/model-llm-judge.js';
 import { loadRulesFiles } from '../../rules/load-rules-file.js';
-import { resolveServerSettings, SERVER_ENV } from '../../server/resolve-server-settings.js';
+import {
+  resolveServerSettings,
+  SERVER_ENV,
+  WEBHOOK_SECRET_ENV_PREFIX,
+} from '../../server/resolve-server-settings.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   GlobalOptionsSchema,
@@ -14,6 +18,8 @@ import {
 const ServeOptionsSchema = GlobalOptionsSchema.extend({
   listen: z.string().optional(),
   holdWindow: z.string().optional(),
+  publicUrl: z.string().optional(),
+  webhook: z.array(z.string()).optional(),
 });
 
 export const SERVE_HELP = `
@@ -24,6 +30,12 @@ Settings, each from the first that has it:
   hold window  --hold-window > $${SERVER_ENV.holdWindow} > hold_window_seconds > 300
   config       --config > $${SERVER_ENV.config} > ./novarch.yaml when present
                (its rules:, judge: and server.tenants are used too)
+  public URL   --public-url > $${SERVER_ENV.publicUrl} > the listen address: where operators reach
+               the server (webhooks link to its /console; the console accepts forms from it only)
+  webhooks     --webhook TENANT=URL (repeat) > $${SERVER_ENV.webhooks} (TENANT=URL,TENANT=URL);
+               each tenant's signing secret in $${WEBHOOK_SECRET_ENV_PREFIX}<TENANT> (capitals, . and - as _)
+
+The operator console is at <public URL>/console (sign in with an operator token).
 
 Agents reach it with NOVARCH_SERVER=URL and NOVARCH_API_KEY=nva_… (novarch keys create);
 operators with --server URL and NOVARCH_TOKEN=nvo_… (novarch operators create).
@@ -43,6 +55,12 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
     .description('serve the Novarch API: agents propose writes over HTTP, operators decide holds')
     .option('--listen <host:port>', 'where to listen (default 127.0.0.1:7311; port 0: any free port)')
     .option('--hold-window <seconds>', "the deployment's hold window (default hold_window_seconds, 300)")
+    .option('--public-url <url>', 'where operators reach this server, e.g. https://novarch.example.com')
+    .option(
+      '--webhook <tenant=url>',
+      'POST a signed webhook to URL on every new hold of TENANT (repeat per tenant; the secret from $NOVARCH_WEBHOOK_SECRET_<TENANT>)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addHelpText('after', SERVE_HELP)
     .action((_options: unknown, command: Command) =>
       run(async () => {
@@ -61,11 +79,17 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
           holdWindowSeconds: settings.holdWindowSeconds,
           ...(judge === undefined ? {} : { llmJudge: new ModelLlmJudge({ ...judge, env: context.env }) }),
           ...(settings.tenants === undefined ? {} : { tenants: settings.tenants }),
+          ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
+          ...(settings.webhooks === undefined ? {} : { webhooks: { targets: settings.webhooks } }),
         });
         const rulesNote =
           rules.length === 0 ? 'no rules: every write is killed' : `${rules.length} rules file(s)`;
+        const webhookNote =
+          settings.webhooks === undefined
+            ? ''
+            : `; webhooks for ${Object.keys(settings.webhooks).join(', ')}`;
         context.stdout.write(
-          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s)\n`,
+          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
         );
         const signal = await new Promise<string>((resolve) => {
           const stop = (name: string) => () => resolve(name);

@@ -33,11 +33,12 @@ export function spawnStoreChild(command: string, file: string, ...args: string[]
 export function spawnScriptChild(
   script: string,
   args: string[],
-  options: { detached?: boolean } = {},
+  options: { detached?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): StoreChild {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
+    ...(options.env === undefined ? {} : { env: options.env }),
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

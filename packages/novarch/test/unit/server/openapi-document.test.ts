@@ -27,12 +27,12 @@ function operationOf(method: string, path: string): OperationObject | undefined 
 }
 
 /** Calls the app and validates the JSON answer against the document's schema for its status. */
-// biome-ignore lint/suspicious/noExplicitAny: the scenario reads many answer shapes, each validated against the document first
 async function call(
   method: string,
   path: string,
   credential: string | undefined,
   body?: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: the scenario reads many answer shapes, each validated against the document first
 ): Promise<any> {
   const response = await world.call(method, path, credential, body);
   const operation = operationOf(method, path);
