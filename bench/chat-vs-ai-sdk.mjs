@@ -5,7 +5,7 @@
 // See bench/README.md.
 //
 //   node bench/chat-vs-ai-sdk.mjs [--samples 12] [--warmup 2] [--latency-ms 0] [--profile 3]
-//                                 [--variant LABEL=path/to/holodeck.js]...
+//                                 [--variant LABEL=path/to/holodeck.js]... [--wait-quiet 60]
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { integerOption, median, table } from './bench-format.mjs';
 import { cpuProfileGroups, cpuProfileTable } from './cpu-profile-groups.mjs';
 import { PROTOCOLS } from './fake-model-protocols.mjs';
+import { busyCores } from './proc-stats.mjs';
 import { BenchError, runContender } from './run-contender.mjs';
 
 const TARGET_RATIO = 1.1;
@@ -40,6 +41,7 @@ function parseOptions() {
       'latency-ms': { type: 'string', default: '0' },
       profile: { type: 'string', default: '0' },
       variant: { type: 'string', multiple: true, default: [] },
+      'wait-quiet': { type: 'string', default: '0' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -48,7 +50,9 @@ function parseOptions() {
       'usage: node bench/chat-vs-ai-sdk.mjs [--samples N (12)] [--warmup N (2)] [--latency-ms N (0)]\n' +
         '                                     [--profile N (0): N more runs per side under --cpu-prof, not timed,\n' +
         '                                      to show where the CPU goes by package]\n' +
-        '                                     [--variant LABEL=path/to/holodeck.js]... (a patched copy, side by side)\n',
+        '                                     [--variant LABEL=path/to/holodeck.js]... (a patched copy, side by side)\n' +
+        '                                     [--wait-quiet SECONDS (0: off): before each round, wait up to this long\n' +
+        `                                      until other programs use at most ${BUSY_OTHER_CORES} cores]\n`,
     );
     process.exit(0);
   }
@@ -58,6 +62,7 @@ function parseOptions() {
     warmup: integer('warmup', 0),
     latencyMs: integer('latency-ms', 0),
     profile: integer('profile', 0),
+    waitQuietMs: integer('wait-quiet', 0) * 1000,
     variants: values.variant.map((text) => {
       const match = /^([\w.-]+)=(.+)$/.exec(text);
       if (!match || ['holodeck', 'bare'].includes(match[1]))
@@ -248,6 +253,19 @@ async function profileTable(sides, context, count, dir) {
   );
 }
 
+/** `--wait-quiet`: waits (up to `limitMs`, then goes on) until other programs use few cores. */
+async function waitUntilQuiet(limitMs, label) {
+  if (!limitMs) return;
+  const from = now();
+  for (
+    let busy = await busyCores();
+    busy > BUSY_OTHER_CORES && now() - from < limitMs;
+    busy = await busyCores()
+  ) {
+    progress(`round ${label}: waiting, other programs use ${busy.toFixed(2)} cores`);
+  }
+}
+
 async function main() {
   const options = parseOptions();
   const requestTimes = new Map();
@@ -272,6 +290,7 @@ async function main() {
     for (let round = 0; round < total; round++) {
       // rotate the order every round so drift and neighbours' noise spread over all sides
       const order = sides.map((_, index) => sides[(index + round) % sides.length]);
+      await waitUntilQuiet(options.waitQuietMs, `${round + 1}/${total}`);
       for (const side of order) {
         progress(`${round < options.warmup ? 'warm-up' : 'sample'} ${round + 1}/${total}: ${side.key}`);
         const run = await runSide(side, context);

@@ -255,12 +255,14 @@ async function inProcess({ server, fixtures, samples, warmup }) {
   if (!existsSync(holodeckDist)) {
     throw new BenchError(`${holodeckDist} is missing: build first (npx tsc -b)`);
   }
-  const { ClaudeBackend, loadAgentConfig } = await import(holodeckDist);
+  // The public API (the backends themselves are not exported): selectBackend picks the Claude
+  // backend for this provider: anthropic agent.
+  const { loadAgent, selectBackend } = await import(holodeckDist);
   const holodeckHome = fixtures.homes['inprocess-holodeck'];
   const agentEnv = { ...childEnv(server, holodeckHome) };
   delete agentEnv.NO_COLOR;
-  const agent = await loadAgentConfig(fixtures.agentFile, { env: agentEnv, homeDir: holodeckHome });
-  const backend = new ClaudeBackend(agent);
+  const agent = await loadAgent(fixtures.agentFile, { env: agentEnv, homeDir: holodeckHome });
+  const backend = selectBackend(agent);
   await backend.initialize();
   const bareEnv = bareCliEnv(childEnv(server, fixtures.homes['inprocess-bare']));
 
@@ -297,8 +299,8 @@ async function inProcess({ server, fixtures, samples, warmup }) {
       // What `holodeck chat -p` does after its imports: load agent.yaml, initialize, invoke, tear down.
       label: 'in-process: load+initialize+invokeOnce',
       run: async () => {
-        const loaded = await loadAgentConfig(fixtures.agentFile, { env: agentEnv, homeDir: holodeckHome });
-        const fresh = new ClaudeBackend(loaded);
+        const loaded = await loadAgent(fixtures.agentFile, { env: agentEnv, homeDir: holodeckHome });
+        const fresh = selectBackend(loaded);
         try {
           await fresh.initialize();
           const result = await fresh.invokeOnce(PROMPT);

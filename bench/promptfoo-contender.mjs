@@ -30,9 +30,10 @@ function cacheRoot() {
   return path.join(base, 'holodeck-bench');
 }
 
+/** The SDK's package.json is not among its exports: found next to its entry file. */
 function holodeckSdkVersion() {
-  return JSON.parse(readFileSync(require.resolve('@anthropic-ai/claude-agent-sdk/package.json'), 'utf8'))
-    .version;
+  const entry = require.resolve('@anthropic-ai/claude-agent-sdk');
+  return JSON.parse(readFileSync(path.join(path.dirname(entry), 'package.json'), 'utf8')).version;
 }
 
 async function npmInstall(dir, dependencies, extra = {}, pathPrefix) {

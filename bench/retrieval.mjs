@@ -8,7 +8,7 @@
 //   node bench/retrieval.mjs                       # 1000,10000,100000 chunks, 200 queries per mode
 //   node bench/retrieval.mjs --sizes 1000,10000 --queries 100 --latency-ms 0
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -42,33 +42,32 @@ function random(seed) {
   };
 }
 
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  're',
-  'su',
-  'ta',
-  'ne',
-  'vo',
-  'pi',
-  'da',
-  'ro',
-  'fe',
-  'gu',
-  'zi',
-  'ba',
-  'no',
-];
-/** 3000 pseudo-words; picked with a Zipf-like skew, so some are common and most are rare, as in text. */
+/**
+ * The corpus's words: the distinct words of this repository's README.md, CONTRIBUTING.md and docs
+ * (~1,500, real English and technical words, so the tokenizer meets text like a user's). Picked with
+ * a Zipf-like skew: some are common, most are rare, as in text. The corpus changes when those files
+ * do; compare ratios of one run, not absolute numbers across commits.
+ */
 const VOCABULARY = (() => {
+  const files = [
+    path.join(here, '../README.md'),
+    path.join(here, '../CONTRIBUTING.md'),
+    ...readdirSync(path.join(here, '../docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => path.join(here, '../docs', name)),
+  ];
+  const text = files
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n')
+    .toLowerCase();
+  const words = [...new Set(text.match(/[a-z]{3,}/g) ?? [])].sort();
+  // A fixed shuffle, so the most common words are not the alphabetically first.
   const next = random(7);
-  const words = new Set();
-  while (words.size < 3000) {
-    const length = 2 + Math.floor(next() * 3);
-    words.add(Array.from({ length }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join(''));
+  for (let index = words.length - 1; index > 0; index--) {
+    const other = Math.floor(next() * (index + 1));
+    [words[index], words[other]] = [words[other], words[index]];
   }
-  return [...words];
+  return words;
 })();
 const word = (next) => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 3)];
 const words = (next, count) => Array.from({ length: count }, () => word(next)).join(' ');
@@ -214,17 +213,22 @@ async function loadHolodeck() {
   };
 }
 
-/** An EmbeddingsClient that adds up the time spent in embed() (ingest calls it one file at a time). */
+/**
+ * An EmbeddingsClient that measures the wall time during which at least one embed() call is in
+ * flight (ingest runs several files at once, so their calls overlap).
+ */
 function timedClient(holodeck, settings) {
   const client = new holodeck.EmbeddingsClient(settings);
   client.embeddingMs = 0;
+  let active = 0;
+  let since = 0;
   const embed = client.embed.bind(client);
   client.embed = async (...args) => {
-    const started = performance.now();
+    if (active++ === 0) since = performance.now();
     try {
       return await embed(...args);
     } finally {
-      client.embeddingMs += performance.now() - started;
+      if (--active === 0) client.embeddingMs += performance.now() - since;
     }
   };
   return client;

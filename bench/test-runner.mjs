@@ -232,7 +232,7 @@ function sessionLimitMs(options, runs, latencyMs) {
 }
 
 /** The four contenders side by side per latency: medians, and the ratios the targets are about. */
-function sideBySide(options, runs, sides) {
+function sideBySide(options, runs) {
   const keys = ['process', 'session', 'bare', ...(options.withPromptfoo ? ['promptfoo'] : [])];
   const rows = options.latencies.map((latencyMs) => {
     const wall = (key) => median(runs.get(`${latencyMs}:${key}`).map((run) => run.wallMs));
@@ -251,11 +251,10 @@ function sideBySide(options, runs, sides) {
         : []),
     ];
   });
-  const label = (key) => sides.find((side) => side.key === key)?.key ?? key;
   return table(
     [
       'side by side (medians)',
-      ...keys.map((key) => `${label(key)} (wall, peak)`),
+      ...keys.map((key) => `${key} (wall, peak)`),
       'process/bare',
       'session/limit',
       'peak process/bare',
@@ -448,7 +447,7 @@ async function main() {
       '',
     );
     const claude = options.provider === 'anthropic';
-    if (claude) out.push(sideBySide(options, runs, sides), '');
+    if (claude) out.push(sideBySide(options, runs), '');
     for (const latencyMs of options.latencies) {
       const target = processTarget(options.provider, latencyMs);
       const wall = (key) => median(runs.get(`${latencyMs}:${key}`).map((run) => run.wallMs));

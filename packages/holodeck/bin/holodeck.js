@@ -19,10 +19,18 @@ import { loadWithCodeCache } from './load-with-code-cache.js';
 // every run the same way, so the code caches (which V8 ties to its flags) stay valid.
 v8.setFlagsFromString('--wasm-tiering-budget=100000000');
 
+/**
+ * The commands of src/cli/main.ts. The CLI bundle keeps one code cache per command, each written
+ * by that command's first run with what it compiled: a first `holodeck --version` or `validate`
+ * would otherwise leave `chat` and `test` compiling their code on every later start.
+ */
+const COMMANDS = new Set(['chat', 'test', 'validate', 'ingest', 'schema']);
+const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+
 const bundle = fileURLToPath(new URL('../dist/bundle/cli/main.cjs', import.meta.url));
 if (process.argv.includes('--debug')) {
   process.setSourceMapsEnabled(true);
   createRequire(import.meta.url)(bundle);
 } else {
-  loadWithCodeCache(bundle);
+  loadWithCodeCache(bundle, { variant: command && COMMANDS.has(command) ? command : 'other' });
 }

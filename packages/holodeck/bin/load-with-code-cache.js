@@ -1,16 +1,19 @@
 // Loads a CommonJS bundle through vm.Script with a V8 code cache, so starts after the first one
 // skip compiling it (bench/chat-vs-sdk.mjs). Node 20 has no compile cache of its own
 // (module.enableCompileCache() arrived in Node 22) and none at all for ES modules, which is why
-// the CLI and the Claude Agent SDK are bundled as CommonJS (scripts/bundle-cli.mjs).
+// the CLI, the Claude Agent SDK and the AI SDK are bundled as CommonJS (scripts/bundle-cli.mjs).
 //
 // The cache is the user's, not the package's: it lives in a per-user cache folder
 // (codeCacheDirectory below; HOLODECK_CODE_CACHE_DIR overrides it), never inside the installed
 // package, which may be read-only, shared by several users, or packed and published. A file is
-// named after the bundle's path, the Node version, the platform and the V8 flags (its prefix),
-// then the bundle file's identity (size, modification time in ns, inode): a rebuilt bundle or
+// named after the bundle's path, the Node version, the platform, the V8 flags and the caller's
+// variant (its prefix), then the bundle file's identity (size, modification time in ns, inode): a rebuilt bundle or
 // another Node never reads a stale cache (V8 itself only compares the source length), and
 // writing one removes the caches of that bundle's earlier builds. It is written once, at exit,
-// so it also holds the functions the run compiled lazily. A cache is an optimisation only: when
+// so it also holds the functions the run compiled lazily: only those a run like the first one
+// needs, which is what the variant is for (the CLI keeps one cache per command, so a first
+// `holodeck --version` does not leave `chat` compiling its own code on every start). A cache is
+// an optimisation only: when
 // the folder cannot be written or V8 rejects a cache, the bundle is compiled as usual, silently.
 //
 // With HOLODECK_TRACE_LOADS set to a file, every bundle loaded here and every model SDK package the
@@ -52,13 +55,15 @@ export function traceLoad(what) {
 /**
  * Evaluates `file` (a CommonJS module) as Node's require() would, with a code cache.
  * @param {string} file absolute path of the bundle
+ * @param {{ variant?: string }} [options] `variant`: runs that need other parts of the bundle
+ *   (e.g. the CLI's commands) keep a cache each
  * @returns {{ exports: unknown, cache: 'hit' | 'miss' | 'rejected' }} the module's exports, and
  *   what became of the cache: used, absent (or no cache folder), or refused by V8
  */
-export function loadWithCodeCache(file) {
+export function loadWithCodeCache(file, { variant = '' } = {}) {
   const source = readFileSync(file, 'utf8');
   const cacheDir = codeCacheDirectory();
-  const { prefix, cacheFile } = cacheDir ? cacheFileFor(file, cacheDir) : {};
+  const { prefix, cacheFile } = cacheDir ? cacheFileFor(file, cacheDir, variant) : {};
   const cachedData = cacheFile ? readIfPresent(cacheFile) : undefined;
   const script = new vm.Script(Module.wrap(commentOutShebang(source)), { filename: file, cachedData });
   const cache = !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
@@ -105,10 +110,11 @@ function userCacheDirectory(env) {
   return path.join(home, '.cache');
 }
 
-function cacheFileFor(file, cacheDir) {
+function cacheFileFor(file, cacheDir, variant) {
   const prefix = `${path.basename(file)}.${hash(
     `${file}\0${process.version}\0${process.platform}\0${process.arch}\0`,
     `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`,
+    variant ? `\0${variant}` : '',
   )}.`;
   const { size, mtimeNs, ino } = statSync(file, { bigint: true });
   return { prefix, cacheFile: path.join(cacheDir, `${prefix}${hash(`${size}\0${mtimeNs}\0${ino}`)}.v8`) };

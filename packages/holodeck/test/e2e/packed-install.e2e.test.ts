@@ -3,7 +3,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FakeAnthropicServer, reply, startFakeAnthropic } from '@holodeck/testkit';
+import {
+  chatReply,
+  type FakeAnthropicServer,
+  type FakeOpenAIServer,
+  reply,
+  startFakeAnthropic,
+  startFakeOpenAI,
+} from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What a user gets from `npm install holodeck`: the three published packages are packed with
@@ -30,6 +37,7 @@ let app: string;
 let home: string;
 let packed: Map<string, PackResult>;
 let fake: FakeAnthropicServer;
+let fakeOpenAI: FakeOpenAIServer;
 
 /** npm's own variables (npm_config_*, set when the tests run under `npm test`) stay out of it. */
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -127,10 +135,11 @@ beforeAll(async () => {
   }
   expect(install.stderr).not.toMatch(/not yet covered by allowScripts/);
   fake = await startFakeAnthropic();
+  fakeOpenAI = await startFakeOpenAI();
 }, INSTALL_TIMEOUT_MS + 120_000);
 
 afterAll(async () => {
-  await fake?.close();
+  await Promise.all([fake?.close(), fakeOpenAI?.close()]);
 });
 
 describe('the packed packages, installed from their tarballs', () => {
@@ -215,5 +224,30 @@ describe('the packed packages, installed from their tarballs', () => {
     const bundleDir = path.join(app, 'node_modules', 'holodeck', 'dist', 'bundle');
     expect(readdirSync(bundleDir)).toEqual(['cli']);
     expect(readdirSync(path.join(bundleDir, 'cli')).sort()).toEqual(['main.cjs', 'main.cjs.map']);
+  });
+
+  it('holodeck chat -p on provider openai: the installed AI SDK and its provider, no Claude SDK', async () => {
+    // Without dist/bundle/vendor/ (not shipped) the CLI loads the installed packages instead.
+    const agentDir = path.join(root, 'openai-agent');
+    mkdirSync(agentDir);
+    writeFileSync(
+      path.join(agentDir, 'agent.yaml'),
+      `name: packed\nmodel:\n  provider: openai\n  name: gpt-4o-mini\n  endpoint: ${fakeOpenAI.baseUrl}\ninstructions:\n  inline: Answer briefly.\n`,
+    );
+    fakeOpenAI.script(chatReply('Installed on OpenAI.'));
+    const trace = path.join(agentDir, 'loads.txt');
+    const outcome = await holodeck(['chat', path.join(agentDir, 'agent.yaml'), '-p', 'Are you there?'], {
+      OPENAI_API_KEY: 'sk-test-packed',
+      HOLODECK_TRACE_LOADS: trace,
+    });
+    expect(outcome, outcome.stderr).toMatchObject({ code: 0, stdout: 'Installed on OpenAI.\n' });
+    fakeOpenAI.assertComplete();
+    expect(readFileSync(trace, 'utf8').split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(
+        /^bundle .*\/node_modules\/holodeck\/dist\/bundle\/cli\/main\.cjs \(code cache \w+\)$/,
+      ),
+      'installed ai',
+      'installed @ai-sdk/openai',
+    ]);
   });
 });

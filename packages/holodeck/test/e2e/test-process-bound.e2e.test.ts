@@ -129,4 +129,24 @@ describe('holodeck test: CLI processes and their bound', () => {
     // nothing ran
     expect(fake.requests).toHaveLength(before);
   });
+
+  it('--max-processes is refused on a provider that runs in-process (nothing to bound)', async () => {
+    const agent = createE2eAgent(fake.url, {
+      config: {
+        model: { provider: 'openai', name: 'gpt-4o-mini' },
+        test_cases: [{ name: 'greets', input: 'say hi' }],
+      },
+      env: { OPENAI_API_KEY: 'sk-test-unused' },
+    });
+    const outcome = await runHolodeckCli(
+      ['test', agent.file, '--max-processes', '3', '--no-save'],
+      agent.env,
+    );
+    expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({
+      code: 2,
+      stderr:
+        'error --max-processes: the ai-sdk backend (provider openai) runs agents in-process and starts no agent processes to bound\n' +
+        '    hint: leave --max-processes out, or use --concurrency to bound the runs at a time\n',
+    });
+  });
 });

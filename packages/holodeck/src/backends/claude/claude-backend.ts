@@ -82,7 +82,7 @@ export class ClaudeBackend implements AgentBackend {
    * and multi-threaded: on 2 cores, 8 at once cost ~25% more CPU per process than 2 batches of 4
    * and are all ready later, while fewer at once let the first runs begin sooner
    * (bench/README.md, test-runner.mjs). A run that starts cold (`invokeOnce` without a spare)
-   * does not wait for it.
+   * takes its turn too, until its process is up.
    */
   private readonly startups = new ConcurrencyLimit(availableParallelism());
 
@@ -184,6 +184,7 @@ export class ClaudeBackend implements AgentBackend {
     }
     return runOnce(prepared, message, context, options, {
       slots: this.slots,
+      startups: this.startups,
       ...(this.pool ? { pool: this.pool } : {}),
     });
   }

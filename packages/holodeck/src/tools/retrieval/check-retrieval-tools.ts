@@ -75,6 +75,7 @@ export async function checkRetrievalTools(config: AgentConfig): Promise<Retrieva
           code: 'retrieval-database-invalid',
           path: ['tools', index, 'database', 'connection_string'],
           message: target.problem,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: shows agent.yaml's ${VAR} syntax
           hint: 'use postgres://user:password@host:5432/database, e.g. postgres://holodeck:${PGPASSWORD}@localhost:5432/holodeck',
         });
       }

@@ -85,4 +85,29 @@ describe('ConcurrencyLimit', () => {
     expect(() => new ConcurrencyLimit(0)).toThrow('limit must be an integer >= 1, got 0');
     expect(() => new ConcurrencyLimit(1.5)).toThrow('limit must be an integer >= 1, got 1.5');
   });
+
+  it('acquire() holds a turn until its release, which frees it once however often it is called', async () => {
+    const limit = new ConcurrencyLimit(1);
+    const first = await limit.acquire();
+    let second: (() => void) | undefined;
+    void limit.acquire().then((release) => {
+      second = release;
+    });
+    await settle();
+    expect(second).toBeUndefined();
+    first();
+    first();
+    await settle();
+    expect(second).toBeDefined();
+    // the double release did not free a second turn
+    const log: string[] = [];
+    void limit.run(async () => {
+      log.push('ran');
+    });
+    await settle();
+    expect(log).toEqual([]);
+    second?.();
+    await settle();
+    expect(log).toEqual(['ran']);
+  });
 });

@@ -38,9 +38,10 @@ afterEach(async () => {
 /** Runs the bundle through the loader in a fresh node; returns its output and the cache status. */
 async function run(
   env: Record<string, string> = { HOLODECK_CODE_CACHE_DIR: cacheDir },
+  options: { variant?: string } = {},
 ): Promise<{ stdout: string; status: string }> {
   const script = `import { loadWithCodeCache } from ${JSON.stringify(loader)};
-    const { exports, cache } = loadWithCodeCache(${JSON.stringify(bundle)});
+    const { exports, cache } = loadWithCodeCache(${JSON.stringify(bundle)}, ${JSON.stringify(options)});
     process.stderr.write('status=' + cache + ' name=' + exports.name);`;
   const { stdout, stderr } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
@@ -78,6 +79,20 @@ describe('loadWithCodeCache', () => {
     expect(await cacheFiles(path.join(home, '.cache', 'holodeck', 'code-cache'))).toEqual([
       expect.stringMatching(CACHE_FILE),
     ]);
+  });
+
+  it('keeps one cache per variant (the CLI: per command), each written by its first run', async () => {
+    const env = { HOLODECK_CODE_CACHE_DIR: cacheDir };
+    expect(await run(env, { variant: 'chat' })).toMatchObject({ status: 'miss' });
+    expect(await run(env, { variant: 'validate' })).toMatchObject({ status: 'miss' });
+    expect(await run(env, { variant: 'chat' })).toMatchObject({ status: 'hit' });
+    expect(await run(env)).toMatchObject({ status: 'miss' });
+    expect(await cacheFiles()).toEqual([
+      expect.stringMatching(CACHE_FILE),
+      expect.stringMatching(CACHE_FILE),
+      expect.stringMatching(CACHE_FILE),
+    ]);
+    expect(await run(env, { variant: 'validate' })).toMatchObject({ status: 'hit' });
   });
 
   it('keeps bundles of the same name in different folders apart', async () => {

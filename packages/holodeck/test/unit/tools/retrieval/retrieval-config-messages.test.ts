@@ -70,6 +70,7 @@ describe('retrieval tools: bad input at validate', () => {
       ),
     );
     expect(result.issues.map(brief)).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows agent.yaml's ${VAR} syntax
       '14:26 tools[0].database.connection_string: database.connection_string has no user and password | use postgres://user:password@host:5432/database, e.g. postgres://holodeck:${PGPASSWORD}@localhost:5432/holodeck',
     ]);
   });
