@@ -33,6 +33,8 @@ export interface NovarchHttpClientOptions {
 /** One request: its body, the schema of its answer, and whether repeating it is harmless. */
 export interface ClientRequest<T> {
   body?: unknown;
+  /** A text body instead of JSON (a rules file's YAML), with its content type. */
+  text?: { contentType: string; content: string };
   query?: Record<string, string | undefined>;
   schema: z.ZodType<T>;
   /**
@@ -112,9 +114,17 @@ export class NovarchHttpClient {
         headers: {
           authorization: `Bearer ${this.#credential}`,
           accept: 'application/json',
-          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(request.text !== undefined
+            ? { 'content-type': request.text.contentType }
+            : request.body === undefined
+              ? {}
+              : { 'content-type': 'application/json' }),
         },
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        ...(request.text !== undefined
+          ? { body: request.text.content }
+          : request.body === undefined
+            ? {}
+            : { body: JSON.stringify(request.body) }),
         signal,
       });
     } catch (error) {

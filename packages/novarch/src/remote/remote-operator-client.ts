@@ -13,6 +13,7 @@ import {
 } from '../server/schemas/record-schemas.js';
 import { NovarchHttpClient } from './novarch-http-client.js';
 import { RemoteIdentities } from './remote-identities.js';
+import { RemoteRules } from './remote-rules.js';
 
 /** The operator CLI's `--server` mode: the same operations, done by the server under the token's operator. */
 export class RemoteOperatorClient {
@@ -29,6 +30,11 @@ export class RemoteOperatorClient {
   /** Agent keys and operator tokens, through the server's `/v1/admin` routes (an admin token). */
   identities(): RemoteIdentities {
     return new RemoteIdentities(this.#client);
+  }
+
+  /** The teams' rules, through the server's `/v1/rules` routes (an admin token). */
+  rules(): RemoteRules {
+    return new RemoteRules(this.#client);
   }
 
   listHolds(filter: {

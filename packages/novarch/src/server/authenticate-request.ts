@@ -57,5 +57,9 @@ function checkAccess(principal: Principal, access: Access): void {
       'an agent key may not decide holds or kill sessions: an operator token (nvo_…) is needed',
     );
   if (access === 'admin' && !(principal.kind === 'operator' && principal.role === 'admin'))
-    throw new ProblemError(403, 'Forbidden', 'only an admin token may manage agent keys and operator tokens');
+    throw new ProblemError(
+      403,
+      'Forbidden',
+      'only an admin token may manage agent keys, operator tokens and rules',
+    );
 }

@@ -105,6 +105,15 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
       'x-novarch-access': route.access,
       security: route.access === 'public' ? [] : [{ bearer: [] }],
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+      ...(route.textBody === undefined
+        ? {}
+        : {
+            requestBody: {
+              required: true,
+              description: route.textBody.description,
+              content: { [route.textBody.contentType]: { schema: { type: 'string' } } },
+            },
+          }),
       ...(route.body === undefined
         ? {}
         : {

@@ -55,10 +55,12 @@ function register(app: Hono, route: RouteSpec, services: ServerServices, scopes:
     const query = parse(route.query, context.req.query(), 'query');
     const body =
       route.body === undefined ? undefined : parse(route.body, await readJson(context.req.raw), 'body');
+    const text = route.textBody === undefined ? undefined : await context.req.text();
     const result = await route.handle({
       params,
       query,
       body,
+      ...(text === undefined ? {} : { text }),
       principal,
       scoped: principal === undefined ? undefined : new TenantScopedStore(services.store, principal, scopes),
       services,

@@ -4,6 +4,11 @@ import { NovarchError } from '../errors.js';
 export interface ProblemIssue {
   path: string;
   message: string;
+  /** Where in a text body (a rules file) the problem is: 1-based line and column. */
+  line?: number;
+  column?: number;
+  /** How to fix it. */
+  hint?: string;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface RouteRequest<Params, Query, Body> {
   params: Params;
   query: Query;
   body: Body;
+  /** The text body of a route with `textBody` (undefined otherwise). */
+  text?: string;
   /** Undefined on public routes only. */
   principal: Principal | undefined;
   /** The store as this credential sees it (undefined on public routes). */
@@ -41,6 +43,11 @@ export interface RouteSpec<
   params?: Params;
   query?: Query;
   body?: Body;
+  /**
+   * A body that is text, not JSON (a rules file's YAML): the handler reads it from
+   * `request.text`. Exclusive with `body`.
+   */
+  textBody?: { contentType: string; description: string };
   /** Default 200. */
   status?: 200 | 201;
   /** The JSON response body, or the `data:` of each event of a `text/event-stream`. */

@@ -5,6 +5,7 @@ import type { HoldCreatedEvent } from '../notify/hold-webhook-payload.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { ServerEvents } from './server-events.js';
+import { ServerRules } from './server-rules.js';
 import type { TenantScopedStore } from './tenant-scoped-store.js';
 
 /** A tenant the server serves, and what it sets for itself. */
@@ -23,6 +24,10 @@ export interface ServerServices {
   store: NovarchDatabaseStore;
   identities: IdentityStore;
   events: ServerEvents;
+  /**
+   * The rules files of `novarch.yaml` (`rules:`). A team's rules pushed to the store replace them
+   * for that team (see `ServerRules` for the precedence).
+   */
   rules: readonly RuleSet[];
   llmJudge?: LlmJudge;
   /** The deployment's hold window (s). */
@@ -43,7 +48,22 @@ export interface ServerServices {
   shutdown: AbortSignal;
 }
 
-/** The engine for one request: the deployment's rules on the caller's view of the store. */
+const serverRules = new WeakMap<ServerServices, ServerRules>();
+
+/** The server's rules (pushed, then files), one per app so parsed versions are kept across requests. */
+export function serverRulesOf(services: ServerServices): ServerRules {
+  let rules = serverRules.get(services);
+  if (rules === undefined) {
+    rules = new ServerRules(services.store, services.rules);
+    serverRules.set(services, rules);
+  }
+  return rules;
+}
+
+/**
+ * The engine for one request on the caller's view of the store, judging by the rules of the
+ * session's tenant and team: pushed to the server, else pushed to the store, else the files.
+ */
 export function engineFor(
   services: ServerServices,
   store: TenantScopedStore,
@@ -51,7 +71,7 @@ export function engineFor(
 ): NovarchEngine {
   return new NovarchEngine({
     store,
-    rules: services.rules,
+    rules: serverRulesOf(services).forTenant(tenantId),
     holdWindowSeconds: services.tenants?.[tenantId]?.holdWindowSeconds ?? services.holdWindowSeconds,
     ...(services.llmJudge === undefined ? {} : { llmJudge: services.llmJudge }),
     ...(services.judgeTimeoutMs === undefined ? {} : { judgeTimeoutMs: services.judgeTimeoutMs }),

@@ -23,6 +23,10 @@ export interface NovarchServerOptions {
   host: string;
   /** 0: any free port (tests). */
   port: number;
+  /**
+   * The rules files of `novarch.yaml`: a team's rules pushed to the store replace them for that
+   * team (see `ServerRules` for the precedence).
+   */
   rules: readonly RuleSet[];
   llmJudge?: LlmJudge;
   holdWindowSeconds: number;

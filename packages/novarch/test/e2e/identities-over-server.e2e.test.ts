@@ -106,7 +106,7 @@ describe('novarch keys --server', () => {
     const notAdmin = await asToken(operator, ['keys', 'list']);
     expect(notAdmin.code).toBe(2);
     expect(notAdmin.stderr).toBe(
-      'error: only an admin token may manage agent keys and operator tokens (HTTP 403)\n',
+      'error: only an admin token may manage agent keys, operator tokens and rules (HTTP 403)\n',
     );
     const unknown = await asToken(admin, ['keys', 'revoke', 'nva_000000000000']);
     expect(unknown.code).toBe(2);

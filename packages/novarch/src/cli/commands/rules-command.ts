@@ -22,11 +22,14 @@ import {
   operatorName,
   parseCommandOptions,
   type RunCommand,
+  type ServerOperations,
+  serverClient,
 } from './operator-context.js';
 import {
   formatReplayReport,
   formatRuleSetDiff,
   formatRuleSetsTable,
+  formatServerRuleSetsTable,
   replayReportJson,
   shortHash,
 } from './rules-format.js';
@@ -39,15 +42,51 @@ const versionArgument = z
 
 const PushOptionsSchema = GlobalOptionsSchema.extend({
   team: z.string().optional(),
+  tenant: z.string().optional(),
   operator: z.string().optional(),
   json: z.boolean().default(false),
 });
 const ListOptionsSchema = GlobalOptionsSchema.extend({
   team: z.string().optional(),
+  tenant: z.string().optional(),
   json: z.boolean().default(false),
 });
-const ShowOptionsSchema = GlobalOptionsSchema.extend({ json: z.boolean().default(false) });
-const DiffOptionsSchema = GlobalOptionsSchema.extend({});
+const ShowOptionsSchema = GlobalOptionsSchema.extend({
+  tenant: z.string().optional(),
+  json: z.boolean().default(false),
+});
+const DiffOptionsSchema = GlobalOptionsSchema.extend({ tenant: z.string().optional() });
+
+const TENANT_HELP = 'with --server: the tenant whose team it is (the rules of a tenant are its own)';
+
+/**
+ * With `--server`: the server client and the tenant (`--tenant`, required when `needsTenant`).
+ * Without: undefined, and `--tenant` is refused (a store's rules pushed directly have no tenant).
+ */
+function remoteRules(
+  command: string,
+  options: z.output<typeof GlobalOptionsSchema> & {
+    tenant?: string | undefined;
+    operator?: string | undefined;
+  },
+  context: OperatorContext,
+  needsTenant: boolean,
+): { server: ServerOperations; tenant: string | undefined } | undefined {
+  const server = serverClient(options, context);
+  const tenant = options.tenant?.trim() || undefined;
+  if (server === undefined) {
+    if (options.tenant !== undefined)
+      throw new OperatorUsageError(
+        `novarch rules ${command}: --tenant works with --server only: rules pushed to a store directly have no tenant (a server applies them to that team of every tenant without its own). Add --server URL, or drop --tenant.`,
+      );
+    return undefined;
+  }
+  if (needsTenant && tenant === undefined)
+    throw new OperatorUsageError(
+      `novarch rules ${command} --server: pass --tenant TENANT, the tenant whose team's rules these are (a server keeps each tenant's rules apart).`,
+    );
+  return { server, tenant };
+}
 const TestOptionsSchema = GlobalOptionsSchema.extend({
   team: z.string().optional(),
   since: z.string().optional(),
@@ -131,13 +170,34 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
     .command('push <file>')
     .description('validate a rules file and store it as the next version of its team’s rules')
     .option('--team <team>', "the team it is for (default: the file's team:; another one is refused)")
-    .option('--operator <name>', 'who pushes it (default $USER)')
+    .option('--tenant <tenant>', TENANT_HELP)
+    .option(
+      '--operator <name>',
+      "who pushes it (default $USER; not with --server, which records its token's name)",
+    )
     .option('--json', 'print the stored version as JSON')
     .action((file: string, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(PushOptionsSchema, command);
+        const remote = remoteRules('push', options, context, true);
         const ruleSet = await loadRulesFor(file, context, options.team);
         const absolute = ruleSet.file ?? path.resolve(context.cwd, file);
+        if (remote !== undefined) {
+          const source = await readFile(absolute, 'utf8');
+          const tenant = remote.tenant ?? '';
+          const { created, ruleSet: stored } = await remote.server.call((client) =>
+            client.rules().push(tenant, ruleSet.team, source),
+          );
+          const where = `${stored.tenantId}/${stored.team} v${stored.version}`;
+          context.stdout.write(
+            options.json
+              ? formatJson({ created, ...stored })
+              : created
+                ? `Pushed ${absolute} to ${remote.server.client.url} as ${where} (${shortHash(stored.contentHash)}, by ${stored.pushedBy}).\n`
+                : `Unchanged: ${absolute} is ${where} on ${remote.server.client.url} already (${shortHash(stored.contentHash)}); nothing pushed.\n`,
+          );
+          return ExitCode.ok;
+        }
         const pushedBy = operatorName(options.operator, context);
         if (pushedBy.trim() === '')
           throw new OperatorUsageError('No operator name: pass --operator NAME (or set $USER).');
@@ -164,10 +224,19 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
     .command('list')
     .description('list the pushed versions, by team then version')
     .option('--team <team>', 'only the versions of this team')
+    .option('--tenant <tenant>', "with --server: only this tenant's teams")
     .option('--json', 'print JSON instead of a table')
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ListOptionsSchema, command);
+        const remote = remoteRules('list', options, context, false);
+        if (remote !== undefined) {
+          const listed = await remote.server.call((client) =>
+            client.rules().list({ tenantId: remote.tenant, teamId: options.team }),
+          );
+          context.stdout.write(options.json ? formatJson(listed) : formatServerRuleSetsTable(listed));
+          return ExitCode.ok;
+        }
         const sets = await onRulesStore(options, context, (store) =>
           store.listRuleSets(options.team === undefined ? {} : { team: options.team }),
         );
@@ -181,11 +250,19 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
   rules
     .command('show <team> [version]')
     .description("print a team's rules file as pushed: the latest version, or the one given (3 or v3)")
+    .option('--tenant <tenant>', TENANT_HELP)
     .option('--json', 'print the version with its content hash, who pushed it and when, as JSON')
     .action((team: string, version: string | undefined, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ShowOptionsSchema, command);
         const wanted = version === undefined ? undefined : parseVersion('show', version);
+        const remote = remoteRules('show', options, context, true);
+        if (remote !== undefined) {
+          const tenant = remote.tenant ?? '';
+          const shown = await remote.server.call((client) => client.rules().show(tenant, team, wanted));
+          context.stdout.write(options.json ? formatJson(shown) : shown.content);
+          return ExitCode.ok;
+        }
         const stored = await onRulesStore(options, context, (store, where) =>
           storedVersion(store, where, team, wanted),
         );
@@ -198,10 +275,22 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
   rules
     .command('diff <team> <from> <to>')
     .description('a line diff between two versions of a team’s rules (e.g. rules diff cs-ops 2 3)')
+    .option('--tenant <tenant>', TENANT_HELP)
     .action((team: string, from: string, to: string, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(DiffOptionsSchema, command);
         const versions = [from, to].map((value) => parseVersion('diff', value));
+        const remote = remoteRules('diff', options, context, true);
+        if (remote !== undefined) {
+          const tenant = remote.tenant ?? '';
+          const [first = 1, second = 1] = versions;
+          const diffed = await remote.server.call((client) =>
+            client.rules().diff(tenant, team, first, second),
+          );
+          const named = (set: typeof diffed.from) => ({ ...set, team: `${set.tenantId}/${set.team}` });
+          context.stdout.write(formatRuleSetDiff(named(diffed.from), named(diffed.to), context.style));
+          return ExitCode.ok;
+        }
         const [before, after] = await onRulesStore(options, context, (store, where) =>
           Promise.all(versions.map((version) => storedVersion(store, where, team, version))),
         );

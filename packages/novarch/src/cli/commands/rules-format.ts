@@ -21,6 +21,25 @@ export function formatRuleSetsTable(sets: readonly StoredRuleSetSummary[]): stri
   );
 }
 
+/** `novarch rules list --server`: the versions of the tenants' teams the admin token sees. */
+export function formatServerRuleSetsTable(
+  sets: readonly (StoredRuleSetSummary & { tenantId: string })[],
+): string {
+  if (sets.length === 0)
+    return 'No rules pushed to this server yet (push a rules file with `novarch rules push FILE --server URL --tenant TENANT`).\n';
+  return formatTable(
+    ['TENANT', 'TEAM', 'VERSION', 'CONTENT HASH', 'PUSHED', 'BY'],
+    sets.map((set) => [
+      set.tenantId,
+      set.team,
+      `v${set.version}`,
+      shortHash(set.contentHash),
+      set.pushedAt,
+      set.pushedBy,
+    ]),
+  );
+}
+
 function describeStored(set: StoredRuleSet): string {
   return `${set.team} v${set.version} (${shortHash(set.contentHash)}, pushed ${set.pushedAt} by ${neutralise(set.pushedBy)})`;
 }

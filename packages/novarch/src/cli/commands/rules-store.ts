@@ -11,7 +11,8 @@ import type { GlobalOptionsSchema, OperatorContext } from './operator-context.js
 const STORE_URL = /^(sqlite|postgres|postgresql):/i;
 
 /**
- * Runs `work` on the store the `rules` commands use, and closes it: `--store` as a file path or a
+ * Runs `work` on the store the `rules` commands use without `--server` (and `rules test`
+ * always: replay reads the recorded sessions, which no route serves), and closes it: `--store` as a file path or a
  * store URL (`sqlite:PATH`, `postgres://…`), else `store.path` of `--config`, else
  * `$NOVARCH_STORE` (a path or a URL), else the default file. A SQLite file must exist (the CLI
  * never creates a store). `where` names the store in messages, without any password.
@@ -23,7 +24,7 @@ export async function onRulesStore<T>(
 ): Promise<T> {
   if (options.server !== undefined) {
     throw new OperatorUsageError(
-      '--server is not supported by the rules commands yet: they work on a store. Drop --server and pass --store postgres://… (or the SQLite file).',
+      "novarch rules test replays on a store, not through a server: drop --server and pass --store postgres://… (the server's store) or the SQLite file.",
     );
   }
   const base = { cwd: context.cwd, homeDirectory: context.homeDirectory };

@@ -83,7 +83,9 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
           ...(settings.webhooks === undefined ? {} : { webhooks: { targets: settings.webhooks } }),
         });
         const rulesNote =
-          rules.length === 0 ? 'no rules: every write is killed' : `${rules.length} rules file(s)`;
+          rules.length === 0
+            ? 'no rules files: a team without pushed rules has every write killed'
+            : `${rules.length} rules file(s), replaced per team by pushed rules`;
         const webhookNote =
           settings.webhooks === undefined
             ? ''

@@ -8,6 +8,7 @@ import { AUDIT_ROUTES } from './audit-routes.js';
 import { EVENT_ROUTES } from './event-routes.js';
 import { HOLD_ROUTES } from './hold-routes.js';
 import { OkSchema } from './route-helpers.js';
+import { RULES_ROUTES } from './rules-routes.js';
 import { SESSION_ROUTES } from './session-routes.js';
 
 const META_ROUTES = [
@@ -49,4 +50,5 @@ export const SERVER_ROUTES: readonly RouteSpec[] = [
   ...AUDIT_ROUTES,
   ...EVENT_ROUTES,
   ...ADMIN_ROUTES,
+  ...RULES_ROUTES,
 ];

@@ -42,7 +42,17 @@ export const ProblemSchema = z.object({
   title: z.string(),
   status: z.int(),
   detail: z.string(),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  issues: z
+    .array(
+      z.object({
+        path: z.string(),
+        message: z.string(),
+        line: z.int().optional(),
+        column: z.int().optional(),
+        hint: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /** One event of `GET /v1/events` (the `data:` of a server-sent event, JSON). */

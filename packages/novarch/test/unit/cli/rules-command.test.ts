@@ -117,8 +117,12 @@ describe('novarch rules push|list|show|diff', () => {
     );
     expect(await novarch('rules', 'list', '--server', 'https://novarch.example.com')).toMatchObject({
       code: 2,
+      error: "--server works on the server's store: drop --store and --config, or drop --server.",
+    });
+    expect(await novarch('rules', 'show', 'cs-ops', '--tenant', 'acme')).toMatchObject({
+      code: 2,
       error:
-        '--server is not supported by the rules commands yet: they work on a store. Drop --server and pass --store postgres://… (or the SQLite file).',
+        'novarch rules show: --tenant works with --server only: rules pushed to a store directly have no tenant (a server applies them to that team of every tenant without its own). Add --server URL, or drop --tenant.',
     });
     expect(
       await runNovarch(['--store', path.join(dir, 'absent.db'), 'rules', 'list'], { cwd: dir }),

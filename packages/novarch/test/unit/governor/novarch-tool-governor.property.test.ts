@@ -251,7 +251,13 @@ describe('NovarchToolGovernor property', () => {
    * stop latches; refusals are `Novarch: ...` text; only an execute's own error rejects.
    */
   it('never runs a write without a pass or an approval, nor anything after a stop', async () => {
-    await fc.assert(fc.asyncProperty(scenario, runScenario), { numRuns: 200 });
+    // A fixed seed: the tallies below check that the runs covered every race, which a random seed
+    // misses now and then (a kill landing while a write is held is one case in a few hundred).
+    // FC_SEED=<n> explores other runs.
+    await fc.assert(fc.asyncProperty(scenario, runScenario), {
+      numRuns: 200,
+      seed: Number(process.env.FC_SEED ?? 20_261_201),
+    });
     expect(tally.passRan).toBeGreaterThan(0);
     expect(tally.approvedRan).toBeGreaterThan(0);
     expect(tally.refusedWrites).toBeGreaterThan(0);

@@ -1,6 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServerWorld, lookupEvidence, refundProposal, type ServerWorld } from './server-fixture.js';
+import {
+  createServerWorld,
+  GATE_RULES,
+  lookupEvidence,
+  refundProposal,
+  type ServerWorld,
+} from './server-fixture.js';
 
 // The document served at /openapi.json describes exactly the app's routes, and every answer of a
 // scenario that calls each route validates against the schema the document gives for it.
@@ -34,7 +41,15 @@ async function call(
   body?: unknown,
   // biome-ignore lint/suspicious/noExplicitAny: the scenario reads many answer shapes, each validated against the document first
 ): Promise<any> {
-  const response = await world.call(method, path, credential, body);
+  // A string body is a rules file's YAML text (the one route with a text body).
+  const response =
+    typeof body === 'string'
+      ? await world.app.request(path, {
+          method,
+          headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/yaml' },
+          body,
+        })
+      : await world.call(method, path, credential, body);
   const operation = operationOf(method, path);
   expect(operation, `${method} ${path} is in the document`).toBeDefined();
   const status = String(response.status);
@@ -190,6 +205,15 @@ describe('the OpenAPI document', () => {
     });
     expect(token.secret).toMatch(/^nvo_[0-9a-f]{12}_/);
     await call('POST', `/v1/admin/operators/${token.token.id}/revoke`, admin);
+    const rules = await readFile(GATE_RULES, 'utf8');
+    const pushed = await call('POST', '/v1/rules/acme/cs-ops', admin, rules);
+    expect(pushed).toMatchObject({ created: true, ruleSet: { version: 1 } });
+    await call('POST', '/v1/rules/acme/cs-ops', admin, rules.replace('<= 500', '<= 600'));
+    const refused = await call('POST', '/v1/rules/acme/cs-ops', admin, 'team: cs-ops\nrules: [\n');
+    expect(refused.issues[0]).toMatchObject({ path: 'body', line: 3, column: 1 });
+    expect(await call('GET', '/v1/rules', admin)).toHaveLength(2);
+    await call('GET', '/v1/rules/acme/cs-ops/versions/latest', admin);
+    await call('GET', '/v1/rules/acme/cs-ops/diff?from=1&to=2', admin);
 
     // Problem answers validate too.
     await call('POST', '/v1/sessions', key, { teamId: '', agentId: 'x', extra: 1 });

@@ -56,6 +56,7 @@ const BODIES: Record<string, unknown> = {
   createAgentKey: { tenantId: 'acme', name: 'stolen' },
   createOperatorToken: { name: 'eve', role: 'operator', grants: ['acme'] },
 };
+// pushRuleSet's body is a rules file's text: any body reaches the 404 (no team of acme is visible).
 
 function globexCredential(access: string): string {
   if (access === 'admin') return globex.admin;
@@ -68,7 +69,11 @@ function acmeIds(path: string): string {
     .replace('{sessionId}', acme.session)
     .replace('{holdId}', acme.hold)
     .replace('{actionId}', acme.action)
-    .replace('{id}', acme.keyId);
+    .replace('{id}', acme.keyId)
+    .replace('{tenantId}', 'acme')
+    .replace('{teamId}', 'cs-ops')
+    .replace('{version}', '1')
+    .replace(/\/diff$/, '/diff?from=1&to=1');
 }
 
 describe('tenant isolation', () => {
@@ -105,6 +110,7 @@ describe('tenant isolation', () => {
     expect(evidence).toHaveLength(1);
     const keys = await world.stores.identities.listAgentKeys();
     expect(keys.find((key) => key.id === acme.keyId)?.revokedAt).toBeUndefined();
+    expect(await world.stores.store.listRuleSets()).toEqual([]);
   });
 
   it('lists only the caller tenant: sessions, holds, audit, evidence', async () => {
@@ -210,7 +216,7 @@ describe('credentials', () => {
     const keys = await world.call('POST', '/v1/admin/keys', acme.operator, { tenantId: 'acme', name: 'x' });
     expect(await json(keys)).toMatchObject({
       status: 403,
-      detail: 'only an admin token may manage agent keys and operator tokens',
+      detail: 'only an admin token may manage agent keys, operator tokens and rules',
     });
   });
 });
