@@ -284,7 +284,8 @@ function bareSearcher(Database, sqliteVec, file, collection) {
            WHERE chunks_fts MATCH ? AND collection_id = ? ORDER BY rank LIMIT ?) f
      JOIN chunks c ON c.rowid = f.rowid ORDER BY f.rank`,
   );
-  const terms = (query) => query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  // The distinct words, as holodeck's queryTerms() takes them.
+  const terms = (query) => [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
   const fts = (query) =>
     terms(query)
       .map((term) => `"${term}"`)
@@ -292,6 +293,8 @@ function bareSearcher(Database, sqliteVec, file, collection) {
   const render = (rows) =>
     rows.map((row, index) => `[${index + 1}] ${row.source} ${row.chunk_id}\n${row.text}`).join('\n\n');
   return {
+    semanticRows: (vector, k) => semantic.all(vector, k),
+    keywordRows: (query, k) => keyword.all(fts(query), id, k),
     semantic: (vector, k) => render(semantic.all(vector, k)),
     keyword: (query, k) => render(keyword.all(fts(query), id, k)),
     hybrid: (query, vector, k) => {
@@ -312,6 +315,20 @@ function bareSearcher(Database, sqliteVec, file, collection) {
     },
     close: () => db.close(),
   };
+}
+
+/**
+ * The share of holodeck's top k that is as good as the bare (exact) top k: a hit counts when its
+ * distance (semantic) or BM25 rank (keyword) is no worse than the bare k-th, so ties count either way.
+ */
+function agreement(mode, hits, bare, query, vector, k) {
+  const exact = mode === 'semantic' ? bare.semanticRows(vector, k) : bare.keywordRows(query, k);
+  if (!exact.length) return hits.length ? 0 : 1;
+  const kth = mode === 'semantic' ? exact.at(-1).distance : exact.at(-1).rank;
+  // The index keeps unit vectors under L2: a cosine score s is the distance √(2 − 2s).
+  const worse = (hit) => (mode === 'semantic' ? Math.sqrt(Math.max(0, 2 - 2 * hit.score)) : -hit.score);
+  const good = hits.filter((hit) => worse(hit) <= kth + 1e-4);
+  return Math.min(good.length, exact.length) / exact.length;
 }
 
 /** Query latency per mode, holodeck's query layer and the bare SQL alternating query by query. */
@@ -335,16 +352,18 @@ async function queryRole(agentFile, count) {
     const settings = { ...holodeck.searchSettingsOf(config), mode };
     const ours = [];
     const floor = [];
+    const agreements = [];
     for (const [index, query] of texts.entries()) {
       const vector = vectors[index];
       // Warm-up query of each mode is not counted.
       const rounds = index === 0 ? 2 : 1;
       for (let round = 0; round < rounds; round++) {
         let started = performance.now();
-        holodeck.formatResults(
-          await holodeck.searchIndex(store, collection, query, async () => vector, settings),
-        );
+        const hits = await holodeck.searchIndex(store, collection, query, async () => vector, settings);
+        holodeck.formatResults(hits);
         const oursMs = performance.now() - started;
+        if (round === 0 && mode !== 'hybrid')
+          agreements.push(agreement(mode, hits, bare, query, vector, topK));
         started = performance.now();
         if (mode === 'semantic') bare.semantic(vector, topK);
         else if (mode === 'keyword') bare.keyword(query, topK);
@@ -356,7 +375,11 @@ async function queryRole(agentFile, count) {
         }
       }
     }
-    results[mode] = { ours, floor };
+    results[mode] = {
+      ours,
+      floor,
+      recall: agreements.length ? agreements.reduce((a, b) => a + b, 0) / agreements.length : null,
+    };
   }
   // End to end as the model's call runs it: embedding the query over HTTP included.
   const { retrievalSearchTool } = await import(path.join(dist, 'tools/retrieval/retrieval-search-tool.js'));
@@ -467,7 +490,7 @@ async function main() {
         '--queries',
         String(queryCount),
       ]);
-      for (const [mode, { ours, floor }] of Object.entries(results)) {
+      for (const [mode, { ours, floor, recall }] of Object.entries(results)) {
         const ratio = median(ours) / median(floor);
         const p99Ratio = percentile(ours, 99) / percentile(floor, 99);
         queryRows.push([
@@ -479,6 +502,7 @@ async function main() {
           ms(percentile(floor, 99)),
           ratio.toFixed(2),
           p99Ratio.toFixed(2),
+          recall === null ? '' : recall.toFixed(3),
         ]);
         if (size === 100_000)
           verdicts.push(
@@ -490,6 +514,7 @@ async function main() {
         'tool call (HTTP embed incl.)',
         ms(median(toolMs)),
         ms(percentile(toolMs, 99)),
+        '',
         '',
         '',
         '',
@@ -517,10 +542,14 @@ async function main() {
     ),
   );
   console.log(
-    '\nQuery latency in ms (holodeck searchIndex + formatResults vs the same SQL on the same file; medians and p99)\n',
+    '\nQuery latency in ms (holodeck searchIndex + formatResults vs the same SQL on the same file; medians and p99;\n' +
+      "recall@k: share of holodeck's top k as good as the exact bare top k, ties counted)\n",
   );
   console.log(
-    table(['chunks', 'mode', 'p50', 'p99', 'bare p50', 'bare p99', 'p50 ratio', 'p99 ratio'], queryRows),
+    table(
+      ['chunks', 'mode', 'p50', 'p99', 'bare p50', 'bare p99', 'p50 ratio', 'p99 ratio', 'recall@5'],
+      queryRows,
+    ),
   );
   console.log(`\n${verdicts.join('\n')}`);
 }

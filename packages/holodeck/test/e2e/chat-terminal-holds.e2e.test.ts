@@ -112,7 +112,8 @@ describe.each(backendVariants())(
         await terminal.waitFor('Allow?');
         terminal.type('y');
       }
-      await terminal.waitFor('is held for an operator');
+      // The hold's lines arrive in several writes: read the screen once the last one is drawn.
+      await terminal.waitFor('deny:    novarch holds deny');
       const screen = terminal.text();
       const holdId = /^ {2}hold (\S+) · no decision by \d\d:\d\d:\d\d refuses it/m.exec(screen)?.[1];
       expect(holdId).toBeDefined();
