@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
-import { runNovarch } from './support/run-novarch-cli.js';
+import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 
 // `novarch keys` and `novarch operators` with --server: done by a real `novarch serve` process
 // through its /v1/admin routes, under an admin token, within that token's grants.
@@ -14,7 +14,6 @@ let store = '';
 let admin = '';
 let operator = '';
 
-const firstLine = (stdout: string) => stdout.split('\n')[0] ?? '';
 const asToken = (token: string, args: string[]) =>
   runNovarch([...args, '--server', server.url], { NOVARCH_TOKEN: token });
 const me = (credential: string) =>
@@ -22,7 +21,7 @@ const me = (credential: string) =>
 
 beforeAll(async () => {
   store = `sqlite:${path.join(mkdtempSync(path.join(tmpdir(), 'novarch-identities-')), 'server.db')}`;
-  const created = await runNovarch([
+  admin = await createSecret([
     'operators',
     'create',
     '--store',
@@ -34,9 +33,7 @@ beforeAll(async () => {
     '--grant',
     'acme',
   ]);
-  expect(created.code, created.stderr).toBe(0);
-  admin = firstLine(created.stdout);
-  const plain = await runNovarch([
+  operator = await createSecret([
     'operators',
     'create',
     '--store',
@@ -46,8 +43,6 @@ beforeAll(async () => {
     '--grant',
     'acme',
   ]);
-  expect(plain.code, plain.stderr).toBe(0);
-  operator = firstLine(plain.stdout);
   server = await startServerProcess(['--store', store]);
 });
 afterAll(() => {

@@ -12,7 +12,7 @@ import {
   toolResultsSeen,
 } from './support/gate-fixture.js';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
-import { runNovarch } from './support/run-novarch-cli.js';
+import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 
 // An agent in this process, governed through the real SDK and CLI by a `novarch serve` in another
 // process; the operator decides through the server with the operator CLI's --server mode.
@@ -23,12 +23,6 @@ let server: NovarchServerProcess;
 let agentKey = '';
 let operatorToken = '';
 
-function secretOf(stdout: string): string {
-  const secret = stdout.split('\n')[0] ?? '';
-  expect(secret).toMatch(/^nv[ao]_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
-  return secret;
-}
-
 beforeAll(async () => {
   fake = await startFakeAnthropic();
   world = await createGateWorld();
@@ -38,12 +32,8 @@ beforeAll(async () => {
     `hold_window_seconds: 30\nrules: [${JSON.stringify(RULES_FILE)}]\nserver:\n  store_url: sqlite:./server.db\n  tenants:\n    acme: {}\n`,
   );
   const store = ['--config', config];
-  const key = await runNovarch(['keys', 'create', ...store, '--tenant', 'acme', '--name', 'cs-bot']);
-  expect(key.code, key.stderr).toBe(0);
-  agentKey = secretOf(key.stdout);
-  const token = await runNovarch(['operators', 'create', ...store, '--name', 'ana', '--grant', 'acme']);
-  expect(token.code, token.stderr).toBe(0);
-  operatorToken = secretOf(token.stdout);
+  agentKey = await createSecret(['keys', 'create', ...store, '--tenant', 'acme', '--name', 'cs-bot']);
+  operatorToken = await createSecret(['operators', 'create', ...store, '--name', 'ana', '--grant', 'acme']);
   server = await startServerProcess(store);
 });
 afterEach(() => {

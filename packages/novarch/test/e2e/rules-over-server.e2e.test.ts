@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rulesContentHash } from '../../src/model/rules-content-hash.js';
 import { agentOverHttp } from './support/agent-over-http.js';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
-import { runNovarch } from './support/run-novarch-cli.js';
+import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 
 // A real `novarch serve` judging with the rules of novarch.yaml until an admin pushes a team's
 // rules with `novarch rules push --server`; from then on its verdicts cite the pushed version.
@@ -21,7 +21,6 @@ let agentKey = '';
 let v1 = '';
 let v2 = '';
 
-const firstLine = (stdout: string) => stdout.split('\n')[0] ?? '';
 const asAdmin = (args: string[]) => runNovarch([...args, '--server', server.url], { NOVARCH_TOKEN: admin });
 
 beforeAll(async () => {
@@ -35,7 +34,7 @@ beforeAll(async () => {
   writeFileSync(v1, gate.replace('<= 500', '<= 300'));
   v2 = path.join(directory, 'cs-ops-v2.rules.yaml');
   writeFileSync(v2, gate.replace('<= 500', '<= 800').replace(/(id: TEAM-2\n\s+version: )1/, '$12'));
-  const created = await runNovarch([
+  admin = await createSecret([
     'operators',
     'create',
     '--store',
@@ -47,11 +46,7 @@ beforeAll(async () => {
     '--grant',
     'acme',
   ]);
-  expect(created.code, created.stderr).toBe(0);
-  admin = firstLine(created.stdout);
-  const key = await runNovarch(['keys', 'create', '--store', store, '--tenant', 'acme', '--name', 'cs-bot']);
-  expect(key.code, key.stderr).toBe(0);
-  agentKey = firstLine(key.stdout);
+  agentKey = await createSecret(['keys', 'create', '--store', store, '--tenant', 'acme', '--name', 'cs-bot']);
   server = await startServerProcess(['--config', config]);
 });
 afterAll(() => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentOverHttp } from './support/agent-over-http.js';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
-import { runNovarch } from './support/run-novarch-cli.js';
+import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 
 // SIGTERM reaches `novarch serve` while a write is being judged (an LLM judge that takes 2 s):
 // no decision is lost. The write in flight is answered and stored; a write sent after the signal
@@ -44,7 +44,7 @@ beforeAll(async () => {
     config,
     'hold_window_seconds: 60\njudge: { provider: anthropic }\nrules: [rules.yaml]\nserver:\n  store_url: sqlite:./server.db\n',
   );
-  const key = await runNovarch([
+  agentKey = await createSecret([
     'keys',
     'create',
     '--config',
@@ -54,9 +54,7 @@ beforeAll(async () => {
     '--name',
     'cs-bot',
   ]);
-  expect(key.code, key.stderr).toBe(0);
-  agentKey = key.stdout.split('\n')[0] ?? '';
-  const token = await runNovarch([
+  operatorToken = await createSecret([
     'operators',
     'create',
     '--config',
@@ -66,8 +64,6 @@ beforeAll(async () => {
     '--grant',
     'acme',
   ]);
-  expect(token.code, token.stderr).toBe(0);
-  operatorToken = token.stdout.split('\n')[0] ?? '';
 });
 afterAll(async () => {
   for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');

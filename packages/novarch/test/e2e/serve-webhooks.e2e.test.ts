@@ -7,7 +7,7 @@ import { verifyWebhookSignature } from '../../src/notify/webhook-signature.js';
 import { agentOverHttp } from './support/agent-over-http.js';
 import { RULES_FILE } from './support/gate-fixture.js';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
-import { runNovarch } from './support/run-novarch-cli.js';
+import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // Webhooks on new holds, sent by a real `novarch serve` process to a local receiver: signed with the
@@ -43,7 +43,7 @@ beforeAll(async () => {
     config,
     `hold_window_seconds: 60\nrules: [${JSON.stringify(RULES_FILE)}]\nserver:\n  store_url: sqlite:./server.db\n  tenants:\n    acme: {}\n    globex: {}\n`,
   );
-  const key = await runNovarch([
+  agentKey = await createSecret([
     'keys',
     'create',
     '--config',
@@ -53,8 +53,6 @@ beforeAll(async () => {
     '--name',
     'cs-bot',
   ]);
-  expect(key.code, key.stderr).toBe(0);
-  agentKey = key.stdout.split('\n')[0] ?? '';
   receiver = await startWebhookReceiver();
 });
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { agentOverHttp } from './support/agent-over-http.js';
 import { lookup, RULES_FILE, refund } from './support/gate-fixture.js';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
-import { runNovarch } from './support/run-novarch-cli.js';
+import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 import { type RemoteAgentProcess, spawnRemoteAgent } from './support/spawn-remote-agent.js';
 
 // The issue's "done when": one `novarch serve` process governs agents in two other processes with
@@ -26,12 +26,6 @@ const agents: RemoteAgentProcess[] = [];
 const keys: string[] = [];
 let operatorToken = '';
 
-function secretOf(stdout: string): string {
-  const secret = stdout.split('\n')[0] ?? '';
-  expect(secret).toMatch(/^nv[ao]_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
-  return secret;
-}
-
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fakes = [await startFakeAnthropic(), await startFakeAnthropic()];
@@ -43,13 +37,9 @@ beforeAll(async () => {
   );
   const store = ['--config', config];
   for (const name of ['cs-bot-east', 'cs-bot-west']) {
-    const key = await runNovarch(['keys', 'create', ...store, '--tenant', 'acme', '--name', name]);
-    expect(key.code, key.stderr).toBe(0);
-    keys.push(secretOf(key.stdout));
+    keys.push(await createSecret(['keys', 'create', ...store, '--tenant', 'acme', '--name', name]));
   }
-  const token = await runNovarch(['operators', 'create', ...store, '--name', 'ana', '--grant', 'acme']);
-  expect(token.code, token.stderr).toBe(0);
-  operatorToken = secretOf(token.stdout);
+  operatorToken = await createSecret(['operators', 'create', ...store, '--name', 'ana', '--grant', 'acme']);
   server = await startServerProcess(store);
   browser = await launchChromium();
 });

@@ -27,3 +27,18 @@ export function runNovarch(args: string[], env: Record<string, string> = {}): Pr
     );
   });
 }
+
+/** An agent key (`nva_`) or operator token (`nvo_`) as `novarch keys|operators create` shows it. */
+const SECRET = /^nv[ao]_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Runs `novarch keys|operators create …args` and returns the secret it shows once (the first line
+ * of its output); a creation that does not exit 0, or prints no such secret, throws with its output.
+ */
+export async function createSecret(args: string[]): Promise<string> {
+  const run = await runNovarch(args);
+  const secret = run.stdout.split('\n')[0] ?? '';
+  if (run.code !== 0 || !SECRET.test(secret))
+    throw new Error(`novarch ${args.join(' ')} exited ${run.code} without a secret:\n${run.stderr}`);
+  return secret;
+}
