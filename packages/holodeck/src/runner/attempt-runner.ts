@@ -63,31 +63,52 @@ export function processIsolation(backend: AgentBackend): AttemptRunner {
   };
 }
 
+/** A session waiting for its next attempt: cleared ahead (`ready` says whether that worked), or not yet. */
+interface IdleSession {
+  session: AgentSession;
+  ready?: Promise<boolean>;
+}
+
 /**
- * Session isolation: sessions are reused across cases; before each case `reset()` starts a new
- * conversation (no history) in the same session. Faster on the Claude backend (no process start;
+ * Session isolation: sessions are reused across cases; each attempt gets a new conversation (no
+ * history) in a reused session (`reset()`). Faster on the Claude backend (no process start;
  * a `/clear` in the same CLI process), but there the first request of a case carries a short
  * "local command" caveat block, and stateful MCP servers are shared by the cases of one session.
+ *
+ * A released session is cleared at once while attempts remain to start, so its reset overlaps the
+ * grading of the attempt that just ended (a judge metric takes seconds) instead of delaying the
+ * next one; once every attempt has started, none is cleared for nothing. `attempts` is how many
+ * attempts the run will start (unknown: every released session is cleared ahead).
  */
-export function sessionIsolation(backend: AgentBackend): AttemptRunner {
-  const idle: AgentSession[] = [];
+export function sessionIsolation(backend: AgentBackend, plan: { attempts?: number } = {}): AttemptRunner {
+  const idle: IdleSession[] = [];
   const all = new Set<AgentSession>();
+  let started = 0;
+  const attemptsToStart = () =>
+    plan.attempts === undefined ? Number.POSITIVE_INFINITY : plan.attempts - started;
+  const discard = (session: AgentSession) => {
+    all.delete(session);
+    void session.close();
+  };
+  const clear = (session: AgentSession) =>
+    session.reset().then(
+      () => true,
+      () => false,
+    );
   const acquire = async (): Promise<AgentSession> => {
-    const reused = idle.pop();
-    if (reused) {
-      await reused.reset();
-      return reused;
+    started += 1;
+    for (let next = idle.shift(); next; next = idle.shift()) {
+      if (await (next.ready ?? clear(next.session))) return next.session;
+      discard(next.session);
     }
     const session = await backend.createSession();
     all.add(session);
     return session;
   };
   const release = (session: AgentSession, healthy: boolean) => {
-    if (healthy) idle.push(session);
-    else {
-      all.delete(session);
-      void session.close();
-    }
+    if (!healthy) return discard(session);
+    // Cleared ahead only for an attempt still to start that no other idle session will take.
+    idle.push(attemptsToStart() > idle.length ? { session, ready: clear(session) } : { session });
   };
   const conversation = async (signal: AbortSignal): Promise<AttemptConversation> => {
     const session = await acquire();

@@ -14,6 +14,8 @@ export interface RunRecordOptions {
   tags?: readonly string[];
   shard?: { index: number; count: number };
   allowSideEffects: boolean;
+  /** `--max-processes`, when given. */
+  maxProcesses?: number;
 }
 
 /** Unique and sortable: `2026-11-30T01-02-03-123Z-ab12cd`. */
@@ -58,6 +60,7 @@ export class RunRecord {
       ...(options.tags?.length ? { tags: [...options.tags] } : {}),
       ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
       allow_side_effects: options.allowSideEffects,
+      ...(options.maxProcesses !== undefined ? { max_processes: options.maxProcesses } : {}),
     };
   }
 

@@ -144,9 +144,10 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
 
   // Spares for the single-turn runs to come, started while they pay off (the backend measures
   // its start-ups and the model's answers in the run: bench/test-runner.mjs).
+  const attemptsOf = (testCase: PreparedCase) => options.repeat ?? testCase.config.repeat ?? 1;
   const singleTurnRuns = cases
     .filter((testCase) => !testCase.config.turns)
-    .reduce((sum, testCase) => sum + (options.repeat ?? testCase.config.repeat ?? 1), 0);
+    .reduce((sum, testCase) => sum + attemptsOf(testCase), 0);
   const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
   const backend: AgentBackend = selectBackend(agent, {
     ...(canPrewarm ? { prewarm: { runs: singleTurnRuns, concurrency } } : {}),
@@ -164,7 +165,11 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     await resolveToolNames(suite, backend);
     const metricContext: MetricContext = suite.usesJudge ? { judge: judgeFor(agent, options) } : {};
     const runner: AttemptRunner =
-      isolation === 'session' ? sessionIsolation(backend) : processIsolation(backend);
+      isolation === 'session'
+        ? sessionIsolation(backend, {
+            attempts: cases.reduce((sum, testCase) => sum + attemptsOf(testCase), 0),
+          })
+        : processIsolation(backend);
     try {
       const attemptsByCase = new Map<PreparedCase, CaseAttempt[]>();
       const planned = new Map<PreparedCase, number>();
@@ -175,7 +180,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
           planned.get(testCase),
         );
       const tasks = cases.flatMap((testCase) => {
-        const count = options.repeat ?? testCase.config.repeat ?? 1;
+        const count = attemptsOf(testCase);
         planned.set(testCase, count);
         attemptsByCase.set(testCase, []);
         return Array.from({ length: count }, (_, index) => async () => {

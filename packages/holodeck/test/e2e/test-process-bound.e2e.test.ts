@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { reply, respond, startFakeAnthropic } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createE2eAgent } from './support/e2e-agent.js';
@@ -90,13 +92,19 @@ describe('holodeck test: CLI processes and their bound', () => {
 
   it('below the concurrency, --max-processes also bounds the runs at a time', async () => {
     const agent = suite('A slow question', 2);
+    const report = join(agent.directory, 'report.json');
     const outcome = await runCountingProcesses(
-      ['test', agent.file, '--concurrency', '2', '--max-processes', '1', '--no-save'],
+      ['test', agent.file, '--concurrency', '2', '--max-processes', '1', '--no-save', '--output', report],
       agent.env,
     );
     expect(outcome.code, outcome.stderr).toBe(0);
     expect(outcome.most).toBe(1);
     expect(outcome.seen).toBe(2);
+    // the report says how the run was bounded
+    expect(JSON.parse(readFileSync(report, 'utf8')).options).toMatchObject({
+      concurrency: 2,
+      max_processes: 1,
+    });
   });
 
   it('with a model that answers faster than a CLI starts, starts no spares', async () => {

@@ -113,6 +113,7 @@ function describeDifferences(current: RunReport, baseline: RunReport): string[] 
   compare('--tag', baseline.options.tags, current.options.tags);
   compare('--shard', baseline.options.shard, current.options.shard);
   compare('--allow-side-effects', baseline.options.allow_side_effects, current.options.allow_side_effects);
+  compare('--max-processes', baseline.options.max_processes, current.options.max_processes);
   return differences;
 }
 

@@ -201,6 +201,7 @@ export const RunReportSchema = z
       tags: z.array(z.string()).optional(),
       shard: z.string().optional(),
       allow_side_effects: z.boolean(),
+      max_processes: z.int().positive().optional(),
     }),
     interrupted: z
       .boolean()

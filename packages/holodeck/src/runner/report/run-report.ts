@@ -166,6 +166,8 @@ export interface RunReport {
     tags?: string[];
     shard?: string;
     allow_side_effects: boolean;
+    /** `--max-processes`: most agent processes alive at once, when given. */
+    max_processes?: number;
   };
   /** True when the run was stopped by SIGINT or SIGTERM before every case had run. */
   interrupted?: boolean;

@@ -102,4 +102,14 @@ describe('--baseline with a selection or another agent', () => {
     // A case gone from the suite is still removed.
     expect(compareRuns(current, baseline, { suiteCases: ['a', 'b'] }).counts.removed).toBe(1);
   });
+
+  it('says when the runs had a different --max-processes bound', () => {
+    const baseline = runReport([passingCase('a')], { run_id: 'base' });
+    const bounded = runReport([passingCase('a')], {
+      run_id: 'now',
+      options: { ...baseline.options, max_processes: 3 },
+    });
+    expect(compareRuns(bounded, baseline).differences).toEqual(['--max-processes (none) → 3']);
+    expect(compareRuns(bounded, bounded).differences).toEqual([]);
+  });
 });
