@@ -4,8 +4,10 @@
  */
 export class ConsoleRequestError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429,
     message: string,
+    /** Sent as `Retry-After` (a 429). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ConsoleRequestError';

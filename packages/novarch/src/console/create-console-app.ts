@@ -2,11 +2,21 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import type { BlankSchema } from 'hono/types';
+import {
+  type FailedAuthLimiter,
+  type FailedAuthLimitOptions,
+  failedAuthLimiter,
+} from '../identity/failed-auth-limiter.js';
 import { type ConsoleContext, type ConsoleEnv, SESSION_COOKIE, wantsJson } from './console-context.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { ConsoleRequestError } from './console-errors.js';
 import { securityHeaders } from './console-security.js';
-import { type ConsoleSessionOptions, ConsoleSessionStore } from './console-session-store.js';
+import {
+  type ConsoleSessionOptions,
+  type ConsoleSessionRecords,
+  MemoryConsoleSessionStore,
+  StoredConsoleSessionStore,
+} from './console-session-store.js';
 import { registerAssetRoutes } from './routes/asset-routes.js';
 import { registerAuditRoutes } from './routes/audit-routes.js';
 import { registerEventsRoute } from './routes/events-route.js';
@@ -29,13 +39,26 @@ export interface ConsoleAppOptions {
   /** `Secure` on the session cookie: `auto` (default) when the console is reached over https. */
   secureCookie?: boolean | 'auto';
   session?: ConsoleSessionOptions;
+  /**
+   * Where sessions are kept: with records (the server passes its `IdentityStore`) they are in
+   * the store, survive a restart and are shared by every process on it; without, in this
+   * process's memory.
+   */
+  sessionRecords?: ConsoleSessionRecords;
+  /**
+   * Failed sign-ins allowed per client address (default 10 per 5 minutes, 10 000 addresses
+   * tracked, `X-Forwarded-For` not trusted), or a limiter shared with other surfaces (the API's
+   * bearer auth). Past the limit `POST /console/sign-in` answers 429 with `Retry-After` and
+   * verifies nothing.
+   */
+  signInLimit?: FailedAuthLimitOptions | FailedAuthLimiter;
   /** How often live pages look for new and decided holds, in ms (default 1000). */
   eventsPollMs?: number;
   /** Ends the live event streams (the server's shutdown signal). */
   shutdown?: AbortSignal;
   /** Where unexpected errors (500s) are reported; never the browser. Default stderr. */
   log?: (message: string) => void;
-  /** The clock of the session expiry (tests). */
+  /** The clock of the session expiry and of the sign-in limit (tests). */
   clock?: () => number;
 }
 
@@ -54,7 +77,11 @@ const MAX_BODY_BYTES = 64 * 1024;
 export function createConsoleApp(deps: ConsoleDeps, options: ConsoleAppOptions = {}): ConsoleApp {
   const context: ConsoleContext = {
     deps,
-    sessions: new ConsoleSessionStore(options.session, options.clock),
+    sessions:
+      options.sessionRecords === undefined
+        ? new MemoryConsoleSessionStore(options.session, options.clock)
+        : new StoredConsoleSessionStore(options.sessionRecords, options.session, options.clock),
+    signInLimiter: failedAuthLimiter(options.signInLimit, options.clock),
     publicOrigin: options.publicOrigin === undefined ? undefined : new URL(options.publicOrigin).origin,
     secureCookie: options.secureCookie ?? 'auto',
     eventsPollMs: options.eventsPollMs ?? 1000,
@@ -76,9 +103,11 @@ export function createConsoleApp(deps: ConsoleDeps, options: ConsoleAppOptions =
       },
     }),
   );
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     const known = error instanceof ConsoleRequestError;
     const status = known ? error.status : 500;
+    if (known && error.retryAfterSeconds !== undefined)
+      c.header('Retry-After', String(error.retryAfterSeconds));
     if (!known) log(`novarch console: ${c.req.method} ${c.req.path} failed: ${error.stack ?? String(error)}`);
     const message = known ? error.message : 'Internal error in the console: the server log has the details.';
     if (wantsJson(c) || c.req.path.endsWith('/events')) {
@@ -86,13 +115,13 @@ export function createConsoleApp(deps: ConsoleDeps, options: ConsoleAppOptions =
         'Content-Type': 'application/problem+json',
       });
     }
-    const session = context.sessions.lookup(getCookie(c, SESSION_COOKIE));
+    const session = await context.sessions.lookup(getCookie(c, SESSION_COOKIE)).catch(() => undefined);
     return c.html(
       renderLayout({
         page: 'error',
         title: titleOf(status),
         body: html`${renderMessage('error', message)}<p><a href="/console">Back to the triage queue</a></p>`,
-        ...(session.found === 'active'
+        ...(session?.found === 'active'
           ? { viewer: { operator: session.session.operator, csrfToken: session.session.csrfToken } }
           : {}),
       }),
@@ -121,6 +150,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Content Too Large',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
 };
 

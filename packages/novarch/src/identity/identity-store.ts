@@ -8,7 +8,7 @@ import {
   parseSecret,
   secretMatches,
 } from './identity-secrets.js';
-import type { IdentityTables, OperatorTokenRow } from './identity-tables.js';
+import type { AgentKeyRow, ConsoleSessionRow, IdentityTables, OperatorTokenRow } from './identity-tables.js';
 import {
   ALL_TENANTS,
   type Grant,
@@ -41,6 +41,23 @@ export interface OperatorTokenInfo {
 export interface Created<Info> {
   info: Info;
   secret: string;
+}
+
+/**
+ * A console session as stored (the console's `ConsoleSessionRecords` port): its id only as a
+ * SHA-256 hash, the operator at sign-in as JSON, times in ms since the epoch.
+ */
+export interface ConsoleSessionRecord {
+  /** SHA-256 (hex) of the session id. */
+  idHash: string;
+  /** The operator token it was signed in with. */
+  operatorId: string;
+  /** The operator at sign-in, as JSON (the console's `ConsoleOperator`). */
+  operator: string;
+  createdAt: number;
+  lastSeenAt: number;
+  /** Its operator token was revoked (then the session is refused, never reactivated). */
+  revoked: boolean;
 }
 
 /** A name, tenant or grant that cannot be stored, with what to write instead. */
@@ -88,13 +105,13 @@ export class IdentityStore {
     const rows = await this.db.selectFrom('novarch_agent_keys').selectAll().orderBy('created_at').execute();
     return rows
       .filter((row) => filter.tenants === undefined || filter.tenants.has(row.tenant_id))
-      .map((row) => ({
-        id: row.id,
-        tenantId: row.tenant_id,
-        name: row.name,
-        createdAt: row.created_at,
-        ...(row.revoked_at === null ? {} : { revokedAt: row.revoked_at }),
-      }));
+      .map(toAgentKeyInfo);
+  }
+
+  /** The agent key of this id (revoked or not), by its primary key; undefined for an unknown id. */
+  async findAgentKey(id: string): Promise<AgentKeyInfo | undefined> {
+    const row = await this.#agentKeyRow(id);
+    return row && toAgentKeyInfo(row);
   }
 
   /** Revokes a key (a key revoked before keeps its first revocation); undefined for an unknown id. */
@@ -105,7 +122,7 @@ export class IdentityStore {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .execute();
-    return (await this.listAgentKeys()).find((key) => key.id === id);
+    return this.findAgentKey(id);
   }
 
   async createOperatorToken(options: {
@@ -148,14 +165,31 @@ export class IdentityStore {
     return rows.map(toOperatorInfo);
   }
 
+  /**
+   * The operator token of this id (revoked or not: see `revokedAt`), by its primary key, so the
+   * cost of a lookup does not grow with the number of tokens; undefined for an unknown id.
+   */
+  async findOperatorToken(id: string): Promise<OperatorTokenInfo | undefined> {
+    const row = await this.#operatorTokenRow(id);
+    return row && toOperatorInfo(row);
+  }
+
+  /** Revokes a token and the console sessions signed in with it; undefined for an unknown id. */
   async revokeOperatorToken(id: string): Promise<OperatorTokenInfo | undefined> {
+    const at = new Date().toISOString();
     await this.db
       .updateTable('novarch_operator_tokens')
-      .set({ revoked_at: new Date().toISOString() })
+      .set({ revoked_at: at })
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .execute();
-    return (await this.listOperatorTokens()).find((token) => token.id === id);
+    await this.db
+      .updateTable('novarch_console_sessions')
+      .set({ revoked_at: at })
+      .where('operator_id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return this.findOperatorToken(id);
   }
 
   /**
@@ -167,22 +201,75 @@ export class IdentityStore {
     const parsed = parseSecret(text);
     if (parsed === undefined) return undefined;
     if (parsed.id.startsWith(AGENT_KEY_PREFIX)) {
-      const row = await this.db
-        .selectFrom('novarch_agent_keys')
-        .selectAll()
-        .where('id', '=', parsed.id)
-        .executeTakeFirst();
-      if (!row || row.revoked_at !== null || !secretMatches(parsed.secret, row.secret_hash)) return undefined;
+      const row = await this.#agentKeyRow(parsed.id);
+      if (!matches(parsed.secret, row)) return undefined;
       return { kind: 'agent', id: row.id, name: row.name, tenantId: row.tenant_id };
     }
-    const row = await this.db
-      .selectFrom('novarch_operator_tokens')
-      .selectAll()
-      .where('id', '=', parsed.id)
-      .executeTakeFirst();
-    if (!row || row.revoked_at !== null || !secretMatches(parsed.secret, row.secret_hash)) return undefined;
+    const row = await this.#operatorTokenRow(parsed.id);
+    if (!matches(parsed.secret, row)) return undefined;
     const info = toOperatorInfo(row);
     return { kind: 'operator', id: info.id, name: info.name, role: info.role, grants: info.grants };
+  }
+
+  // Console sessions (the console's `ConsoleSessionRecords`): one row per signed-in session, so
+  // sessions survive a restart and every server process on the store sees them.
+
+  async insertConsoleSession(session: Omit<ConsoleSessionRecord, 'revoked'>): Promise<void> {
+    await this.db
+      .insertInto('novarch_console_sessions')
+      .values({
+        id_hash: session.idHash,
+        operator_id: session.operatorId,
+        operator: session.operator,
+        created_at: iso(session.createdAt),
+        last_seen_at: iso(session.lastSeenAt),
+        revoked_at: null,
+      })
+      .execute();
+  }
+
+  async findConsoleSession(idHash: string): Promise<ConsoleSessionRecord | undefined> {
+    const row = await this.db
+      .selectFrom('novarch_console_sessions')
+      .selectAll()
+      .where('id_hash', '=', idHash)
+      .executeTakeFirst();
+    return row && toConsoleSessionRecord(row);
+  }
+
+  /** Moves a session's last activity forward (never back: another process may have seen it later). */
+  async touchConsoleSession(idHash: string, lastSeenAt: number): Promise<void> {
+    await this.db
+      .updateTable('novarch_console_sessions')
+      .set({ last_seen_at: iso(lastSeenAt) })
+      .where('id_hash', '=', idHash)
+      .where('last_seen_at', '<', iso(lastSeenAt))
+      .execute();
+  }
+
+  async deleteConsoleSession(idHash: string): Promise<void> {
+    await this.db.deleteFrom('novarch_console_sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  /** Deletes the sessions that have ended: idle since before `lastSeenBefore`, or created before `createdBefore`. */
+  async deleteEndedConsoleSessions(ends: { lastSeenBefore: number; createdBefore: number }): Promise<void> {
+    await this.db
+      .deleteFrom('novarch_console_sessions')
+      .where((eb) =>
+        eb.or([
+          eb('last_seen_at', '<', iso(ends.lastSeenBefore)),
+          eb('created_at', '<', iso(ends.createdBefore)),
+        ]),
+      )
+      .execute();
+  }
+
+  #agentKeyRow(id: string): Promise<AgentKeyRow | undefined> {
+    return this.db.selectFrom('novarch_agent_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  #operatorTokenRow(id: string): Promise<OperatorTokenRow | undefined> {
+    return this.db.selectFrom('novarch_operator_tokens').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   close(): Promise<void> {
@@ -195,6 +282,46 @@ function checkName(what: string, value: string): void {
     throw new IdentityError(
       `${what} "${value}" is not valid: use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
     );
+}
+
+/**
+ * Whether the secret matches an active credential's row. An unknown id is compared against a
+ * stand-in hash too, so the answer takes as long whether or not the id exists.
+ */
+function matches<Row extends { secret_hash: string; revoked_at: string | null }>(
+  secret: string,
+  row: Row | undefined,
+): row is Row {
+  const matched = secretMatches(secret, row?.secret_hash ?? UNKNOWN_ID_HASH);
+  return row !== undefined && row.revoked_at === null && matched;
+}
+
+/** SHA-256 of the empty string: no credential's random part (43 characters) hashes to it. */
+const UNKNOWN_ID_HASH = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function toConsoleSessionRecord(row: ConsoleSessionRow): ConsoleSessionRecord {
+  return {
+    idHash: row.id_hash,
+    operatorId: row.operator_id,
+    operator: row.operator,
+    createdAt: Date.parse(row.created_at),
+    lastSeenAt: Date.parse(row.last_seen_at),
+    revoked: row.revoked_at !== null,
+  };
+}
+
+function toAgentKeyInfo(row: AgentKeyRow): AgentKeyInfo {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    createdAt: row.created_at,
+    ...(row.revoked_at === null ? {} : { revokedAt: row.revoked_at }),
+  };
 }
 
 function toOperatorInfo(row: OperatorTokenRow): OperatorTokenInfo {

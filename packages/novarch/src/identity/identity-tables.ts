@@ -2,6 +2,7 @@
 export interface IdentityTables {
   novarch_agent_keys: AgentKeyRow;
   novarch_operator_tokens: OperatorTokenRow;
+  novarch_console_sessions: ConsoleSessionRow;
 }
 
 export interface AgentKeyRow {
@@ -23,5 +24,19 @@ export interface OperatorTokenRow {
   grants: string;
   secret_hash: string;
   created_at: string;
+  revoked_at: string | null;
+}
+
+/** A signed-in console session (migration 002), shared by every server process on the store. */
+export interface ConsoleSessionRow {
+  /** SHA-256 (hex) of the session id the browser's cookie holds; the id itself is never stored. */
+  id_hash: string;
+  /** The operator token it was signed in with (`nvo_3f9c…`): revoking the token revokes it. */
+  operator_id: string;
+  /** JSON: the operator at sign-in, `{ "id", "name", "role", "grants" }` (re-read on each request). */
+  operator: string;
+  /** ISO instants, like the other identity tables. */
+  created_at: string;
+  last_seen_at: string;
   revoked_at: string | null;
 }

@@ -5,7 +5,8 @@ import type { IdentityTables } from './identity-tables.js';
 // The identity tables have their own migrations, recorded in their own kysely tables, so they
 // never interleave with the store's `schema_migrations` list. Plain `text` columns work on SQLite
 // and PostgreSQL alike.
-const MIGRATIONS: Record<string, Migration> = {
+/** The identity tables' migrations, by name, applied in name order (exported for the upgrade tests). */
+export const IDENTITY_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_agent_keys_and_operator_tokens': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -31,9 +32,31 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  // Console sessions in the database, not a server's memory: they survive a restart and work on
+  // every server process of the store. Keyed by the SHA-256 of the cookie's session id.
+  '002_console_sessions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('novarch_console_sessions')
+        .ifNotExists()
+        .addColumn('id_hash', 'text', (column) => column.primaryKey())
+        .addColumn('operator_id', 'text', (column) => column.notNull())
+        .addColumn('operator', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('last_seen_at', 'text', (column) => column.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('novarch_console_sessions_operator')
+        .ifNotExists()
+        .on('novarch_console_sessions')
+        .column('operator_id')
+        .execute();
+    },
+  },
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+const provider: MigrationProvider = { getMigrations: async () => ({ ...IDENTITY_MIGRATIONS }) };
 
 /** Brings the identity tables to the latest version (idempotent; concurrent openers take turns). */
 export async function migrateIdentity(db: Kysely<IdentityTables>): Promise<void> {

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
+import type { ConsoleSessionOptions } from '../console/console-session-store.js';
 import { createConsoleApp } from '../console/create-console-app.js';
 import { storeConsoleDeps } from '../console/store-console-deps.js';
+import type { FailedAuthLimiter, FailedAuthLimitOptions } from '../identity/failed-auth-limiter.js';
 import type { ServerServices } from './server-services.js';
 
 /** How the server serves its console (all optional). */
@@ -12,13 +14,23 @@ export interface ServerConsoleOptions {
   publicOrigin?: string;
   /** How often live pages look for new and decided holds (ms, default 1000). */
   eventsPollMs?: number;
+  /** Idle and absolute session lifetimes (default 30 minutes and 12 hours). */
+  session?: ConsoleSessionOptions;
+  /**
+   * Failed sign-ins allowed per client address before `POST /console/sign-in` answers 429
+   * (default 10 per 5 minutes; `X-Forwarded-For` is not trusted unless `trustForwardedFor`), or a
+   * limiter to share with the API's bearer auth.
+   */
+  signInLimit?: FailedAuthLimitOptions | FailedAuthLimiter;
   log?: (message: string) => void;
 }
 
 /**
  * Mounts the operator console at `/console` on the server's app: over the server's store, signed
- * in with the server's operator tokens (an agent key never signs in), its decisions and kills
- * announced on the server's event bus so agents long-polling through the server wake at once.
+ * in with the server's operator tokens (an agent key never signs in), its sessions kept in the
+ * identity tables (a restart keeps operators signed in; every server process on the store shares
+ * them), its decisions and kills announced on the server's event bus so agents long-polling
+ * through the server wake at once.
  */
 export function mountConsole(app: Hono, services: ServerServices, options: ServerConsoleOptions = {}): void {
   const { identities, events, store } = services;
@@ -28,12 +40,13 @@ export function mountConsole(app: Hono, services: ServerServices, options: Serve
       const principal = await identities.authenticate(token);
       return principal?.kind === 'operator' ? principal : undefined;
     },
-    // Asked on every request of a signed-in console session: a revoked token signs it out at once.
+    // Asked on every request of a signed-in console session (one primary-key lookup): a revoked
+    // token signs it out at once.
     findOperator: async (id) => {
-      const token = (await identities.listOperatorTokens()).find(
-        (candidate) => candidate.id === id && candidate.revokedAt === undefined,
-      );
-      return token && { id: token.id, name: token.name, role: token.role, grants: token.grants };
+      const token = await identities.findOperatorToken(id);
+      return token === undefined || token.revokedAt !== undefined
+        ? undefined
+        : { id: token.id, name: token.name, role: token.role, grants: token.grants };
     },
     subscribeChanges: (listener) => events.subscribe(() => listener()),
     onHoldDecided: (session, hold) => events.emitHold('hold-decided', session, hold),
@@ -49,6 +62,9 @@ export function mountConsole(app: Hono, services: ServerServices, options: Serve
     '/',
     createConsoleApp(deps, {
       shutdown: services.shutdown,
+      sessionRecords: identities,
+      ...(options.session === undefined ? {} : { session: options.session }),
+      ...(options.signInLimit === undefined ? {} : { signInLimit: options.signInLimit }),
       ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
       ...(options.eventsPollMs === undefined ? {} : { eventsPollMs: options.eventsPollMs }),
       ...(options.log === undefined ? {} : { log: options.log }),

@@ -104,11 +104,11 @@ async function stillSignedIn(
   context: ConsoleContext,
   session: ConsoleEnv['Variables']['session'],
 ): Promise<boolean> {
-  if (!context.sessions.isActive(session)) return false;
+  if (!(await context.sessions.isActive(session))) return false;
   if (context.deps.findOperator === undefined) return true;
   const operator = await context.deps.findOperator(session.operator.id);
   if (operator === undefined) {
-    context.sessions.delete(session.id);
+    await context.sessions.delete(session.id);
     return false;
   }
   session.operator = operator;

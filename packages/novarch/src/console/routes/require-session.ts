@@ -12,12 +12,13 @@ import { checkCsrfToken, checkOrigin } from '../console-security.js';
  */
 export function requireSession(context: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
-    const lookup = context.sessions.lookup(getCookie(c, SESSION_COOKIE));
-    let why: 'expired' | 'revoked' | undefined = lookup.found === 'expired' ? 'expired' : undefined;
+    const lookup = await context.sessions.lookup(getCookie(c, SESSION_COOKIE));
+    let why: 'expired' | 'revoked' | undefined =
+      lookup.found === 'expired' || lookup.found === 'revoked' ? lookup.found : undefined;
     if (lookup.found === 'active' && context.deps.findOperator !== undefined) {
       const operator = await context.deps.findOperator(lookup.session.operator.id);
       if (operator === undefined) {
-        context.sessions.delete(lookup.session.id);
+        await context.sessions.delete(lookup.session.id);
         why = 'revoked';
       } else {
         // Grants changed since sign-in take effect at once.
