@@ -2,9 +2,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { JUDGE_PROVIDERS, type JudgeProvider } from 'judge-client';
 import { z } from 'zod';
+import {
+  type NovarchServerConfig,
+  NovarchServerConfigSchema,
+  toServerConfig,
+} from './novarch-server-config.js';
+
+export type {
+  NovarchServerConfig,
+  NovarchTenantConfig,
+  NovarchWebhookConfig,
+} from './novarch-server-config.js';
 
 /** Seconds an operator may take on a hold unless the deployment says otherwise. */
 export const DEFAULT_HOLD_WINDOW_SECONDS = 300;
+/** Seconds `novarch serve` waits on shutdown for the writes being judged, unless told otherwise. */
+export const DEFAULT_DRAIN_TIMEOUT_SECONDS = 30;
 /** Where the embedded store lives unless the deployment says otherwise. */
 export const DEFAULT_STORE_PATH = '~/.novarch/novarch.db';
 
@@ -21,16 +34,6 @@ export interface NovarchConfig {
   rules: string[];
   /** `novarch serve`'s settings (`server:`), when the file has them. */
   server?: NovarchServerConfig;
-}
-
-/** The `server:` section: where `novarch serve` listens, its store, the tenants it serves. */
-export interface NovarchServerConfig {
-  /** `HOST:PORT` (default 127.0.0.1:7311). */
-  listen?: string;
-  /** `sqlite:PATH` (relative to the file) or `postgres://…`; default `sqlite:` + `store.path`. */
-  storeUrl?: string;
-  /** The tenants served, with their own hold windows; absent: every tenant a key names. */
-  tenants?: Record<string, { holdWindowSeconds?: number }>;
 }
 
 /**
@@ -130,33 +133,7 @@ export const NovarchConfigSchema = z.strictObject({
     })
     .default({ path: DEFAULT_STORE_PATH }),
   rules: z.array(z.string().trim().min(1)).default([]),
-  server: z
-    .strictObject({
-      listen: z
-        .string()
-        .regex(
-          /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]*):[0-9]{1,5}$/,
-          'expected HOST:PORT, e.g. 127.0.0.1:7311 or 0.0.0.0:7311',
-        )
-        .optional(),
-      store_url: z
-        .string()
-        .regex(
-          /^(sqlite:|postgres(ql)?:\/\/)/,
-          'expected sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE',
-        )
-        .optional(),
-      tenants: z
-        .record(
-          z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a tenant id: letters, digits, . _ -'),
-          z
-            .strictObject({ hold_window_seconds: z.int().min(1).optional() })
-            .nullable()
-            .default({}),
-        )
-        .optional(),
-    })
-    .optional(),
+  server: NovarchServerConfigSchema.optional(),
 });
 
 /** A redaction pattern must compile: it runs on every stored tool input and output. */
@@ -198,38 +175,9 @@ export function toNovarchConfig(
     ...(data.judge === undefined ? {} : { judge: toJudgeConfig(data.judge) }),
     store: toStoreConfig(data.store, resolveUserPath(data.store.path, directory, homeDirectory)),
     rules: data.rules.map((rulesFile) => resolveUserPath(rulesFile, directory, homeDirectory)),
-    ...(data.server === undefined ? {} : { server: toServerConfig(data.server, directory, homeDirectory) }),
-  };
-}
-
-function toServerConfig(
-  server: NonNullable<z.output<typeof NovarchConfigSchema>['server']>,
-  directory: string,
-  homeDirectory: string,
-): NovarchServerConfig {
-  const sqlite = server.store_url?.startsWith('sqlite:') === true;
-  return {
-    ...(server.listen === undefined ? {} : { listen: server.listen }),
-    ...(server.store_url === undefined
+    ...(data.server === undefined
       ? {}
-      : {
-          // A relative sqlite: path is relative to this file, as every other path in it.
-          storeUrl: sqlite
-            ? `sqlite:${resolveUserPath(server.store_url.slice('sqlite:'.length), directory, homeDirectory)}`
-            : server.store_url,
-        }),
-    ...(server.tenants === undefined
-      ? {}
-      : {
-          tenants: Object.fromEntries(
-            Object.entries(server.tenants).map(([id, tenant]) => [
-              id,
-              tenant?.hold_window_seconds === undefined
-                ? {}
-                : { holdWindowSeconds: tenant.hold_window_seconds },
-            ]),
-          ),
-        }),
+      : { server: toServerConfig(data.server, (value) => resolveUserPath(value, directory, homeDirectory)) }),
   };
 }
 

@@ -1,12 +1,15 @@
 import { NovarchError } from '../errors.js';
 
-/** The public URL without a trailing slash; refused unless http(s) with no path, query or credentials. */
-export function checkPublicUrl(text: string): string {
+/**
+ * What is wrong with a public URL, said of the URL (`must be http(s)://HOST[:PORT] …`), or
+ * undefined when it can be used. `checkPublicUrl` and `server.public_url` of novarch.yaml share it.
+ */
+export function publicUrlProblem(text: string): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(text);
   } catch {
-    throw new NovarchError(`the public URL is not a URL: expected e.g. https://novarch.example.com`);
+    return 'is not a URL: expected e.g. https://novarch.example.com';
   }
   if (
     (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
@@ -16,8 +19,13 @@ export function checkPublicUrl(text: string): string {
     parsed.hash !== '' ||
     parsed.pathname !== '/'
   )
-    throw new NovarchError(
-      `the public URL must be http(s)://HOST[:PORT] with no path, query or credentials, e.g. https://novarch.example.com`,
-    );
-  return parsed.origin;
+    return 'must be http(s)://HOST[:PORT] with no path, query or credentials, e.g. https://novarch.example.com';
+  return undefined;
+}
+
+/** The public URL without a trailing slash; refused unless http(s) with no path, query or credentials. */
+export function checkPublicUrl(text: string): string {
+  const problem = publicUrlProblem(text);
+  if (problem !== undefined) throw new NovarchError(`the public URL ${problem}`);
+  return new URL(text).origin;
 }

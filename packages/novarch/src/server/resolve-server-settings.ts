@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { OperatorUsageError } from '../cli/operator-errors.js';
-import {
-  checkWebhookTarget,
-  MIN_WEBHOOK_SECRET_LENGTH,
-  type WebhookTarget,
-} from '../notify/webhook-target.js';
+import type { WebhookTarget } from '../notify/webhook-target.js';
 import { loadNovarchConfig } from '../rules/load-novarch-config.js';
 import {
+  DEFAULT_DRAIN_TIMEOUT_SECONDS,
   DEFAULT_HOLD_WINDOW_SECONDS,
   defaultNovarchConfig,
   type NovarchConfig,
@@ -15,7 +12,10 @@ import {
 } from '../rules/novarch-config.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
 import { checkPublicUrl } from './check-public-url.js';
+import { resolveWebhookTargets } from './resolve-webhook-targets.js';
 import type { ServedTenant } from './server-services.js';
+
+export { WEBHOOK_SECRET_ENV_PREFIX, webhookSecretVariable } from '../notify/webhook-target.js';
 
 /** Where `novarch serve` listens unless told otherwise: this machine only. */
 export const DEFAULT_LISTEN = '127.0.0.1:7311';
@@ -28,20 +28,24 @@ export const SERVER_ENV = {
   config: 'NOVARCH_CONFIG',
   publicUrl: 'NOVARCH_PUBLIC_URL',
   webhooks: 'NOVARCH_WEBHOOKS',
+  drainTimeout: 'NOVARCH_DRAIN_TIMEOUT_SECONDS',
 } as const;
 
-/** The prefix of a tenant's webhook secret variable: `NOVARCH_WEBHOOK_SECRET_ACME` for tenant acme. */
-export const WEBHOOK_SECRET_ENV_PREFIX = 'NOVARCH_WEBHOOK_SECRET_';
-
-/** The flags that choose the server's settings. */
+/** The flags that choose the server's settings (the store and identity commands take these too). */
 export interface ServerFlags {
   store?: string | undefined;
   config?: string | undefined;
   listen?: string | undefined;
   holdWindow?: string | undefined;
+}
+
+/** The flags only `novarch serve` takes. */
+export interface ServeFlags extends ServerFlags {
   publicUrl?: string | undefined;
   /** `TENANT=URL`, once per tenant. */
   webhook?: readonly string[] | undefined;
+  /** Seconds. */
+  drainTimeout?: string | undefined;
 }
 
 export interface ServerEnvironment {
@@ -50,20 +54,30 @@ export interface ServerEnvironment {
   homeDirectory: string;
 }
 
-/** Everything `novarch serve` runs with, and where the store came from (for messages). */
+/** The server's store and address, and where they came from (for messages). */
 export interface ServerSettings {
   host: string;
   port: number;
+  /** Where the listen address came from (`--listen`, `$NOVARCH_LISTEN`, the file, the default). */
+  listenSource: string;
   storeUrl: string;
   storeSource: string;
   storeOptions: StoredValueOptions;
   holdWindowSeconds: number;
   config?: NovarchConfig;
   tenants?: Record<string, ServedTenant>;
+}
+
+/** Everything `novarch serve` runs with. */
+export interface ServeSettings extends ServerSettings {
   /** The address operators reach the server at (webhooks link to its console). */
   publicUrl?: string;
   /** Each tenant's webhook target (its secret from the environment). */
   webhooks?: Record<string, WebhookTarget>;
+  /** Where the webhooks came from: `--webhook`, `$NOVARCH_WEBHOOKS` or `server.tenants in FILE`. */
+  webhookSource?: string;
+  /** How long a shutdown waits for the writes being judged before it refuses them (ms). */
+  drainTimeoutMs: number;
 }
 
 /**
@@ -80,7 +94,6 @@ export async function resolveServerSettings(
   environment: ServerEnvironment,
 ): Promise<ServerSettings> {
   const { env, cwd, homeDirectory } = environment;
-  const given = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
   const configFlag = given(flags.config) ?? given(env[SERVER_ENV.config]);
   const localConfig = path.join(cwd, 'novarch.yaml');
   const configFile =
@@ -120,11 +133,52 @@ export async function resolveServerSettings(
   const holdWindowSeconds =
     windowFrom === undefined
       ? (config?.holdWindowSeconds ?? DEFAULT_HOLD_WINDOW_SECONDS)
-      : parseSeconds(windowFrom.value, windowFrom.source);
+      : parseWholeSeconds(windowFrom.value, windowFrom.source, 'a hold window', DEFAULT_HOLD_WINDOW_SECONDS);
+
+  const { path: _storePath, ...storeOptions } = base.store;
+  const tenants = config?.server?.tenants;
+  return {
+    host,
+    port,
+    listenSource: listenFrom.source,
+    storeUrl,
+    storeSource: storeFrom.source,
+    storeOptions,
+    holdWindowSeconds,
+    ...(config === undefined ? {} : { config }),
+    ...(tenants === undefined
+      ? {}
+      : {
+          tenants: Object.fromEntries(
+            Object.entries(tenants).map(([id, tenant]): [string, ServedTenant] => [
+              id,
+              tenant.holdWindowSeconds === undefined ? {} : { holdWindowSeconds: tenant.holdWindowSeconds },
+            ]),
+          ),
+        }),
+  };
+}
+
+/**
+ * `novarch serve`'s settings: `resolveServerSettings`'s, and, each from the first that has it:
+ * - public URL: `--public-url` > `$NOVARCH_PUBLIC_URL` > `server.public_url` > none (the listen address)
+ * - webhooks: `--webhook` (repeated) > `$NOVARCH_WEBHOOKS` > `server.tenants.<id>.webhook` > none;
+ *   secrets from `$NOVARCH_WEBHOOK_SECRET_<TENANT>` only
+ * - drain timeout: `--drain-timeout` > `$NOVARCH_DRAIN_TIMEOUT_SECONDS` > `server.drain_timeout_seconds` > 30
+ */
+export async function resolveServeSettings(
+  flags: ServeFlags,
+  environment: ServerEnvironment,
+): Promise<ServeSettings> {
+  const settings = await resolveServerSettings(flags, environment);
+  const { env } = environment;
+  const { config } = settings;
+  const configFile = config?.file;
 
   const publicUrlFrom = pick([
     ['--public-url', given(flags.publicUrl)],
     [`$${SERVER_ENV.publicUrl}`, given(env[SERVER_ENV.publicUrl])],
+    [`server.public_url in ${configFile}`, config?.server?.publicUrl],
   ]);
   let publicUrl: string | undefined;
   try {
@@ -134,84 +188,48 @@ export async function resolveServerSettings(
       `${publicUrlFrom?.source}: ${error instanceof Error ? error.message : error}`,
     );
   }
-  const webhooks = resolveWebhooks(flags.webhook, env, config?.server?.tenants);
-  if (webhooks !== undefined && publicUrl === undefined && (host === '0.0.0.0' || host === '::'))
+
+  const webhooks = resolveWebhookTargets({
+    flags: flags.webhook,
+    env,
+    envName: SERVER_ENV.webhooks,
+    configFile,
+    tenants: config?.server?.tenants,
+  });
+  if (
+    webhooks !== undefined &&
+    publicUrl === undefined &&
+    (settings.host === '0.0.0.0' || settings.host === '::')
+  )
     throw new OperatorUsageError(
-      `webhooks link to the console, but ${listenFrom.source} listens on every interface (${listenFrom.value}): give the address operators reach the server at with --public-url or $${SERVER_ENV.publicUrl}, e.g. https://novarch.example.com`,
+      `webhooks link to the console, but ${settings.listenSource} listens on every interface (${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${settings.port}): give the address operators reach the server at with --public-url, $${SERVER_ENV.publicUrl} or server.public_url, e.g. https://novarch.example.com`,
     );
 
-  const { path: _storePath, ...storeOptions } = base.store;
+  const drainFrom = pick([
+    ['--drain-timeout', given(flags.drainTimeout)],
+    [`$${SERVER_ENV.drainTimeout}`, given(env[SERVER_ENV.drainTimeout])],
+  ]);
+  const drainTimeoutSeconds =
+    drainFrom === undefined
+      ? (config?.server?.drainTimeoutSeconds ?? DEFAULT_DRAIN_TIMEOUT_SECONDS)
+      : parseWholeSeconds(
+          drainFrom.value,
+          drainFrom.source,
+          'a drain timeout',
+          DEFAULT_DRAIN_TIMEOUT_SECONDS,
+        );
+
   return {
-    host,
-    port,
-    storeUrl,
-    storeSource: storeFrom.source,
-    storeOptions,
-    holdWindowSeconds,
-    ...(config === undefined ? {} : { config }),
-    ...(config?.server?.tenants === undefined ? {} : { tenants: config.server.tenants }),
+    ...settings,
     ...(publicUrl === undefined ? {} : { publicUrl }),
-    ...(webhooks === undefined ? {} : { webhooks }),
+    ...(webhooks === undefined ? {} : { webhooks: webhooks.targets, webhookSource: webhooks.source }),
+    drainTimeoutMs: drainTimeoutSeconds * 1000,
   };
 }
 
-/** The variable that holds a tenant's webhook secret: `NOVARCH_WEBHOOK_SECRET_` + the id in capitals, `.` and `-` as `_`. */
-export function webhookSecretVariable(tenantId: string): string {
-  return `${WEBHOOK_SECRET_ENV_PREFIX}${tenantId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-}
-
-/**
- * The tenants' webhooks: `--webhook TENANT=URL` (repeated), else `$NOVARCH_WEBHOOKS`
- * (`TENANT=URL,TENANT=URL`); each secret from `$NOVARCH_WEBHOOK_SECRET_<TENANT>`, never a flag or
- * a file. Only tenants the server serves (when `server.tenants` lists them).
- */
-function resolveWebhooks(
-  flags: readonly string[] | undefined,
-  env: ServerEnvironment['env'],
-  tenants: Readonly<Record<string, unknown>> | undefined,
-): Record<string, WebhookTarget> | undefined {
-  const fromEnv = env[SERVER_ENV.webhooks]?.trim();
-  const [source, entries] =
-    flags !== undefined && flags.length > 0
-      ? ['--webhook', flags]
-      : fromEnv
-        ? [`$${SERVER_ENV.webhooks}`, fromEnv.split(',')]
-        : [undefined, []];
-  if (source === undefined) return undefined;
-  const targets: Record<string, WebhookTarget> = {};
-  const variables = new Map<string, string>();
-  for (const entry of entries) {
-    const match = /^\s*([A-Za-z0-9][A-Za-z0-9._-]{0,63})=(\S+)\s*$/.exec(entry);
-    if (!match?.[1] || !match[2])
-      throw new OperatorUsageError(
-        `${source}: "${entry}" is not a webhook: write TENANT=URL, e.g. acme=https://hooks.acme.example/novarch`,
-      );
-    const [, tenantId, url] = match;
-    if (tenantId in targets) throw new OperatorUsageError(`${source}: tenant "${tenantId}" has two webhooks`);
-    if (tenants !== undefined && !(tenantId in tenants))
-      throw new OperatorUsageError(
-        `${source}: tenant "${tenantId}" is not served here (server.tenants lists ${Object.keys(tenants).join(', ')})`,
-      );
-    const variable = webhookSecretVariable(tenantId);
-    const other = variables.get(variable);
-    if (other !== undefined)
-      throw new OperatorUsageError(
-        `${source}: tenants "${other}" and "${tenantId}" would share the secret variable $${variable}: give one of them no webhook`,
-      );
-    variables.set(variable, tenantId);
-    const secret = env[variable];
-    if (secret === undefined || secret === '')
-      throw new OperatorUsageError(
-        `${source}: the webhook of tenant "${tenantId}" needs its signing secret in $${variable} (at least ${MIN_WEBHOOK_SECRET_LENGTH} characters, e.g. from \`openssl rand -hex 32\`)`,
-      );
-    try {
-      checkWebhookTarget(tenantId, { url, secret });
-    } catch (error) {
-      throw new OperatorUsageError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    targets[tenantId] = { url, secret };
-  }
-  return targets;
+/** A trimmed value, or undefined when empty. */
+function given(value: string | undefined): string | undefined {
+  return value?.trim() ? value.trim() : undefined;
 }
 
 function pick(candidates: [string, string | undefined][]): { source: string; value: string } | undefined {
@@ -233,10 +251,10 @@ export function parseListen(text: string, source: string): { host: string; port:
   return { host, port };
 }
 
-function parseSeconds(text: string, source: string): number {
+function parseWholeSeconds(text: string, source: string, what: string, example: number): number {
   if (!/^[1-9][0-9]*$/.test(text))
     throw new OperatorUsageError(
-      `${source}: "${text}" is not a hold window: write a whole number of seconds ≥ 1, e.g. 300`,
+      `${source}: "${text}" is not ${what}: write a whole number of seconds ≥ 1, e.g. ${example}`,
     );
   return Number(text);
 }

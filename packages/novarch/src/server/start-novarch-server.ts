@@ -4,17 +4,19 @@ import type { Hono } from 'hono';
 import { NovarchError } from '../errors.js';
 import { WebhookNotifier, type WebhookNotifierOptions } from '../notify/webhook-notifier.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
+import { DEFAULT_DRAIN_TIMEOUT_SECONDS } from '../rules/novarch-config.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
 import { checkPublicUrl } from './check-public-url.js';
 import { createServerApp } from './create-server-app.js';
+import { JudgementsInFlight, SHUTDOWN_REFUSAL_RATIONALE } from './judgements-in-flight.js';
 import { openServerStores, type ServerStores } from './open-server-stores.js';
 import { problemAsResponse } from './problem-response.js';
 import { ServerEvents } from './server-events.js';
 import type { ServedTenant } from './server-services.js';
 
 /** How long a shutdown waits for requests in flight (a judge deciding) before it closes anyway. */
-export const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+export const DEFAULT_DRAIN_TIMEOUT_MS = DEFAULT_DRAIN_TIMEOUT_SECONDS * 1000;
 
 export interface NovarchServerOptions {
   /** `sqlite:PATH` or `postgres://…`. */
@@ -32,6 +34,11 @@ export interface NovarchServerOptions {
   holdWindowSeconds: number;
   judgeTimeoutMs?: number;
   tenants?: Readonly<Record<string, ServedTenant>>;
+  /**
+   * How long a shutdown waits for the requests in flight (ms, default 30000). A write still being
+   * judged when it passes is stored as refused (`SHUTDOWN_REFUSAL_RATIONALE`) and answered 503;
+   * its judge's later answer is never stored.
+   */
   drainTimeoutMs?: number;
   log?: (message: string) => void;
   /**
@@ -65,7 +72,9 @@ export interface RunningNovarchServer {
    * Graceful shutdown: stops accepting connections, lets the requests in flight finish (a write
    * being judged gets its verdict stored and answered; long-polls on holds answer at once with
    * the hold as it is, so their agents poll again and, the server gone, refuse), then closes the
-   * store. No decision that was stored is lost, and none is half-made.
+   * store. When the drain timeout passes first, each write still being judged is stored as
+   * refused and answered 503, and nothing more is stored (fail-closed: a judge answering later
+   * can neither pass nor release it). No decision that was stored is lost, and none is half-made.
    */
   close(): Promise<void>;
 }
@@ -76,18 +85,20 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
   const wildcard = options.host === '0.0.0.0' || options.host === '::';
   if (options.webhooks !== undefined && options.publicUrl === undefined && wildcard)
     throw new NovarchError(
-      `webhooks link to the console, but this server listens on every interface (${options.host}): give the address operators reach it at with --public-url (or $NOVARCH_PUBLIC_URL), e.g. https://novarch.example.com`,
+      `webhooks link to the console, but this server listens on every interface (${options.host}): give the address operators reach it at with --public-url ($NOVARCH_PUBLIC_URL, server.public_url), e.g. https://novarch.example.com`,
     );
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const stores = await openServerStores(options.storeUrl, options.storeOptions ?? {});
   const shutdown = new AbortController();
+  const inFlight = new JudgementsInFlight();
   const events = new ServerEvents();
   // The notifier is made once the port is known (its console link may need it), before any
   // request can be read: no hold is created without it.
   let notifier: WebhookNotifier | undefined;
   const app = createServerApp(
     {
-      store: stores.store,
+      // What each request stores is tracked, and nothing is stored after a shutdown's cut.
+      store: inFlight.guard(stores.store),
       identities: stores.identities,
       events,
       rules: options.rules,
@@ -116,6 +127,12 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
   // shutdown waits for them, so no stored decision is left unanswered.
   const open = new Set<ServerResponse>();
   let drained: (() => void) | undefined;
+  const allAnswered = () =>
+    open.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          drained = resolve;
+        });
   const server = createAdaptorServer({
     hostname: options.host,
     port: options.port,
@@ -127,7 +144,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
           status: 503,
           detail: 'the server is shutting down',
         });
-      return app.fetch(request);
+      return inFlight.serve(() => app.fetch(request));
     },
   }) as HttpServer;
   server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
@@ -190,15 +207,21 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
         // Long-polls answer at once, event streams end; requests being judged run to their answer.
         shutdown.abort();
         server.closeIdleConnections();
-        if (open.size > 0)
-          await Promise.race([
-            new Promise<void>((resolve) => {
-              drained = resolve;
-            }),
-            new Promise<void>((resolve) =>
-              setTimeout(resolve, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS).unref(),
-            ),
-          ]);
+        const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+        const answered = open.size === 0 || (await settledWithin(allAnswered(), drainTimeoutMs));
+        // Nothing is stored from now on but the refusals of the writes still being judged: past
+        // the drain timeout, or after their agents went away (a judge answering later stores nothing).
+        const outcome = await inFlight.cut(stores.store);
+        if (outcome.refused > 0)
+          log(
+            `novarch serve: ${outcome.refused} write(s) still being judged ${answered ? 'after their agents went away' : `when the drain timeout (${drainTimeoutMs / 1000} s) passed`}: stored as refused ("${SHUTDOWN_REFUSAL_RATIONALE}")${answered ? '' : ' and answered 503'}`,
+          );
+        for (const failure of outcome.failures)
+          log(
+            `novarch serve: the refusal of a write being judged could not be stored (${failure}): it keeps no verdict and never ran`,
+          );
+        // The cut's answers, and those of requests whose decision was stored, go out.
+        if (!answered) await settledWithin(allAnswered(), CUT_ANSWER_GRACE_MS);
         server.closeAllConnections();
         await stopped;
         // Webhooks being sent finish (each bounded by its timeout); the rest stay pending in the store.
@@ -208,6 +231,22 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
       return closing;
     },
   };
+}
+
+/** How long, after a cut, the answers still in flight get before their connections are closed. */
+const CUT_ANSWER_GRACE_MS = 1_000;
+
+/** True when `promise` settled within `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function describe(error: unknown): string {

@@ -27,6 +27,11 @@ describe('novarch serve', () => {
     expect(fromEnv.stderr).toContain(
       '$NOVARCH_HOLD_WINDOW_SECONDS: "soon" is not a hold window: write a whole number of seconds ≥ 1, e.g. 300',
     );
+    const drain = await runNovarch(['serve', '--drain-timeout', '0'], {});
+    expect(drain.code).toBe(2);
+    expect(drain.stderr).toContain(
+      '--drain-timeout: "0" is not a drain timeout: write a whole number of seconds ≥ 1, e.g. 30',
+    );
     const store = await runNovarch(['serve', '--store', 'mysql://db/novarch']);
     expect(store.code).toBe(2);
     expect(store.stderr).toContain('Unknown store URL scheme "mysql:"');
@@ -37,5 +42,11 @@ describe('novarch serve', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit codes of serve:');
     expect(help.stdout).toContain('--listen > $NOVARCH_LISTEN > server.listen > 127.0.0.1:7311');
+    expect(help.stdout).toContain(
+      '--drain-timeout > $NOVARCH_DRAIN_TIMEOUT_SECONDS > server.drain_timeout_seconds > 30',
+    );
+    expect(help.stdout).toContain(
+      '--public-url > $NOVARCH_PUBLIC_URL > server.public_url > the listen address',
+    );
   });
 });

@@ -238,7 +238,108 @@ describe('webhook settings of novarch serve: each bad one exits 2 with its messa
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      'webhooks link to the console, but --listen listens on every interface (0.0.0.0:0): give the address operators reach the server at with --public-url or $NOVARCH_PUBLIC_URL, e.g. https://novarch.example.com',
+      'webhooks link to the console, but --listen listens on every interface (0.0.0.0:0): give the address operators reach the server at with --public-url, $NOVARCH_PUBLIC_URL or server.public_url, e.g. https://novarch.example.com',
+    );
+  });
+});
+
+describe('webhooks and the public URL in novarch.yaml', () => {
+  /** A configuration beside the first one (same store), with `server` lines of its own. */
+  function configWith(name: string, serverLines: string[]): string {
+    const file = path.join(directory, name);
+    writeFileSync(
+      file,
+      [
+        'hold_window_seconds: 60',
+        `rules: [${JSON.stringify(RULES_FILE)}]`,
+        'server:',
+        '  store_url: sqlite:./server.db',
+        ...serverLines,
+        '',
+      ].join('\n'),
+    );
+    return file;
+  }
+
+  it('server.public_url and server.tenants.acme.webhook: a new hold POSTs a webhook signed with $NOVARCH_WEBHOOK_SECRET_ACME', async () => {
+    receiver.received.splice(0);
+    receiver.answer({ status: 200 });
+    const file = configWith('novarch-webhooks.yaml', [
+      `  public_url: ${PUBLIC_URL}`,
+      '  tenants:',
+      '    acme:',
+      '      webhook:',
+      `        url: ${receiver.url}${HOOK_PATH}`,
+      '    globex: {}',
+    ]);
+    const server = await startServerProcess(['--config', file], { NOVARCH_WEBHOOK_SECRET_ACME: SECRET });
+    servers.push(server);
+    expect(server.output()).toContain(`webhooks for acme (from server.tenants in ${file})`);
+    expect(server.output()).toContain(`console at ${PUBLIC_URL}/console`);
+    const holdId = await holdARefund(server, 'C4');
+    const [request] = await receiver.waitForRequests(1);
+    expect(request?.path).toBe(HOOK_PATH);
+    expect(
+      verifyWebhookSignature({
+        secret: SECRET,
+        body: request?.body ?? '',
+        header: String(request?.headers['novarch-signature']),
+      }),
+    ).toMatchObject({ valid: true });
+    expect(PayloadSchema.parse(JSON.parse(request?.body ?? '')).hold).toEqual({
+      id: holdId,
+      url: `${PUBLIC_URL}/console/holds/${holdId}`,
+    });
+    expect(server.output()).not.toContain(SECRET);
+    expect(server.output()).not.toContain(HOOK_PATH);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('a webhook of the file whose tenant has no secret variable: exit 2, naming the variable and the line', async () => {
+    const file = configWith('novarch-no-secret.yaml', [
+      '  tenants:',
+      '    acme:',
+      '      webhook:',
+      '        url: https://hooks.acme.example/novarch',
+    ]);
+    const run = await runNovarch(['serve', '--config', file, '--listen', '127.0.0.1:0'], {});
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toContain(
+      `error: 1 problem in Novarch configuration:\n${file}:7:7  server.tenants.acme.webhook: the webhook of tenant "acme" needs its signing secret in $NOVARCH_WEBHOOK_SECRET_ACME (at least 16 characters, e.g. from \`openssl rand -hex 32\`)\n    hint: a webhook secret is read from the environment only, never from novarch.yaml`,
+    );
+  });
+
+  it('a secret in the file: exit 2, saying to use the variable; the secret is not shown', async () => {
+    const file = configWith('novarch-secret.yaml', [
+      '  tenants:',
+      '    acme:',
+      '      webhook:',
+      '        url: https://hooks.acme.example/novarch',
+      `        secret: ${SECRET}`,
+    ]);
+    const run = await runNovarch(['serve', '--config', file, '--listen', '127.0.0.1:0'], {
+      NOVARCH_WEBHOOK_SECRET_ACME: SECRET,
+    });
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toContain(
+      `error: 1 problem in Novarch configuration:\n${file}:9:9  server.tenants.acme.webhook.secret: a webhook's secret is never read from the configuration file: set $NOVARCH_WEBHOOK_SECRET_ACME in the server's environment instead\n    hint: remove this key (and change the secret if this file was shared)`,
+    );
+    expect(run.stderr).not.toContain(SECRET);
+  });
+
+  it('a bad public_url or webhook url of the file: exit 2 with its line and field', async () => {
+    const file = configWith('novarch-bad-urls.yaml', [
+      '  public_url: https://novarch.example.com/console',
+      '  tenants:',
+      '    acme: { webhook: { url: "ftp://hooks.acme.example/novarch" } }',
+    ]);
+    const run = await runNovarch(['serve', '--config', file, '--listen', '127.0.0.1:0'], {
+      NOVARCH_WEBHOOK_SECRET_ACME: SECRET,
+    });
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toContain(
+      `error: 2 problems in Novarch configuration:\n${file}:5:15  server.public_url: must be http(s)://HOST[:PORT] with no path, query or credentials, e.g. https://novarch.example.com\n${file}:7:29  server.tenants.acme.webhook.url: must be http: or https:, got ftp:.`,
     );
   });
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ModelLlmJudge } from '../../rules/llm/model-llm-judge.js';
 import { loadRulesFiles } from '../../rules/load-rules-file.js';
 import {
-  resolveServerSettings,
+  resolveServeSettings,
   SERVER_ENV,
   WEBHOOK_SECRET_ENV_PREFIX,
 } from '../../server/resolve-server-settings.js';
@@ -20,6 +20,7 @@ const ServeOptionsSchema = GlobalOptionsSchema.extend({
   holdWindow: z.string().optional(),
   publicUrl: z.string().optional(),
   webhook: z.array(z.string()).optional(),
+  drainTimeout: z.string().optional(),
 });
 
 export const SERVE_HELP = `
@@ -30,10 +31,13 @@ Settings, each from the first that has it:
   hold window  --hold-window > $${SERVER_ENV.holdWindow} > hold_window_seconds > 300
   config       --config > $${SERVER_ENV.config} > ./novarch.yaml when present
                (its rules:, judge: and server.tenants are used too)
-  public URL   --public-url > $${SERVER_ENV.publicUrl} > the listen address: where operators reach
-               the server (webhooks link to its /console; the console accepts forms from it only)
-  webhooks     --webhook TENANT=URL (repeat) > $${SERVER_ENV.webhooks} (TENANT=URL,TENANT=URL);
-               each tenant's signing secret in $${WEBHOOK_SECRET_ENV_PREFIX}<TENANT> (capitals, . and - as _)
+  public URL   --public-url > $${SERVER_ENV.publicUrl} > server.public_url > the listen address: where
+               operators reach the server (webhooks link to its /console; the console accepts forms
+               from it only)
+  webhooks     --webhook TENANT=URL (repeat) > $${SERVER_ENV.webhooks} (TENANT=URL,TENANT=URL)
+               > server.tenants.TENANT.webhook.url; each tenant's signing secret in
+               $${WEBHOOK_SECRET_ENV_PREFIX}<TENANT> (capitals, . and - as _), never in a flag or the file
+  drain        --drain-timeout > $${SERVER_ENV.drainTimeout} > server.drain_timeout_seconds > 30
 
 The operator console is at <public URL>/console (sign in with an operator token).
 
@@ -41,12 +45,14 @@ Agents reach it with NOVARCH_SERVER=URL and NOVARCH_API_KEY=nva_… (novarch key
 operators with --server URL and NOVARCH_TOKEN=nvo_… (novarch operators create).
 
 SIGTERM or SIGINT shuts it down gracefully: it stops accepting connections, lets the requests in
-flight finish (a write being judged gets its stored verdict), then closes the store.
+flight finish (a write being judged gets its stored verdict), then closes the store. A write still
+being judged when the drain timeout passes is stored as refused and answered 503 (fail-closed).
 
 Exit codes of serve:
   0  stopped by SIGTERM or SIGINT after a graceful shutdown
   1  could not start: the address is in use, the store could not be opened (rerun with --debug)
-  2  usage or configuration error: a bad --listen, --store or --hold-window, an invalid novarch.yaml`;
+  2  usage or configuration error: a bad --listen, --store, --hold-window or --drain-timeout, a
+     webhook without its secret variable, an invalid novarch.yaml`;
 
 /** `novarch serve`: the Novarch HTTP API for agents and operators. */
 export function registerServeCommand(program: Command, run: RunCommand, context: OperatorContext): void {
@@ -61,13 +67,28 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
       'POST a signed webhook to URL on every new hold of TENANT (repeat per tenant; the secret from $NOVARCH_WEBHOOK_SECRET_<TENANT>)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--drain-timeout <seconds>',
+      'on SIGTERM, how long writes being judged may take before they are refused (default 30)',
+    )
     .addHelpText('after', SERVE_HELP)
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(ServeOptionsSchema, command);
-        const settings = await resolveServerSettings(options, context);
+        const settings = await resolveServeSettings(options, context);
         const rules = await loadRulesFiles(settings.config?.rules ?? []);
         const judge = settings.config?.judge;
+        // Once the server stopped, the judge's requests still open are pointless (nothing they
+        // answer is stored): abort them, so the process ends now rather than at their timeout.
+        const judgeRequests = new AbortController();
+        const judgeFetch: typeof fetch = (input, init) =>
+          fetch(input, {
+            ...init,
+            signal:
+              init?.signal == null
+                ? judgeRequests.signal
+                : AbortSignal.any([init.signal, judgeRequests.signal]),
+          });
         // Loaded on use: --help need not import the server and its store.
         const { startNovarchServer } = await import('../../server/start-novarch-server.js');
         const server = await startNovarchServer({
@@ -77,10 +98,13 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
           port: settings.port,
           rules,
           holdWindowSeconds: settings.holdWindowSeconds,
-          ...(judge === undefined ? {} : { llmJudge: new ModelLlmJudge({ ...judge, env: context.env }) }),
+          ...(judge === undefined
+            ? {}
+            : { llmJudge: new ModelLlmJudge({ ...judge, env: context.env, fetch: judgeFetch }) }),
           ...(settings.tenants === undefined ? {} : { tenants: settings.tenants }),
           ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
           ...(settings.webhooks === undefined ? {} : { webhooks: { targets: settings.webhooks } }),
+          drainTimeoutMs: settings.drainTimeoutMs,
         });
         const rulesNote =
           rules.length === 0
@@ -89,7 +113,7 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
         const webhookNote =
           settings.webhooks === undefined
             ? ''
-            : `; webhooks for ${Object.keys(settings.webhooks).join(', ')}`;
+            : `; webhooks for ${Object.keys(settings.webhooks).join(', ')} (from ${settings.webhookSource})`;
         context.stdout.write(
           `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
         );
@@ -100,6 +124,7 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
         });
         context.stdout.write(`novarch serve: ${signal}: shutting down (finishing requests in flight)\n`);
         await server.close();
+        judgeRequests.abort();
         context.stdout.write('novarch serve: stopped; the store is closed\n');
         return ExitCode.ok;
       }),

@@ -102,6 +102,7 @@ function allowedKeysAt(schema: z.core.$ZodType, path: readonly (string | number)
   let current: z.core.$ZodType | undefined = unwrap(schema);
   for (const segment of path) {
     if (current instanceof z.ZodObject && typeof segment === 'string') current = current.shape[segment];
+    else if (current instanceof z.ZodRecord && typeof segment === 'string') current = current.valueType;
     else if (current instanceof z.ZodArray) current = current.element;
     else return [];
     if (current === undefined) return [];
@@ -112,6 +113,11 @@ function allowedKeysAt(schema: z.core.$ZodType, path: readonly (string | number)
 
 function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let current = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault) current = current.unwrap();
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodDefault ||
+    current instanceof z.ZodNullable
+  )
+    current = current.unwrap();
   return current;
 }

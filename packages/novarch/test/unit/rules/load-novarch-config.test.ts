@@ -72,6 +72,41 @@ describe('loadNovarchConfig', () => {
     });
   });
 
+  it('reads the server settings: listen, store, public URL, drain timeout, tenants and their webhooks', async () => {
+    const file = temp.write(
+      'server.yaml',
+      [
+        'server:',
+        '  listen: 0.0.0.0:7311',
+        '  store_url: sqlite:./server.db',
+        '  public_url: https://novarch.example.com',
+        '  drain_timeout_seconds: 45',
+        '  tenants:',
+        '    acme:',
+        '      hold_window_seconds: 600',
+        '      webhook:',
+        '        url: https://hooks.acme.example/novarch',
+        '    globex: { webhook: { url: "http://127.0.0.1:9000/hook" } }',
+        '    initech: {}',
+        '',
+      ].join('\n'),
+    );
+    expect((await loadNovarchConfig(file, { homeDirectory: home })).server).toEqual({
+      listen: '0.0.0.0:7311',
+      storeUrl: `sqlite:${path.join(temp.dir, 'server.db')}`,
+      publicUrl: 'https://novarch.example.com',
+      drainTimeoutSeconds: 45,
+      tenants: {
+        acme: {
+          holdWindowSeconds: 600,
+          webhook: { url: 'https://hooks.acme.example/novarch', position: { line: 9, column: 7 } },
+        },
+        globex: { webhook: { url: 'http://127.0.0.1:9000/hook', position: { line: 11, column: 15 } } },
+        initech: {},
+      },
+    });
+  });
+
   it('defaults the judge provider to anthropic', async () => {
     const file = temp.write('judge.yaml', 'judge:\n  model: claude-haiku-4-5\n');
     expect((await loadNovarchConfig(file, { homeDirectory: home })).judge).toEqual({
@@ -201,6 +236,108 @@ describe('loadNovarchConfig', () => {
       ],
     ],
     [
+      'a public URL with a path',
+      'server:\n  public_url: https://novarch.example.com/console\n',
+      [
+        '2:15 server.public_url: must be http(s)://HOST[:PORT] with no path, query or credentials, e.g. https://novarch.example.com',
+      ],
+    ],
+    [
+      'a public URL that is not a URL',
+      'server:\n  public_url: novarch.example.com\n',
+      ['2:15 server.public_url: is not a URL: expected e.g. https://novarch.example.com'],
+    ],
+    [
+      'a public URL with credentials',
+      'server:\n  public_url: https://ana:pw@novarch.example.com\n',
+      [
+        '2:15 server.public_url: must be http(s)://HOST[:PORT] with no path, query or credentials, e.g. https://novarch.example.com',
+      ],
+    ],
+    [
+      'a misspelt public_url',
+      'server:\n  public_uri: https://novarch.example.com\n',
+      ['2:3 server.public_uri: unknown key "public_uri" in server (hint: did you mean "public_url"?)'],
+    ],
+    [
+      'a drain timeout below 1 s',
+      'server:\n  drain_timeout_seconds: 0\n',
+      ['2:26 server.drain_timeout_seconds: must be at least 1, got 0'],
+    ],
+    [
+      'a drain timeout written as text',
+      'server:\n  drain_timeout_seconds: 30s\n',
+      ['2:26 server.drain_timeout_seconds: expected a number, got "30s"'],
+    ],
+    [
+      'a webhook URL that is not http(s)',
+      'server:\n  tenants:\n    acme:\n      webhook:\n        url: ftp://hooks.acme.example/novarch\n',
+      ['5:14 server.tenants.acme.webhook.url: must be http: or https:, got ftp:.'],
+    ],
+    [
+      'a webhook URL that is not a URL',
+      'server:\n  tenants:\n    acme:\n      webhook:\n        url: hooks.acme.example\n',
+      [
+        '5:14 server.tenants.acme.webhook.url: is not a valid URL; expected e.g. https://hooks.example.com/novarch.',
+      ],
+    ],
+    [
+      'a webhook URL with a user and password',
+      'server:\n  tenants:\n    acme:\n      webhook:\n        url: https://ana:pw@hooks.acme.example/novarch\n',
+      [
+        '5:14 server.tenants.acme.webhook.url: must not carry a user or password; the signature authenticates the request.',
+      ],
+    ],
+    [
+      'a webhook without a url',
+      'server:\n  tenants:\n    acme:\n      webhook: {}\n',
+      ['4:7 server.tenants.acme.webhook.url: missing required key "url" in server.tenants.acme.webhook'],
+    ],
+    [
+      'a webhook written as a bare URL',
+      'server:\n  tenants:\n    acme:\n      webhook: https://hooks.acme.example/novarch\n',
+      [
+        '4:16 server.tenants.acme.webhook: expected a mapping (key: value lines), got "https://hooks.acme.example/novarch"',
+      ],
+    ],
+    [
+      'a misspelt key in a webhook',
+      'server:\n  tenants:\n    acme:\n      webhook:\n        uri: https://hooks.acme.example/novarch\n',
+      [
+        '4:7 server.tenants.acme.webhook.url: missing required key "url" in server.tenants.acme.webhook',
+        '5:9 server.tenants.acme.webhook.uri: unknown key "uri" in server.tenants.acme.webhook (hint: did you mean "url"?)',
+      ],
+    ],
+    [
+      'a misspelt key in a tenant',
+      'server:\n  tenants:\n    acme:\n      webhooks: { url: https://hooks.acme.example/novarch }\n',
+      [
+        '4:7 server.tenants.acme.webhooks: unknown key "webhooks" in server.tenants.acme (hint: did you mean "webhook"?)',
+      ],
+    ],
+    [
+      "a webhook's secret in the file",
+      'server:\n  tenants:\n    acme:\n      webhook:\n        url: https://hooks.acme.example/novarch\n        secret: whsec-0123456789abcdef\n',
+      [
+        "6:9 server.tenants.acme.webhook.secret: a webhook's secret is never read from the configuration file: set $NOVARCH_WEBHOOK_SECRET_ACME in the server's environment instead (hint: remove this key (and change the secret if this file was shared))",
+      ],
+    ],
+    [
+      "a webhook's secret in the file, beside another problem",
+      'server:\n  tenants:\n    acme.eu: { webhook: { url: "ftp://x", secret: s } }\n',
+      [
+        '3:32 server.tenants.acme.eu.webhook.url: must be http: or https:, got ftp:.',
+        "3:43 server.tenants.acme.eu.webhook.secret: a webhook's secret is never read from the configuration file: set $NOVARCH_WEBHOOK_SECRET_ACME_EU in the server's environment instead (hint: remove this key (and change the secret if this file was shared))",
+      ],
+    ],
+    [
+      'two tenants that would share a secret variable',
+      'server:\n  tenants:\n    acme.eu: { webhook: { url: "https://a.example/h" } }\n    acme-eu: { webhook: { url: "https://b.example/h" } }\n',
+      [
+        '4:16 server.tenants.acme-eu.webhook: tenants "acme.eu" and "acme-eu" would share the secret variable $NOVARCH_WEBHOOK_SECRET_ACME_EU: give one of them no webhook',
+      ],
+    ],
+    [
       'malformed YAML',
       'judge:\n  provider: "anthropic\n',
       [
@@ -213,12 +350,26 @@ describe('loadNovarchConfig', () => {
     expect(issues.map((issue) => issue.split(temp.dir).join('<dir>'))).toEqual(expected);
   });
 
+  it("names the file, line and field of a webhook's secret, and the variable to use instead", async () => {
+    const file = temp.write(
+      'secret.yaml',
+      'server:\n  tenants:\n    acme:\n      webhook:\n        url: https://hooks.acme.example/novarch\n        secret: whsec-0123456789abcdef\n',
+    );
+    const error = await loadNovarchConfig(file).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NovarchConfigError);
+    expect(error instanceof NovarchConfigError ? error.message : '').toBe(
+      `1 problem in Novarch configuration:\n${file}:6:9  server.tenants.acme.webhook.secret: a webhook's secret is never read from the configuration file: set $NOVARCH_WEBHOOK_SECRET_ACME in the server's environment instead\n    hint: remove this key (and change the secret if this file was shared)`,
+    );
+    // The secret itself is never part of the message.
+    expect(error instanceof NovarchConfigError ? error.message : '').not.toContain('whsec-0123456789abcdef');
+  });
+
   it('names the file in the error message', async () => {
     const file = path.join(temp.dir, 'absent.yaml');
     const error = await loadNovarchConfig(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NovarchConfigError);
     expect(error instanceof NovarchConfigError ? error.message : '').toBe(
-      `1 problem in Novarch configuration:\n${file}  Novarch configuration file not found\n    hint: check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, tenants}`,
+      `1 problem in Novarch configuration:\n${file}  Novarch configuration file not found\n    hint: check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, public_url, drain_timeout_seconds, tenants: {ID: {hold_window_seconds, webhook: {url}}}}`,
     );
   });
 });

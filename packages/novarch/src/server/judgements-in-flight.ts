@@ -1,0 +1,216 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { NovarchDatabaseStore, NovarchStore } from '../model/novarch-store.js';
+import { ProblemError } from './problem-error.js';
+import { problemAsResponse } from './problem-response.js';
+
+/** Stored on a write whose judgement a shutdown cut, and answered to its agent (503). */
+export const SHUTDOWN_REFUSAL_RATIONALE =
+  'the server shut down before the judgement finished: the write was refused and did not run';
+
+/** Answered to a request the shutdown cut that had stored nothing. */
+const SHUTDOWN_CUT_DETAIL = 'the server shut down before this request finished: nothing of it was stored';
+
+/**
+ * Which of the store's methods write (refused after the cut) and which of those say what a write
+ * being judged has reached (`tracked`). Every method is listed, so a new one needs a decision here.
+ */
+const STORE_METHODS = {
+  createSession: 'write',
+  getSession: 'read',
+  listSessions: 'read',
+  killSession: 'write',
+  recordEvidence: 'write',
+  listEvidence: 'read',
+  recordAction: 'tracked',
+  recordVerdict: 'tracked',
+  releaseAction: 'tracked',
+  recordRefusal: 'tracked',
+  createHold: 'tracked',
+  getHold: 'read',
+  listHolds: 'read',
+  checkInHoldWaiter: 'write',
+  decideHold: 'write',
+  audit: 'read',
+  close: 'read',
+  pushRuleSet: 'write',
+  getRuleSet: 'read',
+  listRuleSets: 'read',
+  recordWebhookDelivery: 'write',
+  recordWebhookAttempt: 'write',
+  listWebhookDeliveries: 'read',
+  listPendingWebhookDeliveries: 'read',
+} as const satisfies Record<keyof NovarchDatabaseStore, 'read' | 'write' | 'tracked'>;
+
+/** The methods `guard` implements itself, to follow each write being judged. */
+type TrackedMethod = {
+  [K in keyof typeof STORE_METHODS]: (typeof STORE_METHODS)[K] extends 'tracked' ? K : never;
+}[keyof typeof STORE_METHODS];
+
+/** A request being handled, and what it stored. */
+interface RequestInFlight {
+  /** The actions it recorded, and whether each has its final verdict stored (a hold: its hold too). */
+  actions: Map<string, { sessionId: string; settled: boolean }>;
+  /** Its store writes under way. */
+  writes: Set<Promise<unknown>>;
+  /** True once one of its writes was stored. */
+  wrote: boolean;
+  /** Answers it at the cut, in place of its handler. */
+  answer(response: Response): void;
+}
+
+/** What `cut` did. */
+export interface CutOutcome {
+  /** Writes whose judgement was cut, now stored as refused. */
+  refused: number;
+  /** Requests answered 503 by the cut. */
+  answered: number;
+  /** Refusals that could not be stored (those actions keep no verdict: they never ran). */
+  failures: string[];
+}
+
+/**
+ * The requests a server is handling and what each stored, so that a shutdown whose drain
+ * timeout passes can end the writes still being judged consistently (fail-closed): at the cut,
+ * each such write is stored as refused (a `gate` kill verdict, `SHUTDOWN_REFUSAL_RATIONALE`) and
+ * its agent is answered 503 with the same reason, and the store refuses every later write of
+ * this server, so a judge that answers afterwards can neither pass nor release it. A request
+ * whose decision was already stored gets its own answer.
+ */
+export class JudgementsInFlight {
+  readonly #requests = new Set<RequestInFlight>();
+  readonly #context = new AsyncLocalStorage<RequestInFlight>();
+  #cut = false;
+
+  /** Handles one request: its handler's answer, or the cut's when the cut comes first. */
+  serve(handle: () => Response | Promise<Response>): Promise<Response> {
+    let answer: (response: Response) => void = () => {};
+    const cut = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    const request: RequestInFlight = { actions: new Map(), writes: new Set(), wrote: false, answer };
+    this.#requests.add(request);
+    const handled = this.#context.run(request, async () => handle());
+    const forget = () => this.#requests.delete(request);
+    handled.then(forget, forget);
+    return Promise.race([handled, cut]);
+  }
+
+  /**
+   * The store as the routes see it: the same store, told which request records which action and
+   * its verdict, and refusing every write once the cut came (503, as a request after the signal).
+   */
+  guard(store: NovarchDatabaseStore): NovarchDatabaseStore {
+    const tracked: Pick<NovarchStore, TrackedMethod> = {
+      recordAction: (action) =>
+        this.#write(async (request) => {
+          const record = await store.recordAction(action);
+          request?.actions.set(record.id, { sessionId: record.sessionId, settled: false });
+          return record;
+        }),
+      recordVerdict: (verdict) =>
+        this.#write(async (request) => {
+          const record = await store.recordVerdict(verdict);
+          // A hold is settled once its hold is stored too (`createHold`).
+          if (verdict.verdict.kind !== 'hold') settle(request, verdict.actionId);
+          return record;
+        }),
+      releaseAction: (release) =>
+        this.#write(async (request) => {
+          const result = await store.releaseAction(release);
+          settle(request, release.actionId);
+          return result;
+        }),
+      createHold: (actionId, sessionId, deadline) =>
+        this.#write(async (request) => {
+          const hold = await store.createHold(actionId, sessionId, deadline);
+          settle(request, actionId);
+          return hold;
+        }),
+      recordRefusal: (refusal) =>
+        this.#write(async (request) => {
+          const result = await store.recordRefusal(refusal);
+          settle(request, result.action.id);
+          return result;
+        }),
+    };
+    return new Proxy(store, {
+      get: (target, key) => {
+        const access: unknown = Reflect.get(STORE_METHODS, key);
+        if (access === 'tracked') return Reflect.get(tracked, key);
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        if (access !== 'write') return value.bind(target);
+        return (...args: unknown[]) => this.#write(async () => value.apply(target, args));
+      },
+    });
+  }
+
+  /**
+   * Ends what is still in flight at the drain deadline. From now on the guarded store refuses
+   * every write. Writes already under way finish first (what they stored stands). Then each
+   * request with a write still unjudged has it stored as refused through `store` (the unguarded
+   * one) and is answered 503 with the reason; one that stored nothing is answered 503 too. A
+   * request whose decision is stored is left to send its own answer.
+   */
+  async cut(store: NovarchStore): Promise<CutOutcome> {
+    this.#cut = true;
+    const requests = [...this.#requests];
+    await Promise.allSettled(requests.flatMap((request) => [...request.writes]));
+    const outcome: CutOutcome = { refused: 0, answered: 0, failures: [] };
+    for (const request of requests) {
+      const unsettled = [...request.actions].filter(([, action]) => !action.settled);
+      if (unsettled.length === 0) {
+        if (request.wrote) continue;
+        request.answer(unavailable(SHUTDOWN_CUT_DETAIL));
+        outcome.answered++;
+        continue;
+      }
+      for (const [actionId, { sessionId }] of unsettled) {
+        try {
+          await store.recordRefusal({
+            sessionId,
+            actionId,
+            source: 'gate',
+            citations: { ruleIds: [], evidenceIds: [], rationale: SHUTDOWN_REFUSAL_RATIONALE },
+          });
+          outcome.refused++;
+        } catch (error) {
+          outcome.failures.push(
+            `action ${actionId}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      }
+      request.answer(unavailable(SHUTDOWN_REFUSAL_RATIONALE));
+      outcome.answered++;
+    }
+    return outcome;
+  }
+
+  /** Runs a write of the current request, or refuses it after the cut. */
+  #write<T>(work: (request: RequestInFlight | undefined) => Promise<T>): Promise<T> {
+    if (this.#cut)
+      return Promise.reject(new ProblemError(503, 'Service Unavailable', 'the server is shutting down'));
+    const request = this.#context.getStore();
+    const written = work(request);
+    if (request !== undefined) {
+      request.writes.add(written);
+      written.then(
+        () => {
+          request.wrote = true;
+          request.writes.delete(written);
+        },
+        () => request.writes.delete(written),
+      );
+    }
+    return written;
+  }
+}
+
+function settle(request: RequestInFlight | undefined, actionId: string): void {
+  const action = request?.actions.get(actionId);
+  if (action !== undefined) action.settled = true;
+}
+
+function unavailable(detail: string): Response {
+  return problemAsResponse({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail });
+}
