@@ -9,9 +9,9 @@ export {
   redactSecret,
 } from './judge-client-error.js';
 export { JUDGE_PROVIDERS, JUDGE_TEMPERATURE, type JudgeProvider } from './judge-provider.js';
+export { DEFAULT_AZURE_API_VERSION } from './provider-defaults.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 export {
-  DEFAULT_AZURE_API_VERSION,
   DEFAULT_MAX_TOKENS,
   type Environment,
   type ModelSettings,

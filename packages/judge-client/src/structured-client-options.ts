@@ -19,7 +19,7 @@ export interface ModelSettings {
   endpoint?: string | undefined;
   /** The secret; default from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, AZURE_OPENAI_API_KEY). */
   apiKey?: string | undefined;
-  /** azure_openai only: the `api-version` query parameter; default DEFAULT_AZURE_API_VERSION. */
+  /** azure_openai only: the `api-version` query parameter; default DEFAULT_AZURE_API_VERSION (provider-defaults.ts). */
   apiVersion?: string | undefined;
   /** azure_openai only: the deployment name; default `model`. */
   deployment?: string | undefined;
@@ -42,8 +42,6 @@ export interface StructuredClientOptions extends ModelSettings, Partial<RetryPol
   apiKeyLabel?: string | undefined;
 }
 
-/** Default `api-version` of azure_openai: the latest GA version of the data-plane inference API. */
-export const DEFAULT_AZURE_API_VERSION = '2024-10-21';
 /** Default most tokens of an answer. */
 export const DEFAULT_MAX_TOKENS = 4096;
 

@@ -21,7 +21,10 @@ export const ExitCode = {
   execution: 3,
   /** An unexpected internal error: a bug. */
   internal: 4,
-  /** Stopped by SIGINT (Ctrl+C) or SIGTERM; `test` still wrote its report and saved the run. */
+  /**
+   * Stopped by SIGINT (Ctrl+C) or SIGTERM, or a chat on a terminal by SIGHUP (the terminal closed);
+   * `test` still wrote its report and saved the run.
+   */
   interrupted: 130,
 } as const;
 
@@ -46,7 +49,8 @@ export const EXIT_CODE_MEANINGS: readonly { code: ExitCodeValue; meaning: string
   },
   {
     code: ExitCode.interrupted,
-    meaning: 'interrupted by SIGINT (Ctrl+C) or SIGTERM (test: the report is written and the run saved)',
+    meaning:
+      'interrupted by SIGINT (Ctrl+C) or SIGTERM, or a terminal chat by SIGHUP (test: the report is written and the run saved)',
   },
 ];
 

@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { JudgeClientError } from '../judge-client-error.js';
 import { JUDGE_TEMPERATURE } from '../judge-provider.js';
+import { DEFAULT_AZURE_API_VERSION } from '../provider-defaults.js';
 import type { Credentials } from '../resolve-credentials.js';
-import {
-  DEFAULT_AZURE_API_VERSION,
-  type Environment,
-  type ModelSettings,
-} from '../structured-client-options.js';
+import type { Environment, ModelSettings } from '../structured-client-options.js';
 import { DEFAULT_TOOL_DESCRIPTION } from '../structured-request.js';
 import { baseUrl } from './base-url.js';
 import type { ProviderProtocol } from './provider-protocol.js';

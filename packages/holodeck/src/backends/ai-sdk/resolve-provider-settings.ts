@@ -1,3 +1,4 @@
+import { DEFAULT_AZURE_API_VERSION } from 'judge-client/provider-defaults';
 import type { LoadedAgent } from '../../config/index.js';
 import { OLLAMA_DEFAULT_ENDPOINT } from '../../config/index.js';
 import { ConfigError, HoloDeckError } from '../../errors.js';
@@ -6,11 +7,6 @@ import { MissingApiKeyError } from './missing-api-key-error.js';
 
 /** OpenAI's own API, used when neither `model.endpoint` nor OPENAI_BASE_URL is set. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/**
- * Azure OpenAI data-plane version used with deployment URLs when `model.api_version` is unset:
- * the newest generally available one (deployment URLs need a dated version, not `v1`).
- */
-export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
 interface CommonSettings {
   /** Base URL the provider appends `/chat/completions` (and its own path parts) to. */
@@ -90,7 +86,8 @@ export function resolveProviderSettings(agent: LoadedAgent): ProviderSettings {
         // Deployment URLs: {endpoint}/openai/deployments/{deployment}/chat/completions?api-version=...
         baseURL: `${withoutTrailingSlash(model.endpoint)}/openai`,
         apiKey: key.apiKey,
-        apiVersion: model.api_version ?? AZURE_DEFAULT_API_VERSION,
+        // Deployment URLs need a dated version, not `v1`: judge-client's default, the one place it is set.
+        apiVersion: model.api_version ?? DEFAULT_AZURE_API_VERSION,
         secrets,
         credentialHint,
       };

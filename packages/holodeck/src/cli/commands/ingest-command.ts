@@ -16,7 +16,7 @@ export const INGEST_EXIT_CODES_HELP = `
 Exit codes of ingest:
   0  every index is up to date
   1  some files could not be parsed (named above); the others were indexed
-  2  configuration or credential error (no source, bad database, missing API key, wrong vector size)
+  2  configuration or credential error (no source, a database that cannot be opened or reached, missing API key, wrong vector size)
   3  the embeddings API or the database failed during ingestion`;
 
 /** Progress: a line rewritten in place on a terminal, a plain line per indexed file otherwise. */
@@ -55,17 +55,12 @@ export async function ingestCommand(
   style: Style,
   signal: AbortSignal,
 ): Promise<ExitCodeValue> {
-  const [
-    { loadAgent },
-    { ingestAgent },
-    { describeIngestProblems, describeIngestSummary },
-    { EmbeddingsRequestError },
-  ] = await Promise.all([
-    import('../../load-agent.js'),
-    import('../../tools/retrieval/ingest-agent.js'),
-    import('../../tools/retrieval/describe-ingest-report.js'),
-    import('../../tools/retrieval/embed/embeddings-client.js'),
-  ]);
+  const [{ loadAgent }, { ingestAgent }, { describeIngestProblems, describeIngestSummary }] =
+    await Promise.all([
+      import('../../load-agent.js'),
+      import('../../tools/retrieval/ingest-agent.js'),
+      import('../../tools/retrieval/describe-ingest-report.js'),
+    ]);
   const agent = await loadAgent(file);
   const progress = progressPrinter(style, process.stderr.isTTY === true);
   let reports: Awaited<ReturnType<typeof ingestAgent>>;
@@ -78,7 +73,9 @@ export async function ingestCommand(
   } catch (error) {
     progress.clear();
     if (signal.aborted) return ExitCode.interrupted;
-    if (error instanceof EmbeddingsRequestError) {
+    // The embeddings API (EmbeddingsRequestError) or the index's database (IndexDatabaseError)
+    // failed mid-ingest: both are failures of the run, exit 3.
+    if (error instanceof AgentSessionError) {
       process.stderr.write(`${style.red('error')} ${error.message}\n`);
       return ExitCode.execution;
     }

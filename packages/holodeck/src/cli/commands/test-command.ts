@@ -188,12 +188,12 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     .option('--timeout <seconds>', 'time limit per attempt when a case sets none (default 180)')
     .option(
       '--isolation <level>',
-      'process: a fresh CLI process per case; session: reuse warm processes with /clear',
+      'process: a fresh agent session per case; session: sessions reused, a new conversation per case (Claude: a session is a claude process, cleared with /clear; openai, azure_openai, ollama run in-process)',
       'process',
     )
     .option(
       '--max-processes <n>',
-      'most claude processes alive at once, pre-warmed spares included (default: concurrency + the few spares that pay off and free memory allows)',
+      'Claude only: most claude processes alive at once, pre-warmed spares included (default: concurrency + the few spares that pay off and free memory allows)',
     )
     .option(
       '--allow-side-effects',

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
 import type { MetricContext, MetricInput, MetricOutcome } from '../metric.js';
 import { errorOutcome, scoredOutcome } from '../metric-outcome.js';
+import { describeEmptyRetrieval, emptyRetrievalOf } from './empty-retrieval.js';
 import { parseVerdict, toVerdictSchema } from './verdict-schema.js';
 
 /** The parsed config of a judge metric (defaults applied by the config layer). */
@@ -49,8 +50,12 @@ function gradedOutcome(config: JudgeMetricConfig, grade: JudgeGrade): MetricOutc
 export type RequiredField = 'context' | 'ground_truth';
 
 /**
- * The error outcome of a metric whose test case lacks a field it needs (an empty list or blank
- * text counts as missing), or undefined when everything is there.
+ * The outcome of a metric that lacks a field it needs (an empty list or blank text counts as
+ * missing), or undefined when everything is there. A missing field of the test case is an error
+ * outcome saying what to add. No context because the agent's retrieval searches ran and found
+ * nothing is not: the case is right and the agent's retrieval gave nothing to ground an answer
+ * on, so the metric fails with score 0 and says so, without asking the judge; when every search
+ * failed (a tool error) the metric could not run, an error outcome with the search's error.
  */
 export function missingInputOutcome(
   config: JudgeMetricConfig,
@@ -63,14 +68,24 @@ export function missingInputOutcome(
       : (input.groundTruth ?? '').trim() === '',
   );
   if (missing.length === 0) return undefined;
-  const fixes = missing.map((field) =>
+  const retrieval = missing.includes('context') ? emptyRetrievalOf(input) : undefined;
+  const fromCase = retrieval ? missing.filter((field) => field !== 'context') : missing;
+  if (retrieval && fromCase.length === 0) {
+    const said = describeEmptyRetrieval(retrieval);
+    if (retrieval.empty === 0)
+      return errorOutcome(config, `${config.type} has no context: ${said}`, config.threshold);
+    // Never a pass, even at threshold 0: nothing grounded the answer.
+    const reason = `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+    return { ...scoredOutcome(config, 0, config.threshold, reason), passed: false };
+  }
+  const fixes = fromCase.map((field) =>
     field === 'context'
       ? '"context:" (the list of retrieved passages)'
       : '"ground_truth:" (the expected answer)',
   );
   return errorOutcome(
     config,
-    `${config.type} needs ${missing.join(' and ')}: add ${fixes.join(' and ')} to the test case`,
+    `${config.type} needs ${fromCase.join(' and ')}: add ${fixes.join(' and ')} to the test case`,
     config.threshold,
   );
 }

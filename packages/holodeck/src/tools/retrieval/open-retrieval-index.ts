@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FieldPath, LoadedAgent } from '../../config/index.js';
-import { ConfigError, type ConfigIssue } from '../../errors.js';
+import { AgentSessionError, ConfigError, type ConfigIssue } from '../../errors.js';
 import {
   EmbeddingDimensionError,
   EmbeddingsClient,
@@ -9,8 +9,87 @@ import {
 import { resolveEmbeddingSettings } from './embed/resolve-embedding-settings.js';
 import { type IngestEvent, type IngestReport, ingestCollection } from './ingest/ingest-collection.js';
 import { listSourceFiles } from './ingest/list-source-files.js';
-import type { RetrievalToolEntry } from './retrieval-tool-entries.js';
+import type { RetrievalToolConfig, RetrievalToolEntry } from './retrieval-tool-entries.js';
 import type { RetrievalStore } from './store/retrieval-store.js';
+
+/**
+ * The database of an index failed while a tool was ingested into it (locked by another program,
+ * server gone, disk full, file damaged): the ingest stopped there. Like a failed embeddings
+ * request, a failure of the run, not of agent.yaml (`holodeck ingest` exits 3).
+ */
+export class IndexDatabaseError extends AgentSessionError {
+  override name = 'IndexDatabaseError';
+  constructor(tool: string, location: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`tool ${tool}: the index at ${location} failed during ingestion: ${reason}`, { cause });
+    // --debug prints the stack: show where the database call failed, not where it was wrapped.
+    if (cause instanceof Error && cause.stack)
+      this.stack = `${this.name}: ${this.message}\nCaused by: ${cause.stack}`;
+  }
+}
+
+/**
+ * `store` for one tool's ingest: whatever its database calls throw becomes an IndexDatabaseError
+ * naming the tool and the index. What the ingest itself throws inside the lock (the embeddings
+ * API, a vector of the wrong size) passes through as it is.
+ */
+function reportingDatabaseFailures(store: RetrievalStore, tool: string): RetrievalStore {
+  const failure = (error: unknown): never => {
+    throw error instanceof IndexDatabaseError ? error : new IndexDatabaseError(tool, store.location, error);
+  };
+  return {
+    location: store.location,
+    async withIngestLock(collection, onWait, work) {
+      let workFailed = false;
+      try {
+        return await store.withIngestLock(collection, onWait, async () => {
+          try {
+            return await work();
+          } catch (error) {
+            workFailed = true;
+            throw error;
+          }
+        });
+      } catch (error) {
+        if (workFailed) throw error;
+        return failure(error);
+      }
+    },
+    getMeta: (collection) => store.getMeta(collection).catch(failure),
+    resetCollection: (collection, meta) => store.resetCollection(collection, meta).catch(failure),
+    listFiles: (collection) => store.listFiles(collection).catch(failure),
+    putFile: (collection, source, hash, chunks) =>
+      store.putFile(collection, source, hash, chunks).catch(failure),
+    deleteFile: (collection, source) => store.deleteFile(collection, source).catch(failure),
+    countChunks: (collection) => store.countChunks(collection).catch(failure),
+    searchSemantic: (collection, vector, limit) =>
+      store.searchSemantic(collection, vector, limit).catch(failure),
+    searchKeyword: (collection, terms, limit) => store.searchKeyword(collection, terms, limit).catch(failure),
+    close: () => store.close().catch(failure),
+  };
+}
+
+/**
+ * The agent.yaml field a tool's embedding model came from, for messages about its vectors: the
+ * tool's `embedding_model`, else `embedding_provider` (its `deployment` on azure_openai, else its
+ * `name`), else the agent's `model.provider`, whose default embedding model it is.
+ */
+function embeddingModelSource(
+  agent: LoadedAgent,
+  config: RetrievalToolConfig,
+  index: number,
+): { field: FieldPath; note: string } {
+  if (config.embedding_model !== undefined) return { field: ['tools', index, 'embedding_model'], note: '' };
+  const explicit = agent.config.embedding_provider;
+  if (explicit) {
+    const deployment = explicit.provider === 'azure_openai' && explicit.deployment !== undefined;
+    return { field: ['embedding_provider', deployment ? 'deployment' : 'name'], note: '' };
+  }
+  return {
+    field: ['model', 'provider'],
+    note: ` (the default embedding model of provider ${agent.config.model.provider})`,
+  };
+}
 
 /** How to rebuild an agent's indexes, for messages about vectors of the wrong size. */
 export function rebuildHint(agent: LoadedAgent): string {
@@ -103,7 +182,19 @@ export async function openRetrievalIndexes(
           });
         } else {
           const { SqliteRetrievalStore } = await import('./store/sqlite-retrieval-store.js');
-          store = new SqliteRetrievalStore(embeddedIndexFile(agent));
+          const file = embeddedIndexFile(agent);
+          try {
+            store = new SqliteRetrievalStore(file);
+          } catch (error) {
+            throw new ConfigError([
+              issueAt(
+                agent,
+                config.database ? ['tools', index, 'database'] : ['tools', index],
+                `tool ${config.name}: cannot open the embedded index ${file}: ${error instanceof Error ? error.message : String(error)}`,
+                `check that ${path.dirname(file)} can be written; the index is made from the sources, so a damaged one can be deleted and rebuilt with \`holodeck ingest\``,
+              ),
+            ]);
+          }
         }
         stores.set(key, store);
       }
@@ -111,7 +202,7 @@ export async function openRetrievalIndexes(
       let report: IngestReport;
       try {
         report = await ingestCollection({
-          store,
+          store: reportingDatabaseFailures(store, config.name),
           collection,
           config,
           listing,
@@ -122,17 +213,23 @@ export async function openRetrievalIndexes(
         });
       } catch (error) {
         if (!(error instanceof EmbeddingDimensionError)) throw error;
-        const configured = config.embedding_dimensions !== undefined;
+        if (config.embedding_dimensions !== undefined) {
+          throw new ConfigError([
+            issueAt(
+              agent,
+              ['tools', index, 'embedding_dimensions'],
+              `tool ${config.name}: embedding model ${error.model} returned vectors of ${error.actual} dimensions, but embedding_dimensions is ${error.expected}`,
+              `set embedding_dimensions: ${error.actual}, or use a model that returns ${error.expected}-dimension vectors`,
+            ),
+          ]);
+        }
+        const source = embeddingModelSource(agent, config, index);
         throw new ConfigError([
           issueAt(
             agent,
-            ['tools', index, configured ? 'embedding_dimensions' : 'embedding_model'],
-            configured
-              ? `tool ${config.name}: embedding model ${error.model} returned vectors of ${error.actual} dimensions, but embedding_dimensions is ${error.expected}`
-              : `tool ${config.name}: embedding model ${error.model} returned vectors of ${error.actual} dimensions, but the index was built with ${error.expected}`,
-            configured
-              ? `set embedding_dimensions: ${error.actual}, or use a model that returns ${error.expected}-dimension vectors`
-              : rebuildHint(agent),
+            source.field,
+            `tool ${config.name}: embedding model ${error.model}${source.note} returned vectors of ${error.actual} dimensions, but the index was built with ${error.expected}`,
+            rebuildHint(agent),
           ),
         ]);
       }

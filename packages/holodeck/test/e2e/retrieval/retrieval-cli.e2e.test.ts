@@ -213,4 +213,59 @@ describe('retrieval tools in a run', () => {
     embeddings.assertComplete();
     embeddings.reset();
   }, 60_000);
+
+  it('holodeck test: RAG metrics of a case whose searches found nothing fail saying so, not asking for context', async () => {
+    const agent = createE2eAgent(fake().url, {
+      config: {
+        model: { provider: 'openai', name: 'gpt-4o', endpoint: embeddings.baseUrl },
+        tools: [
+          {
+            type: 'vectorstore',
+            name: 'handbook',
+            description: 'Company handbook',
+            source: './docs',
+            search_mode: 'keyword',
+          },
+        ],
+        evaluations: { model: { provider: 'openai', name: 'gpt-4o', endpoint: embeddings.baseUrl } },
+        test_cases: [
+          {
+            name: 'lunar refunds',
+            input: 'Do you refund trips to the moon?',
+            metrics: [{ type: 'faithfulness' }, { type: 'contextual_relevancy' }],
+          },
+        ],
+      },
+      files: { 'docs/.keep': '' },
+      env: { OPENAI_API_KEY: 'sk-openai' },
+    });
+    writeCorpus(agent);
+    // Two keyword searches for words no chunk holds, then an answer; the judge is never asked.
+    embeddings.script(
+      chatToolCall('handbook_search', { query: 'lunar spaceflight' }),
+      chatToolCall('handbook_search', { query: 'moon voyages' }),
+      chatReply('The handbook says nothing about trips to the moon.'),
+    );
+    const report = path.join(agent.directory, 'report.json');
+    const outcome = await runHolodeckCli(['test', agent.file, '-o', report, '--no-save'], agent.env);
+    expect(outcome.code).toBe(1);
+    const written = JSON.parse(readFileSync(report, 'utf8')) as {
+      cases: { attempts: { tool_results: { result: string }[]; metrics: Record<string, unknown>[] }[] }[];
+    };
+    const [attempt] = written.cases[0]?.attempts ?? [];
+    expect(attempt?.tool_results.map((result) => result.result)).toEqual([
+      'No results found.',
+      'No results found.',
+    ]);
+    const reason =
+      "The agent's searches (handbook_search ×2) returned no passages; nothing to judge against.";
+    expect(attempt?.metrics).toEqual([
+      expect.objectContaining({ name: 'faithfulness', score: 0, passed: false, reason }),
+      expect.objectContaining({ name: 'contextual_relevancy', score: 0, passed: false, reason }),
+    ]);
+    expect(attempt?.metrics.some((metric) => 'error' in metric)).toBe(false);
+    expect(`${outcome.stdout}${outcome.stderr}`).not.toContain('add context');
+    embeddings.assertComplete();
+    embeddings.reset();
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { chatReply, chatToolCall, type FakeOpenAIServer, startFakeOpenAI } from '@holodeck/testkit';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { retrievalCorpus } from '../../support/retrieval-corpus.js';
@@ -176,7 +177,8 @@ describe('vectors of another size than the index', () => {
     const ingest = await runHolodeckCli(['ingest', agent.file], agent.env);
     expect(ingest.stderr).toBe(
       '1 problem in agent configuration:\n' +
-        `${agent.file}:9:5  tools[0].embedding_model: tool handbook: embedding model text-embedding-3-small returned vectors of 32 dimensions, but the index was built with 64\n` +
+        // The tool sets no embedding_model: the model is the default of the agent's model provider.
+        `${agent.file}:3:13  model.provider: tool handbook: embedding model text-embedding-3-small (the default embedding model of provider openai) returned vectors of 32 dimensions, but the index was built with 64\n` +
         `    hint: re-ingest every file: \`holodeck ingest --force ${agent.file}\`, or --force-ingest on chat or test\n`,
     );
     expect(ingest.code).toBe(2);
@@ -190,4 +192,57 @@ describe('vectors of another size than the index', () => {
       ),
     ).toBe(true);
   }, 90_000);
+});
+
+describe('the embedded index database', () => {
+  it('failing mid-ingest stops ingest with exit 3, naming the tool, the index and the reason', async () => {
+    // Another program takes the index's write lock while holodeck embeds the changed file.
+    let indexFile = '';
+    let holder: Database.Database | undefined;
+    const server = await startFakeOpenAI({
+      embeddingDimensions: 16,
+      onRequest: (request) => {
+        if (indexFile && !holder && request.embeddingsBody) {
+          holder = new Database(indexFile);
+          holder.exec('BEGIN IMMEDIATE');
+        }
+      },
+    });
+    try {
+      const agent = openaiAgent(server);
+      expect((await runHolodeckCli(['ingest', agent.file], agent.env)).code).toBe(0);
+      writeFileSync(
+        path.join(agent.directory, 'docs/policies.md'),
+        '# Policies\n\nRefunds take 14 days now.\n',
+      );
+      indexFile = path.join(agent.directory, '.holodeck', 'index', 'e2e-agent.sqlite');
+      const ingest = await runHolodeckCli(['ingest', agent.file], agent.env);
+      expect(holder).toBeDefined();
+      expect(ingest.stderr).toBe(
+        `error tool handbook: the index at ${indexFile} failed during ingestion: database is locked\n`,
+      );
+      expect(ingest.code).toBe(3);
+      expect(ingest.stdout).toBe('');
+    } finally {
+      holder?.exec('ROLLBACK');
+      holder?.close();
+      await server.close();
+    }
+  }, 60_000);
+
+  it('that cannot be opened stops ingest with exit 2, located at the tool', async () => {
+    const agent = openaiAgent(wide);
+    const indexFile = path.join(agent.directory, '.holodeck', 'index', 'e2e-agent.sqlite');
+    mkdirSync(path.dirname(indexFile), { recursive: true });
+    writeFileSync(indexFile, 'not a database, '.repeat(16));
+    const embedded = wide.embeddingsRequests.length;
+    const ingest = await runHolodeckCli(['ingest', agent.file], agent.env);
+    expect(ingest.stderr).toBe(
+      '1 problem in agent configuration:\n' +
+        `${agent.file}:9:5  tools[0]: tool handbook: cannot open the embedded index ${indexFile}: file is not a database\n` +
+        `    hint: check that ${path.dirname(indexFile)} can be written; the index is made from the sources, so a damaged one can be deleted and rebuilt with \`holodeck ingest\`\n`,
+    );
+    expect(ingest.code).toBe(2);
+    expect(wide.embeddingsRequests).toHaveLength(embedded);
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODE_MEANINGS, ExitCode, exitCodeFor } from '../../../src/cli/exit-codes.js';
+import { EXIT_CODE_MEANINGS, ExitCode, exitCodeFor, exitCodesHelp } from '../../../src/cli/exit-codes.js';
 import {
   AgentSessionError,
   ConfigError,
@@ -25,5 +25,11 @@ describe('exit codes', () => {
 
   it('documents each code once, in order', () => {
     expect(EXIT_CODE_MEANINGS.map((entry) => entry.code)).toEqual([0, 1, 2, 3, 4, 130]);
+  });
+
+  it('130 covers SIGHUP too, which ends a chat on a terminal (README "Chatting on a terminal")', () => {
+    expect(exitCodesHelp()).toContain(
+      '  130  interrupted by SIGINT (Ctrl+C) or SIGTERM, or a terminal chat by SIGHUP (test: the report is written and the run saved)',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_AZURE_API_VERSION } from 'judge-client/provider-defaults';
 import type { LLMProvider, LoadedAgent } from '../../../config/index.js';
 import { ConfigError, CredentialError } from '../../../errors.js';
 
@@ -30,7 +31,6 @@ export const DEFAULT_EMBEDDING_MODELS = {
   ollama: 'nomic-embed-text',
 } as const;
 
-const AZURE_API_VERSION = '2024-10-21';
 const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', azure_openai: 'AZURE_OPENAI_API_KEY' } as const;
 
 /** The embeddings API key is missing: names the variable, like the model's own key error. */
@@ -98,7 +98,7 @@ export function resolveEmbeddingSettings(
     return {
       provider,
       model: deployment,
-      url: `${endpoint}/openai/deployments/${encodeURIComponent(deployment)}/embeddings?api-version=${encodeURIComponent(source.api_version ?? AZURE_API_VERSION)}`,
+      url: `${endpoint}/openai/deployments/${encodeURIComponent(deployment)}/embeddings?api-version=${encodeURIComponent(source.api_version ?? DEFAULT_AZURE_API_VERSION)}`,
       headers: { 'api-key': key },
       ...dimensions,
       providerField,

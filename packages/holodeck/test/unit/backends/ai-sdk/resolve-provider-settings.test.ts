@@ -1,13 +1,21 @@
+import { DEFAULT_AZURE_API_VERSION } from 'judge-client';
 import { describe, expect, it } from 'vitest';
 import { buildCallSettings } from '../../../../src/backends/ai-sdk/build-call-settings.js';
-import {
-  AZURE_DEFAULT_API_VERSION,
-  resolveProviderSettings,
-} from '../../../../src/backends/ai-sdk/resolve-provider-settings.js';
+import * as providerSettings from '../../../../src/backends/ai-sdk/resolve-provider-settings.js';
+import { resolveProviderSettings } from '../../../../src/backends/ai-sdk/resolve-provider-settings.js';
 import { ConfigError, CredentialError } from '../../../../src/errors.js';
 import { agentConfig, loadedAgent } from './loaded-agent-fixture.js';
 
 describe('resolveProviderSettings', () => {
+  it("azure_openai: the default api_version is judge-client's, the one place it is set", () => {
+    const model = { provider: 'azure_openai', name: 'gpt-4o', endpoint: 'https://res.openai.azure.com' };
+    const settings = resolveProviderSettings(loadedAgent({ model }, { AZURE_OPENAI_API_KEY: 'k' }));
+    expect(settings).toMatchObject({ apiVersion: '2024-10-21' });
+    expect(DEFAULT_AZURE_API_VERSION).toBe('2024-10-21');
+    // No copy of its own to drift from the judge's.
+    expect(Object.keys(providerSettings)).not.toContain('AZURE_DEFAULT_API_VERSION');
+  });
+
   it('openai: endpoint, then OPENAI_BASE_URL from agent.env, then the OpenAI API', () => {
     const env = { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: 'http://proxy.example/v1/' };
     expect(resolveProviderSettings(loadedAgent({}, env))).toEqual({
@@ -50,7 +58,7 @@ describe('resolveProviderSettings', () => {
       deployment: 'gpt-4o',
       baseURL: 'https://res.openai.azure.com/openai',
       apiKey: 'az-key',
-      apiVersion: AZURE_DEFAULT_API_VERSION,
+      apiVersion: DEFAULT_AZURE_API_VERSION,
       secrets: ['az-key'],
       credentialHint: 'check AZURE_OPENAI_API_KEY',
     });

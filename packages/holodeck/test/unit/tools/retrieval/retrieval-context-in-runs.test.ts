@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type ExecutionResult, emptyTokenUsage } from '../../../../src/backends/contract/index.js';
+import { createFaithfulnessMetric } from '../../../../src/evals/judge/faithfulness-metric.js';
 import type { Metric, MetricInput } from '../../../../src/evals/metric.js';
 import type { AttemptRunner } from '../../../../src/runner/attempt-runner.js';
 import type { PreparedCase } from '../../../../src/runner/prepare-suite.js';
 import { runAttempt } from '../../../../src/runner/run-attempt.js';
+import { metricConfig, stubJudge } from '../../evals/judge/stub-judge.js';
 
 /** A run whose model called handbook_search once, with these results (or none). */
 function answer(response: string, results?: string): ExecutionResult {
@@ -108,5 +110,37 @@ describe('retrieval context for RAG metrics', () => {
       { runner: runner([answer('x', refunds), answer('y', shipping)]), metricContext: {}, timeoutMs: 5_000 },
     );
     expect(seen).toEqual([['From the turn.'], ['From the case.']]);
+  });
+
+  it('a case whose searches found nothing fails its RAG metrics saying so, not asking for context', async () => {
+    const empty: ExecutionResult = {
+      ...answer('I found nothing about refunds.'),
+      tool_calls: [
+        { name: 'mcp__holodeck_tools__handbook_search', call_id: 'a', arguments: { query: 'refunds' } },
+        { name: 'mcp__holodeck_tools__handbook_search', call_id: 'b', arguments: { query: 'refund policy' } },
+      ],
+      tool_results: [
+        { call_id: 'a', result: 'No results found.', is_error: false },
+        { call_id: 'b', result: 'No results found.', is_error: false },
+      ],
+    };
+    const judge = stubJudge([]);
+    const attempt = await runAttempt(
+      preparedCase({ input: 'refunds?' }, [createFaithfulnessMetric(metricConfig({ type: 'faithfulness' }))]),
+      1,
+      { runner: runner([empty]), metricContext: { judge }, timeoutMs: 5_000 },
+    );
+    expect(attempt.passed).toBe(false);
+    expect(attempt.metrics).toEqual([
+      {
+        name: 'faithfulness',
+        type: 'faithfulness',
+        score: 0,
+        threshold: 0.5,
+        passed: false,
+        reason: "The agent's searches (handbook_search ×2) returned no passages; nothing to judge against.",
+      },
+    ]);
+    expect(judge.requests).toHaveLength(0);
   });
 });
