@@ -27,6 +27,7 @@ import type { ExecutionResult, SessionEvent } from '../../src/backends/contract/
 import { loadAgentConfig } from '../../src/config/index.js';
 import { AgentSessionError, CredentialError } from '../../src/errors.js';
 import { createE2eAgent, type E2eAgent, type E2eAgentOptions } from './support/e2e-agent.js';
+import { runHolodeckCli } from './support/run-holodeck-cli.js';
 
 /** The key the agents send; the fake server records the header it arrives in. */
 const OPENAI_KEY = 'sk-openai-e2e-key-0001';
@@ -68,6 +69,65 @@ async function started(agent: E2eAgent): Promise<AiSdkBackend> {
   const backend = new AiSdkBackend(await agent.load());
   await backend.initialize();
   return backend;
+}
+
+/**
+ * An openai agent with lookup_order (a read) and refund_order (a write) governed by Novarch: a
+ * refund needs a prior lookup (TEAM-1, kill) and one over 500 is held for an operator (TEAM-2).
+ */
+function governedOpenaiAgent(holdWindowSeconds = 1): E2eAgent {
+  const tool = (name: string, fn: string, properties: Record<string, unknown>) => ({
+    type: 'function',
+    name,
+    description: name,
+    file: 'orders.mjs',
+    function: fn,
+    parameters: { type: 'object', properties, required: Object.keys(properties) },
+  });
+  return openaiAgent({
+    config: {
+      tools: [
+        tool('lookup_order', 'lookupOrder', { order_id: { type: 'string' } }),
+        tool('refund_order', 'refundOrder', { order_id: { type: 'string' }, amount: { type: 'number' } }),
+      ],
+      governance: {
+        tenant_id: 'acme',
+        team_id: 'cs-ops',
+        agent_id: 'bot',
+        rules_file: 'rules.yaml',
+        config_file: 'novarch.yaml',
+        tool_kinds: { lookup_order: 'read', refund_order: 'write' },
+        write_specs: {
+          refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
+        },
+      },
+    },
+    files: {
+      'orders.mjs': [
+        "import { appendFileSync } from 'node:fs';",
+        "export const lookupOrder = ({ order_id }) => ({ order_id, status: 'delivered' });",
+        "export const refundOrder = ({ order_id }) => { appendFileSync(new URL('./refunds.log', import.meta.url), order_id); return 'refunded'; };",
+      ].join('\n'),
+      'rules.yaml': [
+        'team: cs-ops',
+        'action_types: [refund_order]',
+        'rules:',
+        '  - id: TEAM-1',
+        '    version: 1',
+        '    description: A refund needs a prior lookup of the same order.',
+        '    applies_to: [refund_order]',
+        '    on_violation: kill',
+        '    condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)',
+        '  - id: TEAM-2',
+        '    version: 1',
+        '    description: Refunds over 500 are held for a human.',
+        '    applies_to: [refund_order]',
+        '    on_violation: hold',
+        '    condition: action.context.amount <= 500',
+      ].join('\n'),
+      'novarch.yaml': `hold_window_seconds: ${holdWindowSeconds}\nstore:\n  path: novarch.db\n`,
+    },
+  });
 }
 
 /** Initializes a backend for `agent`, runs one invokeOnce, and always tears it down. */
@@ -609,6 +669,36 @@ describe('AI SDK backend: failures', () => {
     await backend.teardown();
   });
 
+  it("a test case's timeout bounds a model request that does not answer", async () => {
+    fake.script(chatReply('too late', { delayMs: 20_000 }));
+    const agent = openaiAgent({ config: { test_cases: [{ name: 'slow', input: 'hi', timeout: 1 }] } });
+    const report = path.join(agent.directory, 'report.json');
+    const outcome = await runHolodeckCli(['test', agent.file, '--no-save', '--output', report], agent.env);
+    expect(outcome.code).toBe(1);
+    const [slow] = JSON.parse(await readFile(report, 'utf8')).cases;
+    expect(slow).toMatchObject({ name: 'slow', error: 'timed out after 1 s' });
+  });
+
+  it('API_TIMEOUT_MS bounds each model request, as it does for the Claude CLI', async () => {
+    fake.script(...Array.from({ length: 3 }, () => chatReply('too late', { delayMs: 5_000 })));
+    const agent = openaiAgent({ env: { API_TIMEOUT_MS: '300' } });
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
+    expect(outcome.code).toBe(3);
+    expect(outcome.stderr).toContain(`no answer from ${fake.baseUrl}/chat/completions within 0.3 s`);
+  });
+
+  it('a malformed API_TIMEOUT_MS stops the agent before any request, naming the variable', async () => {
+    for (const value of ['soon', '0', '1.5']) {
+      const agent = openaiAgent({ env: { API_TIMEOUT_MS: value } });
+      const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'hi'], agent.env);
+      expect(outcome).toMatchObject({
+        code: 2,
+        stderr: `error API_TIMEOUT_MS: needs a whole number of milliseconds ≥ 1, got "${value}"\n    hint: unset it for the default of 120000 (2 minutes)\n`,
+      });
+    }
+    expect(fake.allRequests).toHaveLength(0);
+  });
+
   it('runs the retrieval checks in initialize(), even when the loader did not check', async () => {
     const agent = openaiAgent({
       config: {
@@ -632,52 +722,7 @@ describe('AI SDK backend: failures', () => {
       chatToolCall('refund_order', { order_id: 'A-1', amount: 20 }, { id: 'r1' }),
       chatReply('Refunded.'),
     );
-    const tool = (name: string, fn: string, properties: Record<string, unknown>) => ({
-      type: 'function',
-      name,
-      description: name,
-      file: 'orders.mjs',
-      function: fn,
-      parameters: { type: 'object', properties, required: Object.keys(properties) },
-    });
-    const agent = openaiAgent({
-      config: {
-        tools: [
-          tool('lookup_order', 'lookupOrder', { order_id: { type: 'string' } }),
-          tool('refund_order', 'refundOrder', { order_id: { type: 'string' }, amount: { type: 'number' } }),
-        ],
-        governance: {
-          tenant_id: 'acme',
-          team_id: 'cs-ops',
-          agent_id: 'bot',
-          rules_file: 'rules.yaml',
-          config_file: 'novarch.yaml',
-          tool_kinds: { lookup_order: 'read', refund_order: 'write' },
-          write_specs: {
-            refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
-          },
-        },
-      },
-      files: {
-        'orders.mjs': [
-          "import { appendFileSync } from 'node:fs';",
-          "export const lookupOrder = ({ order_id }) => ({ order_id, status: 'delivered' });",
-          "export const refundOrder = ({ order_id }) => { appendFileSync(new URL('./refunds.log', import.meta.url), order_id); return 'refunded'; };",
-        ].join('\n'),
-        'rules.yaml': [
-          'team: cs-ops',
-          'action_types: [refund_order]',
-          'rules:',
-          '  - id: TEAM-1',
-          '    version: 1',
-          '    description: A refund needs a prior lookup of the same order.',
-          '    applies_to: [refund_order]',
-          '    on_violation: kill',
-          '    condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)',
-        ].join('\n'),
-        'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
-      },
-    });
+    const agent = governedOpenaiAgent();
     const result = await invoke(agent, 'refund A-1');
     expect(result).toMatchObject({ is_error: false, response: 'Refunded.' });
     expect(result.governance).toMatchObject({
@@ -685,6 +730,35 @@ describe('AI SDK backend: failures', () => {
       verdicts: [{ tool: 'mcp__holodeck_tools__refund_order', action_type: 'refund_order', verdict: 'pass' }],
     });
     expect(await readFile(path.join(agent.directory, 'refunds.log'), 'utf8')).toBe('A-1');
+  });
+
+  it('hold events carry the id of the held call, as its tool-call event does', async () => {
+    fake.script(
+      chatToolCall('lookup_order', { order_id: 'A-1' }, { id: 'call_l1' }),
+      chatToolCall('refund_order', { order_id: 'A-1', amount: 900 }, { id: 'call_r1' }),
+      chatReply('It is held.'),
+    );
+    // Nobody decides the hold: it times out after 2 s (long enough to be offered to an operator).
+    const backend = await started(governedOpenaiAgent(2));
+    const session = await backend.createSession();
+    const events = await collect(session.sendStreaming('refund A-1, 900'));
+    await backend.teardown();
+    const call = events.find((event) => event.type === 'tool-call' && event.name === 'refund_order');
+    expect(call).toMatchObject({ callId: 'call_r1' });
+    const holds = events.flatMap((event) =>
+      event.type === 'hold-pending' || event.type === 'hold-resolved' ? [event] : [],
+    );
+    expect(holds).toEqual([
+      {
+        type: 'hold-pending',
+        hold: expect.objectContaining({ callId: 'call_r1', toolName: 'mcp__holodeck_tools__refund_order' }),
+      },
+      {
+        type: 'hold-resolved',
+        hold: expect.objectContaining({ callId: 'call_r1', status: 'timed_out', stopsSession: true }),
+      },
+    ]);
+    expect(holds[0]?.hold.holdId).toBe(holds[1]?.hold.holdId);
   });
 });
 

@@ -188,7 +188,10 @@ describe.each(backendVariants())(
       ]);
       expect(decided.code).toBe(0);
       await terminal?.waitFor(`⊘ hold ${holdId} denied by ana: over the monthly limit`);
-      await terminal?.waitFor(/told: .*an operator denied this action: over the monthly limit/);
+      // The finished reply is re-rendered fitted to the terminal's width: words may wrap onto new lines.
+      await terminal?.waitFor(
+        /told: [\s\S]*?an\s+operator\s+denied\s+this\s+action:\s+over\s+the\s+monthly\s+limit/,
+      );
       await terminal?.waitFor(PROMPT);
       expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
       terminal?.type(`hello again${ENTER}`);

@@ -17,6 +17,8 @@ import { checkAiSdkConfig } from './check-ai-sdk-config.js';
 import { describeOfferedTools } from './describe-offered-tools.js';
 import { readSessionFile } from './read-session-file.js';
 import { resolveProviderSettings } from './resolve-provider-settings.js';
+import type { SessionFile } from './session-file-schema.js';
+import { SessionLock } from './session-lock.js';
 
 /** A run stopped by its caller, as on the Claude backend. */
 function abortedError(signal: AbortSignal): AgentSessionError {
@@ -116,13 +118,17 @@ export class AiSdkBackend implements AgentBackend {
 
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const runtime = this.requireRuntime();
-    const saved = options.resume ? await readSessionFile(this.agent.directory, options.resume) : undefined;
-    const governance = await runtime.openGovernance();
+    const { saved, lock } = options.resume ? await this.openSaved(options.resume) : {};
+    const governance = await runtime.openGovernance().catch(async (error: unknown) => {
+      await lock?.release();
+      throw error;
+    });
     const session = new AiSdkSession({
       agent: this.agent,
       runtime,
       warnings: this.collectedWarnings,
       ...(saved ? { saved } : {}),
+      ...(lock ? { lock } : {}),
       ...(governance ? { governance } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
     });
@@ -133,6 +139,22 @@ export class AiSdkBackend implements AgentBackend {
       await close();
     };
     return session;
+  }
+
+  /**
+   * Reads a saved session and takes its lock, so no other chat writes it while this one has it
+   * open: read first (an unknown or broken id says so, and creates nothing), then locked, then
+   * read again, for the turns a chat that held it until now saved last.
+   */
+  private async openSaved(sessionId: string): Promise<{ saved: SessionFile; lock: SessionLock }> {
+    await readSessionFile(this.agent.directory, sessionId);
+    const lock = await SessionLock.acquire(this.agent.directory, sessionId);
+    try {
+      return { saved: await readSessionFile(this.agent.directory, sessionId), lock };
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
   }
 
   /** The tools the model is offered: known once `initialize()` loaded the modules and listed the MCP servers. */

@@ -14,6 +14,7 @@ import { AI_SDK_APPROVAL_REASON, type ApprovalQuestion } from './approve-tool-ca
 import { EventChannel } from './event-channel.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { SESSION_SCHEMA_VERSION, type SessionFile, sessionFilePath } from './session-file-schema.js';
+import { SessionLock } from './session-lock.js';
 import type { SessionMessage } from './session-message.js';
 import { writeSessionFile } from './write-session-file.js';
 
@@ -24,6 +25,8 @@ export interface AiSdkSessionInput {
   warnings: readonly BackendWarning[];
   /** A saved session to continue, when resuming. */
   saved?: SessionFile;
+  /** The lock of the saved session, taken by the backend before it read the file. */
+  lock?: SessionLock;
   /** Novarch's session for this conversation, when the agent is governed. */
   governance?: RunGovernance;
   /** `ask`: every tool call yields an `approval-request` and waits (an interactive chat). */
@@ -41,6 +44,11 @@ function describe(error: unknown): string {
  * A multi-turn conversation whose history HoloDeck keeps: each turn sends the whole history, and
  * after each turn the session is saved to `<agent folder>/.holodeck/sessions/<id>.json`, so it can
  * be resumed in another process. One turn at a time; `close()` stops a turn in flight.
+ *
+ * While it is open the session holds the lock `<id>.lock` beside its file (SessionLock): taken
+ * when resuming, or at a new conversation's first save, and released by close() and reset(). Each
+ * save first checks the lock is still this session's, so a session whose lock was taken over
+ * (deleted by hand, or its holder presumed dead) stops saving instead of overwriting the new holder.
  */
 export class AiSdkSession implements AgentSession {
   private id: string;
@@ -55,6 +63,8 @@ export class AiSdkSession implements AgentSession {
   private governance: RunGovernance | undefined;
   /** Tools the user allowed for the rest of the conversation. */
   private readonly allowedForSession = new Set<string>();
+  /** The lock on this conversation's file, once it has one (resumed, or saved once). */
+  private lock: SessionLock | undefined;
 
   constructor(private readonly input: AiSdkSessionInput) {
     this.id = input.saved?.sessionId ?? randomUUID();
@@ -62,6 +72,7 @@ export class AiSdkSession implements AgentSession {
     this.createdAt = input.saved?.createdAt ?? new Date().toISOString();
     this.started = input.saved !== undefined;
     this.governance = input.governance;
+    this.lock = input.lock;
   }
 
   get sessionId(): string | undefined {
@@ -157,6 +168,8 @@ export class AiSdkSession implements AgentSession {
       unwatchHolds?.();
       this.turnController = undefined;
       this.busy = false;
+      // close() during the turn left the lock for the turn's save.
+      if (this.closed) await this.releaseLock();
     }
   }
 
@@ -195,6 +208,7 @@ export class AiSdkSession implements AgentSession {
   async reset(): Promise<void> {
     if (this.busy)
       throw new AgentSessionError('a turn is in progress; wait for its finish event before reset()');
+    await this.releaseLock();
     this.id = randomUUID();
     this.history = [];
     this.createdAt = new Date().toISOString();
@@ -207,12 +221,27 @@ export class AiSdkSession implements AgentSession {
     if (this.closed) return;
     this.closed = true;
     this.turnController?.abort(new Error('the session was closed'));
+    // A turn in flight still saves what it did; its end releases the lock.
+    if (!this.busy) await this.releaseLock();
+  }
+
+  private async releaseLock(): Promise<void> {
+    const lock = this.lock;
+    this.lock = undefined;
+    await lock?.release().catch(() => {});
   }
 
   /** Saves the conversation; returns what went wrong instead of throwing, so the turn's result is kept. */
   private async save(): Promise<string | undefined> {
     const { agent } = this.input;
+    const file = sessionFilePath(agent.directory, this.id);
     try {
+      if (!this.lock) this.lock = await SessionLock.acquire(agent.directory, this.id);
+      else {
+        const lost = await this.lock.lost();
+        if (lost)
+          return `this turn was not saved to ${file}: ${lost}, so the other chat's turns are kept there and this one's are not (session "${this.id}")`;
+      }
       await writeSessionFile(agent.directory, {
         schemaVersion: SESSION_SCHEMA_VERSION,
         sessionId: this.id,
@@ -225,7 +254,7 @@ export class AiSdkSession implements AgentSession {
       });
       return undefined;
     } catch (error) {
-      return `the session could not be saved to ${sessionFilePath(agent.directory, this.id)} (${describe(error)}), so it cannot be resumed later`;
+      return `the session could not be saved to ${file} (${describe(error)}), so it cannot be resumed later`;
     }
   }
 }

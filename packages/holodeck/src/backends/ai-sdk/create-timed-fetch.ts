@@ -1,6 +1,3 @@
-/** How long one model API request may take, from sending it to the end of its (streamed) answer. */
-export const MODEL_REQUEST_TIMEOUT_MS = 120_000;
-
 /**
  * A request that got no answer in time. It carries the `ETIMEDOUT` code, which the AI SDK treats
  * as a retryable network error, so a hung request counts as one of the bounded attempts.
@@ -22,9 +19,9 @@ function urlOf(input: Parameters<typeof fetch>[0]): string {
 /**
  * `fetch` with a deadline per request: the AI SDK's own timeouts span a whole step (tool calls
  * included), while this bounds each model call. The caller's signal (run aborted) still wins and
- * is not turned into a timeout. The deadline covers reading the streamed body too.
+ * is not turned into a timeout. The deadline (`API_TIMEOUT_MS`) covers reading the streamed body too.
  */
-export function createTimedFetch(timeoutMs = MODEL_REQUEST_TIMEOUT_MS, baseFetch: typeof fetch = fetch) {
+export function createTimedFetch(timeoutMs: number, baseFetch: typeof fetch = fetch) {
   return async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const deadline = new AbortController();
     const timer = setTimeout(

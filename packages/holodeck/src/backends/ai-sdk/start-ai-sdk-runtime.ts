@@ -1,5 +1,6 @@
 import { jsonSchema, Output } from 'ai';
 import type { LoadedAgent } from '../../config/index.js';
+import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import type { LoadedTools } from '../../tools/index.js';
 import type { BackendWarning } from '../contract/index.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
@@ -67,7 +68,7 @@ export async function startAiSdkRuntime(
   if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
   // The code this agent needs, before anything is opened or started: the configured provider
   // only, and ajv only for a response_format (function tools compile theirs in their loader).
-  const model = await createLanguageModel(settings, createTimedFetch());
+  const model = await createLanguageModel(settings, createTimedFetch(modelRequestTimeoutMs(agent.env)));
   const responseFormat = agent.responseFormat;
   const structuredOutput = responseFormat
     ? {

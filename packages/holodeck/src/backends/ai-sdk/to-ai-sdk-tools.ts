@@ -16,7 +16,9 @@ export function toAiSdkTools(tools: readonly HoloDeckTool[], governance?: RunGov
     toolSet[holodeckTool.name] = tool<unknown, ToolOutput>({
       description: holodeckTool.description,
       inputSchema: jsonSchema(holodeckTool.inputSchema),
-      execute: (input, { abortSignal }) => execute(input, abortSignal ? { signal: abortSignal } : {}),
+      // The SDK's id of the call (its `tool-call` event's callId), for Novarch's hold events.
+      execute: (input, { abortSignal, toolCallId }) =>
+        execute(input, { callId: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) }),
       toModelOutput: ({ output }) =>
         output.isError ? { type: 'error-text', value: output.text } : { type: 'text', value: output.text },
     });

@@ -1,8 +1,14 @@
 import type { HoloDeckTool, ToolOutput } from '../../tools/index.js';
 import type { RunGovernance } from './open-run-governance.js';
 
-/** What the model loop calls for one tool call: the input as the model wrote it, and the run's signal. */
-export type ToolExecute = (input: unknown, options: { signal?: AbortSignal }) => Promise<ToolOutput>;
+/**
+ * What the model loop calls for one tool call: the input as the model wrote it, the run's signal,
+ * and the loop's id of the call (the `callId` of its `tool-call` and `tool-result` events).
+ */
+export type ToolExecute = (
+  input: unknown,
+  options: { signal?: AbortSignal; callId?: string },
+) => Promise<ToolOutput>;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -27,7 +33,13 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
   const toolName = governance.toolName(tool.name);
   return async (input, options) => {
     const outcome = await governance.governor.run(
-      { toolName, input, ...(options.signal ? { signal: options.signal } : {}) },
+      {
+        toolName,
+        input,
+        ...(options.signal ? { signal: options.signal } : {}),
+        // Hold events carry it, so a hold pairs with its call as on Claude.
+        ...(options.callId === undefined ? {} : { callId: options.callId }),
+      },
       () => run(input, options.signal),
     );
     return outcome.kind === 'ran' ? outcome.output : { text: outcome.reason, isError: true };

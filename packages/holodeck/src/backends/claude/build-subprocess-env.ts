@@ -1,3 +1,4 @@
+import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import { CredentialError } from '../../errors.js';
 import { holodeckVersion } from '../../holodeck-version.js';
 import {
@@ -33,8 +34,6 @@ const HOST_VARIABLES = [
 
 /** The CLI retries failed API calls itself; 2 retries = at most 3 attempts per call. */
 const MAX_API_RETRIES = 2;
-/** Per-request API timeout (the CLI's own default is 10 minutes). */
-const DEFAULT_API_TIMEOUT_MS = 120_000;
 
 export interface SubprocessEnvInput {
   /** Merged agent environment (~/.holodeck/.env < agent .env < process env). */
@@ -78,7 +77,7 @@ export function buildSubprocessEnv(input: SubprocessEnvInput): Record<string, st
   // checks or error reports unless `observability` turns telemetry on (extra, below).
   result.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
   result.CLAUDE_CODE_MAX_RETRIES = lowerBound(env.CLAUDE_CODE_MAX_RETRIES, MAX_API_RETRIES);
-  result.API_TIMEOUT_MS = env.API_TIMEOUT_MS ?? String(DEFAULT_API_TIMEOUT_MS);
+  result.API_TIMEOUT_MS = String(modelRequestTimeoutMs(env));
   result.CLAUDE_AGENT_SDK_CLIENT_APP = `holodeck/${holodeckVersion()}`;
   if (input.maxOutputTokens !== undefined)
     result.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(input.maxOutputTokens);

@@ -63,6 +63,7 @@ export class ClaudeSession implements AgentSession {
       options: queryOptions(prepared, {
         handle: this.handle,
         partialMessages: true,
+        composesMessages: true,
         ...(options.resume ? { resume: options.resume } : {}),
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
@@ -113,14 +114,21 @@ export class ClaudeSession implements AgentSession {
   }
 
   /**
-   * Sends `message` to the model as it is. The CLI runs a message that starts with `/` as one of
-   * its own slash commands (`/help`, `/clear`, `/compact`…) instead of sending it, unless the
-   * message is marked `client_composed` (CLI 2.1.248+), which delivers it as written.
+   * Sends `message` to the model as it is: every message is marked `client_composed` (CLI
+   * 2.1.248+), which the CLI delivers as written. Unmarked, the CLI would run a message that
+   * starts with `/` as one of its own slash commands (`/help`, `/clear`, `/compact`…), and expand
+   * each `@path` (and `@server:resource`) mention in it: it reads the file itself and attaches its
+   * content to the request, whatever agent.yaml allows (no file tools, a file outside the working
+   * directory: `summarise @/etc/passwd` would send the file). Marking every message is fail-closed:
+   * nothing is expanded, whatever mention syntax the CLI understands. The model still gets the
+   * environment context and CLAUDE.md (setting_sources); what a marked turn goes without is the
+   * CLI's per-turn reminders at its start (they come after its first tool call).
    */
   sendStreaming(message: string): AsyncGenerator<SessionEvent> {
-    return this.turnOf(message, message.startsWith('/'));
+    return this.turnOf(message, true);
   }
 
+  /** `verbatim: false` only for the CLI's own commands that HoloDeck sends (reset's `/clear`). */
   private async *turnOf(message: string, verbatim: boolean): AsyncGenerator<SessionEvent> {
     if (this.failure) throw this.failure;
     if (this.closed) throw new AgentSessionError('the session is closed');

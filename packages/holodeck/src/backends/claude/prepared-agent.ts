@@ -34,6 +34,11 @@ export interface QueryOptionsInput {
   extraHooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
   /** Answers the CLI's permission prompts instead of the plan's (a chat that asks its user). */
   canUseTool?: CanUseTool;
+  /**
+   * A session that marks each of its messages itself (`client_composed`) and sends its own `/clear`
+   * as a command. Otherwise every prompt is delivered verbatim (`verbatimPrompts`).
+   */
+  composesMessages?: boolean;
 }
 
 type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
@@ -64,5 +69,8 @@ export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput):
     ...(input.abortController ? { abortController: input.abortController } : {}),
     ...(input.workingDirectory ? { cwd: input.workingDirectory } : {}),
     ...(input.canUseTool && prepared.plan.options.canUseTool ? { canUseTool: input.canUseTool } : {}),
+    // The CLI would expand `@path` mentions in a prompt by reading the file itself (no tool call,
+    // no hook, whatever file_system allows) and run a leading `/command`: a prompt is data.
+    ...(input.composesMessages ? {} : { verbatimPrompts: true }),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSubprocessEnv } from '../../../src/backends/claude/build-subprocess-env.js';
-import { CredentialError } from '../../../src/errors.js';
+import { CredentialError, UsageError } from '../../../src/errors.js';
 
 const host = {
   PATH: '/usr/bin',
@@ -19,6 +19,24 @@ describe('buildSubprocessEnv', () => {
     expect(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC).toBe('1');
     expect(env.CLAUDE_CODE_MAX_RETRIES).toBe('2');
     expect(env.API_TIMEOUT_MS).toBe('120000');
+  });
+
+  it('passes API_TIMEOUT_MS on when it is a whole number of milliseconds, and refuses anything else', () => {
+    const base = { ...host, ANTHROPIC_API_KEY: 'k' };
+    expect(
+      buildSubprocessEnv({ env: { ...base, API_TIMEOUT_MS: ' 45000 ' }, authProvider: 'api_key' })
+        .API_TIMEOUT_MS,
+    ).toBe('45000');
+    for (const value of ['two minutes', '-5', '0', '1e3'])
+      expect(() =>
+        buildSubprocessEnv({ env: { ...base, API_TIMEOUT_MS: value }, authProvider: 'api_key' }),
+      ).toThrow(
+        new UsageError(
+          'API_TIMEOUT_MS',
+          `needs a whole number of milliseconds ≥ 1, got "${value}"`,
+          'unset it for the default of 120000 (2 minutes)',
+        ),
+      );
   });
 
   it('never raises the retry count above 2 but lets users lower it', () => {

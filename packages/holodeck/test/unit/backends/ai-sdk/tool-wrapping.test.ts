@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildStdioEnv } from '../../../../src/backends/ai-sdk/create-mcp-transport.js';
 import { mcpResultText } from '../../../../src/backends/ai-sdk/mcp-result-text.js';
+import type { RunGovernance } from '../../../../src/backends/ai-sdk/open-run-governance.js';
 import { wrapToolExecute } from '../../../../src/backends/ai-sdk/wrap-tool-execute.js';
 import type { HoloDeckTool } from '../../../../src/tools/index.js';
 
@@ -20,6 +21,38 @@ describe('wrapToolExecute', () => {
     );
     expect(await execute({ id: 1 }, { signal: controller.signal })).toEqual({ text: 'ok', isError: false });
     expect(seen).toEqual([{ id: 1 }, controller.signal]);
+  });
+
+  it('hands a governed call to Novarch with the governed name, the signal and the call id', async () => {
+    const calls: unknown[] = [];
+    const governance = {
+      toolName: (name: string) => `mcp__holodeck_tools__${name}`,
+      governor: {
+        run: async (call: unknown, execute: () => Promise<unknown>) => {
+          calls.push(call);
+          return { kind: 'ran', output: await execute(), isError: false };
+        },
+      },
+    } as unknown as RunGovernance;
+    const execute = wrapToolExecute(
+      holodeckTool(async () => ({ text: 'ok', isError: false })),
+      governance,
+    );
+    const controller = new AbortController();
+    expect(await execute({ id: 1 }, { signal: controller.signal, callId: 'call_7' })).toEqual({
+      text: 'ok',
+      isError: false,
+    });
+    await execute({ id: 2 }, {});
+    expect(calls).toEqual([
+      {
+        toolName: 'mcp__holodeck_tools__lookup',
+        input: { id: 1 },
+        signal: controller.signal,
+        callId: 'call_7',
+      },
+      { toolName: 'mcp__holodeck_tools__lookup', input: { id: 2 } },
+    ]);
   });
 
   it('turns a tool that throws against its contract into an error result for the model', async () => {
