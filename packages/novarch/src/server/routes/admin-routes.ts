@@ -77,7 +77,7 @@ export const ADMIN_ROUTES = [
     async handle(request) {
       const admin = operatorOf(request);
       const { identities } = request.services;
-      const key = (await identities.listAgentKeys()).find((candidate) => candidate.id === request.params.id);
+      const key = await identities.findAgentKey(request.params.id);
       if (key === undefined || !coversTenant(admin, key.tenantId))
         throw notFound('agent key', request.params.id);
       return (await identities.revokeAgentKey(key.id)) ?? key;
@@ -140,9 +140,7 @@ export const ADMIN_ROUTES = [
     async handle(request) {
       const admin = operatorOf(request);
       const { identities } = request.services;
-      const token = (await identities.listOperatorTokens()).find(
-        (candidate) => candidate.id === request.params.id,
-      );
+      const token = await identities.findOperatorToken(request.params.id);
       if (token === undefined || !token.grants.every((grant) => covers(admin, grant)))
         throw notFound('operator token', request.params.id);
       return (await identities.revokeOperatorToken(token.id)) ?? token;
