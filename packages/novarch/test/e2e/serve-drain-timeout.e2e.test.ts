@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openSqliteStore } from '../../src/store/open-sqlite-store.js';
 import { agentOverHttp } from './support/agent-over-http.js';
+import { JUDGED_WRITE_RULES } from './support/judged-write-rules.js';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
 import { createSecret } from './support/run-novarch-cli.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
@@ -17,21 +18,6 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
 // judge's pass arrives later while the process still runs (here: waiting for a webhook in flight,
 // which before this fix let the late pass be stored and released after its agent was refused).
 
-const RULES = `team: cs-ops
-action_types: [issue_refund, issue_credit]
-rules:
-  - id: LLM-1
-    version: 1
-    description: Never refund a customer the evidence shows as banned.
-    applies_to: [issue_refund]
-    on_violation: kill
-  - id: CREDIT-1
-    version: 1
-    description: Credits over 500 are held for a human.
-    applies_to: [issue_credit]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
 const REASON = 'the server shut down before the judgement finished: the write was refused and did not run';
 const SECRET = 'whsec-acme-0123456789abcdef';
 const PASS = {
@@ -49,7 +35,7 @@ beforeAll(async () => {
   fake = await startFakeAnthropic();
   receiver = await startWebhookReceiver();
   directory = mkdtempSync(path.join(tmpdir(), 'novarch-drain-'));
-  writeFileSync(path.join(directory, 'rules.yaml'), RULES);
+  writeFileSync(path.join(directory, 'rules.yaml'), JUDGED_WRITE_RULES);
   config = path.join(directory, 'novarch.yaml');
   writeFileSync(
     config,

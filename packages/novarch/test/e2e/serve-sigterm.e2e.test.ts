@@ -5,6 +5,7 @@ import { startFakeAnthropic, toolUse } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentOverHttp } from './support/agent-over-http.js';
+import { JUDGED_WRITE_RULES } from './support/judged-write-rules.js';
 import { type NovarchServerProcess, startServerProcess } from './support/novarch-server-process.js';
 import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 
@@ -12,22 +13,6 @@ import { createSecret, runNovarch } from './support/run-novarch-cli.js';
 // no decision is lost. The write in flight is answered and stored; a write sent after the signal
 // is refused (503) and stored nowhere; an agent long-polling a hold is answered at once. A new
 // server on the same store finds every decision the old one answered.
-
-const RULES = `team: cs-ops
-action_types: [issue_refund, issue_credit]
-rules:
-  - id: LLM-1
-    version: 1
-    description: Never refund a customer the evidence shows as banned.
-    applies_to: [issue_refund]
-    on_violation: kill
-  - id: CREDIT-1
-    version: 1
-    description: Credits over 500 are held for a human.
-    applies_to: [issue_credit]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
 
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
 let config = '';
@@ -38,7 +23,7 @@ const servers: NovarchServerProcess[] = [];
 beforeAll(async () => {
   fake = await startFakeAnthropic();
   const directory = mkdtempSync(path.join(tmpdir(), 'novarch-sigterm-'));
-  writeFileSync(path.join(directory, 'rules.yaml'), RULES);
+  writeFileSync(path.join(directory, 'rules.yaml'), JUDGED_WRITE_RULES);
   config = path.join(directory, 'novarch.yaml');
   writeFileSync(
     config,
