@@ -98,7 +98,7 @@ export class FailedAuthLimiter {
   }
 }
 
-/** The limiter of these options, or the one given (shared by the console and the API). */
+/** The limiter of these options, or the one given (a test may share one between apps). */
 export function failedAuthLimiter(
   limit: FailedAuthLimitOptions | FailedAuthLimiter | undefined,
   now?: () => number,

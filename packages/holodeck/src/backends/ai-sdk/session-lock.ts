@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { AgentSessionError } from '../../errors.js';
+import { isProcessRunning, takeOverStaleLock } from '../../lock-files.js';
 import { sessionsDirectory } from './session-file-schema.js';
 
 /** What a lock file says: who holds the session. */
@@ -55,16 +56,6 @@ function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error ? String(error.code) : undefined;
 }
 
-/** Whether process `pid` of this machine is running (EPERM: it is, under another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
-}
-
 type Reading = { kind: 'none' } | { kind: 'holder'; holder: LockHolder } | { kind: 'unreadable' };
 
 async function readLock(file: string): Promise<Reading> {
@@ -94,7 +85,7 @@ function liveHolder(holder: LockHolder): string | undefined {
       ? `this process (${holder.pid}) already has it open in another session (since ${holder.since})`
       : undefined;
   }
-  return isRunning(holder.pid) ? `process ${holder.pid} holds it (since ${holder.since})` : undefined;
+  return isProcessRunning(holder.pid) ? `process ${holder.pid} holds it (since ${holder.since})` : undefined;
 }
 
 /**
@@ -139,7 +130,11 @@ export class SessionLock {
           );
         }
       }
-      await takeOver(file, reading.kind === 'holder' ? reading.holder.token : undefined);
+      const staleToken = reading.kind === 'holder' ? reading.holder.token : undefined;
+      await takeOverStaleLock(file, async (moved) => {
+        const found = await readLock(moved);
+        return found.kind !== 'holder' || found.holder.token === staleToken;
+      });
     }
     throw new AgentSessionError(
       `session "${sessionId}" could not be locked: ${file} kept changing (other chats are starting on it)`,
@@ -169,30 +164,4 @@ export class SessionLock {
       held.delete(this.file);
     }
   }
-}
-
-/**
- * Removes a stale lock, safely against another process removing it at the same time: the file is
- * moved aside first, so only one remover gets it, and a lock that turns out not to be the stale one
- * (written in between by a chat that started) is put back unless a newer one took its place.
- */
-async function takeOver(file: string, staleToken: string | undefined): Promise<void> {
-  const aside = `${file}.${process.pid}.${randomUUID()}.stale`;
-  try {
-    await rename(file, aside);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
-    throw error;
-  }
-  const moved = await readLock(aside);
-  const wasStale = moved.kind !== 'holder' || moved.holder.token === staleToken;
-  if (!wasStale) {
-    try {
-      // Put back a live lock, unless a newer one is there: never overwrite (link fails then).
-      await link(aside, file);
-    } catch {
-      // a newer lock took its place, or linking is unsupported here: its holder notices at its next save
-    }
-  }
-  await rm(aside, { force: true });
 }

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { isProcessRunning, takeOverStaleLock } from '../../../lock-files.js';
 
 function holderOf(lockFile: string): number | undefined {
   try {
@@ -9,18 +10,9 @@ function holderOf(lockFile: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Runs `work` holding an exclusive lock file (created with O_EXCL, holding the pid). A lock
- * whose process is gone is stale and taken over; a live one makes this call wait (polling),
+ * whose process is gone is stale and taken over (`takeOverStaleLock`); a live one makes this call wait (polling),
  * telling `onWait` once who holds it.
  */
 export async function withFileLock<T>(
@@ -39,8 +31,8 @@ export async function withFileLock<T>(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = holderOf(lockFile);
-      if (holder !== undefined && !isAlive(holder)) {
-        rmSync(lockFile, { force: true });
+      if (holder !== undefined && !isProcessRunning(holder)) {
+        await takeOverStaleLock(lockFile, async (moved) => holderOf(moved) === holder);
         continue;
       }
       if (!told) {
