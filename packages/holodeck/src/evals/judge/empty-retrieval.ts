@@ -1,4 +1,5 @@
-import { NO_RESULTS } from '../../tools/retrieval/search/format-results.js';
+import { searchCallsOf } from '../../tools/retrieval/retrieval-context.js';
+import { isFormattedResults, NO_RESULTS } from '../../tools/retrieval/search/format-results.js';
 import type { MetricInput } from '../metric.js';
 
 /** The retrieval searches of a run that gave RAG metrics no passage. */
@@ -18,31 +19,26 @@ const SEARCH_ERROR = /^(Search failed: |Invalid arguments for ")/;
  * The agent's retrieval searches in this run, when it made some and none gave a passage: calls
  * of a `<name>_search` tool (MCP-prefixed spellings too) that answered "No results found." or
  * with a retrieval tool's error. Undefined when it made none, or when one returned passages.
- * The same calls retrievalContextOf() reads passages from (tools/retrieval/retrieval-context.ts).
+ * The same calls (`searchCallsOf`) retrievalContextOf() reads passages from.
  */
 export function emptyRetrievalOf(
   input: Pick<MetricInput, 'toolCalls' | 'toolResults'>,
 ): EmptyRetrieval | undefined {
-  const results = new Map(input.toolResults.map((result) => [result.call_id, result]));
   const found: EmptyRetrieval = { calls: new Map(), empty: 0, failures: [] };
-  for (const call of input.toolCalls) {
-    const short = call.name.replace(/^mcp__.+?__/, '');
-    if (!short.endsWith('_search')) continue;
-    const result = results.get(call.call_id);
-    if (!result) continue;
+  for (const { tool, result } of searchCallsOf(input.toolCalls, input.toolResults)) {
     const text = result.result.trim();
     if (result.is_error) {
       if (!SEARCH_ERROR.test(text)) continue;
       found.failures.push(text.replace(/^Search failed: /, ''));
     } else if (text === NO_RESULTS) {
       found.empty += 1;
-    } else if (text.startsWith('[1] source: ')) {
+    } else if (isFormattedResults(text)) {
       // It returned passages: the context is missing for another reason (the case's own `context: []`).
       return undefined;
     } else {
       continue;
     }
-    found.calls.set(short, (found.calls.get(short) ?? 0) + 1);
+    found.calls.set(tool, (found.calls.get(tool) ?? 0) + 1);
   }
   return found.calls.size > 0 ? found : undefined;
 }

@@ -1,4 +1,4 @@
-import { NO_RESULTS } from './search/format-results.js';
+import { isFormattedResults, NO_RESULTS } from './search/format-results.js';
 
 /** The parts of a run the retrieval context is read from (ExecutionResult's tool fields). */
 export interface RetrievalRunRecord {
@@ -28,28 +28,51 @@ export function mergeRetrievalContext(known: readonly string[], passages: readon
   return merged;
 }
 
+/** A tool call and its result, as a run records them. */
+type RecordedCall = RetrievalRunRecord['tool_calls'][number];
+type RecordedResult = RetrievalRunRecord['tool_results'][number];
+
+/** One retrieval search of a run: the tool's short name (`handbook_search`) and what it answered. */
+export interface SearchCall {
+  tool: string;
+  result: RecordedResult;
+}
+
+/**
+ * The retrieval searches of a run that have a result, in call order: calls of the tools named
+ * `searchNames` (short names; MCP-prefixed spellings such as `mcp__holodeck_tools__handbook_search`
+ * match too), or without names of any `*_search` tool.
+ */
+export function searchCallsOf(
+  calls: readonly RecordedCall[],
+  results: readonly RecordedResult[],
+  searchNames?: ReadonlySet<string>,
+): SearchCall[] {
+  const byId = new Map(results.map((result) => [result.call_id, result]));
+  return calls.flatMap((call) => {
+    const tool = call.name.replace(/^mcp__.+?__/, '');
+    if (searchNames ? !searchNames.has(tool) && !searchNames.has(call.name) : !tool.endsWith('_search'))
+      return [];
+    const result = byId.get(call.call_id);
+    return result ? [{ tool, result }] : [];
+  });
+}
+
 /**
  * The passages an agent's retrieval tools returned in a run, for RAG metrics of a test case that
- * gives no `context`: each result block of each successful `<name>_search` call (as the model
+ * gives no `context`: each result block of each successful search (`searchCallsOf`; as the model
  * read it, citation line included), in call order, a chunk found twice kept once. Undefined when
- * no retrieval tool returned any. `searchNames` are the tools' short names (`handbook_search`);
- * MCP-prefixed spellings (`mcp__holodeck_tools__handbook_search`) match too. Without them, any
- * `*_search` call whose result is in the retrieval format (format-results.ts) counts.
+ * no retrieval tool returned any. Without `searchNames`, only results in the retrieval format
+ * (format-results.ts) count.
  */
 export function retrievalContextOf(
   run: RetrievalRunRecord,
   searchNames?: ReadonlySet<string>,
 ): string[] | undefined {
-  const results = new Map(run.tool_results.map((result) => [result.call_id, result]));
   let passages: string[] = [];
-  for (const call of run.tool_calls) {
-    const short = call.name.replace(/^mcp__.+?__/, '');
-    if (searchNames ? !searchNames.has(short) && !searchNames.has(call.name) : !short.endsWith('_search'))
-      continue;
-    const result = results.get(call.call_id);
-    if (!result || result.is_error || result.result.trim() === NO_RESULTS) continue;
-    // Without names, only results in the retrieval tools' own format count.
-    if (!searchNames && !result.result.startsWith('[1] source: ')) continue;
+  for (const { result } of searchCallsOf(run.tool_calls, run.tool_results, searchNames)) {
+    if (result.is_error || result.result.trim() === NO_RESULTS) continue;
+    if (!searchNames && !isFormattedResults(result.result)) continue;
     passages = mergeRetrievalContext(
       passages,
       result.result

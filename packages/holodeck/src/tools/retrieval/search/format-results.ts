@@ -3,6 +3,11 @@ import type { ScoredChunk } from '../store/retrieval-store.js';
 /** What a search returns when nothing matched. */
 export const NO_RESULTS = 'No results found.';
 
+/** Whether a tool's answer is search results in this format (its first citation line). */
+export function isFormattedResults(text: string): boolean {
+  return text.startsWith('[1] source: ');
+}
+
 /** The citation line of one result: `[n] source: … | page: … | heading: … | section: … | chunk: … | score: …`. */
 export function citationLine(position: number, hit: ScoredChunk): string {
   const { chunk } = hit;
