@@ -8,6 +8,7 @@ import type { RouteSpec } from './route-spec.js';
 import { SERVER_ROUTES } from './routes/server-routes.js';
 import type { ServerServices } from './server-services.js';
 import { SessionScopeCache } from './session-scope-cache.js';
+import { SESSION_SECRET_HEADER } from './session-secret-header.js';
 import { TenantScopedStore } from './tenant-scoped-store.js';
 
 export interface ServerAppOptions {
@@ -62,7 +63,15 @@ function register(app: Hono, route: RouteSpec, services: ServerServices, scopes:
       body,
       ...(text === undefined ? {} : { text }),
       principal,
-      scoped: principal === undefined ? undefined : new TenantScopedStore(services.store, principal, scopes),
+      scoped:
+        principal === undefined
+          ? undefined
+          : new TenantScopedStore(
+              services.store,
+              principal,
+              scopes,
+              context.req.header(SESSION_SECRET_HEADER) ?? undefined,
+            ),
       services,
       context,
     });

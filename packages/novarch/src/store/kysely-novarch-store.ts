@@ -8,6 +8,7 @@ import type {
   HoldWaiterIdentity,
   NovarchDatabaseStore,
   ReleaseResult,
+  SessionBinding,
 } from '../model/novarch-store.js';
 import {
   type ActionRecord,
@@ -188,7 +189,11 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     return this.#run(operation, (db) => this.#dialect.durably(db, work));
   }
 
-  createSession(scope: SessionScope, holdWaitSeconds: number): Promise<SessionRecord> {
+  createSession(
+    scope: SessionScope,
+    holdWaitSeconds: number,
+    binding?: SessionBinding,
+  ): Promise<SessionRecord> {
     return this.#run('create a session', async (db) => {
       if (!Number.isFinite(holdWaitSeconds) || holdWaitSeconds < 0) {
         throw new NovarchStoreError(`holdWaitSeconds must be a finite number ≥ 0; got ${holdWaitSeconds}.`);
@@ -208,8 +213,30 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         killed_by_os_user: null,
       };
       const record = parseSessionRow(row, 'new');
-      await db.insertInto('sessions').values(row).execute();
+      if (binding === undefined) {
+        await db.insertInto('sessions').values(row).execute();
+        return record;
+      }
+      // One transaction: a session is never seen without the binding it was opened with.
+      await this.#dialect.transaction(db, async (locked) => {
+        await locked.insertInto('sessions').values(row).execute();
+        await locked
+          .insertInto('session_bindings')
+          .values({ session_id: row.id, agent_key_id: binding.agentKeyId, secret_hash: binding.secretHash })
+          .execute();
+      });
       return record;
+    });
+  }
+
+  getSessionBinding(id: string): Promise<SessionBinding | undefined> {
+    return this.#run(`read the binding of session ${id}`, async (db) => {
+      const row = await db
+        .selectFrom('session_bindings')
+        .select(['agent_key_id', 'secret_hash'])
+        .where('session_id', '=', id)
+        .executeTakeFirst();
+      return row === undefined ? undefined : { agentKeyId: row.agent_key_id, secretHash: row.secret_hash };
     });
   }
 

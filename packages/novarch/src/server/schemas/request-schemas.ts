@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OPERATOR_ROLES } from '../../identity/principal.js';
+import { IDENTITY_NAME, OPERATOR_ROLES } from '../../identity/principal.js';
 import {
   ActionContextSchema,
   CitationsSchema,
@@ -12,11 +12,19 @@ import {
 
 const text = z.string().trim().min(1);
 
+/** A team's id: what a grant (`TENANT/TEAM`) and a pushed rules file name. */
+const teamId = z
+  .string()
+  .regex(
+    IDENTITY_NAME,
+    'a team id is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
+
 export const OpenSessionBodySchema = z.strictObject({
   /** Default the agent key's tenant; any other tenant is refused. */
   tenantId: text.optional(),
-  teamId: text,
-  agentId: text,
+  teamId,
+  agentId: text.max(200),
   /** The longest hold wait the session accepts (s); default the deployment's whole window. */
   maxHoldS: z.number().min(0).optional(),
 });
@@ -110,7 +118,14 @@ export const AuditQuerySchema = z.strictObject({
     .optional(),
 });
 
-export const CreateKeyBodySchema = z.strictObject({ tenantId: text, name: text });
+export const CreateKeyBodySchema = z.strictObject({
+  tenantId: text,
+  name: text,
+  /** The one agent the key opens sessions for (recommended; unset: any agent of the tenant). */
+  agentId: text.max(200).optional(),
+  /** The teams the key opens sessions in (unset: every team of the tenant). */
+  teamIds: z.array(teamId).min(1).optional(),
+});
 
 export const CreateOperatorBodySchema = z.strictObject({
   name: text,

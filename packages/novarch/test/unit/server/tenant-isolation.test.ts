@@ -287,6 +287,8 @@ describe('tenant isolation of the ids in bodies and queries', () => {
     'openSession body.teamId': () => null,
     'openSession body.agentId': () => null,
     'createAgentKey body.tenantId': () => ({ tenantId: 'acme', name: 'stolen' }),
+    'createAgentKey body.agentId': () => null,
+    'createAgentKey body.teamIds': () => null,
     // The agent's business record (a customer id): data of the write, not a Novarch record.
     'proposeAction body.context.recordId': () => null,
     'recordRefusal body.call.context.recordId': () => null,
