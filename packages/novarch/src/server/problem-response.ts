@@ -103,13 +103,14 @@ function problemHeaders(problem: Problem): Record<string, string> {
   return headers;
 }
 
-function problemStatus(status: number): 400 | 401 | 403 | 404 | 409 | 500 | 503 {
+function problemStatus(status: number): 400 | 401 | 403 | 404 | 409 | 413 | 500 | 503 {
   switch (status) {
     case 400:
     case 401:
     case 403:
     case 404:
     case 409:
+    case 413:
     case 503:
       return status;
     default:

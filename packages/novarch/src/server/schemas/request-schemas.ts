@@ -29,13 +29,18 @@ export const OpenSessionBodySchema = z.strictObject({
   maxHoldS: z.number().min(0).optional(),
 });
 
+/** A UTC instant as `Date.toISOString()` writes it, which the store keeps as is. */
+const instant = z.iso.datetime({
+  error: 'expected an ISO-8601 UTC time such as 2026-05-01T12:00:00.000Z',
+});
+
 export const EvidenceBodySchema = z.strictObject({
   toolName: text,
   input: z.unknown().optional(),
   output: z.unknown().optional(),
   isError: z.boolean(),
-  startedAt: text,
-  finishedAt: text,
+  startedAt: instant,
+  finishedAt: instant,
 });
 
 export const ProposeActionBodySchema = z.strictObject({
@@ -53,20 +58,25 @@ export const ProposeActionBodySchema = z.strictObject({
   release: z.boolean().optional(),
 });
 
-export const RefusalBodySchema = z.strictObject({
-  source: z.enum(['gate', 'permissions']),
-  actionId: text.optional(),
-  call: z
-    .strictObject({
-      actionType: text,
-      toolName: text,
-      input: z.unknown().optional(),
-      context: ActionContextSchema,
-      reasoning: z.string().optional(),
-    })
-    .optional(),
-  citations: CitationsSchema,
-});
+export const RefusalBodySchema = z
+  .strictObject({
+    source: z.enum(['gate', 'permissions']),
+    actionId: text.optional(),
+    call: z
+      .strictObject({
+        actionType: text,
+        toolName: text,
+        input: z.unknown().optional(),
+        context: ActionContextSchema,
+        reasoning: z.string().optional(),
+      })
+      .optional(),
+    citations: CitationsSchema,
+  })
+  .refine((refusal) => refusal.actionId !== undefined || refusal.call !== undefined, {
+    message: 'a refusal names the refused call: send actionId (an action already recorded) or call',
+    path: ['actionId'],
+  });
 
 /** An agent latches its own session (judge kill, hold skipped or timed out, the gate): never as an operator. */
 export const LatchBodySchema = z.strictObject({

@@ -40,10 +40,15 @@ export interface ServerWorld {
 }
 
 export async function createServerWorld(
-  options: { holdWindowSeconds?: number; tenants?: Record<string, ServedTenant> } = {},
+  options: {
+    holdWindowSeconds?: number;
+    tenants?: Record<string, ServedTenant>;
+    /** The store (default: a fresh SQLite file), e.g. a fresh PostgreSQL database's URL. */
+    storeUrl?: string;
+  } = {},
 ): Promise<ServerWorld> {
   const directory = mkdtempSync(path.join(tmpdir(), 'novarch-server-'));
-  const stores = await openServerStores(`sqlite:${path.join(directory, 'novarch.db')}`);
+  const stores = await openServerStores(options.storeUrl ?? `sqlite:${path.join(directory, 'novarch.db')}`);
   const events = new ServerEvents();
   const shutdown = new AbortController();
   const logged: string[] = [];

@@ -37,7 +37,11 @@ function writes(): [string, string, string, unknown][] {
       'refusal',
       'POST',
       `/v1/sessions/${session}/refusals`,
-      { source: 'gate', citations: { ruleIds: [], evidenceIds: [], rationale: 'x' } },
+      {
+        source: 'gate',
+        call: { actionType: 'x', toolName: 'x', context: { recordId: 'r', summary: 's' } },
+        citations: { ruleIds: [], evidenceIds: [], rationale: 'x' },
+      },
     ],
     ['latch', 'POST', `/v1/sessions/${session}/latch`, { reason: 'x', source: 'gate' }],
     ['hold wait', 'POST', `/v1/holds/${hold}/wait`, { timeoutMs: 0 }],

@@ -50,7 +50,11 @@ const BODIES: Record<string, unknown> = {
   latchSession: { reason: 'x', source: 'gate' },
   killSession: { reason: 'x' },
   proposeAction: refundProposal('C1', 10),
-  recordRefusal: { source: 'gate', citations: { ruleIds: [], evidenceIds: [], rationale: 'x' } },
+  recordRefusal: {
+    source: 'gate',
+    call: { actionType: 'x', toolName: 'x', context: { recordId: 'r', summary: 's' } },
+    citations: { ruleIds: [], evidenceIds: [], rationale: 'x' },
+  },
   waitForHold: { timeoutMs: 0 },
   decideHold: { decision: 'approve' },
   createAgentKey: { tenantId: 'acme', name: 'stolen' },
