@@ -14,7 +14,7 @@ import { governedEnvironment } from './governed-environment.js';
 import type { HoldListener } from './hold-listener.js';
 import { judgeHookWrite, type WriteCall } from './judge-hook-write.js';
 import { TurnTracker } from './turn-tracker.js';
-import { DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
+import { checkToolKinds, DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
 
 export interface NovarchHookGateOptions {
   /** Runtime tool names (`mcp__server__tool`, `Bash`, ...) → read or write. */
@@ -72,11 +72,14 @@ export class NovarchHookGate implements AsyncDisposable {
   /** Calls whose PreToolUse passed and that have not finished, with the agent they run in. */
   private readonly inFlight = new Map<string, string>();
   private readonly allowUnmapped: Set<string>;
+  /** Own entries only: a tool named "constructor" is not mapped by accident. */
+  private readonly kinds: ReadonlyMap<string, ToolKind>;
   private hookTimeoutS: number | undefined;
 
   constructor(private readonly options: NovarchHookGateOptions) {
     this.allowUnmapped = new Set(options.allowUnmapped ?? DEFAULT_UNMAPPED_ALLOWLIST);
-    for (const [tool, kind] of Object.entries(options.toolKinds)) {
+    this.kinds = checkToolKinds(options.toolKinds);
+    for (const [tool, kind] of this.kinds) {
       if (kind === 'write' && !options.writeSpecs[tool]) {
         throw new NovarchError(
           `write tool "${tool}" has no WriteSpec: add writeSpecs["${tool}"] with actionType and contextBuilder`,
@@ -240,7 +243,7 @@ export class NovarchHookGate implements AsyncDisposable {
       }
       // Another call of this session may have latched it while this one awaited the store.
       if (this.latched) return await this.refuseLatched(call);
-      const kind = this.options.toolKinds[input.tool_name];
+      const kind = this.kinds.get(input.tool_name);
       if (!kind && !this.allowUnmapped.has(input.tool_name))
         return await recorder.refuse(
           call,

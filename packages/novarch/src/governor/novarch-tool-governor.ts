@@ -1,7 +1,7 @@
 import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
 import type { HoldListener } from '../gate/hold-listener.js';
-import type { ToolKind, WriteSpec } from '../gate/write-spec.js';
+import { checkToolKinds, type ToolKind, type WriteSpec } from '../gate/write-spec.js';
 import type { Citations } from '../model/records.js';
 import { checkSession } from './check-session.js';
 import {
@@ -229,16 +229,6 @@ function refused(reason: string): GovernedToolOutcome<never> {
 
 function killedOutcome(reason: string, stop: SessionStop): GovernedToolOutcome<never> {
   return { kind: 'killed', reason: refusalText(reason), citations: stop.citations };
-}
-
-function checkToolKinds(toolKinds: Readonly<Record<string, ToolKind>>): Map<string, ToolKind> {
-  const kinds = new Map<string, ToolKind>();
-  for (const [tool, kind] of Object.entries(toolKinds)) {
-    if (kind !== 'read' && kind !== 'write')
-      throw new NovarchError(`toolKinds["${tool}"] must be "read" or "write", got ${JSON.stringify(kind)}`);
-    kinds.set(tool, kind);
-  }
-  return kinds;
 }
 
 function checkWriteSpecs(
