@@ -146,13 +146,16 @@ export class NovarchHookGate implements AsyncDisposable {
 
   /**
    * The environment for the agent's CLI (the SDK's `env` option, which replaces the process's):
-   * `env` (default this process's) with `NOVARCH_GOVERNED_SESSION` set to this session's id. The
-   * operator CLI refuses hold decisions and kills from a process that carries it, so an agent
-   * with a shell cannot approve its own writes with `novarch holds approve` (see the README for
-   * what this does not stop in local mode).
+   * `env` (default this process's) without any `NOVARCH_*` variable (the agent key, an operator
+   * token, the store's URL: the agent's shell could otherwise report evidence or decide holds as
+   * the gate), with the marker `NOVARCH_GOVERNED_SESSION` set. The operator CLI refuses hold
+   * decisions and kills from a process that carries it, so an agent with a shell cannot approve
+   * its own writes with `novarch holds approve` (see the README for what this does not stop in
+   * local mode).
    */
   agentEnv(env?: Readonly<Record<string, string | undefined>>): Record<string, string> {
-    return governedEnvironment(this.requireSession().record.id, env);
+    this.requireSession();
+    return governedEnvironment(env);
   }
 
   /**
@@ -192,6 +195,11 @@ export class NovarchHookGate implements AsyncDisposable {
         citations: this.latched.citations,
       });
     }
+  }
+
+  /** The governed session's id (for an operator's tooling; the agent's environment does not carry it). */
+  get sessionId(): string {
+    return this.requireSession().record.id;
   }
 
   /** True once the session latched. */
