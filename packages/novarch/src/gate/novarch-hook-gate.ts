@@ -36,6 +36,8 @@ export interface NovarchHookGateOptions {
 
 /** Headroom of the hook timeout over the hold wait: the judge's budget and the let-through margin. */
 const HOOK_TIMEOUT_HEADROOM_S = 60;
+/** How long a read waits for the message stream to show its own tool_use (see TurnTracker). */
+const TURN_WAIT_MS = 2_000;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -161,7 +163,11 @@ export class NovarchHookGate implements AsyncDisposable {
   /**
    * Feed every message of the query loop here (or iterate `gate.track(query)`). The gate learns
    * from them which calls the model made together (a write beside other calls of its message is
-   * refused), and which reads never ran: a read with a tool result but no PostToolUse (the
+   * refused, and so is a call beside a write), and which reads never ran. Run the query with
+   * `includePartialMessages: true` for the full guarantee: the partial messages show where each
+   * assistant message ends, and a write waits for that end (bounded by its hook's time) before it
+   * is judged; without them a call streamed after a write is not known when the write is decided.
+   * A read with a tool result but no PostToolUse (the
    * user's permission rules or another hook refused it) is recorded as a refused call, never as
    * evidence. The end of a run releases calls that produced no result.
    */
@@ -258,6 +264,8 @@ export class NovarchHookGate implements AsyncDisposable {
           `tool "${input.tool_name}" is not mapped to read or write, so it may not run`,
         );
       if (kind !== 'write') {
+        const beside = await this.besideWrite(call, signal);
+        if (beside !== undefined) return await recorder.refuse(call, beside);
         this.inFlight.set(call.id, call.agent);
         recorder.startRead(call);
         return NO_OPINION;
@@ -281,6 +289,19 @@ export class NovarchHookGate implements AsyncDisposable {
       const reason = `the gate failed (${error instanceof Error ? error.message : String(error)}); refused to be safe`;
       return this.recorder ? this.recorder.refuse(call, reason) : refuse(reason);
     }
+  }
+
+  /**
+   * Why a read may not run: its assistant message also made a write (which is refused: a write
+   * runs on its own), so nothing of that turn runs. Only calls already streamed are known here; a
+   * read waits for its own tool_use like a write, but not for the end of its message.
+   */
+  private async besideWrite(call: WriteCall, signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (!this.turns.observing) return undefined;
+    if (!(await this.turns.waitFor(call.id, TURN_WAIT_MS, signal))) return undefined;
+    const write = this.turns.siblingsOf(call.id).find((sibling) => this.kinds.get(sibling.name) === 'write');
+    if (write === undefined) return undefined;
+    return `a call may not run beside a write of the same turn (${write.name}, call ${write.id}), and that write is refused; call the write on its own`;
   }
 
   /** Never throws: a read whose evidence cannot be stored marks the session's evidence incomplete. */

@@ -101,8 +101,16 @@ describe('issue 14 through the real CLI', () => {
     // the turns before; if the sibling was already seen it is refused too. Never do both run.
     const firstRan = world.refunds.length === 1;
     expect(world.refunds).toEqual(firstRan ? [{ customer_id: 'C9', amount: 41 }] : []);
+    // Issue 24: a read whose message already showed a write is refused too (when the CLI starts the
+    // lookup before the refund's block streamed, it runs).
     const audit = await world.store.audit();
-    expect(audit.map((entry) => [entry.action.input, entry.verdict?.source])).toEqual([
+    const lookups = audit.filter((entry) => entry.action.toolName === LOOKUP);
+    expect(lookups.map((entry) => entry.verdict?.source)).toEqual(lookups.length === 0 ? [] : ['gate']);
+    expect(
+      audit
+        .filter((entry) => entry.action.toolName === REFUND)
+        .map((entry) => [entry.action.input, entry.verdict?.source]),
+    ).toEqual([
       [refundInput('C9', 40), 'gate'],
       [refundInput('C9', 41), firstRan ? 'judge' : 'gate'],
       [refundInput('C9', 42), 'gate'],

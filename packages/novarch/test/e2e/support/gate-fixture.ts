@@ -32,6 +32,8 @@ export interface GateWorld {
   engine: NovarchEngine;
   /** Refunds the write tool really executed. */
   refunds: { customer_id: string; amount: number }[];
+  /** Customers the lookup read really looked up. */
+  lookups: string[];
   /** Runs one governed query with the given fake model URL; returns the gate after the loop. */
   run(baseUrl: string, options?: GateRunOptions): Promise<NovarchHookGate>;
   close(): Promise<void>;
@@ -109,6 +111,7 @@ export async function createGateWorld(
     ...(options.llmJudge === undefined ? {} : { llmJudge: options.llmJudge }),
   });
   const refunds: GateWorld['refunds'] = [];
+  const lookups: string[] = [];
   const server = (readOnlyHints = false) => {
     // With readOnlyHint the CLI runs the cs tools of one message concurrently, not one by one.
     const hints = readOnlyHints ? { annotations: { readOnlyHint: true } } : undefined;
@@ -119,9 +122,10 @@ export async function createGateWorld(
           'lookup_customer',
           'Look up a customer',
           { customer_id: z.string() },
-          async ({ customer_id }) => ({
-            content: [{ type: 'text', text: `customer ${customer_id}: in good standing` }],
-          }),
+          async ({ customer_id }) => {
+            lookups.push(customer_id);
+            return { content: [{ type: 'text', text: `customer ${customer_id}: in good standing` }] };
+          },
           hints,
         ),
         tool(
@@ -159,6 +163,7 @@ export async function createGateWorld(
     store,
     engine,
     refunds,
+    lookups,
     async run(baseUrl, options = {}) {
       return augur.session(
         {
