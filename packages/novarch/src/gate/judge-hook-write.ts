@@ -37,6 +37,8 @@ export interface WriteTiming {
  * which may wait for another process's write lock) and the answer to the CLI must fit in it.
  */
 const LET_THROUGH_MARGIN_MS = 5_000;
+/** How long a write waits for the reads other agents have in flight to report. */
+const PENDING_READ_WAIT_MS = 10_000;
 /** How long a write waits for the message stream to show its own tool_use (see TurnTracker). */
 const TURN_WAIT_MS = 2_000;
 
@@ -76,6 +78,19 @@ export async function judgeHookWrite(
   if (alone !== true) return recorder.refuse(call, alone, actionTypeOf(context));
   context.inFlight.set(call.id, call.agent);
   try {
+    // A read another agent (a subagent, a background task) started is evidence once it reports:
+    // wait for it a little, and refuse rather than judge without it.
+    const pending = await recorder.waitForReadsBeside(
+      call.agent,
+      Math.min(latest, Date.now() + PENDING_READ_WAIT_MS),
+      timing.signal,
+    );
+    if (pending.length > 0)
+      return await recorder.refuse(
+        call,
+        `evidence incomplete: ${pending.map((read) => `${read.toolName} (call ${read.id})`).join(', ')} of another agent had not finished, so this write cannot be judged on its result; try again once it has`,
+        actionTypeOf(context),
+      );
     // Evidence observed from the hooks may still be on its way to the store.
     await recorder.settle();
     if (recorder.evidenceLost !== undefined)

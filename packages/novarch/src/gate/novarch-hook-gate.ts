@@ -179,7 +179,7 @@ export class NovarchHookGate implements AsyncDisposable {
     }
     if (message.type === 'result') {
       this.inFlight.clear();
-      this.recorder?.forgetReads();
+      this.recorder?.forgetMainThreadReads();
       this.turns.clear();
     }
   }

@@ -91,6 +91,8 @@ export interface GateWorldOptions {
   refundsFile?: string;
   /** Govern the runs with this engine (e.g. a `remoteEngine`) instead of the local one on `store`. */
   engine?: GovernanceEngine;
+  /** How long the fraud check takes to answer (a slow read still in flight when a turn ends). */
+  fraudCheckMs?: number;
 }
 
 /** A store, rules and an in-process MCP server `cs` with a read and a gated write. */
@@ -132,9 +134,10 @@ export async function createGateWorld(
           'check_fraud',
           'Check a customer for fraud flags',
           { customer_id: z.string() },
-          async ({ customer_id }) => ({
-            content: [{ type: 'text', text: `customer ${customer_id}: FLAGGED for fraud` }],
-          }),
+          async ({ customer_id }) => {
+            await new Promise((resolve) => setTimeout(resolve, options.fraudCheckMs ?? 0));
+            return { content: [{ type: 'text', text: `customer ${customer_id}: FLAGGED for fraud` }] };
+          },
           hints,
         ),
         tool(
