@@ -1,6 +1,7 @@
 import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import type { ActiveSession } from '../augur/augur-session.js';
 import type { Citations, SessionRecord, VerdictSource } from '../model/records.js';
+import { markEvidenceLost } from '../governor/session-evidence.js';
 import { refuse } from './gate-decisions.js';
 import { type GateLatch, latchOfStoredKill, storedKillReason } from './gate-latch.js';
 
@@ -164,6 +165,7 @@ export class GateRecorder {
       // it had not happened (a false "no prior lookup" kill). Refuse them instead, and say so.
       const reason = `the evidence of ${read.call.toolName} (call ${read.call.id}) could not be stored: ${describeError(error)}`;
       this.#evidenceLost ??= reason;
+      markEvidenceLost(this.session, reason);
       this.warn(
         `novarch: session ${this.session.record.id}: ${reason}. Its evidence is incomplete: later writes of the session are refused.`,
       );
