@@ -1,4 +1,5 @@
 import type { ActiveSession } from '../augur/augur-session.js';
+import { evidenceIncompleteReason, evidenceLostOf } from '../augur/session-evidence.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
@@ -11,7 +12,6 @@ import {
   type SessionStop,
   type WriteJudgement,
 } from './governed-call.js';
-import { evidenceIncompleteReason, evidenceLostOf } from './session-evidence.js';
 
 /** How a write is judged. */
 export interface JudgeWriteOptions {

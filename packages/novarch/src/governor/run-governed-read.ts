@@ -1,6 +1,6 @@
 import type { ActiveSession } from '../augur/augur-session.js';
+import { markEvidenceLost } from '../augur/session-evidence.js';
 import { describeError } from './governed-call.js';
-import { markEvidenceLost } from './session-evidence.js';
 
 /** How a governed read is run and told failed. */
 export interface GovernedReadOptions {
