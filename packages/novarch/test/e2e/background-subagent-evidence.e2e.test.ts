@@ -92,7 +92,11 @@ function route(refundWhen: 'at once' | 'after the notification') {
     if (ids.includes('r1')) return reply('done');
     // Late enough for the subagent to have started its check (a read not yet started is no evidence).
     if (ids.includes('a1') && refundWhen === 'at once')
-      return toolUse(REFUND, { customer_id: 'C8', amount: 50, reasoning: 'asked' }, { id: 'r1', delayMs: 700 });
+      return toolUse(
+        REFUND,
+        { customer_id: 'C8', amount: 50, reasoning: 'asked' },
+        { id: 'r1', delayMs: 700 },
+      );
     // The task's notification comes back to the main loop as a user message.
     if (allText(request).includes('C8 is flagged for fraud.') || /task/i.test(lastUserText(request)))
       return refund('C8', 50, 'r1');

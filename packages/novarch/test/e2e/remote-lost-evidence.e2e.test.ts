@@ -92,7 +92,9 @@ describe('a server restart between a read and a write (remote engine, NovarchToo
     try {
       expect(await stored.listEvidence(session.record.id)).toEqual([]);
       const audit = await stored.audit({ sessionId: session.record.id });
-      expect(audit.map((entry) => [entry.action.toolName, entry.verdict?.source])).toEqual([[REFUND, 'gate']]);
+      expect(audit.map((entry) => [entry.action.toolName, entry.verdict?.source])).toEqual([
+        [REFUND, 'gate'],
+      ]);
     } finally {
       await stored.close();
     }
