@@ -112,8 +112,19 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
         ...(assertion.threshold !== undefined ? { threshold: assertion.threshold } : {}),
       },
     };
-  return { ok: false, reason: `assertion type "${type}" has no HoloDeck metric` };
+  const hint = NO_METRIC_HINTS[type];
+  return { ok: false, reason: `assertion type "${type}" has no HoloDeck metric${hint ? ` (${hint})` : ''}` };
 }
+
+/** What to write instead, for the assertions people use most that have no metric of their own. */
+const NO_METRIC_HINTS: Record<string, string> = {
+  javascript: 'write a grader module and use type: code',
+  python: 'port it to a JS/TS grader module and use type: code',
+  similar: 'embedding similarity: use rouge, meteor or a g-eval against ground_truth',
+  factuality: 'use a g-eval or a rubric naming the facts',
+  'model-graded-closedqa': 'use a rubric',
+  'contains-json': 'use is-json or json-schema when the whole answer is JSON',
+};
 
 /** Types that have a `not-` twin in HoloDeck (the deterministic checks). */
 const NEGATABLE = new Set([...SAME_NAME, 'json-schema']);
