@@ -6,6 +6,7 @@ import { type CaseQuery, type PageMode, type PageRoute, parseRoute, routeHref } 
 import { renderCaseTable } from '../pages/render-run-page.js';
 import type { ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewBootData } from '../view-data.js';
+import { followLeaderTabEvents } from './leader-tab-events.js';
 import { ServedSource } from './served-source.js';
 import { StaticSource } from './static-source.js';
 
@@ -179,25 +180,36 @@ window.addEventListener(mode === 'static' ? 'hashchange' : 'popstate', () => {
   if (currentAddress() !== drawnAddress) void draw('heading');
 });
 
-/** Served: the server pushes the ids of runs whose files changed; the page on show redraws. */
+/**
+ * Served: the server pushes the ids of runs whose files changed; the page on show redraws. One
+ * stream per browser, relayed to the other tabs (leader-tab-events.ts), so any number of tabs load.
+ */
 function followChanges(server: ServedSource): void {
-  const events = new EventSource('/api/events');
-  events.addEventListener('runs-changed', (event) => {
-    let ids: unknown;
-    try {
-      ids = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (!Array.isArray(ids)) return;
-    const changed = ids.filter((id): id is string => typeof id === 'string');
-    for (const id of changed) server.forget(id);
-    const route = shown;
-    const affected =
-      route.page === 'runs' ||
-      (route.page === 'compare' && (changed.includes(route.currentId) || route.baselineId === null)) ||
-      ((route.page === 'run' || route.page === 'case') && changed.includes(route.runId));
-    if (affected) void draw('keep');
+  followLeaderTabEvents({
+    url: '/api/events',
+    name: 'holodeck-view-events',
+    events: ['runs-changed'],
+    onEvent: (_type, data) => {
+      let ids: unknown;
+      try {
+        ids = JSON.parse(data);
+      } catch {
+        return;
+      }
+      if (!Array.isArray(ids)) return;
+      const changed = ids.filter((id): id is string => typeof id === 'string');
+      for (const id of changed) server.forget(id);
+      const route = shown;
+      const affected =
+        route.page === 'runs' ||
+        (route.page === 'compare' && (changed.includes(route.currentId) || route.baselineId === null)) ||
+        ((route.page === 'run' || route.page === 'case') && changed.includes(route.runId));
+      if (affected) void draw('keep');
+    },
+    onResync: () => {
+      server.forgetAll();
+      void draw('keep');
+    },
   });
 }
 
