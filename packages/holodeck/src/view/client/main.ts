@@ -101,11 +101,18 @@ function readFilters(): CaseQuery | undefined {
     const field = document.getElementById(id);
     return field instanceof HTMLInputElement || field instanceof HTMLSelectElement ? field.value : '';
   };
+  const columns = document.getElementById('filter-metrics');
   const parsed = parseRoute(
     `/runs/x?${new URLSearchParams({ status: value('filter-status'), tag: value('filter-tag'), q: value('filter-text') })}`,
   );
   if (parsed.page !== 'run') return undefined;
-  return { ...shown.query, status: parsed.query.status, tag: parsed.query.tag, text: parsed.query.text };
+  return {
+    ...shown.query,
+    status: parsed.query.status,
+    tag: parsed.query.tag,
+    text: parsed.query.text,
+    metricColumns: columns instanceof HTMLInputElement && columns.checked,
+  };
 }
 
 document.addEventListener('click', (event) => {
@@ -174,6 +181,34 @@ document.addEventListener('submit', (event) => {
       mode,
     ),
   );
+});
+
+/**
+ * j / k: the next / previous case. On a case page they follow its next and previous links; on a
+ * run page they move the focus down and up the table's case links. Not while typing in a field.
+ */
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'j' && event.key !== 'k') return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+  const target = event.target;
+  if (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || target.closest('input, textarea, select'))
+  )
+    return;
+  const step = document.querySelector<HTMLAnchorElement>(`a[data-key="${event.key}"]`);
+  if (step) {
+    event.preventDefault();
+    step.click();
+    return;
+  }
+  const links = [...document.querySelectorAll<HTMLAnchorElement>('#case-table tbody th a')];
+  if (!links.length) return;
+  event.preventDefault();
+  const current = links.indexOf(document.activeElement);
+  const next =
+    current === -1 ? 0 : Math.min(links.length - 1, Math.max(0, current + (event.key === 'j' ? 1 : -1)));
+  links[next]?.focus();
 });
 
 window.addEventListener(mode === 'static' ? 'hashchange' : 'popstate', () => {

@@ -1,5 +1,6 @@
 import type { ViewAttempt, ViewToolCall, ViewToolResult } from '../view-data.js';
 import { html, type SafeHtml } from './html.js';
+import { renderMetricsTable } from './render-metrics-table.js';
 
 function argumentsText(call: ViewToolCall): string {
   return JSON.stringify(call.arguments, null, 2);
@@ -40,7 +41,7 @@ export function renderConversation(input: string, attempt: ViewAttempt): SafeHtm
   if (attempt.turns?.length) {
     return html`<ol class="conversation">${attempt.turns.map(
       (turn, index) =>
-        html`<li class="turn"><div class="turn-label">turn ${index + 1}${turn.passed ? '' : html` <span class="badge badge-failed">failed</span>`}</div><ol class="conversation">${renderExchange(turn.input, turn.tool_calls, turn.tool_results, turn.response, turn.error)}</ol></li>`,
+        html`<li class="turn"><div class="turn-label">turn ${index + 1}${turn.passed ? '' : html` <span class="badge badge-failed">failed</span>`}</div><div class="turn-body"><ol class="conversation">${renderExchange(turn.input, turn.tool_calls, turn.tool_results, turn.response, turn.error)}</ol>${turn.metrics.length ? html`<div class="turn-metrics">${renderMetricsTable(turn.metrics, `Metrics of turn ${index + 1}`)}</div>` : ''}</div></li>`,
     )}${attempt.error !== undefined && !attempt.turns.some((turn) => turn.error === attempt.error) ? html`<li class="msg msg-error" role="note"><div class="who">error</div><div class="text">${attempt.error}</div></li>` : ''}</ol>`;
   }
   return html`<ol class="conversation">${renderExchange(input, attempt.tool_calls, attempt.tool_results, attempt.response, attempt.error)}</ol>`;
