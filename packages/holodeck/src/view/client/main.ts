@@ -205,7 +205,8 @@ document.addEventListener('keydown', (event) => {
   const links = [...document.querySelectorAll<HTMLAnchorElement>('#case-table tbody th a')];
   if (!links.length) return;
   event.preventDefault();
-  const current = links.indexOf(document.activeElement);
+  const active = document.activeElement;
+  const current = active instanceof HTMLAnchorElement ? links.indexOf(active) : -1;
   const next =
     current === -1 ? 0 : Math.min(links.length - 1, Math.max(0, current + (event.key === 'j' ? 1 : -1)));
   links[next]?.focus();
