@@ -5,10 +5,12 @@ import { html, type SafeHtml } from './html.js';
 import { DEFAULT_CASE_QUERY, type PageMode, routeHref } from './page-route.js';
 import { renderAttemptDifferences } from './render-attempt-differences.js';
 import { renderConversation } from './render-conversation.js';
+import { renderMarkdown } from './render-markdown.js';
 import { renderMetricsTable } from './render-metrics-table.js';
 import { renderStatus } from './render-run-page.js';
 import { renderTextDiff } from './render-text-diff.js';
 import type { RenderedPage } from './rendered-page.js';
+import { toolDisplayName } from './tool-display.js';
 
 /** The metric that reports expected_tools / forbidden_tools. */
 const TOOL_METRIC = 'tool-calls';
@@ -26,7 +28,9 @@ function renderGovernance(governance: ViewGovernance): SafeHtml {
         ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Governance verdicts"><table class="verdicts"><caption>Novarch's verdicts on this attempt's writes</caption>
       <thead><tr><th scope="col">Tool</th><th scope="col">Action</th><th scope="col">Verdict</th><th scope="col">Rules cited</th><th scope="col">Rationale</th></tr></thead>
       <tbody>${governance.verdicts.map(
-        (verdict) => html`<tr><th scope="row"><code>${verdict.tool}</code></th><td>${verdict.action_type}</td>
+        (
+          verdict,
+        ) => html`<tr><th scope="row"><code title="${verdict.tool}">${toolDisplayName(verdict.tool)}</code></th><td>${verdict.action_type}</td>
           <td><span class="badge badge-verdict-${verdict.verdict}">${verdict.verdict}</span>${verdict.hold_status ? html` <span class="muted">(${verdict.hold_status})</span>` : ''}</td>
           <td>${verdict.rule_ids.length ? verdict.rule_ids.map((rule) => html`<code class="cite">${rule}</code> `) : html`<span class="muted">none</span>`}</td>
           <td><div class="reason">${verdict.rationale}</div></td></tr>`,
@@ -37,7 +41,7 @@ function renderGovernance(governance: ViewGovernance): SafeHtml {
       governance.refusals?.length
         ? html`<ul class="refusals">${governance.refusals.map(
             (refusal) =>
-              html`<li>refused <code>${refusal.tool}</code> (${refusal.action_type}) by ${refusal.source}: <span class="reason">${refusal.rationale}</span></li>`,
+              html`<li>refused <code title="${refusal.tool}">${toolDisplayName(refusal.tool)}</code> (${refusal.action_type}) by ${refusal.source}: <span class="reason">${refusal.rationale}</span></li>`,
           )}</ul>`
         : ''
     }`;
@@ -111,7 +115,7 @@ function renderOutputPanel(testCase: ViewCase, previous: PreviousCase | undefine
           : html`<div class="text">${testCase.input}</div>`
       }</div>
       ${testCase.ground_truth !== undefined ? html`<div class="panel"><h3>Ground truth</h3><div class="text">${testCase.ground_truth}</div></div>` : ''}
-      <div class="panel"><h3>${answerLabel}</h3><div class="text">${attempt.response || html`<span class="muted">(no answer)</span>`}</div></div>
+      <div class="panel"><h3>${answerLabel}</h3>${attempt.response ? renderMarkdown(attempt.response) : html`<p class="muted">(no answer)</p>`}</div>
     </div>
     ${testCase.ground_truth !== undefined && attempt.response ? html`<details class="diff-box" open><summary>Output against the ground truth</summary>${renderTextDiff(testCase.ground_truth, attempt.response, { before: 'ground truth', after: 'output' })}</details>` : ''}
     ${previousAttempt ? html`<details class="diff-box"><summary>Output against the same case in the previous run (${previous.runId}, ${previousAttempt.passed ? 'passed' : 'failed'})</summary>${renderTextDiff(previousAttempt.response, attempt.response, { before: 'previous run', after: 'this run' })}</details>` : ''}

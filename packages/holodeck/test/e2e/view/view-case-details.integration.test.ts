@@ -61,6 +61,37 @@ const conversation = (): CaseReport =>
     { input: 'What is the status of A-1002?' },
   );
 
+/** An answer in Markdown with HTML in it, a function tool's JSON result and a Novarch refusal. */
+const toolsAndMarkdown = (): CaseReport =>
+  testCase('refund-refused', [
+    attempt({
+      metrics: [bleu(0.9)],
+      response:
+        'Your order **A-1001** has *shipped*:\n\n- carrier: DHL\n- total: $54.90\n\n<img src=x onerror=alert(1)>',
+      tool_calls: [
+        {
+          name: 'mcp__holodeck_tools__lookup_order',
+          arguments: { order_id: 'A-1001' },
+          call_id: 'toolu_01ABCDEF',
+        },
+        {
+          name: 'mcp__holodeck_tools__refund_order',
+          arguments: { order_id: 'A-1001', amount: 900 },
+          call_id: 'toolu_02ABCDEF',
+        },
+      ],
+      tool_results: [
+        { call_id: 'toolu_01ABCDEF', result: '{"status":"shipped","carrier":"DHL"}', is_error: false },
+        {
+          call_id: 'toolu_02ABCDEF',
+          result:
+            'PreToolUse:mcp__holodeck_tools__refund_order hook error: Novarch: killed: refunds over 500 need a human [rules: TEAM-2]',
+          is_error: true,
+        },
+      ],
+    }),
+  ]);
+
 let browser: Browser;
 let server: ViewServer;
 let page: Page;
@@ -70,7 +101,7 @@ beforeAll(async () => {
   const runs = viewRuns();
   const newest = runs[2];
   if (!newest) throw new Error('no run');
-  newest.cases.push(repeatedFailure(), conversation());
+  newest.cases.push(repeatedFailure(), conversation(), toolsAndMarkdown());
   const runsDir = runsFolder(runs);
   writeFileSync(path.join(runsDir, 'run-3.json'), writeJsonReport(newest));
   server = await serveView({ runsDir });
@@ -102,6 +133,7 @@ describe('the run table says why', () => {
       'two-turns',
       'big-refund', // passed, in suite order
       '<img src=x onerror=alert(1)> tricky',
+      'refund-refused',
     ]);
     expect(await page.locator('table.cases caption').innerText()).toContain('failures first');
     const why = (name: string) =>
@@ -178,6 +210,34 @@ describe('the case page', () => {
     expect(text).not.toContain('This case sets no tool expectations.');
     expect(text).toContain('Set per turn (beside each turn above).');
     await screenshot(page, 'case-conversation');
+  });
+
+  it('renders answers as safe Markdown; tool cards without SDK ids or prefixes, results pretty-printed, refusals read', async () => {
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${server.url}runs/run-3/cases/refund-refused`);
+    await drawn(page);
+    const answer = page.locator('.attempt .msg-assistant .md');
+    expect(await answer.locator('strong').innerText()).toBe('A-1001');
+    expect(await answer.locator('li').allInnerTexts()).toEqual(['carrier: DHL', 'total: $54.90']);
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await answer.innerText()).toContain('<img src=x onerror=alert(1)>');
+    const cards = page.locator('.attempt .msg-tool');
+    expect(await cards.locator('.who code').allInnerTexts()).toEqual(['lookup_order', 'refund_order']);
+    expect(await page.locator('main').innerText()).not.toContain('toolu_01ABCDEF');
+    expect(await cards.nth(0).locator('pre[aria-label="result"]').innerText()).toBe(
+      '{\n  "status": "shipped",\n  "carrier": "DHL"\n}',
+    );
+    const refused = cards.nth(1);
+    expect(await refused.locator('.badge').innerText()).toBe('refused by Novarch');
+    expect(await refused.locator('.reason').innerText()).toBe('killed: refunds over 500 need a human');
+    expect(await refused.locator('code.cite').innerText()).toBe('TEAM-2');
+    expect(await refused.innerText()).not.toContain('PreToolUse');
+    expect(dialogs).toEqual([]);
+    await screenshot(page, 'case-tools-markdown');
   });
 
   it('j and k step through the cases of the run (in suite order)', async () => {
