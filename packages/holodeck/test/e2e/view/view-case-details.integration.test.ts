@@ -157,6 +157,35 @@ describe('the run table says why', () => {
   });
 });
 
+describe('the runs chart', () => {
+  it('spans the page width, and each point links to its run', async () => {
+    await page.goto(server.url);
+    await drawn(page);
+    const chart = await page.locator('figure.chart svg').boundingBox();
+    const main = await page.locator('main').boundingBox();
+    if (!chart || !main) throw new Error('no chart');
+    expect(chart.width).toBeGreaterThan(main.width - 60); // main's padding
+    const links = page.locator('figure.chart a.point-link');
+    expect(await links.count()).toBe(3);
+    expect(await links.first().getAttribute('aria-label')).toBe(
+      '2026-11-28 09:00:00 UTC · run-1: 100.0% passed, $0.0189',
+    );
+    await links.last().click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/runs/run-3');
+    await drawn(page);
+  });
+
+  it('writes numbers with one precision per kind: percent, score, cost, duration', async () => {
+    await page.goto(`${server.url}runs/run-3`);
+    await drawn(page);
+    const totals = await page.locator('ul.totals').first().innerText();
+    expect(totals).toMatch(/^\d+\.\d% passed/);
+    expect(totals).toMatch(/\$\d+\.\d{4} cost/);
+    const row = page.locator('table.cases tbody tr', { hasText: 'refund-timing' });
+    expect(await row.locator('td.num').allTextContents()).toEqual(['1', '0.26', '0/1', '1.2 s', '$0.0063']);
+  });
+});
+
 describe('the case page', () => {
   it('shows input, ground truth and output side by side, with the diffs to the expected output and the previous run', async () => {
     await page.goto(`${server.url}runs/run-3/cases/refund-timing`);

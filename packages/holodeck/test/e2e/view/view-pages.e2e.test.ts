@@ -55,7 +55,9 @@ describe('holodeck test view in Chromium', () => {
     const rows = page.locator('table.runs tbody tr');
     expect(await rows.count()).toBe(3);
     expect(await rows.nth(1).innerText()).toContain('configuration changed (c3c3c3c)');
-    expect(await page.locator('figure.chart svg[role="img"]').getAttribute('aria-label')).toContain('3 runs');
+    expect(await page.locator('figure.chart svg[role="group"]').getAttribute('aria-label')).toContain(
+      '3 runs',
+    );
     expect(await page.locator('.chart .change-mark').count()).toBe(1);
     expect(await page.locator('.chart .pass-point').count()).toBe(3);
     await screenshot(page, 'runs', { docs: true });
