@@ -15,7 +15,7 @@ let runsDir: string;
 
 beforeAll(async () => {
   runsDir = runsFolder(viewRuns());
-  server = await serveView({ runsDir, pollIntervalMs: 100 });
+  server = await serveView({ runsDir });
   browser = await launchBrowser();
 });
 afterAll(async () => {
