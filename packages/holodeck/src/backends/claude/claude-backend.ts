@@ -145,6 +145,9 @@ export class ClaudeBackend implements AgentBackend {
       ? await (await import('../../tools/index.js')).loadRetrievalTools(this.agent, {
           only: retrievalNames,
           onWarning: (warning) => this.collectedWarnings.push(warning),
+          ...(this.backendOptions.modelTraffic
+            ? { embeddings: { fetch: this.backendOptions.modelTraffic.embeddingsFetch } }
+            : {}),
         })
       : undefined;
     const functionTools =
@@ -156,6 +159,9 @@ export class ClaudeBackend implements AgentBackend {
       plan,
       credentialHint: credentialHint(authProvider),
       ...(governance ? { governance } : {}),
+      ...(this.backendOptions.modelTraffic
+        ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }
+        : {}),
       ...(functionTools ? { createFunctionToolsServer: functionTools.createServer } : {}),
       ...(this.agent.responseFormat
         ? {
