@@ -72,6 +72,14 @@ function lineOfOffset(text: string, offset: number): { line: number; column: num
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+/** Where a YAML parser (JSON is YAML) stops on the text: for Node versions whose JSON errors give no position. */
+function yamlErrorPosition(text: string): { line: number; column: number } {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter });
+  const position = document.errors[0]?.linePos?.[0];
+  return position ? { line: position.line, column: position.col } : { line: 1, column: 1 };
+}
+
 const FIX =
   're-record it with `holodeck test <agent.yaml> --record --re-record`, or restore it from version control';
 
@@ -83,7 +91,7 @@ function syntaxError(file: string, text: string, error: unknown): RecordingError
     ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) }
     : offset !== undefined
       ? lineOfOffset(text, Number(offset))
-      : { line: 1, column: 1 };
+      : yamlErrorPosition(text);
   return new RecordingError(
     `${file}:${where.line}:${where.column}  not valid JSON (${message.split('\n')[0]})\n    hint: ${FIX}`,
     file,
