@@ -42,7 +42,7 @@ async function loadTools(
       loaded.push(
         await loadRetrievalTools(agent, {
           onWarning: (warning) => warnings?.push(warning),
-          ...(embeddingsFetch ? { embeddings: { fetch: embeddingsFetch } } : {}),
+          ...(embeddingsFetch ? { force: true, embeddings: { fetch: embeddingsFetch } } : {}),
         }),
       );
     }

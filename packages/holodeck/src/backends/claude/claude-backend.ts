@@ -146,7 +146,7 @@ export class ClaudeBackend implements AgentBackend {
           only: retrievalNames,
           onWarning: (warning) => this.collectedWarnings.push(warning),
           ...(this.backendOptions.modelTraffic
-            ? { embeddings: { fetch: this.backendOptions.modelTraffic.embeddingsFetch } }
+            ? { force: true, embeddings: { fetch: this.backendOptions.modelTraffic.embeddingsFetch } }
             : {}),
         })
       : undefined;

@@ -69,7 +69,10 @@ export interface BackendOptions {
 export interface ModelTraffic {
   /** fetch for the model requests a backend makes in this process (AI SDK, embeddings). */
   fetch: typeof fetch;
-  /** fetch for the embeddings requests of retrieval tools. */
+  /**
+   * fetch for the embeddings requests of retrieval tools. Their indexes are then rebuilt at start
+   * (as `--force-ingest`), so a recording holds every embedding a fresh checkout needs.
+   */
   embeddingsFetch: typeof fetch;
   /** The base URL for an agent process started now, whose live requests would go to `upstream`. */
   baseUrlFor(upstream: string): string;
