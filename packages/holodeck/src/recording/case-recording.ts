@@ -7,6 +7,7 @@ import type {
   RecordingFile,
 } from './recording-file-schema.js';
 import type { RecordingScope } from './recording-scope.js';
+import { sameTool } from './replayed-tools.js';
 import { type JsonValue, stableStringify } from './stable-json.js';
 
 const SOURCE_ORDER: Record<ExchangeSource, number> = { agent: 0, embeddings: 1, judge: 2 };
@@ -121,7 +122,8 @@ export class CaseRecording {
   ): RecordedToolCall | undefined {
     const key = stableStringify(args);
     return (this.existing?.tool_calls ?? []).filter(
-      (call) => call.attempt === attempt && call.tool === tool && stableStringify(call.arguments) === key,
+      (call) =>
+        call.attempt === attempt && sameTool(call.tool, tool) && stableStringify(call.arguments) === key,
     )[nth];
   }
 

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { holodeckVersion } from '../holodeck-version.js';
+import type { HoloDeckTool } from '../tools/holodeck-tool.js';
 import { canonicaliseRequest, type OutgoingRequest, redactValue } from './canonicalise-request.js';
 import { CaseRecording } from './case-recording.js';
 import { replayResponse } from './recorded-response.js';
@@ -17,6 +18,7 @@ import {
 } from './recording-file-schema.js';
 import { RecordingProxy } from './recording-proxy.js';
 import { currentScope, type RecordingScope, runInScope } from './recording-scope.js';
+import { replayedTools } from './replayed-tools.js';
 import { stabiliseIds } from './stable-ids.js';
 import type { JsonValue } from './stable-json.js';
 
@@ -35,6 +37,8 @@ export interface RecorderOptions {
   reRecord?: boolean;
   /** With `replay`: tool calls are answered from the recording instead of running (`--replay-tools`). */
   replayTools?: boolean;
+  /** With `replay`: the tools whose calls are answered from the recording (`replay_tools: true`). */
+  replayToolNames?: readonly string[];
   /** The agent the recordings are for; a recording of another agent is refused. */
   agent: RecordedAgent;
   /** Values never written to a recording (the credentials of the environment). */
@@ -253,6 +257,23 @@ export class Recorder {
     const scope = currentScope();
     if (!scope) return undefined;
     return this.caseFor(scope.caseName).recordedToolResult(scope.attempt, tool, args, nth);
+  }
+
+  /** Counts something of the current attempt that the recording could not answer (a replayed tool call). */
+  noteUnmatched(message: string): void {
+    const scope = this.scopeNow();
+    this.unmatched.push({ caseName: scope.caseName, attempt: scope.attempt, message });
+  }
+
+  /**
+   * The tools as this run uses them: with --replay, those marked `replay_tools: true` (or all of
+   * them, `--replay-tools`) answered from the recording; otherwise unchanged.
+   */
+  wrapTools(tools: readonly HoloDeckTool[]): HoloDeckTool[] {
+    if (this.options.mode !== 'replay') return [...tools];
+    const all = this.options.replayTools ?? false;
+    const marked = new Set(this.options.replayToolNames ?? []);
+    return replayedTools(tools, this, (name) => all || marked.has(name));
   }
 
   /** Writes the recording of a finished case (record, or replay that recorded what was missing). */

@@ -8,6 +8,7 @@ export function modelTrafficOf(recorder: Recorder): ModelTraffic {
     fetch: recorder.fetchFor('agent'),
     embeddingsFetch: recorder.fetchFor('embeddings'),
     baseUrlFor: (upstream) => recorder.baseUrlFor(upstream),
+    wrapTools: (tools) => recorder.wrapTools(tools),
   };
 }
 

@@ -103,7 +103,8 @@ export async function startAiSdkRuntime(
     await governance?.close();
     throw error;
   }
-  const tools = sources.flatMap((source) => source.tools);
+  const loadedTools = sources.flatMap((source) => source.tools);
+  const tools = traffic ? traffic.wrapTools(loadedTools) : loadedTools;
   const ungoverned = toAiSdkTools(tools);
   const plan: TurnPlan = {
     model,

@@ -1,3 +1,4 @@
+import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
@@ -76,6 +77,8 @@ export interface ModelTraffic {
   embeddingsFetch: typeof fetch;
   /** The base URL for an agent process started now, whose live requests would go to `upstream`. */
   baseUrlFor(upstream: string): string;
+  /** The in-process tools (function, retrieval) as the run uses them: some answered from the recording. */
+  wrapTools(tools: readonly HoloDeckTool[]): HoloDeckTool[];
 }
 
 /** A tool the started agent is offered, as `listTools()` reports it. */

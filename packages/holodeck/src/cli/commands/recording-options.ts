@@ -89,6 +89,11 @@ export function parseRecordingFlags(flags: RecordingFlags): RecordingChoice {
         recordMissing: flags.recordMissing ?? false,
         reRecord: flags.reRecord ?? false,
         replayTools: flags.replayTools ?? false,
+        replayToolNames: (agent.config.tools ?? []).flatMap((tool) =>
+          'replay_tools' in tool && tool.replay_tools
+            ? [tool.type === 'function' ? tool.name : `${tool.name}_search`]
+            : [],
+        ),
         agent: {
           name: agent.config.name,
           provider: agent.config.model.provider,
