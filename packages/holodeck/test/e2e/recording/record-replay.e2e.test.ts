@@ -176,4 +176,43 @@ describe.each(backendVariants())('record and replay on the $name backend', (vari
       /replay: [1-9]\d* request\(s\) had no recording in .* \(their cases errored\)/,
     );
   });
+
+  it('--replay --record-missing records only the requests with no recording and keeps the rest', async () => {
+    variant.script(...Array.from({ length: 10 }, () => variant.respond(shopModel)));
+    const agent = variant.agent({ test_cases: [{ name: 'greeting', input: 'Hello!' }] });
+    expect((await runHolodeckCli(['test', agent.file, '--record', '--no-save'], agent.env)).code).toBe(0);
+    const folder = path.join(agent.directory, '.holodeck', 'recordings');
+    const first = recordedBytes(folder);
+    variant.discardScript();
+    variant.script(...Array.from({ length: 10 }, () => variant.respond(shopModel)));
+    const yaml = readFileSync(agent.file, 'utf8');
+    writeFileSync(
+      agent.file,
+      yaml.replace(
+        '  - name: greeting',
+        '  - name: new-case\n    input: Can I return an opened charger?\n  - name: greeting',
+      ),
+    );
+    const missing = await runHolodeckCli(
+      ['test', agent.file, '--replay', '--record-missing', '--no-save'],
+      agent.env,
+    );
+    expect(missing.code).toBe(0);
+    // Only the new case reached the model.
+    expect(variant.requests().map((request) => request.lastUserText)).toEqual(
+      variant.requests().map(() => 'Can I return an opened charger?'),
+    );
+    expect(variant.requests().length).toBeGreaterThan(0);
+    const after = recordedBytes(folder);
+    expect(after.size).toBe(first.size + 1);
+    for (const [name, text] of first) expect(after.get(name)).toBe(text);
+    await variant.close();
+    const replayed = await runHolodeckCli(
+      ['test', agent.file, '--replay', '--no-save'],
+      withoutKey(agent.env),
+    );
+    await variant.start();
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toContain('2 passed');
+  });
 });
