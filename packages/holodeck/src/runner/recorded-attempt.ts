@@ -1,16 +1,5 @@
-import type { ModelTraffic } from '../backends/contract/index.js';
 import type { Recorder } from '../recording/recorder.js';
 import type { CaseAttempt } from './report/run-report.js';
-
-/** The recorder as the backends see it: a fetch and a base URL, nothing of the recording itself. */
-export function modelTrafficOf(recorder: Recorder): ModelTraffic {
-  return {
-    fetch: recorder.fetchFor('agent'),
-    embeddingsFetch: recorder.fetchFor('embeddings'),
-    baseUrlFor: (upstream) => recorder.baseUrlFor(upstream),
-    wrapTools: (tools) => recorder.wrapTools(tools),
-  };
-}
 
 /**
  * Runs one attempt in the recorder's scope. In replay, an attempt that made a request with no

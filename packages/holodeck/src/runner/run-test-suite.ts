@@ -6,13 +6,14 @@ import type { ConfigWarning, LoadedAgent } from '../config/index.js';
 import { CredentialRejectedError, UsageError } from '../errors.js';
 import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
+import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { buildCaseReport } from './build-case-report.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
-import { modelTrafficOf, recordedAttempt } from './recorded-attempt.js';
+import { recordedAttempt } from './recorded-attempt.js';
 import type { CaseAttempt, CaseReport, RunReport } from './report/run-report.js';
 import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
@@ -137,7 +138,10 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
       'leave --isolation out (process) with --record or --replay',
     );
   const agent = recorder
-    ? await (await import('./prepare-recorded-agent.js')).prepareRecordedAgent(sideEffects.agent, recorder)
+    ? await (await import('../recording/prepare-recorded-agent.js')).prepareRecordedAgent(
+        sideEffects.agent,
+        recorder,
+      )
     : sideEffects.agent;
   const record = new RunRecord(
     agent,

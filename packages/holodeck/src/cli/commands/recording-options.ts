@@ -43,6 +43,8 @@ export function addRecordingOptions(command: Command): Command {
 
 /** A checked choice of recording mode: parsed before anything is loaded, opened once the agent is. */
 export interface RecordingChoice {
+  /** Whether --record or --replay was given. */
+  readonly enabled: boolean;
   /** Opens the recorder for this agent (reads and checks every file in replay); undefined without the flags. */
   open(agent: LoadedAgent, onNotice: (message: string) => void): Promise<{ recorder?: Recorder }>;
 }
@@ -65,10 +67,11 @@ export function parseRecordingFlags(flags: RecordingFlags): RecordingChoice {
   if (flags.reRecord && record === undefined)
     throw new UsageError('--re-record', 'needs --record', 'holodeck test agent.yaml --record --re-record');
   if (flags.replayTools && replay === undefined) throw new UsageError('--replay-tools', 'needs --replay');
-  if (record === undefined && replay === undefined) return { open: async () => ({}) };
+  if (record === undefined && replay === undefined) return { enabled: false, open: async () => ({}) };
   const flag = record !== undefined ? '--record' : '--replay';
   const given = record !== undefined ? record : replay;
   return {
+    enabled: true,
     async open(agent, onNotice) {
       const directory =
         typeof given === 'string' ? path.resolve(given) : path.join(agent.directory, DEFAULT_RECORDING_DIR);

@@ -1,7 +1,7 @@
 import type { LoadedAgent } from '../config/index.js';
-import { checkRecordable } from '../recording/check-recordable.js';
-import type { Recorder } from '../recording/recorder.js';
-import { withReplayCredentials } from '../recording/replay-credentials.js';
+import { checkRecordable } from './check-recordable.js';
+import type { Recorder } from './recorder.js';
+import { withReplayCredentials } from './replay-credentials.js';
 
 /**
  * The agent as a recorded or replayed run uses it: refused when its auth provider cannot pass
