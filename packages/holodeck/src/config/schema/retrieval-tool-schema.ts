@@ -59,6 +59,12 @@ const commonFields = {
     .optional()
     .describe('hybrid: weight of the semantic ranking; default 1.'),
   keyword_weight: z.number().min(0).optional().describe('hybrid: weight of the keyword ranking; default 1.'),
+  stemming: z
+    .enum(['none', 'english'])
+    .default('none')
+    .describe(
+      'Keyword search: english matches word forms (tests, testing → test: FTS5 porter, PostgreSQL english configuration, which also drops stop words); none matches words as written.',
+    ),
   database: RetrievalDatabaseSchema.optional(),
 };
 
