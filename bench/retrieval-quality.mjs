@@ -27,6 +27,7 @@ const { values: options } = parseArgs({
     models: { type: 'string', default: 'real,hashed' },
     modes: { type: 'string', default: 'keyword,semantic,hybrid' },
     set: { type: 'string', multiple: true, default: [] },
+    variant: { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
     misses: { type: 'boolean', default: false },
   },
@@ -42,10 +43,16 @@ const normalise = (text) =>
 
 const questions = JSON.parse(readFileSync(path.join(dataDir, 'questions.json'), 'utf8'));
 
-/** `--set field=value` overrides of the tool's search fields (numbers, booleans or words). */
+/** Search settings measured side by side on one ingest: each `--variant a=1,b=x` (default: the `--set` fields). */
+const variants = options.variant.length
+  ? options.variant.map((text) => text.split(',').filter(Boolean))
+  : [options.set];
+let current = options.set;
+
+/** `field=value` overrides of the tool's search fields (numbers, booleans or words) of the variant measured. */
 function overrides() {
   const fields = {};
-  for (const entry of options.set) {
+  for (const entry of current) {
     const [field, value] = entry.split('=');
     fields[field] =
       value === 'true'
@@ -207,27 +214,33 @@ async function measure(storeKind, modelKind) {
       if (!queryVectors.has(query)) queryVectors.set(query, (await client.embed([query]))[0]);
       return queryVectors.get(query);
     };
-    for (const mode of list(options.modes)) {
-      const settings = { ...searchSettingsOf(await toolConfig('docs', tools.docs, mode)), topK: 10 };
-      const totals = { recall5: 0, mrr10: 0, ndcg10: 0 };
-      for (const [index, question] of questions.entries()) {
-        const hits = await searchIndex(store, 'bench/docs', question.q, embedQuery, settings);
-        const scores = scoreRanking(
-          hits.map((hit) => hit.chunk.id),
-          relevant[index],
-        );
-        for (const key of Object.keys(totals)) totals[key] += scores[key];
-        if (!scores.recall5) misses.push(`${storeKind}/${modelKind}/${mode}: ${question.q}`);
+    for (const variant of variants) {
+      current = variant;
+      const stemming = (await toolConfig('docs', tools.docs, 'hybrid')).stemming;
+      await store.setStemming('bench/docs', stemming);
+      for (const mode of list(options.modes)) {
+        const settings = { ...searchSettingsOf(await toolConfig('docs', tools.docs, mode)), topK: 10 };
+        const totals = { recall5: 0, mrr10: 0, ndcg10: 0 };
+        for (const [index, question] of questions.entries()) {
+          const hits = await searchIndex(store, 'bench/docs', question.q, embedQuery, settings);
+          const scores = scoreRanking(
+            hits.map((hit) => hit.chunk.id),
+            relevant[index],
+          );
+          for (const key of Object.keys(totals)) totals[key] += scores[key];
+          if (!scores.recall5) misses.push(`${storeKind}/${modelKind}/${mode}: ${question.q}`);
+        }
+        const n = questions.length;
+        rows.push({
+          variant: variant.join(',') || 'defaults',
+          store: storeKind,
+          model: modelKind,
+          mode,
+          recall5: totals.recall5 / n,
+          mrr10: totals.mrr10 / n,
+          ndcg10: totals.ndcg10 / n,
+        });
       }
-      const n = questions.length;
-      rows.push({
-        store: storeKind,
-        model: modelKind,
-        mode,
-        recall5: totals.recall5 / n,
-        mrr10: totals.mrr10 / n,
-        ndcg10: totals.ndcg10 / n,
-      });
     }
   } finally {
     await store.close();
@@ -247,15 +260,14 @@ for (const modelKind of list(options.models)) {
   }
 }
 if (options.json) {
-  console.log(JSON.stringify({ questions: questions.length, settings: overrides(), results }, null, 2));
+  console.log(JSON.stringify({ questions: questions.length, results }, null, 2));
 } else {
-  console.log(
-    `retrieval quality: ${questions.length} questions over bench/retrieval-quality/corpus/docs (settings ${JSON.stringify(overrides())})\n`,
-  );
+  console.log(`retrieval quality: ${questions.length} questions over bench/retrieval-quality/corpus/docs\n`);
   console.log(
     table(
-      ['store', 'model', 'mode', 'recall@5', 'MRR@10', 'nDCG@10'],
+      ['variant', 'store', 'model', 'mode', 'recall@5', 'MRR@10', 'nDCG@10'],
       results.map((row) => [
+        row.variant,
         row.store,
         row.model,
         row.mode,
