@@ -6,6 +6,7 @@ import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerIngestCommand } from './commands/ingest-command.js';
 import { registerSchemaCommand } from './commands/schema-command.js';
+import { registerServeCommand } from './commands/serve-command.js';
 import { registerTestCommand } from './commands/test-command.js';
 import { registerValidateCommand } from './commands/validate-command.js';
 import { ExitCode, type ExitCodeValue, exitCodeFor, exitCodesHelp } from './exit-codes.js';
@@ -46,6 +47,7 @@ async function main(argv: string[]): Promise<void> {
   registerChatCommand(program, context);
   registerTestCommand(program, context);
   registerIngestCommand(program, context);
+  registerServeCommand(program, context);
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
 
   try {

@@ -1,0 +1,7 @@
+import { REST_ROUTES } from './rest-routes.js';
+import type { ServeRoute } from './serve-route.js';
+
+/** Every protocol's routes, in the order /openapi.json lists them. */
+export function protocolRoutes(): ServeRoute[] {
+  return [...REST_ROUTES];
+}

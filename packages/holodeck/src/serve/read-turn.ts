@@ -1,0 +1,34 @@
+import type { SessionEvent } from '../backends/contract/index.js';
+import type { LiveTurn } from './live-turn.js';
+
+/** Why a reader stopped: the turn finished, or it waits for an approval answer or an operator. */
+export type TurnStop = 'finished' | 'approval' | 'hold' | 'disconnected';
+
+/**
+ * Reads a turn's events into `onEvent` until the turn finishes or waits (an `approval-request`, a
+ * `hold-pending`: the event is delivered, then the reader stops). When `signal` aborts (the
+ * client went away) while the turn runs, the turn is interrupted, so no agent process keeps
+ * working for nobody; a turn parked at an interrupt is left waiting for its answer.
+ */
+export async function readTurn(
+  turn: LiveTurn,
+  onEvent: (event: SessionEvent) => void | Promise<void>,
+  signal?: AbortSignal,
+): Promise<TurnStop> {
+  const onAbort = () => {
+    if (!turn.parked) void turn.interrupt();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      if (signal?.aborted) return 'disconnected';
+      const event = await turn.next();
+      if (event === undefined) return 'finished';
+      await onEvent(event);
+      if (event.type === 'approval-request') return 'approval';
+      if (event.type === 'hold-pending') return 'hold';
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
