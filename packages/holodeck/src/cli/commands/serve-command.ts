@@ -110,7 +110,17 @@ export function registerServeCommand(program: Command, context: CommandContext) 
     .description('manage the API keys file')
     .command('create')
     .description('create an API key: printed once on stdout, its hash added to the keys file')
-    .requiredOption('--keys <file>', 'the keys file (created with mode 0600 if missing)')
+    .option('--keys <file>', 'the keys file (created with mode 0600 if missing)')
     .option('--name <name>', 'the key name (owner of its sessions; default key-<n>)')
-    .action((options: { keys: string; name?: string }) => context.run(createKeyCommand(options)));
+    .action((options: { keys?: string; name?: string }) => {
+      // `serve` has a --keys of its own, which commander hands to it: read it from there too.
+      const keys = options.keys ?? serve.opts<{ keys?: string }>().keys;
+      if (keys === undefined)
+        throw new UsageError(
+          '--keys',
+          'names no keys file',
+          'holodeck serve keys create --keys serve-keys.json',
+        );
+      context.run(createKeyCommand({ keys, ...(options.name ? { name: options.name } : {}) }));
+    });
 }
