@@ -20,6 +20,7 @@ export class LiveTurn {
   private ended = false;
   private readonly approvals = new Map<string, ApprovalRequest>();
   private readonly holds = new Map<string, PendingHold>();
+  private readonly toolCalls = new Map<string, { name: string; arguments: Record<string, unknown> }>();
   /** The turn's result, once it finished. */
   result: ExecutionResult | undefined;
   /** Why the turn failed without a result (the agent process died). */
@@ -43,6 +44,8 @@ export class LiveTurn {
   private async pump(message: string): Promise<void> {
     try {
       for await (const event of this.session.sendStreaming(message)) {
+        if (event.type === 'tool-call')
+          this.toolCalls.set(event.callId, { name: event.name, arguments: event.arguments });
         if (event.type === 'approval-request') this.approvals.set(event.request.callId, event.request);
         if (event.type === 'hold-pending') this.holds.set(event.hold.holdId, event.hold);
         if (event.type === 'hold-resolved') this.holds.delete(event.hold.holdId);
@@ -83,6 +86,11 @@ export class LiveTurn {
   /** Whether the turn ended (its `finish` or failure is among the events). */
   get finished(): boolean {
     return this.ended;
+  }
+
+  /** A tool call of this turn by its id (a reader that starts after the call still names it). */
+  toolCall(callId: string): { name: string; arguments: Record<string, unknown> } | undefined {
+    return this.toolCalls.get(callId);
   }
 
   /** The approval requests waiting for an answer. */

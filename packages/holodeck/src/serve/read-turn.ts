@@ -6,7 +6,7 @@ export type TurnStop = 'finished' | 'approval' | 'hold' | 'disconnected';
 
 /**
  * Reads a turn's events into `onEvent` until the turn finishes or waits (an `approval-request`, a
- * `hold-pending`: the event is delivered, then the reader stops). When `signal` aborts (the
+ * `hold-pending`, unless `throughHolds`: the event is delivered, then the reader stops). When `signal` aborts (the
  * client went away) while the turn runs, the turn is interrupted, so no agent process keeps
  * working for nobody; a turn parked at an interrupt is left waiting for its answer.
  */
@@ -14,6 +14,7 @@ export async function readTurn(
   turn: LiveTurn,
   onEvent: (event: SessionEvent) => void | Promise<void>,
   signal?: AbortSignal,
+  options: { throughHolds?: boolean } = {},
 ): Promise<TurnStop> {
   const onAbort = () => {
     if (!turn.parked) void turn.interrupt();
@@ -26,7 +27,7 @@ export async function readTurn(
       if (event === undefined) return 'finished';
       await onEvent(event);
       if (event.type === 'approval-request') return 'approval';
-      if (event.type === 'hold-pending') return 'hold';
+      if (event.type === 'hold-pending' && !options.throughHolds) return 'hold';
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
