@@ -4,6 +4,7 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 import type { LiveTurn } from './live-turn.js';
 import { readTurn } from './read-turn.js';
+import type { RequestLogLine } from './request-log.js';
 import { checkMessageLength } from './rest-routes.js';
 import { ServeProblem } from './serve-problem.js';
 import { defineServeRoute } from './serve-route.js';
@@ -116,6 +117,7 @@ async function streamRun(
   ids: { threadId: string; runId: string },
   send: SendEvent,
   signal: AbortSignal,
+  log: Partial<RequestLogLine>,
 ): Promise<void> {
   const now = () => Date.now();
   send({
@@ -237,6 +239,7 @@ async function streamRun(
       }
     },
     signal,
+    { log },
   );
   if (finished || stop === 'disconnected') return;
   endMessage();
@@ -318,7 +321,7 @@ export const AG_UI_ROUTES = [
         turn = services.registry.startTurn(session, content);
       }
       return sseResponse(request.context.req.raw, (send, signal) =>
-        streamRun(session, turn, { threadId: input.threadId, runId: input.runId }, send, signal),
+        streamRun(session, turn, { threadId: input.threadId, runId: input.runId }, send, signal, request.log),
       );
     },
   }),

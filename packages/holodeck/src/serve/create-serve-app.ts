@@ -34,15 +34,42 @@ export function createServeApp(
     await next();
     if (cors) for (const [name, value] of Object.entries(cors)) context.res.headers.set(name, value);
     const fields = logFieldsOf(context);
-    options.log({
-      time: new Date(started).toISOString(),
-      method: context.req.method,
-      route: fields.route ?? new URL(context.req.url).pathname,
-      status: context.res.status,
-      durationMs: Date.now() - started,
-      ...fields,
-      ...(context.res.headers.get('content-type')?.startsWith('text/event-stream') ? { stream: true } : {}),
+    const write = () =>
+      options.log({
+        time: new Date(started).toISOString(),
+        method: context.req.method,
+        route: fields.route ?? new URL(context.req.url).pathname,
+        status: context.res.status,
+        durationMs: Date.now() - started,
+        ...fields,
+      });
+    const body = context.res.body;
+    if (!context.res.headers.get('content-type')?.startsWith('text/event-stream') || !body) {
+      write();
+      return;
+    }
+    // A stream is logged when it ends, with the turn's usage and the whole duration.
+    fields.stream = true;
+    let logged = false;
+    const once = () => {
+      if (!logged) write();
+      logged = true;
+    };
+    const reader = body.getReader();
+    const relay = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          once();
+          controller.close();
+        } else controller.enqueue(value);
+      },
+      async cancel(reason) {
+        once();
+        await reader.cancel(reason);
+      },
     });
+    context.res = new Response(relay, { status: context.res.status, headers: context.res.headers });
   });
   for (const route of routes) {
     if (route.protocol !== 'core' && !services.protocols.has(route.protocol)) continue;

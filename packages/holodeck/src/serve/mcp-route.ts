@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { z } from 'zod';
 import { holodeckVersion } from '../holodeck-version.js';
 import { readTurn } from './read-turn.js';
+import type { RequestLogLine } from './request-log.js';
 import { ServeProblem } from './serve-problem.js';
 import { defineServeRoute } from './serve-route.js';
 import type { ServeServices } from './serve-services.js';
@@ -22,7 +23,7 @@ export function askToolName(agentName: string): string {
 const NO_APPROVALS_OVER_MCP =
   'refused: this tool call needs approval, and an MCP caller cannot give one; call the agent over REST, Responses or AG-UI to approve tool calls';
 
-function mcpServerFor(services: ServeServices, owner: string): McpServer {
+function mcpServerFor(services: ServeServices, owner: string, log: Partial<RequestLogLine>): McpServer {
   const server = new McpServer({ name: services.agent.name, version: holodeckVersion() });
   server.registerTool(
     askToolName(services.agent.name),
@@ -58,7 +59,8 @@ function mcpServerFor(services: ServeServices, owner: string): McpServer {
         throw error;
       }
       for (;;) {
-        const stop = await readTurn(turn, () => undefined, extra.signal, { throughHolds: true });
+        log.session = session.id;
+        const stop = await readTurn(turn, () => undefined, extra.signal, { throughHolds: true, log });
         if (stop !== 'approval') break;
         for (const approval of turn.pendingApprovals())
           turn.answer(approval.callId, { behavior: 'deny', reason: NO_APPROVALS_OVER_MCP });
@@ -98,7 +100,7 @@ export const MCP_ROUTES = [
       description: 'JSON-RPC answers',
     },
     async handle(request) {
-      const server = mcpServerFor(request.services, request.owner);
+      const server = mcpServerFor(request.services, request.owner, request.log);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       await server.connect(transport);
       const response = await transport.handleRequest(request.context.req.raw, { parsedBody: request.body });

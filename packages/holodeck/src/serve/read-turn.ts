@@ -1,5 +1,6 @@
 import type { SessionEvent } from '../backends/contract/index.js';
 import type { LiveTurn } from './live-turn.js';
+import type { RequestLogLine } from './request-log.js';
 
 /** Why a reader stopped: the turn finished, or it waits for an approval answer or an operator. */
 export type TurnStop = 'finished' | 'approval' | 'hold' | 'disconnected';
@@ -14,7 +15,7 @@ export async function readTurn(
   turn: LiveTurn,
   onEvent: (event: SessionEvent) => void | Promise<void>,
   signal?: AbortSignal,
-  options: { throughHolds?: boolean } = {},
+  options: { throughHolds?: boolean; log?: Partial<RequestLogLine> } = {},
 ): Promise<TurnStop> {
   const onAbort = () => {
     if (!turn.parked) void turn.interrupt();
@@ -25,6 +26,10 @@ export async function readTurn(
       if (signal?.aborted) return 'disconnected';
       const event = await turn.next();
       if (event === undefined) return 'finished';
+      if (event.type === 'finish' && options.log) {
+        options.log.tokens = event.result.token_usage.total_tokens;
+        options.log.costUsd = event.result.cost_usd;
+      }
       await onEvent(event);
       if (event.type === 'approval-request') return 'approval';
       if (event.type === 'hold-pending' && !options.throughHolds) return 'hold';

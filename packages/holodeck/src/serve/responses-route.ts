@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ExecutionResult } from '../backends/contract/index.js';
 import type { LiveTurn } from './live-turn.js';
 import { readTurn } from './read-turn.js';
+import type { RequestLogLine } from './request-log.js';
 import { checkMessageLength, refuseHoldDecision } from './rest-routes.js';
 import { ServeProblem } from './serve-problem.js';
 import { defineServeRoute } from './serve-route.js';
@@ -118,6 +119,7 @@ async function runResponse(
   base: Record<string, unknown>,
   send: SendEvent | undefined,
   signal: AbortSignal,
+  log: Partial<RequestLogLine>,
 ): Promise<Record<string, unknown>> {
   let sequence = 0;
   const emit = (type: string, fields: Record<string, unknown>) =>
@@ -264,7 +266,7 @@ async function runResponse(
       }
     },
     signal,
-    { throughHolds: true },
+    { throughHolds: true, log },
   );
   closeMessage();
   const result = turn.result;
@@ -368,9 +370,9 @@ export const RESPONSES_ROUTES = [
       const raw = request.context.req.raw;
       if (body.stream)
         return sseResponse(raw, async (send, signal) => {
-          store(await runResponse(services, session, turn, base, send, signal));
+          store(await runResponse(services, session, turn, base, send, signal, request.log));
         });
-      const final = await runResponse(services, session, turn, base, undefined, raw.signal);
+      const final = await runResponse(services, session, turn, base, undefined, raw.signal, request.log);
       store(final);
       return final;
     },

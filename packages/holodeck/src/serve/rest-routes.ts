@@ -77,15 +77,17 @@ export function answerTurn(request: ServeRequest<unknown, unknown>, session: Ser
           if (wire) send(wire, wire.type);
         },
         signal,
+        { log: request.log },
       );
     });
-  return collectTurn(session, turn, raw.signal);
+  return collectTurn(session, turn, raw.signal, request.log);
 }
 
 async function collectTurn(
   session: ServedSession,
   turn: LiveTurn,
   signal: AbortSignal,
+  log: ServeRequest<unknown, unknown>['log'],
 ): Promise<TurnOutcome> {
   let text = '';
   const toolCalls: TurnOutcome['toolCalls'] = [];
@@ -97,6 +99,7 @@ async function collectTurn(
         toolCalls.push({ callId: event.callId, name: event.name, arguments: event.arguments });
     },
     signal,
+    { log },
   );
   const result = turn.result;
   const waiting = stop === 'approval' || stop === 'hold';

@@ -293,10 +293,16 @@ describe.each(backendVariants())('holodeck serve: REST ($name backend)', (varian
     );
     // The request log: one JSON line per request, without message text.
     const lines = server.logLines();
-    expect(lines.find((line) => line.route === '/v1/sessions/{sessionId}/messages')).toMatchObject({
-      method: 'POST',
-      status: 200,
-    });
+    const turn = lines.find(
+      (line) => line.route === '/v1/sessions/{sessionId}/messages' && line.status === 200,
+    );
+    expect(turn).toMatchObject({ method: 'POST', status: 200, session: expect.stringContaining('.') });
+    expect(turn?.tokens).toBeGreaterThan(0);
+    expect(typeof turn?.durationMs).toBe('number');
+    // A stream is logged once, when it ends, with the turn's usage.
+    const streamed = lines.filter((line) => line.stream === true && line.status === 200);
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.some((line) => typeof line.tokens === 'number')).toBe(true);
     expect(JSON.stringify(lines)).not.toContain('Capital of France?');
   });
 
