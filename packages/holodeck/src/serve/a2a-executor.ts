@@ -144,7 +144,7 @@ export class ServeA2aExecutor implements AgentExecutor {
       if (message === '') throw new ServeProblem(400, 'params.message.parts: no text part to send the agent');
       let session: ServedSession;
       const mapped = this.contexts.get(`${owner}\u0000${contextId}`);
-      if (mapped !== undefined) session = this.services.registry.get(mapped, owner);
+      if (mapped !== undefined) session = await this.services.registry.get(mapped, owner);
       else {
         session = await this.services.registry.create(owner);
         this.contexts.set(`${owner}\u0000${contextId}`, session.id);

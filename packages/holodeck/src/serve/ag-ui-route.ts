@@ -52,9 +52,9 @@ function threadsOf(services: ServeServices): Map<string, string> {
 async function sessionOf(services: ServeServices, owner: string, threadId: string): Promise<ServedSession> {
   const threads = threadsOf(services);
   const known = threads.get(`${owner}\u0000${threadId}`);
-  if (known !== undefined) return services.registry.get(known, owner);
+  if (known !== undefined) return await services.registry.get(known, owner);
   if (threadId.startsWith(`${services.registry.instanceId}.`) || /^[a-z0-9-]+\.[0-9a-f]{32}$/.test(threadId))
-    return services.registry.get(threadId, owner);
+    return await services.registry.get(threadId, owner);
   const session = await services.registry.create(owner);
   threads.set(`${owner}\u0000${threadId}`, session.id);
   return session;

@@ -43,7 +43,7 @@ function mcpServerFor(services: ServeServices, owner: string, log: Partial<Reque
       let session: ServedSession;
       try {
         session = session_id
-          ? services.registry.get(session_id, owner)
+          ? await services.registry.get(session_id, owner)
           : await services.registry.create(owner);
       } catch (error) {
         if (error instanceof ServeProblem)

@@ -1,4 +1,5 @@
 import { freemem } from 'node:os';
+import path from 'node:path';
 import {
   SERVE_PROTOCOLS,
   type ServeConfig,
@@ -26,6 +27,8 @@ export interface ServeSettings {
   maxBodyBytes: number;
   maxMessageChars: number;
   corsOrigins: readonly string[];
+  /** serve.sessions_dir, absolute (relative paths start at the agent folder). */
+  sessionsDir: string | undefined;
 }
 
 /** `--protocols rest,mcp`: the protocols named, each checked. */
@@ -62,6 +65,7 @@ export function resolveServeSettings(
   config: ServeConfig | undefined,
   flags: { protocols?: ServeProtocol[] },
   agentProcesses: boolean,
+  agentDirectory: string,
 ): ServeSettings {
   const maxSessions = config?.max_sessions ?? defaultMaxSessions(agentProcesses);
   return {
@@ -79,5 +83,7 @@ export function resolveServeSettings(
     maxBodyBytes: config?.max_body_bytes ?? 1024 * 1024,
     maxMessageChars: config?.max_message_chars ?? 100_000,
     corsOrigins: config?.cors?.origins ?? [],
+    sessionsDir:
+      config?.sessions_dir === undefined ? undefined : path.resolve(agentDirectory, config.sessions_dir),
   };
 }

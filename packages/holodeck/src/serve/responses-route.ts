@@ -312,7 +312,7 @@ export const RESPONSES_ROUTES = [
             404,
             `body.previous_response_id: no response "${body.previous_response_id}" for this API key`,
           );
-        session = services.registry.get(previous.sessionId, request.owner);
+        session = await services.registry.get(previous.sessionId, request.owner);
       } else {
         if (input.approvals.length > 0)
           throw new ServeProblem(

@@ -183,11 +183,11 @@ export const REST_ROUTES = [
     params: SessionParams,
     body: MessageBody,
     response: respondsWithTurn,
-    handle(request) {
+    async handle(request) {
       checkMessageLength(request.body.message, request.services, 'body.message');
-      const session = request.services.registry.get(request.params.sessionId, request.owner);
+      const session = await request.services.registry.get(request.params.sessionId, request.owner);
       const turn = request.services.registry.startTurn(session, request.body.message);
-      return Promise.resolve(answerTurn(request, session, turn));
+      return answerTurn(request, session, turn);
     },
   }),
   defineServeRoute({
@@ -200,8 +200,8 @@ export const REST_ROUTES = [
     params: ApprovalParams,
     body: ApprovalBody,
     response: respondsWithTurn,
-    handle(request) {
-      const session = request.services.registry.get(request.params.sessionId, request.owner);
+    async handle(request) {
+      const session = await request.services.registry.get(request.params.sessionId, request.owner);
       const turn = waitingTurn(session);
       refuseHoldDecision(turn, request.params.callId);
       const { decision, scope, reason } = request.body;
@@ -217,7 +217,7 @@ export const REST_ROUTES = [
           `no approval of call "${request.params.callId}" waits in session "${session.id}": the pending ones are listed by GET /v1/sessions/{sessionId}`,
         );
       session.lastActive = Date.now();
-      return Promise.resolve(answerTurn(request, session, turn));
+      return answerTurn(request, session, turn);
     },
   }),
   defineServeRoute({
@@ -228,15 +228,15 @@ export const REST_ROUTES = [
     summary: 'Read on a turn that waits for a Novarch hold: the answer comes once an operator decided it',
     params: SessionParams,
     response: respondsWithTurn,
-    handle(request) {
-      const session = request.services.registry.get(request.params.sessionId, request.owner);
+    async handle(request) {
+      const session = await request.services.registry.get(request.params.sessionId, request.owner);
       const turn = waitingTurn(session);
       if (turn.pendingApprovals().length > 0)
         throw new ServeProblem(
           409,
           `the turn waits for your approval of call "${turn.pendingApprovals()[0]?.callId}": answer it with POST /v1/sessions/{sessionId}/approvals/{callId}`,
         );
-      return Promise.resolve(answerTurn(request, session, turn));
+      return answerTurn(request, session, turn);
     },
   }),
   defineServeRoute({
@@ -257,8 +257,8 @@ export const REST_ROUTES = [
         pendingHolds: z.array(PendingHoldSchema),
       }),
     },
-    handle(request) {
-      const session = request.services.registry.get(request.params.sessionId, request.owner);
+    async handle(request) {
+      const session = await request.services.registry.get(request.params.sessionId, request.owner);
       const turn = session.turn && !session.turn.finished ? session.turn : undefined;
       return Promise.resolve({
         id: session.id,
@@ -291,7 +291,7 @@ export const REST_ROUTES = [
     status: 204,
     response: { description: 'ended' },
     async handle(request) {
-      const session = request.services.registry.get(request.params.sessionId, request.owner);
+      const session = await request.services.registry.get(request.params.sessionId, request.owner);
       await request.services.registry.delete(session);
       return new Response(null, { status: 204 });
     },

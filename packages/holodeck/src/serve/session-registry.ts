@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentBackend, AgentSession } from '../backends/contract/index.js';
 import { LiveTurn } from './live-turn.js';
+import type { SavedSessions } from './saved-sessions.js';
 import { ServeProblem } from './serve-problem.js';
 
 /** A message of a served conversation, as kept for snapshots (AG-UI, GET of a session). */
@@ -50,6 +51,8 @@ export class SessionRegistry {
     private readonly backend: AgentBackend,
     readonly instanceId: string,
     readonly limits: RegistryLimits,
+    /** `serve.sessions_dir`: sessions saved for other instances to resume. */
+    private readonly saved?: SavedSessions,
   ) {
     this.sweeper = setInterval(
       () => void this.sweep(),
@@ -72,6 +75,19 @@ export class SessionRegistry {
 
   /** Starts a conversation for `owner`; 429 at the cap, 503 while shutting down. */
   async create(owner: string): Promise<ServedSession> {
+    const id = `${this.instanceId}.${randomBytes(16).toString('hex')}`;
+    const session = await this.open(id, owner, undefined, []);
+    this.save(session);
+    return session;
+  }
+
+  /** A backend session (new, or resumed from its saved state) registered under `id`. */
+  private async open(
+    id: string,
+    owner: string,
+    resume: string | undefined,
+    transcript: TranscriptMessage[],
+  ): Promise<ServedSession> {
     if (this.closing)
       throw new ServeProblem(503, 'the server is shutting down: send the request to another instance');
     if (this.sessions.size + this.reserved >= this.limits.maxSessions)
@@ -80,11 +96,13 @@ export class SessionRegistry {
         `${this.sessions.size} sessions are live, the most this server holds (serve.max_sessions): end one (DELETE /v1/sessions/{id}) or retry later`,
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
-    const id = `${this.instanceId}.${randomBytes(16).toString('hex')}`;
     // Reserved before the await: concurrent creations cannot pass the cap together.
     this.reserved += 1;
     try {
-      const backendSession = await this.backend.createSession({ approvals: 'ask' });
+      const backendSession = await this.backend.createSession({
+        approvals: 'ask',
+        ...(resume ? { resume } : {}),
+      });
       if (this.closing) {
         await backendSession.close();
         throw new ServeProblem(503, 'the server is shutting down: send the request to another instance');
@@ -97,7 +115,7 @@ export class SessionRegistry {
         createdAt: now,
         lastActive: now,
         turn: undefined,
-        transcript: [],
+        transcript,
       };
       this.sessions.set(id, session);
       return session;
@@ -106,23 +124,59 @@ export class SessionRegistry {
     }
   }
 
-  /** The session `id` of `owner`: 421 when another instance holds it, 404 when there is none. */
-  get(id: string, owner: string): ServedSession {
-    const instance = id.includes('.') ? id.slice(0, id.indexOf('.')) : undefined;
-    if (instance !== undefined && instance !== this.instanceId && /^[a-z0-9-]+$/.test(instance))
+  /** Saves the session for other instances (with serve.sessions_dir); `live` while this one holds it. */
+  private save(session: ServedSession, live = true): void {
+    const backendSessionId = session.backendSession.sessionId;
+    this.saved?.write({
+      id: session.id,
+      owner: session.owner,
+      instance: this.instanceId,
+      live,
+      ...(backendSessionId ? { backendSessionId } : {}),
+      transcript: session.transcript,
+    });
+  }
+
+  /**
+   * The session `id` of `owner`. Not live here: with serve.sessions_dir, a session its instance
+   * let go (shut down, or idle past the TTL) is resumed here from its saved state; one another
+   * instance still holds is a 421 naming it; anything else is a 404.
+   */
+  async get(id: string, owner: string): Promise<ServedSession> {
+    const live = this.sessions.get(id);
+    if (live && live.owner === owner) return live;
+    const saved = live ? undefined : this.saved?.read(id);
+    if (saved && saved.owner === owner && !saved.live && this.saved?.claim(id)) {
+      try {
+        const resumed = await this.open(id, owner, saved.backendSessionId, saved.transcript);
+        this.save(resumed);
+        return resumed;
+      } finally {
+        this.saved?.release(id);
+      }
+    }
+    const instance = saved?.live
+      ? saved.instance
+      : id.includes('.')
+        ? id.slice(0, id.indexOf('.'))
+        : undefined;
+    if (
+      !live &&
+      instance !== undefined &&
+      instance !== this.instanceId &&
+      /^[a-z0-9-]+$/.test(instance) &&
+      (saved === undefined || saved.owner === owner)
+    )
       throw new ServeProblem(
         421,
         `session "${id}" is held by instance "${instance}", not this one ("${this.instanceId}"): send the request to that instance (route on the session id's prefix)`,
         { instance },
       );
-    const session = this.sessions.get(id);
     // Another key's session is answered exactly like a missing one: nothing leaks.
-    if (!session || session.owner !== owner)
-      throw new ServeProblem(
-        404,
-        `no session "${id}" for this API key: it never existed, ended (idle past serve.session_ttl, or deleted), or belongs to another key; create one with POST /v1/sessions`,
-      );
-    return session;
+    throw new ServeProblem(
+      404,
+      `no session "${id}" for this API key: it never existed, ended (idle past serve.session_ttl, or deleted), or belongs to another key; create one with POST /v1/sessions`,
+    );
   }
 
   /** Starts a turn: 409 while the session has one, 429 at the cap on concurrent turns. */
@@ -153,15 +207,26 @@ export class SessionRegistry {
           role: 'assistant',
           content: response,
         });
+      if (this.sessions.get(session.id) === session) this.save(session);
     });
     return turn;
   }
 
-  /** Ends one session (its turn is interrupted, its process released). */
+  /** Ends one session for good (its turn is interrupted, its process released, its saved record removed). */
   async delete(session: ServedSession): Promise<void> {
+    await this.release(session);
+    this.saved?.remove(session.id);
+  }
+
+  /**
+   * Lets a session go (TTL, shutdown): its process ends; with serve.sessions_dir its saved record
+   * stays, marked not live, so this or another instance can resume it.
+   */
+  private async release(session: ServedSession): Promise<void> {
     this.sessions.delete(session.id);
     await session.turn?.interrupt();
     await session.backendSession.close();
+    this.save(session, false);
   }
 
   /** Ends sessions idle for longer than the TTL (a parked turn counts as idle). */
@@ -169,7 +234,7 @@ export class SessionRegistry {
     const now = Date.now();
     for (const session of [...this.sessions.values()]) {
       const busy = session.turn && !session.turn.finished && !session.turn.parked;
-      if (!busy && now - session.lastActive > this.limits.sessionTtlMs) await this.delete(session);
+      if (!busy && now - session.lastActive > this.limits.sessionTtlMs) await this.release(session);
     }
   }
 
@@ -199,6 +264,6 @@ export class SessionRegistry {
     const left = inFlight();
     await Promise.all(left.map((turn) => turn.interrupt()));
     await within(Promise.all(left.map((turn) => turn.done)), 5_000);
-    await Promise.all(live().map((session) => this.delete(session)));
+    await Promise.all(live().map((session) => this.release(session)));
   }
 }

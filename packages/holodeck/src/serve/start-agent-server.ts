@@ -13,6 +13,7 @@ import { createServeApp } from './create-serve-app.js';
 import { protocolRoutes } from './protocol-routes.js';
 import { requestLogger } from './request-log.js';
 import { resolveServeSettings, type ServeSettings } from './resolve-serve-settings.js';
+import { SavedSessions } from './saved-sessions.js';
 import type { ServeRoute } from './serve-route.js';
 import type { ServeServices } from './serve-services.js';
 import { SessionRegistry } from './session-registry.js';
@@ -89,6 +90,7 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     agent.config.serve,
     options.protocols ? { protocols: options.protocols } : {},
     profile.agentProcesses === true,
+    agent.directory,
   );
   const port = options.port ?? 8000;
   // Listening starts before the backend is initialised (/health answers, /ready is 503), and
@@ -109,7 +111,12 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     );
   }
   const backend = selectBackend(agent);
-  const registry = new SessionRegistry(backend, instanceId, settings);
+  const registry = new SessionRegistry(
+    backend,
+    instanceId,
+    settings,
+    settings.sessionsDir === undefined ? undefined : new SavedSessions(settings.sessionsDir),
+  );
   let phase: 'starting' | 'ready' | 'closing' = 'starting';
   const services: ServeServices = {
     agent: {

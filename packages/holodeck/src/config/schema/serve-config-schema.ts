@@ -69,6 +69,13 @@ export const ServeConfigSchema = z
       .min(1)
       .optional()
       .describe('Longest user message in characters (default 100000); over it, 413.'),
+    sessions_dir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A folder shared by several instances (relative to agent.yaml): a session one instance let go (shutdown, TTL) is resumed by another.',
+      ),
     cors: z
       .strictObject({
         origins: z
