@@ -135,6 +135,43 @@ describe('holodeck serve: API keys, ownership and CORS', () => {
     expect(badProtocols.stderr).toContain('--protocols: unknown protocol "grpc"');
   });
 
+  it('ends a turn at serve.turn_timeout and an idle session at serve.session_ttl; --log-content logs the message', async () => {
+    const limited = createE2eAgent(fake.url, {
+      config: {
+        model: { provider: 'openai', name: 'gpt-4o', endpoint: fake.baseUrl },
+        serve: { turn_timeout: '1s', session_ttl: '2s' },
+      },
+      env: { OPENAI_API_KEY: TEST_API_KEY },
+    });
+    const served = await startServe(limited, ['--log-content']);
+    try {
+      fake.script(chatReply('far too late', { delayMs: 8_000 }), chatReply('Quick.'));
+      const id = ((await (await postJson(`${served.url}/v1/sessions`, {})).json()) as { id: string }).id;
+      const started = Date.now();
+      const slow = (await (
+        await postJson(`${served.url}/v1/sessions/${id}/messages`, { message: 'take forever' })
+      ).json()) as {
+        status: string;
+      };
+      expect(slow.status).toBe('failed');
+      expect(Date.now() - started).toBeLessThan(8_000);
+      const quick = await postJson(`${served.url}/v1/sessions/${id}/messages`, { message: 'be quick' });
+      expect(await quick.json()).toMatchObject({ status: 'completed', response: 'Quick.' });
+      // Idle past the TTL (the sweeper runs every TTL/4): the session is gone.
+      const deadline = Date.now() + 10_000;
+      let status = 200;
+      while (status !== 404 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = (await fetch(`${served.url}/v1/sessions/${id}`)).status;
+      }
+      expect(status).toBe(404);
+      expect(served.logLines().some((line) => line.content === 'be quick')).toBe(true);
+    } finally {
+      await served.stop();
+      fake.reset();
+    }
+  });
+
   it('accepts keys from HOLODECK_SERVE_API_KEYS', async () => {
     const fromEnv = await startServe(agent, [], { HOLODECK_SERVE_API_KEYS: 'one-key, another-key' });
     try {
