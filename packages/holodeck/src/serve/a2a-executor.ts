@@ -103,7 +103,7 @@ export class ServeA2aExecutor implements AgentExecutor {
       );
     const known = this.turns.get(taskId);
     let turn: LiveTurn;
-    if (known && !known.turn.finished) {
+    if (known && (!known.turn.finished || known.turn.hasUnread)) {
       // A follow-up on a task in input-required: the answer to its approval, or a wait on its hold.
       bus.publish(
         AgentEvent.task({

@@ -86,6 +86,8 @@ function applyResume(
         );
       continue;
     }
+    // Decided by the operator before this resume: the resumed run reports the decision.
+    if (holdId !== undefined && turn.holdWasResolved(holdId)) continue;
     if (holdId !== undefined)
       throw new ServeProblem(409, `${path}: no hold "${holdId}" waits in this thread`);
     let decided = false;
@@ -298,7 +300,7 @@ export const AG_UI_ROUTES = [
       const resume = input.resume ?? [];
       if (resume.length > 0) {
         const waiting = session.turn;
-        if (!waiting || waiting.finished)
+        if (!waiting || (waiting.finished && !waiting.hasUnread))
           throw new ServeProblem(
             409,
             'body.resume: nothing waits in this thread: start a run with a user message instead',

@@ -20,6 +20,7 @@ export class LiveTurn {
   private ended = false;
   private readonly approvals = new Map<string, ApprovalRequest>();
   private readonly holds = new Map<string, PendingHold>();
+  private readonly resolvedHolds = new Set<string>();
   private readonly toolCalls = new Map<string, { name: string; arguments: Record<string, unknown> }>();
   /** The turn's result, once it finished. */
   result: ExecutionResult | undefined;
@@ -48,7 +49,10 @@ export class LiveTurn {
           this.toolCalls.set(event.callId, { name: event.name, arguments: event.arguments });
         if (event.type === 'approval-request') this.approvals.set(event.request.callId, event.request);
         if (event.type === 'hold-pending') this.holds.set(event.hold.holdId, event.hold);
-        if (event.type === 'hold-resolved') this.holds.delete(event.hold.holdId);
+        if (event.type === 'hold-resolved') {
+          this.holds.delete(event.hold.holdId);
+          this.resolvedHolds.add(event.hold.holdId);
+        }
         if (event.type === 'finish') this.result = event.result;
         this.push(event);
       }
@@ -81,6 +85,16 @@ export class LiveTurn {
     const event = this.events[this.cursor];
     this.cursor += 1;
     return event;
+  }
+
+  /** Whether events wait to be read (a turn that ended while nobody read it still has them). */
+  get hasUnread(): boolean {
+    return this.cursor < this.events.length;
+  }
+
+  /** Whether a hold of this turn was decided already (the reader that resumes will see how). */
+  holdWasResolved(holdId: string): boolean {
+    return this.resolvedHolds.has(holdId);
   }
 
   /** Whether the turn ended (its `finish` or failure is among the events). */

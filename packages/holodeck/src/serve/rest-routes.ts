@@ -132,7 +132,9 @@ async function collectTurn(
 /** The turn a session waits in; 409 when it waits for nothing. */
 export function waitingTurn(session: ServedSession): LiveTurn {
   const turn = session.turn;
-  if (!turn || turn.finished)
+  // A turn that ended while nobody read it (the operator decided its hold meanwhile) still has
+  // its events to give.
+  if (!turn || (turn.finished && !turn.hasUnread))
     throw new ServeProblem(409, `session "${session.id}" has no turn waiting: send a message instead`);
   return turn;
 }

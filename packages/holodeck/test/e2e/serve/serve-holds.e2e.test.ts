@@ -178,6 +178,11 @@ describe.each(backendVariants())('holodeck serve: Novarch holds as interrupts ($
       'checked with finance',
     ]);
     expect(decided.code, decided.output).toBe(0);
+    // The turn goes on without a reader (the write runs, the model answers): the resume that
+    // comes after still reads the decision and the rest of the turn.
+    const ranBy = Date.now() + 20_000;
+    while (!existsSync(path.join(directory, 'refunds.log')) && Date.now() < ranBy)
+      await new Promise((resolve) => setTimeout(resolve, 50));
 
     const resumed = await run(client, {
       resume: [{ interruptId: hold?.id ?? '', status: 'resolved', payload: {} }],
