@@ -5,7 +5,7 @@ import { backendProfile, selectBackend } from '../backends/select-backend.js';
 import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
 import { UsageError } from '../errors.js';
 import { loadAgent } from '../load-agent.js';
-import { isLoopbackHost } from '../view/serve-view.js';
+import { isLoopbackHost } from '../loopback-host.js';
 import { API_KEYS_VARIABLE, ApiKeys } from './api-keys.js';
 import { buildServeOpenApi } from './build-serve-openapi.js';
 import { coreRoutes } from './core-routes.js';

@@ -147,14 +147,13 @@ describe('holodeck serve: API keys, ownership and CORS', () => {
     try {
       fake.script(chatReply('far too late', { delayMs: 8_000 }), chatReply('Quick.'));
       const id = ((await (await postJson(`${served.url}/v1/sessions`, {})).json()) as { id: string }).id;
-      const started = Date.now();
+      // A delayed answer would complete the turn: failed means the wall-clock limit cut it.
       const slow = (await (
         await postJson(`${served.url}/v1/sessions/${id}/messages`, { message: 'take forever' })
       ).json()) as {
         status: string;
       };
       expect(slow.status).toBe('failed');
-      expect(Date.now() - started).toBeLessThan(8_000);
       const quick = await postJson(`${served.url}/v1/sessions/${id}/messages`, { message: 'be quick' });
       expect(await quick.json()).toMatchObject({ status: 'completed', response: 'Quick.' });
       // Idle past the TTL (the sweeper runs every TTL/4): the session is gone.

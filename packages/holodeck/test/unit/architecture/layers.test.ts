@@ -21,7 +21,14 @@ export const holodeckLayers: PackageLayers = {
     ['backends'],
     ['tools'],
     ['config'],
-    ['json-schema', 'errors.ts', 'import-module.ts', 'lock-files.ts', 'holodeck-version.ts'],
+    [
+      'json-schema',
+      'errors.ts',
+      'import-module.ts',
+      'lock-files.ts',
+      'holodeck-version.ts',
+      'loopback-host.ts',
+    ],
   ],
   debt: {
     'errors.ts -> backends':
