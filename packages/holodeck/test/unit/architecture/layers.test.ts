@@ -29,6 +29,7 @@ export const holodeckLayers: PackageLayers = {
       'import-package.ts',
       'lock-files.ts',
       'holodeck-version.ts',
+      'loopback-host.ts',
     ],
   ],
   debt: {
