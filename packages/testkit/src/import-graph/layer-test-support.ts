@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { checkLayers, type LayerMatrix, renderLayerTable } from './check-layers.js';
 import { readImportGraph } from './import-graph.js';
 
@@ -40,10 +40,27 @@ export function renderLayerSection(rules: PackageLayers): string {
     `<!-- layers:${rules.name} (written by its layer test; edit the test, then copy) -->`,
     renderLayerTable(rules.layers),
     '',
-    debt.length === 0 ? 'No upward imports remain.' : 'Upward imports still to remove:',
-    ...debt,
+    ...(debt.length === 0 ? ['No upward imports remain.'] : ['Upward imports still to remove:', '', ...debt]),
     `<!-- /layers:${rules.name} -->`,
   ].join('\n');
+}
+
+/**
+ * A section with its table cells trimmed and separator rows reduced to `---`, so a Markdown
+ * formatter padding the columns does not count as a difference.
+ */
+export function normalizeLayerSection(section: string): string {
+  return section
+    .split('\n')
+    .map((line) =>
+      line.startsWith('|')
+        ? line
+            .split('|')
+            .map((cell) => (/^\s*-+\s*$/.test(cell) ? '---' : cell.trim()))
+            .join('|')
+        : line,
+    )
+    .join('\n');
 }
 
 /** The package's section as docs/architecture/layers.md holds it today, or undefined. */
@@ -54,4 +71,17 @@ export function documentedLayerSection(docFile: string, name: string): string | 
   const end = text.indexOf(endMarker);
   if (start < 0 || end < 0) return undefined;
   return text.slice(start, end + endMarker.length);
+}
+
+/**
+ * With UPDATE_LAYER_DOCS=1 in the environment, writes the package's section into the doc (in
+ * place of the old one) so the test passes; otherwise does nothing. Run the layer tests that way
+ * after changing a matrix, then review the doc's diff.
+ */
+export function updateLayerSectionIfAsked(docFile: string, rules: PackageLayers): void {
+  if (process.env.UPDATE_LAYER_DOCS !== '1') return;
+  const current = documentedLayerSection(docFile, rules.name);
+  if (current === undefined) throw new Error(`${docFile} has no section for ${rules.name}`);
+  const text = readFileSync(docFile, 'utf8');
+  writeFileSync(docFile, text.replace(current, renderLayerSection(rules)));
 }

@@ -2,8 +2,10 @@ import { fileURLToPath } from 'node:url';
 import {
   documentedLayerSection,
   findLayerProblems,
+  normalizeLayerSection,
   type PackageLayers,
   renderLayerSection,
+  updateLayerSectionIfAsked,
 } from '@holodeck/testkit/import-graph';
 import { describe, expect, it } from 'vitest';
 
@@ -62,7 +64,9 @@ describe('Novarch layers', () => {
     expect(findings.settledDebt, 'remove these from novarchLayers.debt').toEqual([]);
   });
 
-  it('docs/architecture/layers.md shows this table', () => {
-    expect(documentedLayerSection(DOC, 'novarch')).toBe(renderLayerSection(novarchLayers));
+  it('docs/architecture/layers.md shows this table (UPDATE_LAYER_DOCS=1 rewrites it)', () => {
+    updateLayerSectionIfAsked(DOC, novarchLayers);
+    const documented = documentedLayerSection(DOC, 'novarch') ?? '(no novarch section)';
+    expect(normalizeLayerSection(documented)).toBe(normalizeLayerSection(renderLayerSection(novarchLayers)));
   });
 });
