@@ -40,10 +40,27 @@ export function renderLayerSection(rules: PackageLayers): string {
     `<!-- layers:${rules.name} (written by its layer test; edit the test, then copy) -->`,
     renderLayerTable(rules.layers),
     '',
-    debt.length === 0 ? 'No upward imports remain.' : 'Upward imports still to remove:',
-    ...debt,
+    ...(debt.length === 0 ? ['No upward imports remain.'] : ['Upward imports still to remove:', '', ...debt]),
     `<!-- /layers:${rules.name} -->`,
   ].join('\n');
+}
+
+/**
+ * A section with its table cells trimmed and separator rows reduced to `---`, so a Markdown
+ * formatter padding the columns does not count as a difference.
+ */
+export function normalizeLayerSection(section: string): string {
+  return section
+    .split('\n')
+    .map((line) =>
+      line.startsWith('|')
+        ? line
+            .split('|')
+            .map((cell) => (/^\s*-+\s*$/.test(cell) ? '---' : cell.trim()))
+            .join('|')
+        : line,
+    )
+    .join('\n');
 }
 
 /** The package's section as docs/architecture/layers.md holds it today, or undefined. */

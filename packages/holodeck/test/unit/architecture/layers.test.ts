@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import {
   documentedLayerSection,
   findLayerProblems,
+  normalizeLayerSection,
   type PackageLayers,
   renderLayerSection,
 } from '@holodeck/testkit/import-graph';
@@ -21,7 +22,14 @@ export const holodeckLayers: PackageLayers = {
     ['backends'],
     ['tools'],
     ['config'],
-    ['json-schema', 'errors.ts', 'import-module.ts', 'lock-files.ts', 'holodeck-version.ts'],
+    [
+      'json-schema',
+      'errors.ts',
+      'import-module.ts',
+      'import-package.ts',
+      'lock-files.ts',
+      'holodeck-version.ts',
+    ],
   ],
   debt: {
     'errors.ts -> backends':
@@ -51,6 +59,7 @@ describe('HoloDeck layers', () => {
   });
 
   it('docs/architecture/layers.md shows this table', () => {
-    expect(documentedLayerSection(DOC, 'holodeck')).toBe(renderLayerSection(holodeckLayers));
+    const documented = documentedLayerSection(DOC, 'holodeck') ?? '(no holodeck section)';
+    expect(normalizeLayerSection(documented)).toBe(normalizeLayerSection(renderLayerSection(holodeckLayers)));
   });
 });

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import {
   documentedLayerSection,
   findLayerProblems,
+  normalizeLayerSection,
   type PackageLayers,
   renderLayerSection,
 } from '@holodeck/testkit/import-graph';
@@ -63,6 +64,7 @@ describe('Novarch layers', () => {
   });
 
   it('docs/architecture/layers.md shows this table', () => {
-    expect(documentedLayerSection(DOC, 'novarch')).toBe(renderLayerSection(novarchLayers));
+    const documented = documentedLayerSection(DOC, 'novarch') ?? '(no novarch section)';
+    expect(normalizeLayerSection(documented)).toBe(normalizeLayerSection(renderLayerSection(novarchLayers)));
   });
 });
