@@ -6,9 +6,15 @@ import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
+import {
+  addRecordingOptions,
+  describeRecording,
+  parseRecordingFlags,
+  type RecordingFlags,
+} from './recording-options.js';
 import { registerTestViewCommand } from './test-view-command.js';
 
-export interface TestCommandOptions {
+export interface TestCommandOptions extends RecordingFlags {
   forceIngest?: boolean;
   concurrency: string;
   repeat?: string;
@@ -110,8 +116,12 @@ export async function testCommand(
       ? { maxProcesses: positiveInteger('--max-processes', options.maxProcesses) }
       : {}),
   };
+  const recording = parseRecordingFlags(options);
   const output = options.output ? await prepareOutput(options.output) : undefined;
   const agent = await loadAgent(file);
+  const { recorder } = await recording.open(agent, (message) =>
+    process.stderr.write(`${style.yellow('note')} ${message}\n`),
+  );
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const runsDir = report.runsDirectory(agent.directory);
@@ -136,6 +146,7 @@ export async function testCommand(
     keepWorkdirs: options.keepWorkdirs,
     copyIgnored: options.copyIgnored,
     signal,
+    ...(recorder ? { recorder } : {}),
     onNotice: (message) => process.stderr.write(`${style.yellow('note')} ${message}\n`),
     onStart: (total, names) => {
       suiteCases = names;
@@ -148,6 +159,8 @@ export async function testCommand(
 
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
   process.stdout.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
+  const recordingNote = describeRecording(recorder);
+  if (recordingNote) process.stderr.write(`${style.dim(recordingNote)}\n`);
   if (comparison) process.stdout.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   if (saver) {
     const saved = await saver.finish(result);
@@ -227,5 +240,6 @@ export function registerTestCommand(program: Command, context: CommandContext) {
         ),
       ),
     );
+  addRecordingOptions(test);
   registerTestViewCommand(test, context);
 }

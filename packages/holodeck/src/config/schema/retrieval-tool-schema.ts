@@ -29,6 +29,12 @@ const searchMode = z
 
 /** Fields both retrieval tool types share. */
 const commonFields = {
+  replay_tools: z
+    .boolean()
+    .optional()
+    .describe(
+      'In `holodeck test --replay`: answer each search with the result recorded for it instead of searching.',
+    ),
   source: z.string().min(1).describe('File or folder, relative to agent.yaml.'),
   include: z
     .array(z.string().min(1))
