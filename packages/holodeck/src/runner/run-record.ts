@@ -16,6 +16,8 @@ export interface RunRecordOptions {
   allowSideEffects: boolean;
   /** `--max-processes`, when given. */
   maxProcesses?: number;
+  /** The confidence level of the report's intervals (`evaluations.confidence`, default 0.95). */
+  confidence?: number;
 }
 
 /** Unique and sortable: `2026-11-30T01-02-03-123Z-ab12cd`. */
@@ -35,9 +37,11 @@ export class RunRecord {
   private readonly environment: Promise<RunEnvironment>;
   private readonly options: RunReport['options'];
   private suiteCases: string[] | null = null;
+  private readonly confidence: number | undefined;
 
   constructor(loaded: LoadedAgent, options: RunRecordOptions, idSuffix: string, startedAt = new Date()) {
     this.startedAt = startedAt;
+    this.confidence = options.confidence;
     this.runId = newRunId(startedAt, idSuffix);
     const config = redactAgentConfig(loaded.config, { env: loaded.env, directory: loaded.directory });
     const version = instructionsVersion(loaded.instructions);
@@ -90,7 +94,7 @@ export class RunRecord {
       options: this.options,
       ...(state.interrupted ? { interrupted: true } : {}),
       ...(state.plannedCases !== undefined ? { in_progress: { planned_cases: state.plannedCases } } : {}),
-      summary: summarise(cases, finishedAt.getTime() - this.startedAt.getTime()),
+      summary: summarise(cases, finishedAt.getTime() - this.startedAt.getTime(), this.confidence),
       cases: [...cases],
     };
   }

@@ -11,6 +11,7 @@ import { buildCaseReport } from './build-case-report.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
+import { DEFAULT_CONFIDENCE } from './report/case-state.js';
 import type { CaseAttempt, CaseReport, RunReport } from './report/run-report.js';
 import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
@@ -126,9 +127,10 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     );
   }
   const agent = sideEffects.agent;
+  const confidence = agent.config.evaluations?.confidence ?? DEFAULT_CONFIDENCE;
   const record = new RunRecord(
     agent,
-    { ...options, concurrency, isolation, allowSideEffects: options.allowSideEffects ?? false },
+    { ...options, concurrency, isolation, allowSideEffects: options.allowSideEffects ?? false, confidence },
     randomBytes(3).toString('hex'),
     startedAt,
   );
@@ -178,6 +180,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
           testCase,
           [...(attemptsByCase.get(testCase) ?? [])].sort((a, b) => a.attempt - b.attempt),
           planned.get(testCase),
+          confidence,
         );
       const tasks = cases.flatMap((testCase) => {
         const count = attemptsOf(testCase);

@@ -86,6 +86,14 @@ export interface ViewAttempt {
   interrupted?: boolean;
 }
 
+/** A pass-rate interval at its confidence level. */
+export interface ViewInterval {
+  lower: number;
+  upper: number;
+  confidence: number;
+  method: string;
+}
+
 /** A case of a run, without the report's copies of its first attempt. */
 export interface ViewCase {
   name: string;
@@ -98,6 +106,10 @@ export interface ViewCase {
   error?: string;
   pass_rate: number;
   min_pass_rate: number;
+  /** Attempts graded to the end (absent in older reports: then every attempt). */
+  finished_attempts?: number;
+  /** The interval of pass_rate; null below 2 finished attempts; absent in older reports. */
+  pass_interval?: ViewInterval | null;
   pass_at_k: number;
   pass_pow_k: number;
   score: number;
@@ -122,6 +134,8 @@ export interface ViewSummary {
   duration_ms: number;
   token_usage: ViewTokens;
   cost_usd: number | null;
+  /** Finished attempts of every case and their pass rate, clustered by case (absent in older reports). */
+  attempts?: { finished: number; passed: number; pass_interval: ViewInterval | null };
 }
 
 /** What the runs page lists about a run (and the header of a run page). */

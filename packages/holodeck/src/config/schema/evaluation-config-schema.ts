@@ -52,6 +52,14 @@ export const EvaluationConfigSchema = z.strictObject({
     .array(MetricConfigSchema)
     .optional()
     .describe('Metrics of every test case that sets no metrics of its own.'),
+  confidence: z
+    .number()
+    .gt(0)
+    .lt(1)
+    .optional()
+    .describe(
+      'Confidence level of every interval in the reports (pass rates, comparisons, repeat: auto); default 0.95.',
+    ),
 });
 /** The `evaluations:` block. */
 export type EvaluationConfig = z.infer<typeof EvaluationConfigSchema>;

@@ -13,6 +13,17 @@ const milliseconds = z.number().nonnegative();
 const fraction = z.number().min(0).max(1);
 const timestamp = z.iso.datetime({ offset: true });
 
+const PassIntervalSchema = z.looseObject({
+  lower: fraction,
+  upper: fraction,
+  confidence: z.number().gt(0).lt(1).describe('The confidence level (evaluations.confidence).'),
+  method: z
+    .string()
+    .describe('wilson, rule-of-three (no failure or no pass), cluster-wilson or cluster-rule-of-three.'),
+});
+
+const CASE_STATE_VALUES = ['passing', 'failing', 'flaky', 'errored', 'stopped'] as const;
+
 const TokenUsageSchema = z.looseObject({
   prompt_tokens: count,
   completion_tokens: count,
@@ -109,7 +120,21 @@ const CaseReportSchema = z.looseObject({
   input: z.string().describe("The user message (the first turn's, for a conversation)."),
   ground_truth: z.string().optional(),
   passed: z.boolean().describe('pass_rate >= min_pass_rate.'),
-  errored: z.boolean().describe('True when no attempt ran to completion.'),
+  errored: z
+    .boolean()
+    .describe(
+      'True when an attempt could not be graded (agent run failed, or a deciding metric could not run). Before states were recorded: when no attempt ran to completion.',
+    ),
+  state: z
+    .enum(CASE_STATE_VALUES)
+    .optional()
+    .describe(
+      'passing, failing, flaky, errored or stopped; absent in reports written before states were recorded.',
+    ),
+  finished_attempts: count.optional().describe('Attempts graded to the end: what pass_rate is over.'),
+  pass_interval: PassIntervalSchema.nullable()
+    .optional()
+    .describe('Interval of pass_rate; null with fewer than 2 finished attempts.'),
   interrupted: z
     .boolean()
     .optional()
@@ -117,7 +142,17 @@ const CaseReportSchema = z.looseObject({
       'True when the interrupted run kept this case from finishing; then neither passed nor errored.',
     ),
   error: z.string().optional().describe('The first run error, when any.'),
-  pass_rate: fraction,
+  repeat_stop: z
+    .looseObject({
+      rule: z.enum(['decided', 'max', 'stopped']),
+      attempts: count,
+      min: count,
+      max: count,
+      reason: z.string(),
+    })
+    .optional()
+    .describe('With repeat: auto, why the attempts stopped where they did.'),
+  pass_rate: fraction.describe('Finished attempts that passed / finished attempts.'),
   min_pass_rate: fraction,
   pass_at_k: fraction,
   pass_pow_k: fraction,
@@ -138,7 +173,32 @@ const RunSummarySchema = z.looseObject({
   failed: count.describe('Cases that ran and failed.'),
   errored: count.describe('Cases whose agent run failed.'),
   interrupted: count.optional().describe('Cases an interruption kept from finishing.'),
-  pass_rate: fraction,
+  pass_rate: fraction.describe('Passed cases / cases that finished (neither errored nor stopped).'),
+  states: z
+    .looseObject({ passing: count, failing: count, flaky: count, errored: count, stopped: count })
+    .optional()
+    .describe('Cases by state; a flaky case is also counted in passed or failed.'),
+  confidence: z.number().gt(0).lt(1).optional().describe('The confidence level of every interval.'),
+  attempts: z
+    .looseObject({
+      finished: count,
+      passed: count,
+      errored: count,
+      stopped: count,
+      pass_rate: fraction.describe('passed / finished attempts.'),
+      pass_interval: PassIntervalSchema.extend({
+        effective_attempts: z
+          .number()
+          .nonnegative()
+          .describe('Attempts / design effect: what the clustered interval rests on.'),
+      })
+        .nullable()
+        .describe(
+          'Cluster-robust (by case) interval of pass_rate; null with fewer than 2 finished attempts.',
+        ),
+    })
+    .optional()
+    .describe('Attempts of every case by how they ended; absent in older reports.'),
   duration_ms: milliseconds,
   token_usage: TokenUsageSchema,
   cost_usd: z.number().nonnegative().nullable(),

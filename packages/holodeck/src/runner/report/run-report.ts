@@ -1,5 +1,6 @@
 import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../../backends/contract/index.js';
 import type { MetricOutcome } from '../../evals/metric.js';
+import type { CaseState } from './case-state.js';
 
 /** Version of the JSON report format; bump on any incompatible change and keep a fixture per version. */
 export const RUN_REPORT_SCHEMA_VERSION = 2;
@@ -93,6 +94,28 @@ export interface TurnRecord {
   error?: string;
 }
 
+/** A pass-rate interval at a stated confidence (see docs/report-format.md, "Intervals"). */
+export interface PassInterval {
+  lower: number;
+  upper: number;
+  /** The confidence level, `evaluations.confidence` (default 0.95). */
+  confidence: number;
+  /** `wilson`, `rule-of-three` (no failure or no pass), `cluster-wilson`, `cluster-rule-of-three`. */
+  method: string;
+}
+
+/** Why `repeat: auto` stopped a case's attempts. */
+export interface RepeatStop {
+  /** `decided`: the interval left the pass mark behind; `max`: the cap came first; `stopped`: the run was stopped. */
+  rule: 'decided' | 'max' | 'stopped';
+  /** Attempts run. */
+  attempts: number;
+  min: number;
+  max: number;
+  /** In words: `decided after 4: ≥ 80% with 95%`. */
+  reason: string;
+}
+
 /** The outcome of one test case over all its attempts. */
 export interface CaseReport {
   name: string;
@@ -102,8 +125,19 @@ export interface CaseReport {
   ground_truth?: string;
   /** Passed = pass rate ≥ min_pass_rate (1 by default: every attempt passed). */
   passed: boolean;
-  /** True when every attempt failed to run (no attempt produced an answer to grade). */
+  /**
+   * True when an attempt could not be graded: its agent run failed, or a deciding metric could
+   * not run (state `errored`). Reports written before states were recorded: every attempt failed to run.
+   */
   errored: boolean;
+  /** passing, failing, flaky, errored or stopped; absent in reports written before states were recorded. */
+  state?: CaseState;
+  /** Attempts graded to the end (neither errored nor interrupted): what pass_rate is over. */
+  finished_attempts?: number;
+  /** The interval of pass_rate; null with fewer than 2 finished attempts (no interval for one). */
+  pass_interval?: PassInterval | null;
+  /** With `repeat: auto`: why the attempts stopped where they did. */
+  repeat_stop?: RepeatStop;
   /**
    * True when the run was interrupted before this case finished (an attempt was stopped or never
    * started): then neither passed nor errored.
@@ -111,7 +145,7 @@ export interface CaseReport {
   interrupted?: boolean;
   /** First run error, when any. */
   error?: string;
-  /** Attempts that passed / attempts. */
+  /** Finished attempts that passed / finished attempts (0 when none finished). */
   pass_rate: number;
   min_pass_rate: number;
   /** pass@k: probability at least one of k attempts passes (k = attempts). */
@@ -139,7 +173,23 @@ export interface RunSummary {
   errored: number;
   /** Cases the interruption kept from finishing (absent when the run was not interrupted). */
   interrupted?: number;
+  /** Passed cases / cases that finished (neither errored nor stopped). */
   pass_rate: number;
+  /** Cases by state (a flaky case is also counted in passed or failed). */
+  states?: Record<CaseState, number>;
+  /** The confidence level of every interval of the report (`evaluations.confidence`). */
+  confidence?: number;
+  /** Attempts over every case, by how they ended, and their pass rate with a cluster-robust interval. */
+  attempts?: {
+    finished: number;
+    passed: number;
+    errored: number;
+    stopped: number;
+    /** passed / finished attempts. */
+    pass_rate: number;
+    /** Clustered by case; null with fewer than 2 finished attempts. */
+    pass_interval: (PassInterval & { effective_attempts: number }) | null;
+  };
   duration_ms: number;
   token_usage: TokenUsage;
   /** USD; null when the cost of some attempt is unknown. */

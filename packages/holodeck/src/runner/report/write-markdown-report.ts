@@ -1,3 +1,4 @@
+import { isFinished } from './case-state.js';
 import {
   type CaseStatus,
   caseDuration,
@@ -8,6 +9,7 @@ import {
   STATUS_LABEL,
 } from './case-status.js';
 import type { CaseComparison, RunComparison } from './compare-runs.js';
+import { describeSuiteAttempts } from './format-interval.js';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
 import {
@@ -51,8 +53,10 @@ function headline(report: RunReport): string {
         : 'failed';
   const stopped = summary.interrupted ? ` · ${summary.interrupted} stopped by the interruption` : '';
   const counts = `**${summary.passed}/${summary.total} passed** · ${summary.failed} failed · ${summary.errored} errored${stopped}`;
+  const attempts = describeSuiteAttempts(summary);
   const totals = [
     `pass rate ${formatPercent(summary.pass_rate)}`,
+    ...(attempts ? [markdownCell(attempts)] : []),
     formatDuration(summary.duration_ms),
     `${formatTokens(summary.token_usage.total_tokens)} tokens`,
     formatCost(summary.cost_usd),
@@ -121,7 +125,7 @@ function allCasesSection(cases: readonly CaseReport[]): string {
   const rows = cases.map((caseReport) => [
     markdownCell(caseReport.name),
     statusCell(caseStatus(caseReport)),
-    ...(repeated ? [markdownCell(describeRepeats(caseReport) ?? '1 attempt')] : []),
+    ...(repeated ? [markdownCell(describeRepeats(caseReport) ?? '1 attempt: no interval')] : []),
     markdownCell(metricsSummary(caseReport), 300),
     formatDuration(caseDuration(caseReport)),
   ]);
@@ -152,7 +156,7 @@ function changeCell(entry: CaseComparison): string {
 function metricsSummary(caseReport: CaseReport): string {
   if (caseReport.interrupted) return 'the run was interrupted before this case finished';
   if (caseReport.errored) return caseReport.error ?? '';
-  const ran = caseReport.attempts.filter((attempt) => attempt.error === undefined);
+  const ran = caseReport.attempts.filter(isFinished);
   return caseReport.metrics
     .map((metric) => {
       const outcomes = ran.flatMap((attempt) =>

@@ -20,7 +20,8 @@ function flakyPass() {
   );
 }
 
-const REPEATS = '2/3 attempts passed (needs 60%) · pass@3 1 · pass^3 0.296 · flaky';
+const REPEATS =
+  '2/3 finished attempts passed (66.7%), [20.8%, 93.9%] at 95% · needs 60% · pass@3 1 · pass^3 0.296 · flaky';
 
 describe('repeats are shown the same way everywhere (terminal, Markdown, JUnit)', () => {
   it('a passing repeated case shows its attempts, pass@k, pass^k and a flaky mark in the progress line', () => {
@@ -34,11 +35,19 @@ describe('repeats are shown the same way everywhere (terminal, Markdown, JUnit)'
   });
 
   it('the summary table has an Attempts column', () => {
-    const [header, row] = renderSummary(runReport([flakyPass(), passingCase('greeting')]), {
+    const [header, row, ...rest] = renderSummary(runReport([flakyPass(), passingCase('greeting')]), {
       color: false,
     }).split('\n');
-    expect(header).toBe('Case           Status  Attempts                         Metrics         Duration');
-    expect(row).toBe('refund-policy  PASS    2/3 pass@3 1 pass^3 0.296 flaky  bleu 0.4 < 0.6     3.0 s');
+    expect(header).toBe(
+      'Case           Status  Attempts                                        Metrics         Duration',
+    );
+    // Passed/finished attempts and the 95 % interval; a single attempt says it has none.
+    expect(row).toBe(
+      'refund-policy  PASS    2/3 [20.8%, 93.9%] pass@3 1 pass^3 0.296 flaky  bleu 0.4 < 0.6     3.0 s',
+    );
+    expect(rest[0]).toBe(
+      'greeting       PASS    1/1 no interval                                 bleu 0.82          1.2 s',
+    );
   });
 
   it('Markdown shows the attempts, and a metric that failed in one attempt is not ✓', () => {
