@@ -9,6 +9,7 @@ export {
 export { cohenKappa, cohenKappaOfLabels, type KappaResult } from './cohen-kappa.js';
 export { differenceInterval } from './difference-interval.js';
 export { type ChanceFindings, expectedFalseRegressions } from './expected-false-findings.js';
+export { fisherExact } from './fisher-exact.js';
 export { holmAdjust } from './holm-adjust.js';
 export type { Interval } from './interval.js';
 export { binomialHalfCdf, type McNemarResult, mcnemarExact } from './mcnemar-exact.js';

@@ -73,6 +73,11 @@ export class RunRecord {
     this.suiteCases = [...names];
   }
 
+  /** The suite's hash (test cases with their metrics and thresholds, evaluations.metrics). */
+  setSuiteHash(hash: string): void {
+    this.agent.suite_hash = hash;
+  }
+
   /**
    * The report of `cases`, finished now. With `plannedCases` it is a record in progress (the
    * cases finished so far of that many).

@@ -12,6 +12,7 @@ import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
 import { DEFAULT_CONFIDENCE } from './report/case-state.js';
+import { sha256Of } from './report/redact-agent-config.js';
 import type { CaseAttempt, CaseReport, RunReport } from './report/run-report.js';
 import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
@@ -139,6 +140,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   if (!cases.length && (options.filter !== undefined || options.tags?.length))
     throw nothingSelected(suite.cases, options);
   record.setSuiteCases(suite.cases.map((testCase) => testCase.config.name));
+  record.setSuiteHash(
+    sha256Of({
+      test_cases: suite.cases.map((testCase) => testCase.config),
+      metrics: agent.config.evaluations?.metrics ?? null,
+    }),
+  );
   options.onStart?.(
     cases.length,
     suite.cases.map((testCase) => testCase.config.name),

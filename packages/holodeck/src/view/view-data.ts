@@ -148,6 +148,7 @@ export interface ViewRunHeader {
     model: string;
     provider: string;
     config_hash: string | null;
+    suite_hash?: string;
     instructions_hash: string | null;
     instructions_version?: string;
   };
@@ -172,6 +173,8 @@ export interface ViewRun extends ViewRunHeader {
 export interface ViewRunListEntry extends ViewRunHeader {
   config_changed: boolean;
   instructions_changed: boolean;
+  /** The suite (test cases, metrics, thresholds) differs from the previous run's. */
+  suite_changed?: boolean;
 }
 
 /** A saved file that could not be read as a run. */
@@ -185,7 +188,7 @@ export interface ViewRunList {
   unreadable: ViewUnreadable[];
 }
 
-export type ViewCaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed';
+export type ViewCaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed' | 'not-compared';
 export type ViewMetricChange = 'newly-failing' | 'newly-passing' | 'unchanged' | 'new' | 'removed';
 
 export interface ViewMetricComparison {

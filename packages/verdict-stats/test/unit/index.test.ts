@@ -12,6 +12,7 @@ describe('verdict-stats exports', () => {
       'decideNextAttempt',
       'differenceInterval',
       'expectedFalseRegressions',
+      'fisherExact',
       'holmAdjust',
       'mcnemarExact',
       'normalQuantile',

@@ -6,6 +6,7 @@ import {
   cohenKappaOfLabels,
   differenceInterval,
   expectedFalseRegressions,
+  fisherExact,
   holmAdjust,
   mcnemarExact,
   normalQuantile,
@@ -160,6 +161,21 @@ describe('exact McNemar test', () => {
     );
     expect(mcnemarExact(900, 1100).pValue).toBeLessThan(1e-5);
     expect(mcnemarExact(900, 1100).pValue).toBeGreaterThan(0);
+  });
+});
+
+describe("Fisher's exact test", () => {
+  // Fisher (1935), the lady tasting tea: 3 of 4 cups right each way, two-sided p = 0.4857 (R's
+  // fisher.test(matrix(c(3, 1, 1, 3), 2)) gives 0.4857).
+  it('gives 0.4857 for the tea-tasting table', () => {
+    expect(fisherExact(3, 4, 1, 4)).toBeCloseTo(0.485714, 6);
+  });
+
+  it('gives 2/C(6,3) = 0.1 for 3/3 against 0/3, and 1 for equal or empty samples', () => {
+    expect(fisherExact(3, 3, 0, 3)).toBeCloseTo(0.1, 12);
+    expect(fisherExact(2, 4, 2, 4)).toBeCloseTo(1, 12);
+    expect(fisherExact(0, 0, 0, 0)).toBe(1);
+    expect(() => fisherExact(2, 1, 0, 1)).toThrow('successes exceed trials');
   });
 });
 

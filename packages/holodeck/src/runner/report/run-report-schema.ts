@@ -206,6 +206,57 @@ const RunSummarySchema = z.looseObject({
 
 const sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
+const ChangeIntervalSchema = z.looseObject({
+  estimate: z.number().min(-1).max(1),
+  lower: z.number().min(-1).max(1),
+  upper: z.number().min(-1).max(1),
+  confidence: z.number().gt(0).lt(1),
+  method: z.string(),
+});
+const tally = z.looseObject({ passed: count, finished: count });
+
+const ComparisonSchema = z.looseObject({
+  baseline_run_id: z.string(),
+  confidence: z.number().gt(0).lt(1),
+  compared_cases: count.describe('Cases both runs finished: every figure is over these.'),
+  not_selected: z.array(z.string()),
+  differences: z.array(z.string()),
+  counts: z.record(z.string(), count),
+  suite: z.looseObject({
+    baseline_pass_rate: fraction,
+    current_pass_rate: fraction,
+    delta: ChangeIntervalSchema.extend({ seed: z.int(), resamples: count }).describe(
+      'Paired (case-resampling) bootstrap percentile interval of current − baseline attempt pass rate.',
+    ),
+    mcnemar: z
+      .looseObject({ baseline_only: count, current_only: count, p_value: fraction })
+      .nullable()
+      .describe('Exact McNemar test, when every compared case ran once in each run.'),
+    wins: count,
+    losses: count,
+    ties: count,
+    verdict: z.enum(['regressed', 'improved', 'no-significant-change']),
+    verdict_basis: z.enum(['mcnemar', 'bootstrap', 'pooled-newcombe']),
+    chance: z.looseObject({
+      expected_false_regressions: z.number().nonnegative(),
+      at_least_one: fraction,
+    }),
+  }),
+  cases: z.array(
+    z.looseObject({
+      name: z.string(),
+      change: z.string(),
+      not_compared_reason: z.string().optional(),
+      baseline: tally.optional(),
+      current: tally.optional(),
+      delta: ChangeIntervalSchema.optional().describe("Newcombe's interval of the change in pass rate."),
+      p_value: fraction.optional().describe("Fisher's exact two-sided p-value."),
+      holm_p_value: fraction.optional().describe('Holm-adjusted over every compared case.'),
+      outcome: z.enum(['win', 'loss', 'tie']).optional(),
+    }),
+  ),
+});
+
 const RunAgentSchema = z.looseObject({
   name: z.string(),
   file: z.string(),
@@ -219,6 +270,11 @@ const RunAgentSchema = z.looseObject({
     .nullable()
     .describe('agent.yaml as loaded, without test cases, secrets redacted, paths relative to its folder.'),
   instructions_hash: sha256.nullable().describe('sha256 of the instructions text.'),
+  suite_hash: sha256
+    .optional()
+    .describe(
+      'sha256 of the suite (test cases with their metrics and thresholds, evaluations.metrics), canonical JSON; absent in older reports.',
+    ),
   instructions_version: z
     .string()
     .optional()
@@ -273,6 +329,9 @@ export const RunReportSchema = z
       .describe('Present while the run is still going: the record holds the cases finished so far.'),
     summary: RunSummarySchema,
     cases: z.array(CaseReportSchema),
+    comparison: ComparisonSchema.optional().describe(
+      'With --baseline: the comparison over the cases both runs finished (JSON reports written with -o only).',
+    ),
   })
   .meta({
     title: 'HoloDeck run report',

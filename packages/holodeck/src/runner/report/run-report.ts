@@ -52,6 +52,11 @@ export interface RunAgent {
   config: Record<string, unknown> | null;
   /** `sha256:<hex>` of the instructions text; null in reports of format 1. */
   instructions_hash: string | null;
+  /**
+   * `sha256:<hex>` of the suite: every test case (inputs, expectations, metrics, thresholds,
+   * repeats, min_pass_rate) and evaluations.metrics, canonical JSON. Absent in older reports.
+   */
+  suite_hash?: string;
   /** The `version:` of the instructions file's front matter, when it has one. */
   instructions_version?: string;
 }
@@ -196,6 +201,49 @@ export interface RunSummary {
   cost_usd: number | null;
 }
 
+/** An interval of a change in pass rate (current − baseline), as the JSON report keeps it. */
+export interface ReportChangeInterval {
+  estimate: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+  method: string;
+}
+
+/** The comparison with `--baseline`, in the JSON report written with it (not in saved runs). */
+export interface ReportComparison {
+  baseline_run_id: string;
+  confidence: number;
+  /** Cases both runs finished: every figure below is over these. */
+  compared_cases: number;
+  not_selected: string[];
+  differences: string[];
+  counts: Record<string, number>;
+  suite: {
+    baseline_pass_rate: number;
+    current_pass_rate: number;
+    delta: ReportChangeInterval & { seed: number; resamples: number };
+    mcnemar: { baseline_only: number; current_only: number; p_value: number } | null;
+    wins: number;
+    losses: number;
+    ties: number;
+    verdict: 'regressed' | 'improved' | 'no-significant-change';
+    verdict_basis: 'mcnemar' | 'bootstrap' | 'pooled-newcombe';
+    chance: { expected_false_regressions: number; at_least_one: number };
+  };
+  cases: {
+    name: string;
+    change: string;
+    not_compared_reason?: string;
+    baseline?: { passed: number; finished: number };
+    current?: { passed: number; finished: number };
+    delta?: ReportChangeInterval;
+    p_value?: number;
+    holm_p_value?: number;
+    outcome?: 'win' | 'loss' | 'tie';
+  }[];
+}
+
 /** The whole report of one `holodeck test` run (what `--format json` writes and `.holodeck/runs/` keeps). */
 export interface RunReport {
   schema_version: typeof RUN_REPORT_SCHEMA_VERSION;
@@ -228,4 +276,6 @@ export interface RunReport {
   in_progress?: { planned_cases: number };
   summary: RunSummary;
   cases: CaseReport[];
+  /** With `--baseline`: the comparison (JSON reports written by `-o`; saved runs do not keep it). */
+  comparison?: ReportComparison;
 }

@@ -13,11 +13,13 @@ import { describeSuiteAttempts } from './format-interval.js';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
 import {
+  CHANGE_WORDS,
+  describeCaseChange,
   describeChangeCounts,
   describeContext,
   describeMetricFlips,
   describePassRateMove,
-  describeStatusMove,
+  describeSuiteChange,
   notableCases,
 } from './render-comparison.js';
 import type { CaseReport, RunReport } from './run-report.js';
@@ -100,14 +102,14 @@ function comparisonSection(comparison: RunComparison): string {
   const changeCounts = describeChangeCounts(comparison);
   const emphasised =
     comparison.counts.regressed > 0 ? changeCounts.replace(/^(\d+ regressed)/, '**$1**') : changeCounts;
-  const counts = `${emphasised} · ${describePassRateMove(comparison)}`;
+  const counts = `${emphasised} · ${describePassRateMove(comparison)}\n\n${markdownCell(describeSuiteChange(comparison), 600)}`;
   const context = describeContext(comparison).flatMap((line) => [`> ${markdownCell(line, 600)}`, '']);
   const notable = notableCases(comparison);
   if (notable.length === 0) return [title, '', ...context, counts, '', 'No case changed.'].join('\n');
   const rows = notable.map((entry) => [
     markdownCell(entry.name),
     changeCell(entry),
-    describeStatusMove(entry),
+    markdownCell(describeCaseChange(entry), 300),
     markdownCell(describeMetricFlips(entry), 300),
   ]);
   return [
@@ -116,7 +118,7 @@ function comparisonSection(comparison: RunComparison): string {
     ...context,
     counts,
     '',
-    ...markdownTable(['Case', 'Change', 'Status', 'Metrics'], rows),
+    ...markdownTable(['Case', 'Change', 'Pass rate', 'Metrics'], rows),
   ].join('\n');
 }
 
@@ -145,8 +147,15 @@ function statusCell(status: CaseStatus): string {
 }
 
 function changeCell(entry: CaseComparison): string {
-  const icon = { regressed: '🔻', improved: '🔺', unchanged: '➖', new: '🆕', removed: '🗑️' }[entry.change];
-  return `${icon} ${entry.change}`;
+  const icon = {
+    regressed: '🔻',
+    improved: '🔺',
+    unchanged: '➖',
+    new: '🆕',
+    removed: '🗑️',
+    'not-compared': '⚠️',
+  }[entry.change];
+  return `${icon} ${CHANGE_WORDS[entry.change]}`;
 }
 
 /**

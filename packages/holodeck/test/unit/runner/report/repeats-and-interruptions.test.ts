@@ -100,13 +100,22 @@ describe('--baseline with a selection or another agent', () => {
       options: { ...baseline.options, filter: 'a' },
     });
     const comparison = compareRuns(current, baseline, { suiteCases: ['a', 'b', 'c'] });
-    expect(comparison.counts).toEqual({ regressed: 0, improved: 0, unchanged: 1, new: 0, removed: 0 });
+    expect(comparison.counts).toEqual({
+      regressed: 0,
+      improved: 0,
+      unchanged: 1,
+      new: 0,
+      removed: 0,
+      'not-compared': 0,
+    });
     expect(comparison.notSelected).toEqual(['b', 'c']);
-    expect(renderComparison(comparison, { color: false }).split('\n').slice(0, 4)).toEqual([
+    // A 1-case filtered run is set against the baseline's same case, not its whole pass rate.
+    expect(renderComparison(comparison, { color: false }).split('\n').slice(0, 5)).toEqual([
       'Compared with baseline run base:',
+      '  note compared only on the 1 case both runs finished',
       '  note the runs differ: model "claude-sonnet-4-5" → "claude-haiku-4-5"; --filter (none) → "a"',
       '  note 2 baseline cases not selected by this run (b, c): left out of the comparison',
-      '  0 regressed · 0 improved · 1 unchanged · 0 new · 0 removed · pass rate 100% → 100%',
+      '  0 regressed · 0 improved · 1 no significant change · 0 new · 0 removed · pass rate 100% → 100% on the 1 compared case',
     ]);
     // A case gone from the suite is still removed.
     expect(compareRuns(current, baseline, { suiteCases: ['a', 'b'] }).counts.removed).toBe(1);
