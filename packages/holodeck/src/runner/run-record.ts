@@ -9,7 +9,7 @@ import { RUN_REPORT_SCHEMA_VERSION } from './report/run-report.js';
 export interface RunRecordOptions {
   concurrency: number;
   isolation: 'process' | 'session';
-  repeat?: number;
+  repeat?: number | 'auto';
   filter?: string;
   tags?: readonly string[];
   shard?: { index: number; count: number };
@@ -84,7 +84,7 @@ export class RunRecord {
    */
   async report(
     cases: readonly CaseReport[],
-    state: { interrupted?: boolean; plannedCases?: number } = {},
+    state: { interrupted?: boolean; plannedCases?: number; budget?: RunReport['budget'] } = {},
   ): Promise<RunReport> {
     const environment = await this.environment;
     const finishedAt = new Date();
@@ -98,6 +98,7 @@ export class RunRecord {
       suite_cases: this.suiteCases,
       options: this.options,
       ...(state.interrupted ? { interrupted: true } : {}),
+      ...(state.budget ? { budget: state.budget } : {}),
       ...(state.plannedCases !== undefined ? { in_progress: { planned_cases: state.plannedCases } } : {}),
       summary: summarise(cases, finishedAt.getTime() - this.startedAt.getTime(), this.confidence),
       cases: [...cases],

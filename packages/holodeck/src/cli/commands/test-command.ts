@@ -7,8 +7,15 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 import { registerTestViewCommand } from './test-view-command.js';
+import {
+  describeBudgetStop,
+  parseMaxCost,
+  parseRepeat,
+  registerVerdictOptions,
+  type VerdictCommandOptions,
+} from './verdict-options.js';
 
-export interface TestCommandOptions {
+export interface TestCommandOptions extends VerdictCommandOptions {
   forceIngest?: boolean;
   concurrency: string;
   repeat?: string;
@@ -101,7 +108,8 @@ export async function testCommand(
     throw new UsageError('--format', 'needs --output <file> to write the report to');
   const selection = {
     concurrency: positiveInteger('--concurrency', options.concurrency),
-    ...(options.repeat ? { repeat: positiveInteger('--repeat', options.repeat) } : {}),
+    ...(options.repeat ? { repeat: parseRepeat(options.repeat) } : {}),
+    ...(options.maxCost !== undefined ? { maxCostUsd: parseMaxCost(options.maxCost) } : {}),
     ...(options.filter ? { filter: options.filter } : {}),
     ...(options.tag.length ? { tags: options.tag } : {}),
     ...(options.shard ? { shard: parseShard(options.shard) } : {}),
@@ -166,6 +174,12 @@ export async function testCommand(
     await writeFile(output, text);
     process.stderr.write(`${style.dim(`${format} report written to ${options.output}`)}\n`);
   }
+  if (result.budget?.reached) {
+    process.stderr.write(
+      `${style.red('error')} ${describeBudgetStop(result.budget, result.summary.interrupted ?? 0)}\n`,
+    );
+    return ExitCode.testsFailed;
+  }
   if (result.interrupted) return ExitCode.interrupted;
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
 }
@@ -176,7 +190,10 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     .description("run the agent's test cases, grade them with their metrics, and report")
     .argument('<file>', 'path to agent.yaml')
     .option('-c, --concurrency <n>', 'agent runs at a time', '4')
-    .option('--repeat <n>', 'attempts per case (overrides each case repeat); reports pass@k and pass^k')
+    .option(
+      '--repeat <n|auto>',
+      'attempts per case (overrides each case repeat); auto: at least 3, more while the pass-rate interval straddles min_pass_rate, at most 10',
+    )
     .option('--filter <pattern>', 'only cases whose name contains the pattern (* is a wildcard)')
     .option(
       '--tag <tag>',
@@ -227,5 +244,6 @@ export function registerTestCommand(program: Command, context: CommandContext) {
         ),
       ),
     );
+  registerVerdictOptions(test);
   registerTestViewCommand(test, context);
 }

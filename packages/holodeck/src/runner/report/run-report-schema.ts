@@ -311,7 +311,7 @@ export const RunReportSchema = z
       .describe('Every case name of the suite, selected or not; null in reports of format 1.'),
     options: z.looseObject({
       concurrency: z.int().positive(),
-      repeat: z.int().positive().optional(),
+      repeat: z.union([z.int().positive(), z.literal('auto')]).optional(),
       isolation: z.enum(['process', 'session']),
       filter: z.string().optional(),
       tags: z.array(z.string()).optional(),
@@ -323,6 +323,16 @@ export const RunReportSchema = z
       .boolean()
       .optional()
       .describe('True when SIGINT or SIGTERM stopped the run before every case had run.'),
+    budget: z
+      .looseObject({
+        max_cost_usd: z.number().nonnegative(),
+        spent_usd: z.number().nonnegative(),
+        reached: z.boolean(),
+      })
+      .optional()
+      .describe(
+        '--max-cost: the budget, the known spend, and whether it stopped the run (then interrupted).',
+      ),
     in_progress: z
       .looseObject({ planned_cases: count })
       .optional()

@@ -258,7 +258,8 @@ export interface RunReport {
   suite_cases: string[] | null;
   options: {
     concurrency: number;
-    repeat?: number;
+    /** `--repeat`: a number of attempts, or `auto`. */
+    repeat?: number | 'auto';
     isolation: 'process' | 'session';
     filter?: string;
     tags?: string[];
@@ -267,8 +268,10 @@ export interface RunReport {
     /** `--max-processes`: most agent processes alive at once, when given. */
     max_processes?: number;
   };
-  /** True when the run was stopped by SIGINT or SIGTERM before every case had run. */
+  /** True when the run was stopped (SIGINT, SIGTERM, or its --max-cost budget) before every case had run. */
   interrupted?: boolean;
+  /** `--max-cost`: the budget, what was spent, and whether it stopped the run. */
+  budget?: { max_cost_usd: number; spent_usd: number; reached: boolean };
   /**
    * Present while `holodeck test` is still running: the saved record is rewritten as cases finish
    * and then holds the finished cases only; `finished_at` is the time of that write.
