@@ -6,9 +6,12 @@ import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
+import { registerTestApproveCommand } from './test-approve-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
 import {
+  checkGate,
   describeBudgetStop,
+  loadBaseline,
   parseMaxCost,
   parseRepeat,
   registerVerdictOptions,
@@ -123,7 +126,9 @@ export async function testCommand(
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const runsDir = report.runsDirectory(agent.directory);
-  const baseline = options.baseline ? await report.loadRun(options.baseline, runsDir) : undefined;
+  const baseline = options.baseline
+    ? await loadBaseline(options.baseline, agent.directory, runsDir)
+    : undefined;
 
   const terminal = report.terminalCapabilities(process.stderr);
   const progress = report.createProgressReporter({ stream: process.stderr, ...terminal });
@@ -157,6 +162,11 @@ export async function testCommand(
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
   process.stdout.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
   if (comparison) process.stdout.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
+  const gateConfig = agent.config.evaluations?.gate ?? (options.gate ? {} : undefined);
+  const gate = gateConfig
+    ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color)
+    : undefined;
+  if (gate) process.stdout.write(`${gate.text}\n`);
   if (saver) {
     const saved = await saver.finish(result);
     const marked = result.interrupted ? ', interrupted' : '';
@@ -181,6 +191,7 @@ export async function testCommand(
     return ExitCode.testsFailed;
   }
   if (result.interrupted) return ExitCode.interrupted;
+  if (gate && !gate.held) return ExitCode.testsFailed;
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
 }
 
@@ -231,7 +242,10 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       '--format <format>',
       'report format when the extension does not say: json, junit, markdown or html',
     )
-    .option('--baseline <run>', 'compare with an earlier run: its id, a report file, or "latest"')
+    .option(
+      '--baseline <run>',
+      'compare with an earlier run: its id, a report file, "latest" (the latest complete run) or "approved"',
+    )
     .option('--no-save', 'do not save this run under .holodeck/runs/')
     .option('--force-ingest', 'rebuild the retrieval tool indexes before the run', false)
     .action((file: string, options: TestCommandOptions) =>
@@ -245,5 +259,6 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       ),
     );
   registerVerdictOptions(test);
+  registerTestApproveCommand(test, context);
   registerTestViewCommand(test, context);
 }

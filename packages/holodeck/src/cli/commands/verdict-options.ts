@@ -1,10 +1,15 @@
 import type { Command } from 'commander';
+import type { GateConfig } from '../../config/schema/evaluation-config-schema.js';
 import { UsageError } from '../../errors.js';
+import type { GateResult } from '../../runner/gate/evaluate-gate.js';
 import type { RepeatOption } from '../../runner/repeat-plan.js';
+import type { RunComparison } from '../../runner/report/compare-runs.js';
+import type { RunReport } from '../../runner/report/run-report.js';
 
 /** The verdict options of `holodeck test` (statistics, budgets), as commander gives them. */
 export interface VerdictCommandOptions {
   maxCost?: string;
+  gate?: boolean;
 }
 
 /** `--repeat <n|auto>`: a whole number ≥ 1, or `auto`. */
@@ -26,10 +31,72 @@ export function parseMaxCost(value: string): number {
 
 /** Adds the verdict options to the `test` command. */
 export function registerVerdictOptions(command: Command): Command {
-  return command.option(
-    '--max-cost <usd>',
-    'stop starting attempts once the run has spent this many US dollars (partial report, saved and marked; exit 1)',
-  );
+  return command
+    .option(
+      '--max-cost <usd>',
+      'stop starting attempts once the run has spent this many US dollars (partial report, saved and marked; exit 1)',
+    )
+    .option(
+      '--gate',
+      'check the release gate (evaluations.gate, else its defaults) against the approved baseline; exit 1 when broken',
+    );
+}
+
+/** `--baseline approved`: the approved baseline as a run; any other reference: a saved run. */
+export async function loadBaseline(
+  reference: string,
+  agentFolder: string,
+  runsDir: string,
+): Promise<RunReport> {
+  if (reference === 'approved') {
+    const { approvedAsRun, approvedBaselinePath, readApprovedBaseline } = await import(
+      '../../runner/gate/approved-baseline.js'
+    );
+    return approvedAsRun(await readApprovedBaseline(agentFolder), approvedBaselinePath(agentFolder));
+  }
+  const { loadRun } = await import('../../runner/report/run-store.js');
+  return loadRun(reference, runsDir);
+}
+
+/**
+ * The gate of a run: its rules against the approved baseline (read, then compared), printed
+ * held / broken. Returns whether it held.
+ */
+export async function checkGate(
+  result: RunReport,
+  gate: GateConfig,
+  agentFolder: string,
+  suiteCases: readonly string[],
+  color: boolean,
+): Promise<{ held: boolean; text: string; gate: GateResult }> {
+  const [
+    { approvedAsRun, approvedBaselinePath, readApprovedBaseline },
+    { compareRuns },
+    { evaluateGate, renderGate },
+  ] = await Promise.all([
+    import('../../runner/gate/approved-baseline.js'),
+    import('../../runner/report/compare-runs.js'),
+    import('../../runner/gate/evaluate-gate.js'),
+  ]);
+  let approved: { comparison: RunComparison } | { error: string };
+  try {
+    const baseline = approvedAsRun(
+      await readApprovedBaseline(agentFolder),
+      approvedBaselinePath(agentFolder),
+    );
+    approved = { comparison: compareRuns(result, baseline, { suiteCases }) };
+  } catch (error) {
+    approved = { error: error instanceof Error ? error.message : String(error) };
+  }
+  const verdict = evaluateGate(result, gate, approved);
+  const text = renderGate(verdict);
+  const coloured = color
+    ? text.replace(
+        /^Gate: (HELD|BROKEN)/,
+        (_all, word: string) => `Gate: \u001b[${word === 'HELD' ? 32 : 31}m${word}\u001b[39m`,
+      )
+    : text;
+  return { held: verdict.held, text: coloured, gate: verdict };
 }
 
 /** `the run stopped at its budget: --max-cost $0.50 reached ($0.52 spent); 3 cases not finished`. */

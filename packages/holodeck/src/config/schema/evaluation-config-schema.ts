@@ -73,6 +73,22 @@ export const RepeatSchema = z
 /** A `repeat:` value. */
 export type RepeatSetting = z.infer<typeof RepeatSchema>;
 
+/** `evaluations.gate`: the release gate `holodeck test` checks (also with `--gate`). */
+export const GateConfigSchema = z.strictObject({
+  required: z
+    .union([z.literal('all'), z.array(z.string().min(1))])
+    .optional()
+    .describe('Cases that must pass: their names, or all; default all.'),
+  max_cost_usd: z.number().nonnegative().optional().describe('Most the whole run may cost, US dollars.'),
+  max_cost_per_passed_case_usd: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('Most the run may cost per passed case, US dollars.'),
+});
+/** The `evaluations.gate` block. */
+export type GateConfig = z.infer<typeof GateConfigSchema>;
+
 /** The `evaluations:` block: the judge model and the default metrics of every test case. */
 export const EvaluationConfigSchema = z.strictObject({
   model: LLMProviderSchema.optional().describe(
@@ -82,6 +98,9 @@ export const EvaluationConfigSchema = z.strictObject({
     .array(MetricConfigSchema)
     .optional()
     .describe('Metrics of every test case that sets no metrics of its own.'),
+  gate: GateConfigSchema.optional().describe(
+    'A release gate: required cases pass, nothing regressed against the approved baseline, nothing errored or missing, cost limits.',
+  ),
   repeat: RepeatSchema.optional().describe(
     'Attempts of every case that sets no repeat of its own: a number, auto, or {auto: {min, max}}.',
   ),
