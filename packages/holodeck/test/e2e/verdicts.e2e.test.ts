@@ -144,6 +144,38 @@ describe('verdicts', () => {
     regressed = false;
   });
 
+  it('approve records a baseline; the gate holds on it and breaks on a regression', async () => {
+    const agent = agentWith([
+      { name: 'regress', input: 'a regress question', metrics: contains, repeat: 3 },
+      { name: 'steady', input: 'a steady question', metrics: contains },
+    ]);
+    regressed = false;
+    const filtered = await runHolodeckCli(['test', agent.file, '--filter', 'steady'], agent.env);
+    expect(filtered.code).toBe(0);
+    const refused = await runHolodeckCli(['test', 'approve', 'latest', agent.file], agent.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /Cannot approve run .*: 1 case\(s\) of the suite missing \(a --filter, --tag or --shard run\?\): regress/,
+    );
+    await runHolodeckCli(['test', agent.file], agent.env);
+    const approved = await runHolodeckCli(['test', 'approve', 'latest', agent.file], agent.env);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(/^approved run \S+ as the baseline: .*approved-baseline\.json\n$/);
+    const held = await runHolodeckCli(['test', agent.file, '--gate'], agent.env);
+    expect(held.code).toBe(0);
+    expect(held.stdout).toContain('Gate: HELD');
+    regressed = true;
+    const broken = await runHolodeckCli(['test', agent.file, '--gate', '--baseline', 'approved'], agent.env);
+    regressed = false;
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/REGRESSED +regress +3\/3 → 0\/3/);
+    expect(broken.stdout).toContain('Gate: BROKEN');
+    expect(broken.stdout).toMatch(/ {2}broken {2}every required case passes \(all required\): regress/);
+    expect(broken.stdout).toMatch(
+      / {2}broken {2}no regression against the approved baseline approved:\S+: regress/,
+    );
+  });
+
   it('--max-cost stops starting attempts at the budget, saves a marked partial run and exits 1', async () => {
     const agent = agentWith(
       ['a', 'b', 'c'].map((name) => ({ name, input: `a steady question ${name}`, metrics: contains })),
