@@ -45,6 +45,7 @@ export function buildCaseReport(
   const errored = state === 'errored';
   const firstError = attempts.map(attemptErrorOf).find((error) => error !== undefined);
   const first = attempts[0];
+  const position = testCase.source.locate?.(testCase.source.path);
   return {
     name: config.name,
     tags: config.tags ?? [],
@@ -53,6 +54,7 @@ export function buildCaseReport(
     passed: !interrupted && !errored && passRate >= minPassRate,
     errored,
     state,
+    ...(position ? { source: { file: testCase.source.file, line: position.line } } : {}),
     ...(interrupted ? { interrupted: true } : {}),
     ...(firstError !== undefined ? { error: firstError } : {}),
     pass_rate: passRate,

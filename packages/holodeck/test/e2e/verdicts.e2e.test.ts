@@ -176,6 +176,40 @@ describe('verdicts', () => {
     );
   });
 
+  it('on GitHub Actions appends the step summary and annotates the failing case at its agent.yaml line', async () => {
+    const agent = agentWith([
+      { name: 'fine', input: 'a steady question', metrics: contains },
+      { name: 'wrong', input: 'a regress question', metrics: [{ type: 'contains', value: 'NEVER' }] },
+    ]);
+    regressed = false;
+    const summary = path.join(agent.directory, 'step-summary.md');
+    const copy = path.join(agent.directory, 'ci-summary.md');
+    const env = {
+      ...agent.env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_WORKSPACE: agent.directory,
+    };
+    const outcome = await runHolodeckCli(['test', agent.file, '--ci-summary', copy], env);
+    expect(outcome.code).toBe(1);
+    const yamlLines = readFileSync(agent.file, 'utf8').split('\n');
+    const line = yamlLines.findIndex((text) => text.includes('name: wrong')) + 1;
+    expect(outcome.stdout).toContain(
+      `::error file=agent.yaml,line=${line},title=HoloDeck%3A wrong::failing: contains failed`,
+    );
+    const markdown = readFileSync(summary, 'utf8');
+    expect(markdown).toContain('**1/2 passed** · 1 failed · 0 errored');
+    expect(markdown).toContain('| wrong | failing |');
+    expect(readFileSync(copy, 'utf8')).toBe(markdown);
+    // An unwritable summary is a warning; the exit code stays the tests' own.
+    const blocked = await runHolodeckCli(['test', agent.file, '--filter', 'fine', '--no-save'], {
+      ...env,
+      GITHUB_STEP_SUMMARY: path.join(agent.directory, 'missing-folder', 'x', 'summary.md'),
+    });
+    expect(blocked.code).toBe(0);
+    expect(blocked.stderr).toMatch(/warning could not write the CI summary to .*summary\.md/);
+  });
+
   it('--max-cost stops starting attempts at the budget, saves a marked partial run and exits 1', async () => {
     const agent = agentWith(
       ['a', 'b', 'c'].map((name) => ({ name, input: `a steady question ${name}`, metrics: contains })),

@@ -16,6 +16,7 @@ import {
   parseRepeat,
   registerVerdictOptions,
   type VerdictCommandOptions,
+  writeCiSurfaces,
 } from './verdict-options.js';
 
 export interface TestCommandOptions extends VerdictCommandOptions {
@@ -167,6 +168,9 @@ export async function testCommand(
     ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color)
     : undefined;
   if (gate) process.stdout.write(`${gate.text}\n`);
+  await writeCiSurfaces(result, comparison, gate?.gate, options.ciSummary, process.env, (message) =>
+    process.stderr.write(`${style.yellow('warning')} ${message}\n`),
+  );
   if (saver) {
     const saved = await saver.finish(result);
     const marked = result.interrupted ? ', interrupted' : '';

@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { GateConfig } from '../../config/schema/evaluation-config-schema.js';
 import { UsageError } from '../../errors.js';
@@ -10,6 +11,7 @@ import type { RunReport } from '../../runner/report/run-report.js';
 export interface VerdictCommandOptions {
   maxCost?: string;
   gate?: boolean;
+  ciSummary?: string;
 }
 
 /** `--repeat <n|auto>`: a whole number ≥ 1, or `auto`. */
@@ -35,6 +37,10 @@ export function registerVerdictOptions(command: Command): Command {
     .option(
       '--max-cost <usd>',
       'stop starting attempts once the run has spent this many US dollars (partial report, saved and marked; exit 1)',
+    )
+    .option(
+      '--ci-summary <file>',
+      'append the CI summary (Markdown: figures, gate, failed and regressed cases) to a file',
     )
     .option(
       '--gate',
@@ -106,4 +112,41 @@ export function describeBudgetStop(
 ): string {
   const cases = stopped === 1 ? '1 case' : `${stopped} cases`;
   return `the run stopped at its budget: --max-cost $${budget.max_cost_usd} reached ($${budget.spent_usd.toFixed(4)} spent); ${cases} not finished, marked stopped`;
+}
+
+/**
+ * The CI surfaces: on GitHub Actions (GITHUB_ACTIONS=true) the Markdown summary appended to
+ * $GITHUB_STEP_SUMMARY and `::error` annotations on stdout; with `--ci-summary FILE` the same
+ * Markdown appended there. A surface that cannot be written is a warning: it never changes the
+ * exit code.
+ */
+export async function writeCiSurfaces(
+  result: RunReport,
+  comparison: RunComparison | undefined,
+  gate: GateResult | undefined,
+  ciSummary: string | undefined,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): Promise<void> {
+  const onGitHub = env.GITHUB_ACTIONS === 'true';
+  if (!onGitHub && ciSummary === undefined) return;
+  const { githubAnnotations, writeCiSummary } = await import('../../runner/report/ci-surfaces.js');
+  const markdown = writeCiSummary(result, comparison, gate);
+  const targets = [
+    ...(onGitHub && env.GITHUB_STEP_SUMMARY ? [env.GITHUB_STEP_SUMMARY] : []),
+    ...(ciSummary ? [ciSummary] : []),
+  ];
+  for (const target of targets) {
+    try {
+      await appendFile(target, markdown);
+    } catch (error) {
+      warn(
+        `could not write the CI summary to ${target} (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
+  if (onGitHub) {
+    const lines = githubAnnotations(result, comparison, env.GITHUB_WORKSPACE ?? process.cwd());
+    if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
+  }
 }

@@ -152,6 +152,10 @@ const CaseReportSchema = z.looseObject({
     })
     .optional()
     .describe('With repeat: auto, why the attempts stopped where they did.'),
+  source: z
+    .looseObject({ file: z.string(), line: z.int().positive() })
+    .optional()
+    .describe('Where the case is written (agent.yaml or its test_cases_file), for CI annotations.'),
   pass_rate: fraction.describe('Finished attempts that passed / finished attempts.'),
   min_pass_rate: fraction,
   pass_at_k: fraction,

@@ -143,6 +143,8 @@ export interface CaseReport {
   pass_interval?: PassInterval | null;
   /** With `repeat: auto`: why the attempts stopped where they did. */
   repeat_stop?: RepeatStop;
+  /** Where the case is written: agent.yaml or its test_cases_file, 1-based line (for CI annotations). */
+  source?: { file: string; line: number };
   /**
    * True when the run was interrupted before this case finished (an attempt was stopped or never
    * started): then neither passed nor errored.
