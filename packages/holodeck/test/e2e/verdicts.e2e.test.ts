@@ -210,6 +210,47 @@ describe('verdicts', () => {
     expect(blocked.stderr).toMatch(/warning could not write the CI summary to .*summary\.md/);
   });
 
+  it('--shard k/n runs a share of the suite; merge combines the shards into one run', async () => {
+    const agent = agentWith(
+      ['one', 'two', 'three', 'four', 'five'].map((name) => ({
+        name,
+        input: `a steady question ${name}`,
+        metrics: contains,
+      })),
+    );
+    const files = [1, 2].map((index) => path.join(agent.directory, `shard-${index}.json`));
+    for (const [index, file] of files.entries())
+      expect(
+        (
+          await runHolodeckCli(
+            ['test', agent.file, '--shard', `${index + 1}/2`, '-o', file, '--no-save'],
+            agent.env,
+          )
+        ).code,
+      ).toBe(0);
+    const sizes = files.map((file) => readJson(file).cases.length);
+    expect(sizes.sort()).toEqual([2, 3]);
+    const merged = path.join(agent.directory, 'merged.json');
+    const outcome = await runHolodeckCli(
+      ['test', 'merge', ...files, '-o', merged, '--save-to', agent.file],
+      agent.env,
+    );
+    expect(outcome.code).toBe(0);
+    expect(outcome.stderr).toMatch(/merged 2 runs: 5 cases, 5 passed, 0 failed, 0 errored/);
+    const report = readJson(merged);
+    expect(report.cases.map((entry: { name: string }) => entry.name)).toEqual([
+      'one',
+      'two',
+      'three',
+      'four',
+      'five',
+    ]);
+    expect(report.options.shard).toBeUndefined();
+    const twice = await runHolodeckCli(['test', 'merge', files[0] ?? '', files[0] ?? ''], agent.env);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/Cannot merge: case "\S+" is in both .*shard-1\.json and .*shard-1\.json/);
+  });
+
   it('--max-cost stops starting attempts at the budget, saves a marked partial run and exits 1', async () => {
     const agent = agentWith(
       ['a', 'b', 'c'].map((name) => ({ name, input: `a steady question ${name}`, metrics: contains })),

@@ -7,6 +7,7 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 import { registerTestApproveCommand } from './test-approve-command.js';
+import { registerTestMergeCommand } from './test-merge-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
 import {
   checkGate,
@@ -264,5 +265,6 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     );
   registerVerdictOptions(test);
   registerTestApproveCommand(test, context);
+  registerTestMergeCommand(test, context);
   registerTestViewCommand(test, context);
 }
