@@ -34,8 +34,14 @@ export function normalQuantile(p: number): number {
   return (poly(A, r) * q) / (poly(B, r) * r + 1);
 }
 
-/** The two-sided critical value z for a confidence level: 1.959964 for 0.95. */
+const zByConfidence = new Map<number, number>();
+
+/** The two-sided critical value z for a confidence level: 1.959964 for 0.95 (memoised). */
 export function twoSidedZ(confidence: number): number {
+  const known = zByConfidence.get(confidence);
+  if (known !== undefined) return known;
   checkConfidence(confidence);
-  return normalQuantile(1 - (1 - confidence) / 2);
+  const z = normalQuantile(1 - (1 - confidence) / 2);
+  if (zByConfidence.size < 64) zByConfidence.set(confidence, z);
+  return z;
 }

@@ -24,19 +24,43 @@ export interface BootstrapInterval extends Interval {
   seed: number;
 }
 
+/** The pairs' counts as typed arrays: the resampling loop then touches no objects. */
+interface Columns {
+  currentPasses: Float64Array;
+  currentAttempts: Float64Array;
+  baselinePasses: Float64Array;
+  baselineAttempts: Float64Array;
+}
+
+function columns(pairs: readonly PairedCounts[]): Columns {
+  const size = pairs.length;
+  const result: Columns = {
+    currentPasses: new Float64Array(size),
+    currentAttempts: new Float64Array(size),
+    baselinePasses: new Float64Array(size),
+    baselineAttempts: new Float64Array(size),
+  };
+  pairs.forEach((pair, index) => {
+    result.currentPasses[index] = pair.current.passes;
+    result.currentAttempts[index] = pair.current.attempts;
+    result.baselinePasses[index] = pair.baseline.passes;
+    result.baselineAttempts[index] = pair.baseline.attempts;
+  });
+  return result;
+}
+
 /** Σ current passes / Σ current attempts − Σ baseline passes / Σ baseline attempts over `indices`. */
-function difference(pairs: readonly PairedCounts[], indices: ArrayLike<number>): number {
+function difference(data: Columns, indices: ArrayLike<number>): number {
   let currentPasses = 0;
   let currentAttempts = 0;
   let baselinePasses = 0;
   let baselineAttempts = 0;
   for (let position = 0; position < indices.length; position += 1) {
-    const pair = pairs[indices[position] ?? 0];
-    if (!pair) continue;
-    currentPasses += pair.current.passes;
-    currentAttempts += pair.current.attempts;
-    baselinePasses += pair.baseline.passes;
-    baselineAttempts += pair.baseline.attempts;
+    const index = indices[position] ?? 0;
+    currentPasses += data.currentPasses[index] ?? 0;
+    currentAttempts += data.currentAttempts[index] ?? 0;
+    baselinePasses += data.baselinePasses[index] ?? 0;
+    baselineAttempts += data.baselineAttempts[index] ?? 0;
   }
   const rate = (passes: number, attempts: number) => (attempts ? passes / attempts : 0);
   return rate(currentPasses, currentAttempts) - rate(baselinePasses, baselineAttempts);
@@ -69,8 +93,9 @@ export function pairedBootstrapDifference(
   if (!Number.isInteger(resamples) || resamples < 2)
     throw new RangeError(`resamples must be a whole number ≥ 2, got ${resamples}`);
   const method = 'paired-bootstrap-percentile';
+  const data = columns(pairs);
   const all = Array.from({ length: pairs.length }, (_, index) => index);
-  const estimate = difference(pairs, all);
+  const estimate = difference(data, all);
   if (pairs.length === 0)
     return { estimate: 0, lower: -1, upper: 1, confidence, method, standardError: 0, resamples, seed };
   const random = seededRandom(seed);
@@ -79,7 +104,7 @@ export function pairedBootstrapDifference(
   let sum = 0;
   for (let draw = 0; draw < resamples; draw += 1) {
     for (let slot = 0; slot < indices.length; slot += 1) indices[slot] = Math.floor(random() * pairs.length);
-    const value = difference(pairs, indices);
+    const value = difference(data, indices);
     statistics[draw] = value;
     sum += value;
   }
