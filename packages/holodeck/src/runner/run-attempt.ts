@@ -2,6 +2,7 @@ import type { ExecutionResult, TokenUsage } from '../backends/contract/index.js'
 import { emptyTokenUsage } from '../backends/contract/index.js';
 import { InterruptedError } from '../errors.js';
 import type { Metric, MetricContext, MetricInput, MetricOutcome } from '../evals/metric.js';
+import { markTurn } from '../recording/recording-scope.js';
 import { mergeRetrievalContext, retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import {
   allDecidingPassed,
@@ -212,6 +213,7 @@ async function runConversation(
   try {
     for (const [index, turn] of turnsConfig.entries()) {
       let result: ExecutionResult;
+      markTurn(index + 1);
       try {
         result = await untilAborted(conversation.send(turn.input), run.signal);
       } catch (error) {

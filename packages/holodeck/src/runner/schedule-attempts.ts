@@ -16,6 +16,8 @@ export interface ScheduleOptions {
   /** Stop starting attempts once the known spend reaches this many USD (`--max-cost`). */
   maxCostUsd?: number;
   onCaseStarted?: (name: string) => void;
+  /** A case ran its last attempt (decided, or all its fixed repeats), even when the run is stopping. */
+  onCaseSettled?: (name: string) => Promise<void>;
   /** A case finished (decided): its report, and the reports of every case finished so far. */
   onCaseFinished?: (report: CaseReport, finished: CaseReport[]) => void;
 }
@@ -104,8 +106,12 @@ export async function scheduleAttempts(options: ScheduleOptions): Promise<Schedu
   };
   const finishedReports = () => progress.filter((entry) => entry.done).map(reportOf);
 
-  const settle = (entry: CaseProgress) => {
-    if (entry.attempts.length < entry.planned || options.signal.aborted) return;
+  const settle = async (entry: CaseProgress) => {
+    if (entry.attempts.length < entry.planned) return;
+    if (options.signal.aborted) {
+      if (entry.plan.kind === 'fixed') await options.onCaseSettled?.(entry.testCase.config.name);
+      return;
+    }
     if (entry.plan.kind === 'fixed') entry.done = true;
     else {
       const counts = countAttempts(entry.attempts);
@@ -120,7 +126,9 @@ export async function scheduleAttempts(options: ScheduleOptions): Promise<Schedu
         entry.done = true;
       }
     }
-    if (entry.done) options.onCaseFinished?.(reportOf(entry), finishedReports());
+    if (!entry.done) return;
+    await options.onCaseSettled?.(entry.testCase.config.name);
+    options.onCaseFinished?.(reportOf(entry), finishedReports());
   };
 
   const start = async (entry: CaseProgress, number: number) => {
@@ -133,7 +141,7 @@ export async function scheduleAttempts(options: ScheduleOptions): Promise<Schedu
     });
     entry.running.push(work);
     await work;
-    settle(entry);
+    await settle(entry);
   };
 
   const initial = progress.flatMap((entry) =>

@@ -6,6 +6,12 @@ import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
+import {
+  addRecordingOptions,
+  describeRecording,
+  parseRecordingFlags,
+  type RecordingFlags,
+} from './recording-options.js';
 import { registerTestApproveCommand } from './test-approve-command.js';
 import { registerTestMergeCommand } from './test-merge-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
@@ -20,7 +26,7 @@ import {
   writeCiSurfaces,
 } from './verdict-options.js';
 
-export interface TestCommandOptions extends VerdictCommandOptions {
+export interface TestCommandOptions extends RecordingFlags, VerdictCommandOptions {
   forceIngest?: boolean;
   concurrency: string;
   repeat?: string;
@@ -123,8 +129,12 @@ export async function testCommand(
       ? { maxProcesses: positiveInteger('--max-processes', options.maxProcesses) }
       : {}),
   };
+  const recording = parseRecordingFlags(options);
   const output = options.output ? await prepareOutput(options.output) : undefined;
   const agent = await loadAgent(file);
+  const { recorder } = await recording.open(agent, (message) =>
+    process.stderr.write(`${style.yellow('note')} ${message}\n`),
+  );
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const runsDir = report.runsDirectory(agent.directory);
@@ -151,6 +161,7 @@ export async function testCommand(
     keepWorkdirs: options.keepWorkdirs,
     copyIgnored: options.copyIgnored,
     signal,
+    ...(recorder ? { recorder } : {}),
     onNotice: (message) => process.stderr.write(`${style.yellow('note')} ${message}\n`),
     onStart: (total, names) => {
       suiteCases = names;
@@ -163,6 +174,8 @@ export async function testCommand(
 
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
   process.stdout.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
+  const recordingNote = describeRecording(recorder);
+  if (recordingNote) process.stderr.write(`${style.dim(recordingNote)}\n`);
   if (comparison) process.stdout.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   const gateConfig = agent.config.evaluations?.gate ?? (options.gate ? {} : undefined);
   const gate = gateConfig
@@ -263,6 +276,7 @@ export function registerTestCommand(program: Command, context: CommandContext) {
         ),
       ),
     );
+  addRecordingOptions(test);
   registerVerdictOptions(test);
   registerTestApproveCommand(test, context);
   registerTestMergeCommand(test, context);
