@@ -12,6 +12,7 @@ import {
   parseRecordingFlags,
   type RecordingFlags,
 } from './recording-options.js';
+import { registerTestRegradeCommand } from './test-regrade-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
 
 export interface TestCommandOptions extends RecordingFlags {
@@ -242,4 +243,5 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     );
   addRecordingOptions(test);
   registerTestViewCommand(test, context);
+  registerTestRegradeCommand(test, context);
 }
