@@ -12,6 +12,7 @@ import {
   parseRecordingFlags,
   type RecordingFlags,
 } from './recording-options.js';
+import { registerTestAddCommand } from './test-add-command.js';
 import { registerTestRegradeCommand } from './test-regrade-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
 
@@ -244,4 +245,5 @@ export function registerTestCommand(program: Command, context: CommandContext) {
   addRecordingOptions(test);
   registerTestViewCommand(test, context);
   registerTestRegradeCommand(test, context);
+  registerTestAddCommand(test, context);
 }
