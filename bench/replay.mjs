@@ -62,7 +62,8 @@ const model =
     : `model:\n  provider: anthropic\n  name: ${MODELS.anthropic}\n`;
 const testCases = Array.from(
   { length: cases },
-  (_, index) => `  - name: case-${index + 1}\n    input: question ${index + 1}\n    metrics:\n      - type: contains\n        value: answer\n`,
+  (_, index) =>
+    `  - name: case-${index + 1}\n    input: question ${index + 1}\n    metrics:\n      - type: contains\n        value: answer\n`,
 ).join('');
 await writeFile(
   path.join(directory, 'agent.yaml'),
@@ -77,7 +78,15 @@ function run(label, flags) {
     const startedAt = now();
     const child = spawn(
       process.execPath,
-      [holodeckBin, 'test', path.join(directory, 'agent.yaml'), '--no-save', '-c', String(concurrency), ...flags],
+      [
+        holodeckBin,
+        'test',
+        path.join(directory, 'agent.yaml'),
+        '--no-save',
+        '-c',
+        String(concurrency),
+        ...flags,
+      ],
       { env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const sampler = startTreeSampler(child.pid, startedAt, 50);
@@ -111,7 +120,13 @@ const results = new Map(contenders.map((contender) => [contender.label, []]));
 for (let sample = 0; sample < samples; sample++) {
   // Interleaved, and the order rotated, so drift in the machine's load hits every contender alike.
   const order = contenders.map((_, index) => contenders[(index + sample) % contenders.length]);
-  for (const contender of order) results.get(contender.label).push(await run(contender.label, contender.flags));
+  for (const contender of order) {
+    const result = await run(contender.label, contender.flags);
+    results.get(contender.label).push(result);
+    process.stderr.write(
+      `sample ${sample + 1} ${contender.label}: ${(result.wallMs / 1000).toFixed(2)} s, ${result.peakRssMb.toFixed(0)} MB, ${result.requests} upstream requests\n`,
+    );
+  }
 }
 await server.close();
 
