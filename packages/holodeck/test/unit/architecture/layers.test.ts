@@ -18,7 +18,7 @@ export const holodeckLayers: PackageLayers = {
     ['index.ts', 'cli'],
     ['serve', 'view', 'init'],
     ['chat', 'runner'],
-    ['evals', 'load-agent.ts'],
+    ['evals', 'load-agent.ts', 'recording'],
     ['backends'],
     ['tools'],
     ['config'],
