@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { checkLayers, type LayerMatrix, renderLayerTable } from './check-layers.js';
 import { readImportGraph } from './import-graph.js';
 
@@ -71,4 +71,17 @@ export function documentedLayerSection(docFile: string, name: string): string | 
   const end = text.indexOf(endMarker);
   if (start < 0 || end < 0) return undefined;
   return text.slice(start, end + endMarker.length);
+}
+
+/**
+ * With UPDATE_LAYER_DOCS=1 in the environment, writes the package's section into the doc (in
+ * place of the old one) so the test passes; otherwise does nothing. Run the layer tests that way
+ * after changing a matrix, then review the doc's diff.
+ */
+export function updateLayerSectionIfAsked(docFile: string, rules: PackageLayers): void {
+  if (process.env.UPDATE_LAYER_DOCS !== '1') return;
+  const current = documentedLayerSection(docFile, rules.name);
+  if (current === undefined) throw new Error(`${docFile} has no section for ${rules.name}`);
+  const text = readFileSync(docFile, 'utf8');
+  writeFileSync(docFile, text.replace(current, renderLayerSection(rules)));
 }
