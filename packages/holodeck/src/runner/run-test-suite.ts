@@ -278,7 +278,7 @@ export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>):
 }
 
 /** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
-function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?: Recorder) {
+export function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?: Recorder) {
   const judgeModel = agent.config.evaluations?.model;
   return judgeClientFor(judgeModel ?? agent.config.model, {
     env: options.env ?? agent.env,

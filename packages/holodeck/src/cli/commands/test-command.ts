@@ -12,8 +12,10 @@ import {
   parseRecordingFlags,
   type RecordingFlags,
 } from './recording-options.js';
+import { registerTestAddCommand } from './test-add-command.js';
 import { registerTestApproveCommand } from './test-approve-command.js';
 import { registerTestMergeCommand } from './test-merge-command.js';
+import { registerTestRegradeCommand } from './test-regrade-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
 import {
   checkGate,
@@ -281,4 +283,6 @@ export function registerTestCommand(program: Command, context: CommandContext) {
   registerTestApproveCommand(test, context);
   registerTestMergeCommand(test, context);
   registerTestViewCommand(test, context);
+  registerTestRegradeCommand(test, context);
+  registerTestAddCommand(test, context);
 }

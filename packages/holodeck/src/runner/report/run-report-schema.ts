@@ -341,6 +341,11 @@ export const RunReportSchema = z
       .looseObject({ planned_cases: count })
       .optional()
       .describe('Present while the run is still going: the record holds the cases finished so far.'),
+    regraded_from: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('`holodeck test regrade`: the id of the run whose transcripts this run graded again.'),
     summary: RunSummarySchema,
     cases: z.array(CaseReportSchema),
     comparison: ComparisonSchema.optional().describe(

@@ -279,6 +279,8 @@ export interface RunReport {
    * and then holds the finished cases only; `finished_at` is the time of that write.
    */
   in_progress?: { planned_cases: number };
+  /** `holodeck test regrade`: the id of the run whose transcripts this run graded again. */
+  regraded_from?: string;
   summary: RunSummary;
   cases: CaseReport[];
   /** With `--baseline`: the comparison (JSON reports written by `-o`; saved runs do not keep it). */
