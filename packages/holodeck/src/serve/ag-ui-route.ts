@@ -125,7 +125,7 @@ export const AG_UI_ROUTES = [
         turn = waiting;
       } else {
         const last = input.messages.at(-1);
-        if (!last || last.role !== 'user')
+        if (last?.role !== 'user')
           throw new ServeProblem(
             400,
             'body.messages: the last message must be the user message to answer (or send resume to continue an interrupted run)',

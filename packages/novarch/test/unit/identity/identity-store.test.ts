@@ -262,7 +262,7 @@ describe.each(['sqlite', 'postgres'] as const)('the identity store on %s', (back
     });
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     // A key row as Novarch wrote it before migration 003 (the fixture of the old format).
-    const secret = 'nva_0123456789ab_' + 'A'.repeat(43);
+    const secret = `nva_0123456789ab_${'A'.repeat(43)}`;
     await sql`insert into novarch_agent_keys (id, tenant_id, name, secret_hash, created_at, revoked_at)
       values ('nva_0123456789ab', 'acme', 'old-bot', ${hashSecret('A'.repeat(43))}, '2026-01-01T00:00:00.000Z', null)`.execute(
       db,
