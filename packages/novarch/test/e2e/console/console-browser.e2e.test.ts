@@ -249,7 +249,7 @@ describe('the operator console in Chromium', () => {
       pages.push(page);
     }
     const roles = (tabs: Page[]) =>
-      Promise.all(tabs.map((page) => page.evaluate(() => document.body.dataset.eventsRole)));
+      Promise.all(tabs.map((page) => page.locator('body').getAttribute('data-events-role')));
     for (const page of pages) await expect.poll(() => page.title()).toBe('Triage · Novarch console');
     await expect.poll(async () => (await roles(pages)).filter((role) => role === 'leader').length).toBe(1);
     expect((await roles(pages)).filter((role) => role === 'follower')).toHaveLength(6);
