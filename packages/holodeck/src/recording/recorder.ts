@@ -2,7 +2,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { holodeckVersion } from '../holodeck-version.js';
 import type { HoloDeckTool } from '../tools/holodeck-tool.js';
-import { canonicaliseRequest, type OutgoingRequest, redactValue } from './canonicalise-request.js';
+import {
+  canonicaliseRequest,
+  type OutgoingRequest,
+  type Redaction,
+  redactValue,
+} from './canonicalise-request.js';
 import { CaseRecording } from './case-recording.js';
 import { replayResponse } from './recorded-response.js';
 import { RecordedResponseReader } from './recorded-response-reader.js';
@@ -41,8 +46,8 @@ export interface RecorderOptions {
   replayToolNames?: readonly string[];
   /** The agent the recordings are for; a recording of another agent is refused. */
   agent: RecordedAgent;
-  /** Values never written to a recording (the credentials of the environment). */
-  secrets: readonly string[];
+  /** How secrets are kept out of every recorded byte (headers are never recorded at all). */
+  redaction: Redaction;
   /** Where live requests go (default `globalThis.fetch`). */
   upstreamFetch?: typeof fetch;
   onNotice?: (message: string) => void;
@@ -202,7 +207,7 @@ export class Recorder {
   ): Promise<Response> {
     const entry = this.caseFor(scope.caseName);
     const requestNumber = entry.nextRequestNumber(scope);
-    const canonical = canonicaliseRequest(request, this.options.secrets);
+    const canonical = canonicaliseRequest(request, this.options.redaction);
     if (this.options.mode === 'replay') {
       const lookup = entry.take(scope, source, canonical, requestNumber);
       if ('found' in lookup) return replayResponse(lookup.found.response);
@@ -223,7 +228,9 @@ export class Recorder {
         request: canonical,
         response: {
           ...recorded,
-          ...(recorded.body !== undefined ? { body: redactValue(recorded.body, this.options.secrets) } : {}),
+          ...(recorded.body !== undefined
+            ? { body: redactValue(recorded.body, this.options.redaction) }
+            : {}),
         },
       });
     });
@@ -246,8 +253,8 @@ export class Recorder {
       this.caseFor(caseName).addToolCalls(
         calls.map((call) => ({
           ...call,
-          arguments: redactValue(call.arguments, this.options.secrets),
-          result: redactValue(call.result, this.options.secrets),
+          arguments: redactValue(call.arguments, this.options.redaction),
+          result: redactValue(call.result, this.options.redaction),
         })),
       );
   }

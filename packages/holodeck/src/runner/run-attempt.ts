@@ -25,7 +25,8 @@ export interface AttemptOptions {
   signal?: AbortSignal;
 }
 
-function metricInput(
+/** What the metrics grade of one run (regrade-run.ts grades a saved run the same way). */
+export function metricInput(
   input: string,
   result: ExecutionResult,
   groundTruth?: string,
@@ -47,7 +48,8 @@ function metricInput(
   };
 }
 
-async function evaluateAll(
+/** Every metric on one input; a metric that throws is a metric error, never dropped. */
+export async function evaluateAll(
   metrics: readonly Metric[],
   input: MetricInput,
   context: MetricContext,

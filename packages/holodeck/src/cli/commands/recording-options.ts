@@ -85,7 +85,10 @@ export function parseRecordingFlags(flags: RecordingFlags): RecordingChoice {
           );
       }
       const { Recorder } = await import('../../recording/recorder.js');
-      const { credentialValues } = await import('../../runner/report/redact-agent-config.js');
+      const { credentialValues, isSecretField, redactText } = await import(
+        '../../runner/report/redact-agent-config.js'
+      );
+      const secrets = credentialValues({ ...process.env, ...agent.env });
       const recorder = await Recorder.open({
         directory,
         mode: flag === '--record' ? 'record' : 'replay',
@@ -102,7 +105,7 @@ export function parseRecordingFlags(flags: RecordingFlags): RecordingChoice {
           provider: agent.config.model.provider,
           model: agent.config.model.name,
         },
-        secrets: credentialValues({ ...process.env, ...agent.env }),
+        redaction: { text: (text) => redactText(text, secrets), isSecretName: isSecretField },
         onNotice,
       });
       return { recorder };

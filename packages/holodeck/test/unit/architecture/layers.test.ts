@@ -34,8 +34,6 @@ export const holodeckLayers: PackageLayers = {
     ],
   ],
   debt: {
-    'recording -> runner':
-      'recordings redact the agent configuration with runner/report/redact-agent-config.ts: it belongs below both',
     'errors.ts -> backends':
       'AgentSessionError lives in the contract; errors.ts re-exports it, which closes the cycle config → errors → contract → config',
   },

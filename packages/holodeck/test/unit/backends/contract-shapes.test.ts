@@ -13,6 +13,7 @@ import type {
   ExecutionResult,
   GovernanceSummary,
   GovernanceVerdict,
+  ModelTraffic,
   PendingHold,
   ResolvedHold,
   SessionEvent,
@@ -122,10 +123,15 @@ describe('backend contract shapes', () => {
     expectTypeOf<BackendOptions>().toEqualTypeOf<{
       prewarm?: { runs: number; concurrency: number };
       maxProcesses?: number;
+      modelTraffic?: ModelTraffic;
     }>();
+    expectTypeOf<keyof ModelTraffic>().toEqualTypeOf<
+      'fetch' | 'embeddingsFetch' | 'baseUrlFor' | 'wrapTools'
+    >();
     expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
       | 'name'
       | 'agentProcesses'
+      | 'knowsCost'
       | 'isolationLevels'
       | 'checkConfig'
       | 'credentialWarnings'

@@ -13,11 +13,13 @@ import {
 } from '../../../src/recording/recording-file.js';
 import type { RecordedExchange } from '../../../src/recording/recording-file-schema.js';
 import { stabiliseIds } from '../../../src/recording/stable-ids.js';
+import type { JsonValue } from '../../../src/recording/stable-json.js';
+import { isSecretField, redactText } from '../../../src/runner/report/redact-agent-config.js';
 
 const ENVIRONMENT = (cwd: string, date: string) =>
   `<system-reminder>\n# Environment\nYou have been invoked in the following environment: \n - Primary working directory: ${cwd}\n - Is a git repository: false\n - Platform: linux\n - Shell: bash\n - OS Version: Linux 6.1\n</system-reminder>\n<system-reminder>\nToday's date is ${date}.\n</system-reminder>`;
 
-function cliBody(cwd: string, date: string, session: string) {
+function cliBody(cwd: string, date: string, session: string): JsonValue {
   return {
     model: 'claude-sonnet-4-5',
     metadata: { user_id: JSON.stringify({ device_id: session, session_id: session }) },
@@ -55,7 +57,7 @@ describe('canonical requests', () => {
         url: 'https://x.example/v1/embed?key=sk-secret-123&api-version=2024',
         body: '{"input":"use sk-secret-123"}',
       },
-      ['sk-secret-123'],
+      { text: (text) => redactText(text, ['sk-secret-123']), isSecretName: isSecretField },
     );
     expect(request).toEqual({
       method: 'POST',
