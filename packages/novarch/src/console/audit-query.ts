@@ -44,6 +44,15 @@ export const auditQuerySchema = z
           (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= AUDIT_SEARCH_MAX),
         `limit: expected a whole number from 1 to ${AUDIT_SEARCH_MAX}`,
       ),
+    page: z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => (value === '' ? undefined : value))
+      .refine(
+        (value) => value === undefined || (/^\d+$/.test(value) && Number(value) >= 1),
+        'page: expected a whole number from 1',
+      ),
   })
   .strict();
 
@@ -78,10 +87,12 @@ export function parseAuditQuery(
   return { ok: true, query: q, search };
 }
 
-/** The query string of a search, for the export links (empty fields left out). */
-export function auditQueryString(query: Partial<AuditQuery>): string {
+/** The query string of a search, for the export and page links (empty fields left out). */
+export function auditQueryString(query: Partial<AuditQuery>, page?: number): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && key !== 'page') params.set(key, String(value));
+  if (page !== undefined) params.set('page', String(page));
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

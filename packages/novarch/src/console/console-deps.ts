@@ -100,7 +100,7 @@ export interface AuditSearch {
   /** Inclusive bounds on the action's time (ISO instants). */
   from?: string;
   to?: string;
-  /** The most recent N matching entries (default 500). */
+  /** Only the most recent N matching entries (default: all of them). */
   limit?: number;
 }
 

@@ -38,7 +38,49 @@ export function csvCell(value: string | number | undefined): string {
 
 /** The audit entries as CSV (RFC 4180, CRLF line ends, a header row). */
 export function auditToCsv(entries: readonly AuditEntry[]): string {
-  const rows = entries.map((entry) => {
+  return `${[csvHeader(), ...entries.map(csvRow)].join('\r\n')}\r\n`;
+}
+
+/**
+ * The export as a stream of chunks of at most `rowsPerChunk` entries, so a large export is sent
+ * as it is written rather than built as one string (every matching entry, never a cut).
+ */
+export function streamAuditExport(
+  entries: readonly AuditEntry[],
+  format: 'csv' | 'json',
+  rowsPerChunk = 200,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let next = 0;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(format === 'csv' ? `${csvHeader()}\r\n` : '['));
+      }
+      if (next >= entries.length) {
+        if (format === 'json') controller.enqueue(encoder.encode(']'));
+        controller.close();
+        return;
+      }
+      const chunk = entries.slice(next, next + rowsPerChunk);
+      const text =
+        format === 'csv'
+          ? chunk.map((entry) => `${csvRow(entry)}\r\n`).join('')
+          : chunk.map((entry, index) => `${next + index === 0 ? '' : ','}${JSON.stringify(entry)}`).join('');
+      next += chunk.length;
+      controller.enqueue(encoder.encode(text));
+    },
+  });
+}
+
+function csvHeader(): string {
+  return AUDIT_CSV_COLUMNS.map(csvCell).join(',');
+}
+
+function csvRow(entry: AuditEntry): string {
+  {
     const { action, session, verdict, hold } = entry;
     const citations = verdict?.verdict.citations;
     const cells: Record<(typeof AUDIT_CSV_COLUMNS)[number], string | undefined> = {
@@ -65,6 +107,5 @@ export function auditToCsv(entries: readonly AuditEntry[]): string {
       hold_rationale: hold?.rationale,
     };
     return AUDIT_CSV_COLUMNS.map((column) => csvCell(cells[column])).join(',');
-  });
-  return `${[AUDIT_CSV_COLUMNS.map(csvCell).join(','), ...rows].join('\r\n')}\r\n`;
+  }
 }

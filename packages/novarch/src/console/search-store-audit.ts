@@ -2,13 +2,14 @@ import type { AuditEntry, NovarchStore } from '../model/novarch-store.js';
 import type { AuditSearch, ConsoleOperator } from './console-deps.js';
 import { operatorCovers, tenantFilters } from './operator-scope.js';
 
-/** The default (and largest) number of entries an audit search returns. */
-export const AUDIT_SEARCH_LIMIT = 500;
+/** The entries the audit page shows at once (it pages through the rest; exports have them all). */
+export const AUDIT_PAGE_SIZE = 500;
+/** The largest `limit` a search accepts. */
 export const AUDIT_SEARCH_MAX = 10_000;
 
 /**
- * The audit trail of the operator's tenants and teams, filtered, oldest first, the most recent
- * `limit` entries. The store filters tenant, agent, session and verdict; team, rule and dates are
+ * The audit trail of the operator's tenants and teams, filtered, oldest first: every matching
+ * entry, or the most recent `limit` when a limit is given. The store filters tenant, agent, session and verdict; team, rule and dates are
  * filtered here (the store's `AuditFilter` has no such fields yet).
  */
 export async function searchStoreAudit(
@@ -42,5 +43,5 @@ export async function searchStoreAudit(
     }
   }
   found.sort((a, b) => a.action.createdAt.localeCompare(b.action.createdAt));
-  return found.slice(-Math.min(search.limit ?? AUDIT_SEARCH_LIMIT, AUDIT_SEARCH_MAX));
+  return search.limit === undefined ? found : found.slice(-Math.min(search.limit, AUDIT_SEARCH_MAX));
 }

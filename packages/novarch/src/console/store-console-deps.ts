@@ -196,6 +196,12 @@ async function decideVisibleHold(
       'A deny needs a rationale: the agent is told why its action was refused.',
     );
   }
+  if (decision.status === 'skipped' && rationale === undefined) {
+    throw new ConsoleRequestError(
+      400,
+      'Refusing and stopping the session needs a rationale: it is stored with the decision.',
+    );
+  }
   if (before.status !== 'pending') {
     return refused(
       before,

@@ -98,6 +98,7 @@ describe('one novarch serve, two agent processes, an operator in the console', (
     expect(east.process.exitCode).toBe(null);
 
     await card.locator('button.approve').click();
+    await card.locator('.confirm-yes').click();
     await expect.poll(() => card.locator('.outcome').textContent()).toMatch(/^Approved by ana at .+\.$/);
     const eastDone = await east.next('done');
     expect(eastDone).toMatchObject({ killed: false, refunds: [{ customer_id: 'C3', amount: 900 }] });

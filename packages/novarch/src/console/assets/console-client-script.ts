@@ -29,6 +29,48 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
   tick();
   setInterval(tick, 1000);
 
+  // An action that cannot be taken back is confirmed first: the form's .confirm box says what
+  // will happen and takes a second, deliberate action. Approve and deny focus the confirm button
+  // (a then Enter); refusing with a stop and killing focus "Cancel" (they have no key at all).
+  function askConfirm(form, text, yesLabel, onYes, focusYes) {
+    var box = form.querySelector('.confirm');
+    if (!box) return;
+    box.querySelector('.confirm-text').textContent = text;
+    var yes = box.querySelector('.confirm-yes');
+    var no = box.querySelector('.confirm-no');
+    yes.textContent = yesLabel;
+    box.hidden = false;
+    function close() {
+      box.hidden = true;
+      yes.onclick = null;
+      no.onclick = null;
+    }
+    yes.onclick = function () { close(); onYes(); };
+    no.onclick = function () { close(); var card = form.closest('article.hold'); if (card) card.focus(); };
+    (focusYes ? yes : no).focus();
+  }
+  function openConfirm() {
+    return document.querySelector('.confirm:not([hidden])');
+  }
+
+  var killForm = document.querySelector('form.kill');
+  if (killForm) {
+    killForm.addEventListener('submit', function (event) {
+      if (killForm.dataset.confirmed === '1') return;
+      event.preventDefault();
+      askConfirm(
+        killForm,
+        'Kill this session? The gate refuses every further call of the agent. This cannot be undone.',
+        'Yes, kill the session',
+        function () { killForm.dataset.confirmed = '1'; killForm.requestSubmit(); },
+      );
+    });
+    document.addEventListener('keydown', function (event) {
+      var box = openConfirm();
+      if (event.key === 'Escape' && box) box.querySelector('.confirm-no').click();
+    });
+  }
+
   if (page !== 'triage' && page !== 'hold') return;
 
   var queue = document.getElementById('queue');
@@ -75,17 +117,36 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
     updateCount();
   }
 
+  var CONFIRM = {
+    approve: ['Approve this write? The agent\u2019s action runs and cannot be called back.', 'Yes, approve'],
+    deny: ['Deny this write? It is refused and the agent is told your rationale.', 'Yes, deny'],
+    skip: [
+      'Refuse this write and stop the agent\u2019s session? The session can call no tool again. This cannot be undone.',
+      'Yes, refuse and stop the session',
+    ],
+  };
   function decide(card, decision) {
     if (!card || card.classList.contains('decided')) return;
     var form = card.querySelector('form.decision');
     if (!form) return;
     var field = form.querySelector('textarea');
     var rationale = field ? field.value : '';
-    if (decision === 'deny' && rationale.trim() === '') {
-      setOutcome(card, 'A deny needs a rationale: the agent is told why. Type it, then deny again.');
+    if ((decision === 'deny' || decision === 'skip') && rationale.trim() === '') {
+      setOutcome(
+        card,
+        decision === 'deny'
+          ? 'A deny needs a rationale: the agent is told why. Type it, then deny again.'
+          : 'Stopping the session needs a rationale. Type it, then click again.',
+      );
       if (field) field.focus();
       return;
     }
+    setOutcome(card, '');
+    askConfirm(form, CONFIRM[decision][0], CONFIRM[decision][1], function () {
+      send(card, form, decision, rationale);
+    }, decision !== 'skip');
+  }
+  function send(card, form, decision, rationale) {
     var buttons = form.querySelectorAll('button');
     buttons.forEach(function (b) { b.disabled = true; });
     var data = new URLSearchParams();
@@ -143,13 +204,18 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
       return;
     }
     if (help && help.open && event.key !== '?') return;
+    var box = openConfirm();
+    if (box) {
+      // While a confirmation is open only its buttons (Enter, Space, Tab) and Esc act.
+      if (event.key === 'Escape') { box.querySelector('.confirm-no').click(); event.preventDefault(); }
+      return;
+    }
     var handled = true;
     switch (event.key) {
       case 'j': case 'ArrowDown': select(selected + 1); break;
       case 'k': case 'ArrowUp': select(selected - 1); break;
       case 'a': decide(current(), 'approve'); break;
       case 'd': decide(current(), 'deny'); break;
-      case 's': decide(current(), 'skip'); break;
       case 'r': { var field = current() && current().querySelector('textarea'); if (field) field.focus(); break; }
       case 'e': { var details = current() && current().querySelector('details.evidence'); if (details) details.open = !details.open; break; }
       case '?':
@@ -163,13 +229,47 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
   if (cards().length > 0) select(0);
   if (!queue) return;
 
-  var ids = cards().map(function (card) { return card.dataset.holdId; });
-  var source = new EventSource('/console/events?shown=' + encodeURIComponent(ids.join(',')));
+  // One live stream per browser, not per tab (browsers allow 6 connections per host, so a 7th
+  // tab's stream would never open). The tabs of one console session elect a leader with a Web
+  // Lock; the leader alone holds the EventSource and relays every event to the other tabs over a
+  // BroadcastChannel. When the leader closes, its lock is released and the next tab takes over
+  // with a stream of its own. Without Web Locks or BroadcastChannel each tab has its own stream.
+  var EVENTS = ['hold-added', 'hold-decided', 'hold-gone', 'signed-out'];
+  var handlers = {};
+  function on(name, handler) { handlers[name] = handler; }
+  function dispatch(name, data) { if (handlers[name]) handlers[name](data); }
+  var scope = 'novarch-console-events:' + csrf;
+  var channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(scope) : null;
+  function lead() {
+    body.dataset.eventsRole = 'leader';
+    var ids = cards().map(function (card) { return card.dataset.holdId; });
+    var source = new EventSource('/console/events?shown=' + encodeURIComponent(ids.join(',')));
+    EVENTS.forEach(function (name) {
+      source.addEventListener(name, function (event) {
+        var data = JSON.parse(event.data);
+        if (name === 'signed-out') source.close();
+        if (channel) channel.postMessage({ event: name, data: data });
+        dispatch(name, data);
+      });
+    });
+    // The lock is held as long as this tab lives.
+    return new Promise(function () {});
+  }
+  if (channel && navigator.locks && typeof navigator.locks.request === 'function') {
+    body.dataset.eventsRole = 'follower';
+    channel.onmessage = function (message) {
+      var relayed = message.data;
+      if (relayed && EVENTS.indexOf(relayed.event) >= 0) dispatch(relayed.event, relayed.data);
+    };
+    navigator.locks.request(scope, lead);
+  } else {
+    lead();
+  }
+
   function cardOf(id) {
     return cards().filter(function (card) { return card.dataset.holdId === id; })[0];
   }
-  source.addEventListener('hold-added', function (event) {
-    var data = JSON.parse(event.data);
+  on('hold-added', function (data) {
     if (cardOf(data.id)) return;
     var template = document.createElement('template');
     template.innerHTML = data.html;
@@ -178,18 +278,15 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
     tick();
     if (selected < 0) select(0);
   });
-  source.addEventListener('hold-decided', function (event) {
-    var data = JSON.parse(event.data);
+  on('hold-decided', function (data) {
     var card = cardOf(data.id);
     if (card && !card.classList.contains('decided')) markDecided(card, data.text);
   });
-  source.addEventListener('hold-gone', function (event) {
-    var data = JSON.parse(event.data);
+  on('hold-gone', function (data) {
     var card = cardOf(data.id);
     if (card && !card.classList.contains('decided')) markDecided(card, data.text);
   });
-  source.addEventListener('signed-out', function () {
-    source.close();
+  on('signed-out', function () {
     window.location.assign('/console/sign-in?expired=1');
   });
 })();

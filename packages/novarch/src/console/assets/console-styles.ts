@@ -49,7 +49,7 @@ pre.json { max-height: 16em; overflow: auto; background: var(--bg); border: 1px 
 .buttons { display: flex; gap: 8px; }
 button { font: inherit; padding: 4px 12px; border-radius: 4px; border: 1px solid var(--line); background: var(--card); color: var(--fg); cursor: pointer; }
 button:focus-visible, a:focus-visible, textarea:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-button.approve { border-color: var(--ok); } button.deny, button.danger { border-color: var(--bad); } button.skip { border-color: var(--warn); }
+button.approve { border-color: var(--ok); } button.deny, button.danger { border-color: var(--bad); } button.stop { border-color: var(--bad); }\n.confirm { margin-top: 8px; padding: 8px; border: 2px solid var(--warn); border-radius: 6px; }
 button:disabled { opacity: 0.5; cursor: not-allowed; }
 .outcome { font-weight: 600; margin: 8px 0 0; }
 .outcome:empty { display: none; }

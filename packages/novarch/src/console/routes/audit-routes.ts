@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { parseAuditQuery } from '../audit-query.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { ConsoleRequestError } from '../console-errors.js';
-import { auditToCsv } from '../export-audit.js';
+import { streamAuditExport } from '../export-audit.js';
 import { renderAudit } from '../views/render-audit.js';
 import { renderPage } from './render-page.js';
 
@@ -33,8 +33,8 @@ export function registerAuditRoutes(app: Hono<ConsoleEnv>, context: ConsoleConte
       const entries = await context.deps.searchAudit(c.get('session').operator, parsed.search);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       c.header('Content-Disposition', `attachment; filename="novarch-audit-${stamp}.${format}"`);
-      if (format === 'json') return c.json(entries);
-      return c.body(auditToCsv(entries), 200, { 'Content-Type': 'text/csv; charset=utf-8' });
+      const type = format === 'json' ? 'application/json' : 'text/csv';
+      return c.body(streamAuditExport(entries, format), 200, { 'Content-Type': `${type}; charset=utf-8` });
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { AuditEntry } from '../../model/novarch-store.js';
 import { type AuditQuery, auditQueryString } from '../audit-query.js';
 import { describeHoldDecision } from '../describe-hold-decision.js';
+import { AUDIT_PAGE_SIZE } from '../search-store-audit.js';
 import { html, idPath, type Markup, timeTag } from './markup.js';
 import { renderMessage } from './render-layout.js';
 
@@ -37,9 +38,17 @@ ${(errors ?? []).map((error) => renderMessage('error', error))}
 ${entries === undefined ? '' : renderResults(entries, options.exportQuery ?? {})}`;
 }
 
-function renderResults(entries: AuditEntry[], exportQuery: Partial<AuditQuery>): Markup {
+/** "Showing N of M", the export links (every match, not just this page) and the page links. */
+function renderResults(all: AuditEntry[], exportQuery: Partial<AuditQuery>): Markup {
   const suffix = auditQueryString(exportQuery);
-  return html`<p class="exports"><span id="audit-count">${entries.length}</span> ${entries.length === 1 ? 'entry' : 'entries'}, oldest first. Export this search: <a href="/console/audit/export.csv${suffix}" download>CSV</a> · <a href="/console/audit/export.json${suffix}" download>JSON</a></p>
+  const pages = Math.max(1, Math.ceil(all.length / AUDIT_PAGE_SIZE));
+  const page = Math.min(Number(exportQuery.page ?? 1), pages);
+  const first = (page - 1) * AUDIT_PAGE_SIZE;
+  const entries = all.slice(first, first + AUDIT_PAGE_SIZE);
+  const link = (to: number, label: string, rel: string) =>
+    html`<a href="/console/audit${auditQueryString(exportQuery, to)}" rel="${rel}">${label}</a>`;
+  return html`<p class="exports">Showing <span id="audit-shown">${entries.length}</span> of <span id="audit-count">${all.length}</span> ${all.length === 1 ? 'entry' : 'entries'}${entries.length === 0 ? '' : html` (${first + 1}–${first + entries.length})`}, oldest first. Export all ${all.length} of this search: <a href="/console/audit/export.csv${suffix}" download>CSV</a> · <a href="/console/audit/export.json${suffix}" download>JSON</a></p>
+${pages === 1 ? '' : html`<nav class="pages" aria-label="Audit pages">Page <span id="audit-page">${page}</span> of ${pages}${page > 1 ? html` · ${link(page - 1, 'Previous', 'prev')}` : ''}${page < pages ? html` · ${link(page + 1, 'Next', 'next')}` : ''}</nav>`}
 ${
   entries.length === 0
     ? html`<p class="empty">No entry matches.</p>`

@@ -1,6 +1,7 @@
 import type { TriageHold } from '../console-deps.js';
 import { describeHoldDecision } from '../describe-hold-decision.js';
 import { csrfField, html, idPath, jsonBlock, type Markup, timeTag } from './markup.js';
+import { confirmBox } from './render-confirm.js';
 import { renderTimelineEntry } from './render-timeline-entry.js';
 
 /**
@@ -63,13 +64,14 @@ ${
     ? html`<p class="outcome" role="status">${outcomeText(item)}</p>`
     : html`<form class="decision" method="post" action="/console/holds/${idPath(id)}/decision">
 ${csrfField(csrfToken)}
-<label for="rationale-${id}">Rationale <span class="muted">(required to deny; the agent is told it)</span></label>
+<label for="rationale-${id}">Rationale <span class="muted">(required to deny: the agent is told it; and to stop the session)</span></label>
 <textarea id="rationale-${id}" name="rationale" rows="2" maxlength="2000"></textarea>
 <div class="buttons">
 <button type="submit" name="decision" value="approve" class="approve">Approve <kbd>a</kbd></button>
 <button type="submit" name="decision" value="deny" class="deny">Deny <kbd>d</kbd></button>
-<button type="submit" name="decision" value="skip" class="skip" title="Refused, and the session is stopped">Skip <kbd>s</kbd></button>
+<button type="submit" name="decision" value="skip" class="stop" title="The write is refused and the agent's session is stopped: it can call no tool again">Refuse and stop session</button>
 </div>
+${confirmBox()}
 </form>
 <p class="outcome" role="status" aria-live="polite"></p>`
 }

@@ -1,5 +1,6 @@
 import type { SessionSummary, SessionTimeline } from '../console-deps.js';
 import { csrfField, html, idPath, type Markup, timeTag } from './markup.js';
+import { confirmBox } from './render-confirm.js';
 import { renderMessage } from './render-layout.js';
 import { renderTimelineEntry } from './render-timeline-entry.js';
 
@@ -52,6 +53,7 @@ ${csrfField(options.csrfToken)}
 <label for="kill-reason">Reason for the kill <span class="muted">(required; stored and shown to the agent)</span></label>
 <textarea id="kill-reason" name="reason" rows="2" maxlength="2000" required></textarea>
 <button type="submit" class="danger">Kill session</button>
+${confirmBox()}
 </form>`
     : ''
 }

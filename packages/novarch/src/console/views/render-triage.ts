@@ -6,9 +6,8 @@ import { renderHoldCard } from './render-hold-card.js';
 export const TRIAGE_SHORTCUTS: readonly [key: string, what: string][] = [
   ['j / ↓', 'next hold'],
   ['k / ↑', 'previous hold'],
-  ['a', 'approve the selected hold'],
-  ['d', 'deny it (type the rationale first: r focuses it)'],
-  ['s', 'skip it (refused, the session is stopped)'],
+  ['a', 'approve the selected hold (asks to confirm: Enter confirms, Esc cancels)'],
+  ['d', 'deny it (type the rationale first: r focuses it; asks to confirm)'],
   ['r', 'focus the rationale field'],
   ['e', 'expand or collapse the cited evidence'],
   ['Esc', 'leave the rationale field'],

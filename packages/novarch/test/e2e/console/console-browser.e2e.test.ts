@@ -118,11 +118,16 @@ describe('the operator console in Chromium', () => {
     if (process.env.NOVARCH_UPDATE_README_IMAGES === '1') await page.screenshot({ path: README_IMAGE });
     await shot(page, 'triage-live');
 
-    // j/k move the selection; `a` approves the selected hold.
+    // j/k move the selection; `a` asks to approve the selected hold, Enter confirms.
     await page.keyboard.press('j');
     await page.keyboard.press('k');
     expect(await card.getAttribute('aria-current')).toBe('true');
     await page.keyboard.press('a');
+    await expect
+      .poll(() => card.locator('.confirm-text').textContent())
+      .toBe('Approve this write? The agent’s action runs and cannot be called back.');
+    expect((await world.store.getHold(held.hold?.id ?? ''))?.status).toBe('pending');
+    await page.keyboard.press('Enter');
     await expect.poll(() => card.locator('.outcome').textContent()).toMatch(/^Approved by ana at .+\.$/);
     expect(await card.locator('button.approve').isDisabled()).toBe(true);
     expect(await waiting).toMatchObject({ status: 'approved', decidedBy: 'ana' });
@@ -156,6 +161,16 @@ describe('the operator console in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('d');
     await expect
+      .poll(() => card.locator('.confirm-text').textContent())
+      .toBe('Deny this write? It is refused and the agent is told your rationale.');
+    // Esc cancels: nothing is decided; `d` asks again and Enter confirms.
+    await page.keyboard.press('Escape');
+    expect(await card.locator('.confirm').isHidden()).toBe(true);
+    expect((await world.store.getHold(held.hold?.id ?? ''))?.status).toBe('pending');
+    await page.keyboard.press('d');
+    await card.locator('.confirm-yes').waitFor();
+    await page.keyboard.press('Enter');
+    await expect
       .poll(() => card.locator('.outcome').textContent())
       .toMatch(/^Denied by ana at .+: over the monthly limit\.$/);
     expect(await waiting).toMatchObject({
@@ -164,6 +179,107 @@ describe('the operator console in Chromium', () => {
       rationale: 'over the monthly limit',
     });
     await shot(page, 'triage-denied');
+    expect(errors).toEqual([]);
+  });
+
+  it('`s` does nothing; refusing and stopping the session needs a rationale and a confirmation', async () => {
+    await start();
+    const { page, errors } = await signedInPage('nvo_ana_secret');
+    const held = await world.refund({ tenantId: 'acme', amount: 900 });
+    const waiting = agentWaits(held.hold);
+    const card = page.locator(`#hold-${held.hold?.id}`);
+    await card.waitFor();
+    expect(await card.getAttribute('aria-current')).toBe('true');
+    // The old "skip" key: no request, no confirmation, the hold stays pending and the session live.
+    let posts = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts++;
+    });
+    await page.keyboard.press('s');
+    await page.keyboard.press('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(posts).toBe(0);
+    expect(await card.locator('.confirm').isHidden()).toBe(true);
+    expect((await world.store.getHold(held.hold?.id ?? ''))?.status).toBe('pending');
+    expect((await world.store.getSession(held.session.id))?.killedAt).toBeUndefined();
+    expect(await page.locator('#help dl').textContent()).not.toContain('skip');
+
+    const stop = card.getByRole('button', { name: 'Refuse and stop session' });
+    await stop.click();
+    await expect
+      .poll(() => card.locator('.outcome').textContent())
+      .toBe('Stopping the session needs a rationale. Type it, then click again.');
+    await card.locator('textarea').fill('refund loop');
+    await stop.click();
+    await expect
+      .poll(() => card.locator('.confirm-text').textContent())
+      .toBe(
+        'Refuse this write and stop the agent’s session? The session can call no tool again. This cannot be undone.',
+      );
+    // Cancel has the focus: Enter cancels, nothing is decided.
+    await page.keyboard.press('Enter');
+    expect(await card.locator('.confirm').isHidden()).toBe(true);
+    expect(posts).toBe(0);
+    expect((await world.store.getHold(held.hold?.id ?? ''))?.status).toBe('pending');
+    await stop.click();
+    await card.getByRole('button', { name: 'Yes, refuse and stop the session' }).click();
+    await expect
+      .poll(() => card.locator('.outcome').textContent())
+      .toMatch(/^Skipped by ana at .+: refund loop\.$/);
+    expect(await waiting).toMatchObject({ status: 'skipped', decidedBy: 'ana', rationale: 'refund loop' });
+    await shot(page, 'triage-stopped');
+    expect(errors).toEqual([]);
+  });
+
+  it('seven tabs of one browser all load and get live updates over one stream; another tab takes over when its leader closes', async () => {
+    await start();
+    const { page: first, errors } = await signedInPage('nvo_ana_secret');
+    const context = first.context();
+    // The tabs that open a stream (the first tab's may open before this listens).
+    const streamed: Page[] = [];
+    context.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/console/events') streamed.push(request.frame().page());
+    });
+    const pages = [first];
+    // Browsers allow 6 connections per host: with a stream per tab the 7th tab would never load.
+    for (let index = 1; index < 7; index++) {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${served.url}/console`);
+      pages.push(page);
+    }
+    const roles = (tabs: Page[]) =>
+      Promise.all(tabs.map((page) => page.locator('body').getAttribute('data-events-role')));
+    for (const page of pages) await expect.poll(() => page.title()).toBe('Triage · Novarch console');
+    await expect.poll(async () => (await roles(pages)).filter((role) => role === 'leader').length).toBe(1);
+    expect((await roles(pages)).filter((role) => role === 'follower')).toHaveLength(6);
+
+    const held = await world.refund({ tenantId: 'acme', amount: 900, customer: 'C-71' });
+    const waiting = agentWaits(held.hold);
+    for (const page of pages) await page.locator(`#hold-${held.hold?.id}`).waitFor();
+    expect(await pages[6]?.locator('#queue-count').textContent()).toBe('1');
+    const leader = pages[(await roles(pages)).indexOf('leader')] as Page;
+    expect(streamed.filter((page) => page !== leader)).toEqual([]);
+
+    // The leader closes: one of the other six opens the one stream, and they all stay live.
+    await leader.close();
+    const rest = pages.filter((page) => page !== leader);
+    await expect.poll(async () => (await roles(rest)).filter((role) => role === 'leader').length).toBe(1);
+    await world.store.decideHold(held.hold?.id ?? '', 'approved', 'bob');
+    expect(await waiting).toMatchObject({ status: 'approved' });
+    for (const page of rest)
+      await expect
+        .poll(() => page.locator(`#hold-${held.hold?.id} .outcome`).textContent())
+        .toMatch(/^Approved by bob at .+\.$/);
+    const next = await world.refund({ tenantId: 'acme', amount: 900, customer: 'C-72' });
+    const waitingNext = agentWaits(next.hold);
+    for (const page of rest) await page.locator(`#hold-${next.hold?.id}`).waitFor();
+    const newLeader = rest[(await roles(rest)).indexOf('leader')];
+    const opened = streamed.filter((page) => page !== leader);
+    expect(opened).toHaveLength(1);
+    expect(opened[0] === newLeader).toBe(true);
+    await world.store.decideHold(next.hold?.id ?? '', 'approved', 'cleanup');
+    await waitingNext;
     expect(errors).toEqual([]);
   });
 
@@ -177,6 +293,7 @@ describe('the operator console in Chromium', () => {
 
     // Ana approves with the button; Bob's open page shows her decision and stops offering it.
     await ana.page.locator(`#hold-${first.hold?.id} button.approve`).click();
+    await ana.page.locator(`#hold-${first.hold?.id} .confirm-yes`).click();
     const bobsCard = bob.page.locator(`#hold-${first.hold?.id}`);
     await expect.poll(() => bobsCard.locator('.outcome').textContent()).toMatch(/^Approved by ana at .+\.$/);
     expect(await bobsCard.locator('button.approve').isDisabled()).toBe(true);
@@ -194,8 +311,10 @@ describe('the operator console in Chromium', () => {
     await bobsSecond.waitFor();
     await ana.page.locator(`#hold-${second.hold?.id} textarea`).fill('duplicate charge');
     await ana.page.locator(`#hold-${second.hold?.id} button.deny`).click();
+    await ana.page.locator(`#hold-${second.hold?.id} .confirm-yes`).click();
     expect(await waitSecond).toMatchObject({ status: 'denied', decidedBy: 'ana' });
     await bobsSecond.locator('button.approve').click();
+    await bobsSecond.locator('.confirm-yes').click();
     await expect
       .poll(() => bobsSecond.locator('.outcome').textContent())
       .toMatch(
@@ -229,6 +348,14 @@ describe('the operator console in Chromium', () => {
     expect((await world.store.getSession(session.id))?.killedAt).toBeUndefined();
     await page.getByLabel(/Reason for the kill/).fill('refund loop');
     await page.getByRole('button', { name: 'Kill session' }).click();
+    // The kill asks for confirmation first; Cancel kills nothing.
+    await expect
+      .poll(() => page.locator('.confirm-text').textContent())
+      .toBe('Kill this session? The gate refuses every further call of the agent. This cannot be undone.');
+    await page.getByRole('button', { name: /^Cancel/ }).click();
+    expect((await world.store.getSession(session.id))?.killedAt).toBeUndefined();
+    await page.getByRole('button', { name: 'Kill session' }).click();
+    await page.getByRole('button', { name: 'Yes, kill the session' }).click();
     await expect
       .poll(() => page.getByRole('status').first().textContent())
       .toBe('Session killed: the gate refuses its next call.');

@@ -131,11 +131,20 @@ describe('console triage queue', () => {
     world = await createConsoleWorld();
     const { hold } = await world.refund({ tenantId: 'acme', amount: 900 });
     const client = await signedIn();
-    const response = await client.post(`/console/holds/${hold?.id}/decision`, { decision: 'skip' });
+    const bare = await client.post(`/console/holds/${hold?.id}/decision`, { decision: 'skip' });
+    expect(bare.status).toBe(400);
+    expect(await bare.text()).toContain(
+      'Refusing and stopping the session needs a rationale: it is stored with the decision.',
+    );
+    expect((await world.store.getHold(hold?.id ?? ''))?.status).toBe('pending');
+    const response = await client.post(`/console/holds/${hold?.id}/decision`, {
+      decision: 'skip',
+      rationale: 'refund loop',
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get('Location')).toBe(`/console/holds/${hold?.id}`);
     const page = await (await client.get(`/console/holds/${hold?.id}`)).text();
-    expect(page).toMatch(/<p class="outcome" role="status">Skipped by ana at [^<]+\.<\/p>/);
+    expect(page).toMatch(/<p class="outcome" role="status">Skipped by ana at [^<]+: refund loop\.<\/p>/);
     expect(page).not.toContain('<form class="decision"');
   });
 
