@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { BackendWarning } from '../../backends/contract/index.js';
+import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
@@ -26,6 +27,14 @@ export async function chatCommand(
   style: Style,
   signal: AbortSignal,
 ): Promise<ExitCodeValue> {
+  if (options.json && options.prompt === undefined)
+    throw new UsageError(
+      '--json',
+      'prints the result of one answer, so it needs -p',
+      'holodeck chat agent.yaml -p "<message>" --json',
+    );
+  if (options.prompt !== undefined && options.prompt.trim() === '')
+    throw new UsageError('-p', 'the message is empty', 'give the message to send: -p "<message>"');
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const onWarnings = (warnings: BackendWarning[]) => printWarnings(warnings, style);
