@@ -1,4 +1,4 @@
-import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
@@ -6,6 +6,7 @@ import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
+import { resolveReportOutputs, writeReportOutputs } from './report-outputs.js';
 import { registerTestViewCommand } from './test-view-command.js';
 
 export interface TestCommandOptions {
@@ -21,7 +22,7 @@ export interface TestCommandOptions {
   allowSideEffects: boolean;
   keepWorkdirs: boolean;
   copyIgnored: boolean;
-  output?: string;
+  output: string[];
   format?: string;
   baseline?: string;
   save: boolean;
@@ -86,19 +87,7 @@ export async function testCommand(
   // Every flag is checked before anything is loaded or run.
   if (options.isolation !== 'process' && options.isolation !== 'session')
     throw new UsageError('--isolation', `unknown isolation "${options.isolation}"`, 'use process or session');
-  const format = options.format
-    ? report.REPORT_FORMATS.find((candidate) => candidate === options.format)
-    : options.output
-      ? report.inferReportFormat(options.output)
-      : undefined;
-  if (options.format && !format)
-    throw new UsageError(
-      '--format',
-      `unknown report format "${options.format}"`,
-      'use json, junit, markdown or html',
-    );
-  if (options.format && !options.output)
-    throw new UsageError('--format', 'needs --output <file> to write the report to');
+  const outputs = resolveReportOutputs(options.output, options.format, report);
   const selection = {
     concurrency: positiveInteger('--concurrency', options.concurrency),
     ...(options.repeat ? { repeat: positiveInteger('--repeat', options.repeat) } : {}),
@@ -110,7 +99,9 @@ export async function testCommand(
       ? { maxProcesses: positiveInteger('--max-processes', options.maxProcesses) }
       : {}),
   };
-  const output = options.output ? await prepareOutput(options.output) : undefined;
+  for (const output of outputs) if (output.target !== '-') await prepareOutput(output.given);
+  // With a report on stdout, the summary goes to stderr so stdout holds only the report.
+  const summaryStream = outputs.some((output) => output.target === '-') ? process.stderr : process.stdout;
   const agent = await loadAgent(file);
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
@@ -147,8 +138,8 @@ export async function testCommand(
   }).finally(() => progress.finish());
 
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
-  process.stdout.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
-  if (comparison) process.stdout.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
+  summaryStream.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
+  if (comparison) summaryStream.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   if (saver) {
     const saved = await saver.finish(result);
     const marked = result.interrupted ? ', interrupted' : '';
@@ -156,16 +147,16 @@ export async function testCommand(
       `${style.dim(`run saved: ${path.relative(process.cwd(), saved) || saved} (id ${result.run_id}${marked})`)}\n`,
     );
   }
-  if (output && format) {
-    const text =
-      format === 'html'
-        ? (await import('../../view/write-html-report.js')).writeHtmlReport(result, {
-            ...(baseline && comparison ? { baseline: { report: baseline, comparison } } : {}),
-          })
-        : report.writeReport(result, format, comparison);
-    await writeFile(output, text);
-    process.stderr.write(`${style.dim(`${format} report written to ${options.output}`)}\n`);
-  }
+  await writeReportOutputs(outputs, result, {
+    report,
+    html: async () =>
+      (await import('../../view/write-html-report.js')).writeHtmlReport(result, {
+        ...(baseline && comparison ? { baseline: { report: baseline, comparison } } : {}),
+      }),
+    ...(comparison ? { comparison } : {}),
+    onWritten: (output) =>
+      process.stderr.write(`${style.dim(`${output.format} report written to ${output.given}`)}\n`),
+  });
   if (result.interrupted) return ExitCode.interrupted;
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
 }
@@ -208,7 +199,9 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     )
     .option(
       '-o, --output <file>',
-      'write a report (.json, .xml for JUnit, .md for Markdown, .html for a page)',
+      'write a report (.json, .xml for JUnit, .md for Markdown, .html for a page); repeatable; - for stdout (JSON unless --format)',
+      (value: string, all: string[]) => [...all, value],
+      [],
     )
     .option(
       '--format <format>',

@@ -37,7 +37,8 @@ export function writeJunitReport(report: RunReport): string {
     repeat: report.options.repeat,
     pass_rate: report.summary.pass_rate,
     total_tokens: report.summary.token_usage.total_tokens,
-    cost_usd: report.summary.cost_usd ?? undefined,
+    // Rounded: a sum of float costs carries noise (0.30000000000000004).
+    cost_usd: report.summary.cost_usd === null ? undefined : Math.round(report.summary.cost_usd * 1e6) / 1e6,
   };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
