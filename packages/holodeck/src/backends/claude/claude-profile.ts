@@ -32,6 +32,8 @@ export const claudeProfile: BackendProfile = {
   agentProcesses: true,
   // A session reset is a `/clear` in the same CLI process; a fresh session per case is a new process.
   isolationLevels: ['process', 'session'],
+  // The CLI prices each run (total_cost_usd).
+  reportsCost: true,
   checkConfig: checkClaudeStartupRules,
   credentialWarnings,
   toolNames: claudeToolNames,

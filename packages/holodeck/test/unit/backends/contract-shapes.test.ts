@@ -126,6 +126,7 @@ describe('backend contract shapes', () => {
     expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
       | 'name'
       | 'agentProcesses'
+      | 'reportsCost'
       | 'isolationLevels'
       | 'checkConfig'
       | 'credentialWarnings'
