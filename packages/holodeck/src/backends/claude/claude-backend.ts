@@ -15,6 +15,7 @@ import type {
 } from '../contract/index.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
+import { checkResumable } from './check-resumable.js';
 import { ClaudeSession } from './claude-session.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
@@ -186,6 +187,7 @@ export class ClaudeBackend implements AgentBackend {
 
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const prepared = this.requirePrepared();
+    if (options.resume) await checkResumable(options.resume, prepared.plan.options.env ?? {});
     const session = await withSpawnRetry(async () => {
       const release = await this.slots.acquire();
       try {

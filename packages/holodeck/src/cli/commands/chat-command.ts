@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { BackendWarning } from '../../backends/contract/index.js';
+import { neutraliseTerminalText } from '../../chat/neutralise-terminal-text.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -88,7 +89,10 @@ export async function chatCommand(
       `${style.red('error')} the agent run failed: ${result.error_reason ?? 'unknown reason'}\n`,
     );
   } else {
-    process.stdout.write(`${result.response}\n`);
+    // On a terminal the model's escape sequences are neutralised (no clearing the screen, no
+    // title); a pipe gets the answer as it is.
+    const response = process.stdout.isTTY ? neutraliseTerminalText(result.response) : result.response;
+    process.stdout.write(`${response}\n`);
   }
   if (signal.aborted) return ExitCode.interrupted;
   return result.is_error ? ExitCode.execution : ExitCode.ok;
