@@ -30,7 +30,10 @@ export async function bundleViewClient() {
     write: false,
     logLevel: 'warning',
   });
-  const code = result.outputFiles[0].text.trim();
+  // marked's HTML-comment pattern holds "<!--", which would open a comment in an inline script:
+  // written as \x3C, which means "<" in a string, a template and a regular expression (with or
+  // without the u flag) alike. esbuild emits neither sequence as code.
+  const code = result.outputFiles[0].text.trim().replace(/<(?=!--|\/script)/gi, '\\x3C');
   if (/<\/script|<!--/i.test(code))
     throw new Error('the view client bundle holds "</script" or "<!--": it cannot be inlined');
   return code;

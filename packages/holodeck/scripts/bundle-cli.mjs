@@ -14,7 +14,7 @@
 // agent's provider, not the other two).
 // Left external and loaded by require() (Node >= 20.19 can require ES modules): novarch (native
 // better-sqlite3), tsx (module loader hooks), the MCP SDK, ajv, the retrieval tools' packages,
-// and src/import-module.ts.
+// and src/import-module.ts and src/import-package.ts.
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +122,11 @@ const externals = {
     // dist/, where tsc put it, instead of bundling it.
     build.onResolve({ filter: /\/import-module\.js$/ }, () => ({
       path: '../../import-module.js',
+      external: true,
+    }));
+    // The same for packages only import() can load (src/import-package.ts).
+    build.onResolve({ filter: /\/import-package\.js$/ }, () => ({
+      path: '../../import-package.js',
       external: true,
     }));
     // The SDK comes from the vendored CommonJS copy above, through the code cache.

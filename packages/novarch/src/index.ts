@@ -66,6 +66,7 @@ export type {
   RuleSetPushResult,
   RuleSetReference,
   RuleSetStore,
+  SessionBinding,
   SessionKill,
   SessionRecord,
   SessionScope,

@@ -104,3 +104,4 @@ export {
   toolUse,
   toolUses,
 } from './script/step-builders.js';
+export { type WaitUntilOptions, waitUntil } from './wait/wait-until.js';

@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import type { BackendWarning, SessionEvent } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
+import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
+import type { ChatRecording } from '../recording/chat-recording.js';
 import { describeTools } from './describe-tools.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { describeCommands, parsePromptInput } from './slash-commands.js';
@@ -22,6 +24,8 @@ export interface InteractiveChatOptions {
   onWarnings?: (warnings: BackendWarning[]) => void;
   /** Ends the chat (Ctrl+C): the turn in flight is dropped and the session closed. */
   signal?: AbortSignal;
+  /** `--record`/`--replay`: the model traffic of this chat is recorded or replayed. */
+  recording?: ChatRecording;
 }
 
 /** Renders one stream event for the terminal; returns text for the output stream. */
@@ -74,8 +78,19 @@ export async function runInteractiveChat(
   io: InteractiveChatIO,
   options: InteractiveChatOptions = {},
 ) {
-  const agent = await loadAgent(agentFile, options.env ? { env: options.env } : {});
-  const backend = selectBackend(agent);
+  const loaded = await loadAgent(agentFile, options.env ? { env: options.env } : {});
+  const { recording } = options;
+  if (recording) return recording.run(() => lineChat(recording.agent(loaded), io, options, recording));
+  return lineChat(loaded, io, options);
+}
+
+async function lineChat(
+  agent: LoadedAgent,
+  io: InteractiveChatIO,
+  options: InteractiveChatOptions,
+  recording?: ChatRecording,
+) {
+  const backend = selectBackend(agent, recording?.backendOptions() ?? {});
   // Status lines go to stderr, often still a terminal; the answer too when stdout is one.
   const status = (line: string) => io.status(neutraliseTerminalText(line));
   const toTerminal = 'isTTY' in io.output && io.output.isTTY === true;
@@ -95,6 +110,7 @@ export async function runInteractiveChat(
     options.signal?.addEventListener('abort', stop, { once: true });
     io.status(`Chatting with ${agent.config.name}. Type /exit to quit.`);
     let failed = false;
+    let turn = 0;
     io.status(io.prompt);
     const usage = new UsageSummary();
     let offered: string[] | undefined;
@@ -120,6 +136,7 @@ export async function runInteractiveChat(
       }
       if (input.kind === 'message') {
         const message = input.text;
+        recording?.turn(++turn);
         try {
           for await (const event of session.sendStreaming(message)) {
             io.output.write(shown(render(event, status)));

@@ -1,6 +1,8 @@
 import type { BackendWarning, ExecutionResult } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
+import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
+import type { ChatRecording } from '../recording/chat-recording.js';
 
 export interface OneShotOutcome {
   result: ExecutionResult;
@@ -15,6 +17,8 @@ export interface OneShotOptions {
   onWarnings?: (warnings: BackendWarning[]) => void;
   /** Stops the run (Ctrl+C): its process is ended and the call rejects with AgentSessionError. */
   signal?: AbortSignal;
+  /** `--record`/`--replay`: the model traffic of this chat is recorded or replayed. */
+  recording?: ChatRecording;
 }
 
 /** `holodeck chat -p`: load agent.yaml, run the agent once on the prompt, release everything. */
@@ -23,8 +27,19 @@ export async function runOneShot(
   prompt: string,
   options: OneShotOptions = {},
 ): Promise<OneShotOutcome> {
-  const agent = await loadAgent(agentFile, options.env ? { env: options.env } : {});
-  const backend = selectBackend(agent);
+  const loaded = await loadAgent(agentFile, options.env ? { env: options.env } : {});
+  const { recording } = options;
+  if (recording) return recording.run(() => oneShot(recording.agent(loaded), prompt, options, recording));
+  return oneShot(loaded, prompt, options);
+}
+
+async function oneShot(
+  agent: LoadedAgent,
+  prompt: string,
+  options: OneShotOptions,
+  recording?: ChatRecording,
+): Promise<OneShotOutcome> {
+  const backend = selectBackend(agent, recording?.backendOptions() ?? {});
   try {
     await backend.initialize();
     const warnings = [

@@ -9,6 +9,7 @@ import {
   UserModuleError,
 } from '../errors.js';
 import { JudgeError } from '../evals/judge/judge-error.js';
+import { RecordingError } from '../recording/recording-error.js';
 import { RunReportError } from '../runner/report/run-report-error.js';
 
 /** Exit codes of every holodeck command: the one table (`--help` and the README are made from it). */
@@ -79,6 +80,8 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     error instanceof UsageError ||
     // A bad --baseline or report file: nothing was run.
     error instanceof RunReportError ||
+    // A broken recording file, or one of another agent: nothing was run.
+    error instanceof RecordingError ||
     // Judge credentials missing: nothing was run.
     error instanceof JudgeError
   ) {

@@ -6,7 +6,9 @@ import { userModulesLoading } from '../load-user-module.js';
 import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerIngestCommand } from './commands/ingest-command.js';
+import { registerInitCommand } from './commands/init-command.js';
 import { registerSchemaCommand } from './commands/schema-command.js';
+import { registerServeCommand } from './commands/serve-command.js';
 import { registerTestCommand } from './commands/test-command.js';
 import { registerValidateCommand } from './commands/validate-command.js';
 import { ExitCode, type ExitCodeValue, exitCodeFor, exitCodesHelp } from './exit-codes.js';
@@ -43,11 +45,13 @@ async function main(argv: string[]): Promise<void> {
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError()
     .exitOverride();
+  registerInitCommand(program, context);
   registerValidateCommand(program, context);
   registerSchemaCommand(program, context);
   registerChatCommand(program, context);
   registerTestCommand(program, context);
   registerIngestCommand(program, context);
+  registerServeCommand(program, context);
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
 
   try {

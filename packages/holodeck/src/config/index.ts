@@ -26,6 +26,7 @@ export {
   InstructionsSchema,
   ResponseFormatSchema,
 } from './schema/agent-config-schema.js';
+export { EXPRESSION_NAMES, PII_KINDS } from './schema/assertion-metric-schemas.js';
 export {
   type BashConfig,
   BashConfigSchema,

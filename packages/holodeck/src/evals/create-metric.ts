@@ -3,8 +3,15 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import type { MetricConfig } from '../config/index.js';
 import { createCodeMetric, loadGrader } from './code/code-metric.js';
+import { createExpressionMetric } from './code/expression-metric.js';
+import { createAffixMetric, createWordCountMetric } from './deterministic/affix-metrics.js';
 import { createBudgetMetric } from './deterministic/budget-metrics.js';
+import {
+  createContainsJsonMetric,
+  createDocumentFormatMetric,
+} from './deterministic/document-format-metrics.js';
 import { createJsonMetric } from './deterministic/json-metrics.js';
+import { createPiiMetric } from './deterministic/pii-metric.js';
 import { createTextMatchMetric } from './deterministic/text-match-metric.js';
 import {
   createAnswerRelevancyMetric,
@@ -90,6 +97,31 @@ async function buildMetric(config: MetricConfig, baseDirectory: string): Promise
           ? await loadSchemaFile(path.resolve(baseDirectory, config.value))
           : config.value,
       );
+    case 'starts-with':
+    case 'ends-with':
+    case 'not-starts-with':
+    case 'not-ends-with':
+      return createAffixMetric(config);
+    case 'word-count':
+      return createWordCountMetric(config);
+    case 'is-xml':
+    case 'is-yaml':
+    case 'is-csv':
+    case 'not-is-xml':
+    case 'not-is-yaml':
+    case 'not-is-csv':
+      return createDocumentFormatMetric(config);
+    case 'contains-json':
+      return createContainsJsonMetric(
+        config,
+        typeof config.value === 'string'
+          ? await loadSchemaFile(path.resolve(baseDirectory, config.value))
+          : undefined,
+      );
+    case 'pii':
+      return createPiiMetric(config);
+    case 'expression':
+      return createExpressionMetric(config);
     case 'latency':
     case 'cost':
     case 'turns':

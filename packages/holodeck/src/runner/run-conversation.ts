@@ -1,6 +1,7 @@
 import type { ExecutionResult, TokenUsage } from '../backends/contract/index.js';
 import { emptyTokenUsage } from '../backends/contract/index.js';
 import type { MetricOutcome } from '../evals/metric.js';
+import { markTurn } from '../recording/recording-scope.js';
 import { mergeRetrievalContext, retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import {
   allDecidingPassed,
@@ -69,6 +70,7 @@ export async function runConversation(
   try {
     for (const [index, turn] of turnsConfig.entries()) {
       let result: ExecutionResult;
+      markTurn(index + 1);
       try {
         result = await untilAborted(conversation.send(turn.input), run.signal);
       } catch (error) {

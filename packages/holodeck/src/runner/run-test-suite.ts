@@ -6,11 +6,14 @@ import type { ConfigWarning, LoadedAgent } from '../config/index.js';
 import { CredentialRejectedError, UsageError } from '../errors.js';
 import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
+import { modelTrafficOf } from '../recording/model-traffic-of.js';
+import type { Recorder } from '../recording/recorder.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { buildCaseReport } from './build-case-report.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
+import { recordedAttempt } from './recorded-attempt.js';
 import type { CaseAttempt, CaseReport, RunReport } from './report/run-report.js';
 import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
@@ -59,6 +62,8 @@ export interface TestRunOptions extends CaseSelection {
    * that comes back is marked `interrupted` when the reason is an InterruptedError.
    */
   signal?: AbortSignal;
+  /** Records every model, judge and embeddings request, or replays them (`--record`, `--replay`). */
+  recorder?: Recorder;
 }
 
 /** Runs `tasks` with at most `limit` at a time, in order of start. */
@@ -125,7 +130,19 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
       'use --isolation process with --allow-side-effects',
     );
   }
-  const agent = sideEffects.agent;
+  const recorder = options.recorder;
+  if (recorder && isolation === 'session')
+    throw new UsageError(
+      '--isolation',
+      'session reuses one agent process across cases, so its requests cannot be told apart by case in a recording',
+      'leave --isolation out (process) with --record or --replay',
+    );
+  const agent = recorder
+    ? await (await import('../recording/prepare-recorded-agent.js')).prepareRecordedAgent(
+        sideEffects.agent,
+        recorder,
+      )
+    : sideEffects.agent;
   const record = new RunRecord(
     agent,
     { ...options, concurrency, isolation, allowSideEffects: options.allowSideEffects ?? false },
@@ -136,6 +153,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   const cases = selectCases(suite.cases, options);
   if (!cases.length && (options.filter !== undefined || options.tags?.length))
     throw nothingSelected(suite.cases, options);
+  recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   record.setSuiteCases(suite.cases.map((testCase) => testCase.config.name));
   options.onStart?.(
     cases.length,
@@ -148,10 +166,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   const singleTurnRuns = cases
     .filter((testCase) => !testCase.config.turns)
     .reduce((sum, testCase) => sum + attemptsOf(testCase), 0);
-  const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
+  const canPrewarm =
+    !recorder && isolation === 'process' && !sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
   const backend: AgentBackend = selectBackend(agent, {
     ...(canPrewarm ? { prewarm: { runs: singleTurnRuns, concurrency } } : {}),
     ...(options.maxProcesses !== undefined ? { maxProcesses: options.maxProcesses } : {}),
+    ...(recorder ? { modelTraffic: modelTrafficOf(recorder) } : {}),
   });
   // Stops every attempt at the first credential failure, and on the caller's signal.
   const stop = new AbortController();
@@ -159,11 +179,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   const workdirs = new WorkdirCopies(sideEffects, { copyIgnored: options.copyIgnored ?? false });
   let rejected: CredentialRejectedError | undefined;
   try {
+    await recorder?.start();
     await backend.initialize();
     for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
       options.onNotice?.(warning.message);
     await resolveToolNames(suite, backend);
-    const metricContext: MetricContext = suite.usesJudge ? { judge: judgeFor(agent, options) } : {};
+    const metricContext: MetricContext = suite.usesJudge ? { judge: judgeFor(agent, options, recorder) } : {};
     const runner: AttemptRunner =
       isolation === 'session'
         ? sessionIsolation(backend, {
@@ -187,19 +208,22 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
           if (signal.aborted) return;
           if (index === 0) options.onCaseStarted?.(testCase.config.name);
           const workingDirectory = await workdirs.create();
-          const attempt = await runAttempt(testCase, index + 1, {
-            runner,
-            metricContext,
-            timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
-            signal,
-            ...(workingDirectory ? { workingDirectory } : {}),
-          });
+          const attempt = await recordedAttempt(recorder, testCase.config.name, index + 1, () =>
+            runAttempt(testCase, index + 1, {
+              runner,
+              metricContext,
+              timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
+              signal,
+              ...(workingDirectory ? { workingDirectory } : {}),
+            }),
+          );
           const attempts = attemptsByCase.get(testCase) ?? [];
           attempts.push(attempt);
           if (!rejected && attempt.error !== undefined && isCredentialFailure(attempt.error)) {
             rejected = new CredentialRejectedError(attempt.error, testCase.config.name);
             stop.abort(rejected);
           }
+          if (attempts.length === planned.get(testCase)) await recorder?.saveCase(testCase.config.name);
           if (attempts.length === planned.get(testCase) && !signal.aborted) {
             options.onCaseFinished?.(report(testCase));
             const onProgress = options.onProgress;
@@ -221,6 +245,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     }
   } finally {
     await backend.teardown();
+    await recorder?.close();
     const kept = await workdirs.finish(options.keepWorkdirs ?? false);
     if (kept.length) options.onNotice?.(`kept the per-case working directories: ${kept.join(', ')}`);
   }
@@ -249,11 +274,14 @@ export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>):
 }
 
 /** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
-function judgeFor(agent: LoadedAgent, options: TestRunOptions) {
+function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?: Recorder) {
   const judgeModel = agent.config.evaluations?.model;
   return judgeClientFor(judgeModel ?? agent.config.model, {
     env: options.env ?? agent.env,
-    cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge'),
+    // A recorded run asks every judge (a cached verdict would be missing from the recording).
+    ...(recorder
+      ? { fetch: recorder.fetchFor('judge') }
+      : { cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge') }),
     ...(options.onNotice ? { onWarning: options.onNotice } : {}),
     settingsPath: judgeModel ? 'evaluations.model' : 'model',
   });

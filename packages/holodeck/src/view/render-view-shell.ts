@@ -56,7 +56,7 @@ ${head}
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><a class="brand" href="${mode === 'static' ? '#/' : '/'}">HoloDeck</a><nav class="crumbs" id="crumbs" aria-label="Breadcrumb">${page ? renderCrumbs(page.crumbs, mode).value : ''}</nav></header>
-<main id="main" tabindex="-1">${page ? page.body.value : '<p>Loading…</p>'}<noscript><p>These pages need JavaScript to draw the runs.</p></noscript></main>
+<main id="main" tabindex="-1">${page ? page.body.value : '<p>Loading…</p>'}<noscript><p>${page && mode === 'static' ? 'Without JavaScript this file shows the run page only: allow its script to open the cases, filter and sort them, and compare.' : 'These pages need JavaScript to draw the runs.'}</p></noscript></main>
 <footer class="site">${mode === 'static' ? 'HoloDeck report: one self-contained file, no network requests.' : 'Served by <code>holodeck test view</code> on this machine.'}</footer>
 <script type="application/json" id="holodeck-data">${embedJson(boot)}</script>
 ${script}

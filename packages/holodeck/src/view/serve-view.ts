@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { UsageError } from '../errors.js';
+import { isLoopbackHost } from '../loopback-host.js';
 import { createViewApp } from './view-app.js';
 
 /** Options of `holodeck test view`. */
@@ -23,11 +24,7 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-/** 127.0.0.1, ::1, localhost and the rest of 127.0.0.0/8. */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
-}
+export { isLoopbackHost };
 
 /**
  * Starts the view server on `host:port` and resolves once it listens. A non-loopback host is a

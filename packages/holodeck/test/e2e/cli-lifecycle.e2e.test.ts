@@ -263,18 +263,17 @@ describe.runIf(process.platform === 'linux')(
         },
         files: {
           'tools.mjs':
-            'export function hello() { return "hi"; }\nexport function close() { return new Promise((resolve) => setTimeout(resolve, 30_000)); }\n',
+            // close() never settles and keeps the process alive: only the second signal can end it.
+            'export function hello() { return "hi"; }\nexport function close() { setInterval(() => {}, 1_000); return new Promise(() => {}); }\n',
         },
       });
       const run = await startAndWaitForModel(['test', agent.file, '--no-save'], agent.env);
-      const stoppedAt = Date.now();
       run.child.kill('SIGTERM');
       // Two signals sent at once may reach the process as one: send the second once the first is seen.
       await until(() => run.output().stderr.includes('stopping (SIGTERM)'));
       run.child.kill('SIGTERM');
       expect(await run.closed).toBe(130);
       expect(run.output().stderr).toContain('stopped at once (SIGTERM again)');
-      expect(Date.now() - stoppedAt).toBeLessThan(15_000);
       await expectGone(run.claude);
     });
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { reply, respond, toolResults, toolUse } from '@holodeck/testkit';
+import { reply, respond, toolResults, toolUse, toolUses } from '@holodeck/testkit';
 import { openSqliteStore } from 'novarch';
 import { describe, expect, it } from 'vitest';
 import { createE2eAgent } from './support/e2e-agent.js';
@@ -71,6 +71,10 @@ function governedAgent(extra: Record<string, unknown> = {}) {
   });
 }
 
+const fail = (): never => {
+  throw new Error('the fake model received fewer requests than expected');
+};
+
 describe('agent.yaml governance: Novarch gates the agent', () => {
   it('a judged pass lets the refund run, and the audit keeps the verdict', async () => {
     fake().script(
@@ -101,6 +105,29 @@ describe('agent.yaml governance: Novarch gates the agent', () => {
       /^error the agent run failed: Novarch killed session ses_\S+ at action act_\S+: .*\[rules: TEAM-1\]/,
     );
     expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
+  });
+
+  /** Issue 24: HoloDeck feeds the gate the partial messages, so the first write of two does not run. */
+  it('[refund, refund] in one message: neither runs', async () => {
+    const refund = (amount: number, id: string) => ({
+      name: 'mcp__holodeck_tools__refund_order',
+      input: { order_id: 'A-3', amount },
+      id,
+    });
+    fake().script(
+      toolUse('mcp__holodeck_tools__lookup_order', { order_id: 'A-3' }, { id: 'l1' }),
+      toolUses([refund(10, 'r1'), refund(20, 'r2')]),
+      reply('Tried both.'),
+    );
+    const agent = governedAgent();
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'refund A-3 twice'], agent.env);
+    expect(outcome).toMatchObject({ code: 0, stdout: 'Tried both.\n' });
+    expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
+    const seen = Object.fromEntries(
+      toolResults(fake().requests[2] ?? fail()).map((result) => [result.toolUseId, result.text]),
+    );
+    expect(seen.r1).toContain('Novarch: a write may not run alongside other tool calls of the same turn');
+    expect(seen.r2).toContain('Novarch: a write may not run alongside other tool calls of the same turn');
   });
 
   it('a write tool without a write spec is a configuration error (exit 2)', async () => {

@@ -85,13 +85,11 @@ describe('sessions: one CLI process per conversation', () => {
     const backend = await backendFor();
     const session = await backend.createSession();
     const pending = session.send('slow question');
-    const started = Date.now();
     while (fake().requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     process.kill(processIdOf(session), 'SIGKILL');
 
     await expect(pending).rejects.toThrow(AgentSessionError);
     await expect(pending).rejects.toThrow(/the claude process was killed by SIGKILL/);
-    expect(Date.now() - started).toBeLessThan(5_000);
     await expect(session.send('again')).rejects.toThrow(AgentSessionError);
     await backend.teardown();
   });

@@ -58,11 +58,11 @@ describe('retries', () => {
 
   it('waits as long as retry-after-ms says', async () => {
     server.script(serverError(429, 'slow down', { 'retry-after-ms': '200', 'retry-after': '30' }), verdict);
+    // Waiting the 30 s of retry-after (or the minute of backoff) would outlast the test's timeout.
     await client({ retryDelayMs: 60_000 }).ask(request);
     const [first, second] = server.requests;
     const waited = (second?.receivedAt ?? 0) - (first?.receivedAt ?? 0);
     expect(waited).toBeGreaterThanOrEqual(180);
-    expect(waited).toBeLessThan(5_000);
   });
 
   it('caps what retry-after asks for at maxRetryDelayMs', async () => {
@@ -152,16 +152,17 @@ describe('network errors, timeouts and aborts', () => {
     const own = await startScriptedServer();
     try {
       own.script({ ...verdict, delayMs: 2_000 }, { ...verdict, delayMs: 2_000 });
-      const started = Date.now();
       const error = await clientError(
         client({ endpoint: own.url, timeoutMs: 100, maxRetries: 1 }).ask(request),
       );
       expect(error.code).toBe('timeout');
+      // Both attempts were cut at 100 ms: waiting for the 2 s answers would have succeeded.
       expect(error.attempts).toBe(2);
       expect(error.message).toBe(
         `the judge API at ${own.url} did not answer within 100 ms (after 2 attempts)`,
       );
-      expect(Date.now() - started).toBeLessThan(1_500);
+      // Each attempt was cut at its 100 ms bound rather than waiting for the 2 s answers.
+      expect(own.requests).toHaveLength(2);
     } finally {
       await own.close();
     }
@@ -186,10 +187,8 @@ describe('network errors, timeouts and aborts', () => {
       const reason = new Error('run cancelled');
       const pending = clientError(client({ endpoint: own.url }).ask(request, controller.signal));
       await vi.waitFor(() => expect(own.requests).toHaveLength(1));
-      const started = Date.now();
       controller.abort(reason);
       const error = await pending;
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(error.code).toBe('aborted');
       expect(error.cause).toBe(reason);
       expect(error.message).toBe('the judge call was aborted: run cancelled');
@@ -202,9 +201,8 @@ describe('network errors, timeouts and aborts', () => {
     server.script(serverError(500));
     const controller = new AbortController();
     setTimeout(() => controller.abort('interrupted'), 100);
-    const started = Date.now();
+    // Waiting out the 60 s retry delay would outlast the test's timeout.
     const error = await clientError(client({ retryDelayMs: 60_000 }).ask(request, controller.signal));
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(error.message).toBe('the judge call was aborted: interrupted');
     expect(server.requests).toHaveLength(1);
   });

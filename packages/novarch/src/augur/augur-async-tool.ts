@@ -86,7 +86,9 @@ function checkToolDeclaration<Args>(
     return { kind: 'read', name, toolName };
   }
   if (options.kind !== 'write')
-    throw new NovarchError(`${where}: kind must be "read" or "write", got ${JSON.stringify(options.kind)}`);
+    throw new NovarchError(
+      `${where}: kind is ${typeof options.kind === 'string' ? JSON.stringify(options.kind) : String(options.kind)}, which is not a tool kind: use exactly "read" or "write" (lower case, no spaces)`,
+    );
   if (!actionType || typeof contextBuilder !== 'function') {
     const missing = [!actionType && 'actionType', typeof contextBuilder !== 'function' && 'contextBuilder']
       .filter(Boolean)

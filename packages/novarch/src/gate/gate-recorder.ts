@@ -1,5 +1,6 @@
 import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import type { ActiveSession } from '../augur/augur-session.js';
+import { markEvidenceLost } from '../augur/session-evidence.js';
 import type { Citations, SessionRecord, VerdictSource } from '../model/records.js';
 import { refuse } from './gate-decisions.js';
 import { type GateLatch, latchOfStoredKill, storedKillReason } from './gate-latch.js';
@@ -17,6 +18,9 @@ interface PendingRead {
   startedAt: string;
 }
 
+/** The tools that run a subagent: their calls contain the subagent's, which are tracked themselves. */
+const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task']);
+
 /** The action type of a refused call that is not a write (a read, an unmapped tool). */
 export const REFUSED_CALL_ACTION_TYPE = 'tool_call';
 
@@ -33,6 +37,7 @@ function describeError(error: unknown): string {
 export class GateRecorder {
   readonly #reads = new Map<string, PendingRead>();
   readonly #writes = new Set<Promise<void>>();
+  readonly #readWaiters = new Set<() => void>();
   #evidenceLost: string | undefined;
 
   constructor(
@@ -54,7 +59,9 @@ export class GateRecorder {
     const read = this.#reads.get(id);
     if (!read) return Promise.resolve();
     this.#reads.delete(id);
-    return this.#track(this.#storeEvidence(read, output, isError));
+    const stored = this.#track(this.#storeEvidence(read, output, isError));
+    this.#wakeReadWaiters();
+    return stored;
   }
 
   /**
@@ -65,14 +72,55 @@ export class GateRecorder {
     const read = this.#reads.get(id);
     if (!read) return;
     this.#reads.delete(id);
+    this.#wakeReadWaiters();
     const text = typeof content === 'string' ? content : JSON.stringify(content);
     const rationale = `the call did not run: the agent's permission rules (or another hook) refused it (${text ?? 'no result'})`;
     void this.#track(this.#recordRefusal(read.call, rationale, 'permissions'));
   }
 
-  /** The run ended: reads still pending produced nothing. */
-  forgetReads(): void {
-    this.#reads.clear();
+  /**
+   * The main thread's turn ended (its `result`): its reads still pending produced nothing. A
+   * subagent's reads are kept: the CLI runs `Agent` calls as background tasks that go on after the
+   * main turn's result, and their reads report (and become evidence) later.
+   */
+  forgetMainThreadReads(): void {
+    for (const [id, read] of this.#reads) if (read.call.agent === '') this.#reads.delete(id);
+    this.#wakeReadWaiters();
+  }
+
+  /**
+   * Reads of other agents than `agent` that started and have not reported yet (a subagent's
+   * container call, `Agent`, is not one: its subagent's own reads are).
+   */
+  pendingReadsBeside(agent: string): GateCall[] {
+    return [...this.#reads.values()]
+      .map((read) => read.call)
+      .filter((call) => call.agent !== agent && !SUBAGENT_TOOLS.has(call.toolName));
+  }
+
+  /**
+   * Waits until no read of another agent than `agent` is pending, at most until `deadline` (epoch
+   * ms) or the signal; resolves with the reads still pending then.
+   */
+  async waitForReadsBeside(agent: string, deadline: number, signal?: AbortSignal): Promise<GateCall[]> {
+    while (this.pendingReadsBeside(agent).length > 0 && Date.now() < deadline && !signal?.aborted) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.#readWaiters.add(done);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+    return this.pendingReadsBeside(agent);
+  }
+
+  #wakeReadWaiters(): void {
+    const waiters = [...this.#readWaiters];
+    this.#readWaiters.clear();
+    for (const wake of waiters) wake();
   }
 
   /** Every store write the recorder started has settled. */
@@ -117,6 +165,7 @@ export class GateRecorder {
       // it had not happened (a false "no prior lookup" kill). Refuse them instead, and say so.
       const reason = `the evidence of ${read.call.toolName} (call ${read.call.id}) could not be stored: ${describeError(error)}`;
       this.#evidenceLost ??= reason;
+      markEvidenceLost(this.session, reason);
       this.warn(
         `novarch: session ${this.session.record.id}: ${reason}. Its evidence is incomplete: later writes of the session are refused.`,
       );

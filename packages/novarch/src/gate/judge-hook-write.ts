@@ -37,10 +37,13 @@ export interface WriteTiming {
  * which may wait for another process's write lock) and the answer to the CLI must fit in it.
  */
 const LET_THROUGH_MARGIN_MS = 5_000;
+/** How long a write waits for the reads other agents have in flight to report. */
+const PENDING_READ_WAIT_MS = 10_000;
 /** How long a write waits for the message stream to show its own tool_use (see TurnTracker). */
 const TURN_WAIT_MS = 2_000;
 
 const ALONGSIDE = 'a write may not run alongside other tool calls of the same turn; call it on its own';
+const ABORTED_BEFORE_JUDGED = 'the call was aborted before this write was judged; it did not run';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -70,10 +73,24 @@ export async function judgeHookWrite(
   timing: WriteTiming,
 ): Promise<HookJSONOutput> {
   const { recorder } = context;
-  const alone = await isAlone(context, call, timing.signal);
+  const latest = timing.hookDeadline - LET_THROUGH_MARGIN_MS;
+  const alone = await isAlone(context, call, { ...timing, latest });
   if (alone !== true) return recorder.refuse(call, alone, actionTypeOf(context));
   context.inFlight.set(call.id, call.agent);
   try {
+    // A read another agent (a subagent, a background task) started is evidence once it reports:
+    // wait for it a little, and refuse rather than judge without it.
+    const pending = await recorder.waitForReadsBeside(
+      call.agent,
+      Math.min(latest, Date.now() + PENDING_READ_WAIT_MS),
+      timing.signal,
+    );
+    if (pending.length > 0)
+      return await recorder.refuse(
+        call,
+        `evidence incomplete: ${pending.map((read) => `${read.toolName} (call ${read.id})`).join(', ')} of another agent had not finished, so this write cannot be judged on its result; try again once it has`,
+        actionTypeOf(context),
+      );
     // Evidence observed from the hooks may still be on its way to the store.
     await recorder.settle();
     if (recorder.evidenceLost !== undefined)
@@ -95,7 +112,6 @@ export async function judgeHookWrite(
         { actionType: spec.actionType },
       );
     }
-    const latest = timing.hookDeadline - LET_THROUGH_MARGIN_MS;
     const reasoning = typeof call.input.reasoning === 'string' ? call.input.reasoning : undefined;
     let decision: Decision;
     try {
@@ -127,16 +143,29 @@ function actionTypeOf(context: WriteContext): { actionType?: string } {
 
 /**
  * True when the write is the only call of its turn; otherwise why not. With the message stream
- * observed, the turn is the write's assistant message; without it, the calls in flight in the
- * same agent (a subagent's write is not refused because its parent's `Agent` call runs).
+ * observed, the turn is the write's assistant message: with partial messages the write waits for
+ * that message's end (at most until `latest`), so a call streamed after it is seen too; without
+ * them, the calls streamed before its hook. Without the stream, the calls in flight in the same
+ * agent (a subagent's write is not refused because its parent's `Agent` call runs).
  */
-async function isAlone(context: WriteContext, call: WriteCall, signal?: AbortSignal): Promise<true | string> {
+async function isAlone(
+  context: WriteContext,
+  call: WriteCall,
+  timing: WriteTiming & { latest: number },
+): Promise<true | string> {
+  const { signal } = timing;
   if (context.turns.observing) {
     const seen = await context.turns.waitFor(call.id, TURN_WAIT_MS, signal);
     if (!seen)
       return signal?.aborted
-        ? 'the call was aborted before this write was judged; it did not run'
+        ? ABORTED_BEFORE_JUDGED
         : `the gate did not see tool call ${call.id} in the message stream, so it cannot tell what runs beside it; refused to be safe`;
+    // A sibling already streamed refuses at once; otherwise the rest of the message may bring one.
+    if (context.turns.siblingsOf(call.id).length > 0) return ALONGSIDE;
+    const end = await context.turns.waitForMessageEnd(call.id, timing.latest, signal);
+    if (end === 'aborted') return ABORTED_BEFORE_JUDGED;
+    if (end === 'timed-out')
+      return "the assistant message of this write did not end within the hook's time, so the gate cannot tell what runs beside it; refused to be safe";
     if (context.turns.siblingsOf(call.id).length > 0) return ALONGSIDE;
   }
   for (const [id, agent] of context.inFlight) if (id !== call.id && agent === call.agent) return ALONGSIDE;

@@ -14,7 +14,7 @@ import { governedEnvironment } from './governed-environment.js';
 import type { HoldListener } from './hold-listener.js';
 import { judgeHookWrite, type WriteCall } from './judge-hook-write.js';
 import { TurnTracker } from './turn-tracker.js';
-import { DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
+import { checkToolKinds, DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
 
 export interface NovarchHookGateOptions {
   /** Runtime tool names (`mcp__server__tool`, `Bash`, ...) → read or write. */
@@ -36,6 +36,8 @@ export interface NovarchHookGateOptions {
 
 /** Headroom of the hook timeout over the hold wait: the judge's budget and the let-through margin. */
 const HOOK_TIMEOUT_HEADROOM_S = 60;
+/** How long a read waits for the message stream to show its own tool_use (see TurnTracker). */
+const TURN_WAIT_MS = 2_000;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -72,11 +74,14 @@ export class NovarchHookGate implements AsyncDisposable {
   /** Calls whose PreToolUse passed and that have not finished, with the agent they run in. */
   private readonly inFlight = new Map<string, string>();
   private readonly allowUnmapped: Set<string>;
+  /** Own entries only: a tool named "constructor" is not mapped by accident. */
+  private readonly kinds: ReadonlyMap<string, ToolKind>;
   private hookTimeoutS: number | undefined;
 
   constructor(private readonly options: NovarchHookGateOptions) {
     this.allowUnmapped = new Set(options.allowUnmapped ?? DEFAULT_UNMAPPED_ALLOWLIST);
-    for (const [tool, kind] of Object.entries(options.toolKinds)) {
+    this.kinds = checkToolKinds(options.toolKinds);
+    for (const [tool, kind] of this.kinds) {
       if (kind === 'write' && !options.writeSpecs[tool]) {
         throw new NovarchError(
           `write tool "${tool}" has no WriteSpec: add writeSpecs["${tool}"] with actionType and contextBuilder`,
@@ -143,19 +148,26 @@ export class NovarchHookGate implements AsyncDisposable {
 
   /**
    * The environment for the agent's CLI (the SDK's `env` option, which replaces the process's):
-   * `env` (default this process's) with `NOVARCH_GOVERNED_SESSION` set to this session's id. The
-   * operator CLI refuses hold decisions and kills from a process that carries it, so an agent
-   * with a shell cannot approve its own writes with `novarch holds approve` (see the README for
-   * what this does not stop in local mode).
+   * `env` (default this process's) without any `NOVARCH_*` variable (the agent key, an operator
+   * token, the store's URL: the agent's shell could otherwise report evidence or decide holds as
+   * the gate), with the marker `NOVARCH_GOVERNED_SESSION` set. The operator CLI refuses hold
+   * decisions and kills from a process that carries it, so an agent with a shell cannot approve
+   * its own writes with `novarch holds approve` (see the README for what this does not stop in
+   * local mode).
    */
   agentEnv(env?: Readonly<Record<string, string | undefined>>): Record<string, string> {
-    return governedEnvironment(this.requireSession().record.id, env);
+    this.requireSession();
+    return governedEnvironment(env);
   }
 
   /**
    * Feed every message of the query loop here (or iterate `gate.track(query)`). The gate learns
    * from them which calls the model made together (a write beside other calls of its message is
-   * refused), and which reads never ran: a read with a tool result but no PostToolUse (the
+   * refused, and so is a call beside a write), and which reads never ran. Run the query with
+   * `includePartialMessages: true` for the full guarantee: the partial messages show where each
+   * assistant message ends, and a write waits for that end (bounded by its hook's time) before it
+   * is judged; without them a call streamed after a write is not known when the write is decided.
+   * A read with a tool result but no PostToolUse (the
    * user's permission rules or another hook refused it) is recorded as a refused call, never as
    * evidence. The end of a run releases calls that produced no result.
    */
@@ -167,7 +179,7 @@ export class NovarchHookGate implements AsyncDisposable {
     }
     if (message.type === 'result') {
       this.inFlight.clear();
-      this.recorder?.forgetReads();
+      this.recorder?.forgetMainThreadReads();
       this.turns.clear();
     }
   }
@@ -189,6 +201,11 @@ export class NovarchHookGate implements AsyncDisposable {
         citations: this.latched.citations,
       });
     }
+  }
+
+  /** The governed session's id (for an operator's tooling; the agent's environment does not carry it). */
+  get sessionId(): string {
+    return this.requireSession().record.id;
   }
 
   /** True once the session latched. */
@@ -240,13 +257,15 @@ export class NovarchHookGate implements AsyncDisposable {
       }
       // Another call of this session may have latched it while this one awaited the store.
       if (this.latched) return await this.refuseLatched(call);
-      const kind = this.options.toolKinds[input.tool_name];
+      const kind = this.kinds.get(input.tool_name);
       if (!kind && !this.allowUnmapped.has(input.tool_name))
         return await recorder.refuse(
           call,
           `tool "${input.tool_name}" is not mapped to read or write, so it may not run`,
         );
       if (kind !== 'write') {
+        const beside = await this.besideWrite(call, signal);
+        if (beside !== undefined) return await recorder.refuse(call, beside);
         this.inFlight.set(call.id, call.agent);
         recorder.startRead(call);
         return NO_OPINION;
@@ -270,6 +289,19 @@ export class NovarchHookGate implements AsyncDisposable {
       const reason = `the gate failed (${error instanceof Error ? error.message : String(error)}); refused to be safe`;
       return this.recorder ? this.recorder.refuse(call, reason) : refuse(reason);
     }
+  }
+
+  /**
+   * Why a read may not run: its assistant message also made a write (which is refused: a write
+   * runs on its own), so nothing of that turn runs. Only calls already streamed are known here; a
+   * read waits for its own tool_use like a write, but not for the end of its message.
+   */
+  private async besideWrite(call: WriteCall, signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (!this.turns.observing) return undefined;
+    if (!(await this.turns.waitFor(call.id, TURN_WAIT_MS, signal))) return undefined;
+    const write = this.turns.siblingsOf(call.id).find((sibling) => this.kinds.get(sibling.name) === 'write');
+    if (write === undefined) return undefined;
+    return `a call may not run beside a write of the same turn (${write.name}, call ${write.id}), and that write is refused; call the write on its own`;
   }
 
   /** Never throws: a read whose evidence cannot be stored marks the session's evidence incomplete. */

@@ -1,3 +1,4 @@
+import { NovarchError } from '../errors.js';
 import type { ActionContext } from '../model/records.js';
 
 /** How a write tool's input becomes an Action for the judge. */
@@ -9,6 +10,38 @@ export interface WriteSpec {
 
 /** Whether a tool is read (runs, becomes evidence) or write (judged before it runs). */
 export type ToolKind = 'read' | 'write';
+
+/** The tool kinds there are, spelt exactly (no case folding, no trimming). */
+export const TOOL_KINDS: readonly ToolKind[] = ['read', 'write'];
+
+/**
+ * The tool kinds of `toolKinds` as a map of own entries, every value checked: a kind that is not
+ * exactly `read` or `write` (`'Write'`, `' write'`, `'readonly'`) is refused here, at construction,
+ * because a tool whose kind is not `write` would otherwise run unjudged. `where` names the option
+ * in the message (e.g. `toolKinds`).
+ */
+export function checkToolKinds(toolKinds: unknown, where = 'toolKinds'): Map<string, ToolKind> {
+  if (typeof toolKinds !== 'object' || toolKinds === null || Array.isArray(toolKinds))
+    throw new NovarchError(
+      `${where} must be an object of tool name → "read" or "write", got ${Array.isArray(toolKinds) ? 'an array' : toolKinds === null ? 'null' : typeof toolKinds}`,
+    );
+  const kinds = new Map<string, ToolKind>();
+  for (const [tool, kind] of Object.entries(toolKinds)) {
+    if (kind !== 'read' && kind !== 'write')
+      throw new NovarchError(
+        `${where}[${JSON.stringify(tool)}] is ${describeKind(kind)}, which is not a tool kind: use exactly "read" or "write" (lower case, no spaces)`,
+      );
+    kinds.set(tool, kind);
+  }
+  return kinds;
+}
+
+function describeKind(kind: unknown): string {
+  if (typeof kind === 'string') return JSON.stringify(kind);
+  if (kind === undefined) return 'undefined';
+  if (kind === null) return 'null';
+  return `${typeof kind} ${String(JSON.stringify(kind))}`;
+}
 
 /** Frozen sets (the Set constructor calls `add`, before a subclass's own fields exist). */
 const sealed = new WeakSet<object>();

@@ -1,4 +1,5 @@
 import type { ActiveSession } from '../augur/augur-session.js';
+import { evidenceIncompleteReason, evidenceLostOf } from '../augur/session-evidence.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
@@ -72,6 +73,12 @@ export async function judgeGovernedWrite<Args>(
   }
   // Nothing is judged (nor released) for a call that already gave up.
   if (options.signal?.aborted) return { type: 'refuse', reason: ABORTED_BEFORE };
+  const lost = evidenceLostOf(session);
+  if (lost !== undefined) {
+    const reason = evidenceIncompleteReason(lost);
+    await recordRefusedWrite(session, write, args, context, reason);
+    return { type: 'refuse', reason };
+  }
   const reasoning = isRecord(args) && typeof args.reasoning === 'string' ? args.reasoning : undefined;
   try {
     const decision = await session.engine.decide(
@@ -215,4 +222,24 @@ async function stopSession(
     // a latch (the decorator floor) the next call finds the session open: it is judged afresh.
   }
   return { type: 'stop', reason, stop };
+}
+
+/** A write refused before it was judged, recorded as a `gate` refusal so the audit shows it. */
+async function recordRefusedWrite<Args>(
+  session: ActiveSession,
+  write: GovernedWrite<Args>,
+  args: Args,
+  context: ActionContext,
+  reason: string,
+): Promise<void> {
+  try {
+    await session.engine.store.recordRefusal({
+      sessionId: session.record.id,
+      source: 'gate',
+      citations: { ruleIds: [], evidenceIds: [], rationale: reason },
+      call: { actionType: write.actionType, toolName: write.toolName, input: args, context },
+    });
+  } catch {
+    // The store that failed is why it is not recorded; the write is refused all the same.
+  }
 }

@@ -1,7 +1,7 @@
 import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
 import type { HoldListener } from '../gate/hold-listener.js';
-import type { ToolKind, WriteSpec } from '../gate/write-spec.js';
+import { checkToolKinds, type ToolKind, type WriteSpec } from '../gate/write-spec.js';
 import type { Citations } from '../model/records.js';
 import { checkSession } from './check-session.js';
 import {
@@ -40,6 +40,11 @@ export interface NovarchToolGovernorOptions {
    * when the hold is decided, e.g. to show the wait in a chat. It reports; it never decides.
    */
   onHold?: HoldListener;
+  /**
+   * Where the governor warns about lost evidence (a read whose evidence could not be stored: the
+   * session's later writes are then refused as "evidence incomplete"); default `process.stderr`.
+   */
+  warn?: (message: string) => void;
 }
 
 /** One tool call, as the agent loop hands it over. */
@@ -93,6 +98,7 @@ export class NovarchToolGovernor {
   readonly #allowUnmapped: ReadonlySet<string>;
   readonly #isErrorOutput: (output: unknown) => boolean;
   readonly #onHold: HoldListener | undefined;
+  readonly #warn: ((message: string) => void) | undefined;
   /** Calls started and not finished: one token per call. */
   readonly #inFlight = new Set<object>();
   #stop: SessionStop | undefined;
@@ -110,6 +116,7 @@ export class NovarchToolGovernor {
     this.#allowUnmapped = new Set(options.allowUnmapped ?? []);
     this.#isErrorOutput = options.isErrorOutput ?? hasErrorFlag;
     this.#onHold = options.onHold;
+    this.#warn = options.warn;
   }
 
   /** True once the session latched (judge kill, skipped or timed-out hold, operator kill). */
@@ -159,6 +166,7 @@ export class NovarchToolGovernor {
         const { output, isError } = await runGovernedRead(this.session, call.toolName, call.input, execute, {
           signal: call.signal,
           isErrorOutput: this.#isErrorOutput,
+          warn: this.#warn,
         });
         return { kind: 'ran', output, isError };
       }
@@ -229,16 +237,6 @@ function refused(reason: string): GovernedToolOutcome<never> {
 
 function killedOutcome(reason: string, stop: SessionStop): GovernedToolOutcome<never> {
   return { kind: 'killed', reason: refusalText(reason), citations: stop.citations };
-}
-
-function checkToolKinds(toolKinds: Readonly<Record<string, ToolKind>>): Map<string, ToolKind> {
-  const kinds = new Map<string, ToolKind>();
-  for (const [tool, kind] of Object.entries(toolKinds)) {
-    if (kind !== 'read' && kind !== 'write')
-      throw new NovarchError(`toolKinds["${tool}"] must be "read" or "write", got ${JSON.stringify(kind)}`);
-    kinds.set(tool, kind);
-  }
-  return kinds;
 }
 
 function checkWriteSpecs(

@@ -1,4 +1,5 @@
 import type { ActiveSession } from '../augur/augur-session.js';
+import { markEvidenceLost } from '../augur/session-evidence.js';
 import { describeError } from './governed-call.js';
 
 /** How a governed read is run and told failed. */
@@ -7,14 +8,18 @@ export interface GovernedReadOptions {
   signal?: AbortSignal | undefined;
   /** Whether an output reports an error (a throw from it counts as yes). */
   isErrorOutput: (output: unknown) => boolean;
+  /** Told when the read's evidence could not be stored (default: a line on stderr). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 /**
  * Runs a read and records it as evidence: its input, its output (the error's message when it
  * threw), its timing, and whether it failed (it threw, it was aborted, or its output reports an
  * error), so a rule can tell a lookup that failed from one that answered (`e.is_error`). A throw
- * of `execute` is recorded, then rethrown to the caller. Evidence the store cannot take is lost,
- * as on the hook gate: the next write is then judged without it, and fails closed there.
+ * of `execute` is recorded, then rethrown to the caller. Evidence the store cannot take (a store
+ * failure, a server that is down or restarting) marks the session's evidence incomplete, as on the
+ * hook gate: every later write of the session is refused ("evidence incomplete"), never judged as
+ * if the read had not happened. `warn` is told once why.
  */
 export async function runGovernedRead<Output>(
   session: ActiveSession,
@@ -35,8 +40,13 @@ export async function runGovernedRead<Output>(
         startedAt,
         finishedAt: new Date().toISOString(),
       });
-    } catch {
-      // The read already ran; see above.
+    } catch (error) {
+      // The read already ran and its output goes back to the agent; see above.
+      const reason = `the evidence of ${toolName} could not be stored: ${describeError(error)}`;
+      markEvidenceLost(session, reason);
+      (options.warn ?? ((message: string) => process.stderr.write(`${message}\n`)))(
+        `novarch: session ${session.record.id}: ${reason}. Its evidence is incomplete: later writes of the session are refused.`,
+      );
     }
   };
   let output: Output;

@@ -46,3 +46,15 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   const stored = Buffer.from(storedHash, 'hex');
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
+
+/** A session's secret starts with `nvs_`: the remote engine that opened the session holds it. */
+export const SESSION_SECRET_PREFIX = 'nvs_';
+
+/**
+ * A new session secret (`nvs_` + 43 base64url characters, 256 random bits) and the SHA-256 of
+ * its whole text, which is all the store keeps.
+ */
+export function newSessionSecret(): { text: string; hash: string } {
+  const text = `${SESSION_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
+  return { text, hash: hashSecret(text) };
+}

@@ -23,6 +23,10 @@ export interface AgentKeyInfo {
   id: string;
   tenantId: string;
   name: string;
+  /** The one agent it opens sessions for (absent: any agent of its tenant). */
+  agentId?: string;
+  /** The teams it opens sessions in (absent: every team of its tenant). */
+  teamIds?: string[];
   createdAt: string;
   revokedAt?: string;
 }
@@ -68,6 +72,17 @@ export class IdentityError extends NovarchError {
 const GrantSchema = z.object({ tenantId: z.string().min(1), teamId: z.string().min(1).optional() });
 const GrantsSchema = z.array(GrantSchema);
 const RoleSchema = z.enum(OPERATOR_ROLES);
+const TeamIdsSchema = z.array(z.string().min(1));
+
+/** A new agent key: its tenant and name, and what it is bound to. */
+export interface NewAgentKey {
+  tenantId: string;
+  name: string;
+  /** The one agent the key opens sessions for (recommended; unset: any agent of the tenant). */
+  agentId?: string;
+  /** The teams the key opens sessions in (unset: every team of the tenant). */
+  teamIds?: readonly string[];
+}
 
 /**
  * Agent keys and operator tokens, in the identity tables of the server's database. Secrets are
@@ -79,9 +94,14 @@ export class IdentityStore {
     private readonly closeDatabase: () => Promise<void>,
   ) {}
 
-  async createAgentKey(options: { tenantId: string; name: string }): Promise<Created<AgentKeyInfo>> {
+  async createAgentKey(options: NewAgentKey): Promise<Created<AgentKeyInfo>> {
     checkName('tenant', options.tenantId);
     checkName('key name', options.name);
+    if (options.agentId !== undefined && (options.agentId.trim() === '' || options.agentId.length > 200))
+      throw new IdentityError(`agent "${options.agentId}" is not valid: use 1-200 characters`);
+    for (const team of options.teamIds ?? []) checkName('team', team);
+    if (options.teamIds !== undefined && options.teamIds.length === 0)
+      throw new IdentityError('a key bound to teams needs at least one team (or none at all: every team)');
     const secret = newSecret(AGENT_KEY_PREFIX);
     const createdAt = new Date().toISOString();
     await this.db
@@ -93,10 +113,19 @@ export class IdentityStore {
         secret_hash: secret.hash,
         created_at: createdAt,
         revoked_at: null,
+        agent_id: options.agentId ?? null,
+        team_ids: options.teamIds === undefined ? null : JSON.stringify(options.teamIds),
       })
       .execute();
     return {
-      info: { id: secret.id, tenantId: options.tenantId, name: options.name, createdAt },
+      info: {
+        id: secret.id,
+        tenantId: options.tenantId,
+        name: options.name,
+        ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
+        ...(options.teamIds === undefined ? {} : { teamIds: [...options.teamIds] }),
+        createdAt,
+      },
       secret: secret.text,
     };
   }
@@ -203,7 +232,15 @@ export class IdentityStore {
     if (parsed.id.startsWith(AGENT_KEY_PREFIX)) {
       const row = await this.#agentKeyRow(parsed.id);
       if (!matches(parsed.secret, row)) return undefined;
-      return { kind: 'agent', id: row.id, name: row.name, tenantId: row.tenant_id };
+      const info = toAgentKeyInfo(row);
+      return {
+        kind: 'agent',
+        id: row.id,
+        name: row.name,
+        tenantId: row.tenant_id,
+        ...(info.agentId === undefined ? {} : { agentId: info.agentId }),
+        ...(info.teamIds === undefined ? {} : { teamIds: info.teamIds }),
+      };
     }
     const row = await this.#operatorTokenRow(parsed.id);
     if (!matches(parsed.secret, row)) return undefined;
@@ -315,10 +352,14 @@ function toConsoleSessionRecord(row: ConsoleSessionRow): ConsoleSessionRecord {
 }
 
 function toAgentKeyInfo(row: AgentKeyRow): AgentKeyInfo {
+  // Teams this code cannot read bind the key to no team at all (fail-closed), never to every one.
+  const teams = row.team_ids == null ? undefined : TeamIdsSchema.safeParse(safeJson(row.team_ids));
   return {
     id: row.id,
     tenantId: row.tenant_id,
     name: row.name,
+    ...(row.agent_id == null ? {} : { agentId: row.agent_id }),
+    ...(teams === undefined ? {} : { teamIds: teams.success ? teams.data : [] }),
     createdAt: row.created_at,
     ...(row.revoked_at === null ? {} : { revokedAt: row.revoked_at }),
   };

@@ -14,6 +14,10 @@ export interface AgentKeyRow {
   secret_hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** Migration 003: the one agent the key opens sessions for (NULL: any, keys made before). */
+  agent_id: string | null;
+  /** Migration 003: JSON array of the teams it opens sessions in (NULL: every team). */
+  team_ids: string | null;
 }
 
 export interface OperatorTokenRow {

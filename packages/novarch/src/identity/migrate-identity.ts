@@ -54,6 +54,14 @@ export const IDENTITY_MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // Keys bound to one agent and, optionally, some teams. Keys created before stay unbound (any
+  // agent and team of their tenant), and say so when listed.
+  '003_agent_key_bindings': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('novarch_agent_keys').addColumn('agent_id', 'text').execute();
+      await db.schema.alterTable('novarch_agent_keys').addColumn('team_ids', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...IDENTITY_MIGRATIONS }) };

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { surviveLostConnections } from '../store/survive-lost-connections.js';
 import { IdentityStore } from './identity-store.js';
 import type { IdentityTables } from './identity-tables.js';
 import { migrateIdentity } from './migrate-identity.js';
@@ -18,7 +19,13 @@ export async function openIdentityStore(database: IdentityDatabase): Promise<Ide
     database.kind === 'sqlite'
       ? new Kysely<IdentityTables>({ dialect: new SqliteDialect({ database: openSqlite(database.path) }) })
       : new Kysely<IdentityTables>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 4 }) }),
+          dialect: new PostgresDialect({
+            // Credentials are looked up on every request: a connection PostgreSQL ended (restart,
+            // failover) fails that lookup (503), never the process.
+            pool: surviveLostConnections(
+              new pg.Pool({ connectionString: database.url, max: 4, connectionTimeoutMillis: 10_000 }),
+            ),
+          }),
         });
   try {
     await migrateIdentity(db);

@@ -10,12 +10,19 @@ export interface Grant {
   teamId?: string;
 }
 
-/** An agent key: it belongs to one tenant and may govern its own sessions, never decide. */
+/**
+ * An agent key: it belongs to one tenant and may govern the sessions it opened, never decide.
+ * A key bound to an agent (and teams) opens sessions of that agent (and those teams) only.
+ */
 export interface AgentPrincipal {
   kind: 'agent';
   id: string;
   name: string;
   tenantId: string;
+  /** The one agent this key opens sessions for (unset: keys created before binding, any agent). */
+  agentId?: string;
+  /** The teams this key opens sessions in (unset: every team of its tenant). */
+  teamIds?: readonly string[];
 }
 
 /** An operator token: a name (stored with every decision), a role and the tenants/teams granted. */
@@ -33,7 +40,9 @@ export type Principal = AgentPrincipal | OperatorPrincipal;
 /** The wildcard grant: every tenant. */
 export const ALL_TENANTS = '*';
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A tenant, team or key name: 1-64 letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
+export const IDENTITY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const NAME = IDENTITY_NAME;
 
 /**
  * Parses a grant as written on the command line: `acme` (every team of tenant acme),

@@ -15,6 +15,7 @@ export type {
   NovarchStore,
   ReleaseResult,
   RuleSetStore,
+  SessionBinding,
   WebhookDeliveryStore,
 } from './novarch-store.js';
 export {

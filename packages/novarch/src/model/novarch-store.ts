@@ -75,6 +75,15 @@ export type ReleaseResult =
   | { released: true; releasedAt: string }
   | { released: false; session: SessionRecord };
 
+/**
+ * The agent key that opened a session over HTTP, and the SHA-256 (hex) of the session's secret:
+ * the server lets only that key, sending that secret, write on the session.
+ */
+export interface SessionBinding {
+  agentKeyId: string;
+  secretHash: string;
+}
+
 /** A call refused without a judge's verdict: by the gate itself, or by the agent's permission rules. */
 export interface CallRefusal {
   sessionId: string;
@@ -92,8 +101,15 @@ export interface CallRefusal {
  * store (the embedded default is one SQLite file in WAL mode).
  */
 export interface NovarchStore {
-  createSession(scope: SessionScope, holdWaitSeconds: number): Promise<SessionRecord>;
+  /** Opens a session; with `binding`, bound to an agent key and secret in the same transaction. */
+  createSession(
+    scope: SessionScope,
+    holdWaitSeconds: number,
+    binding?: SessionBinding,
+  ): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord | undefined>;
+  /** The session's binding (undefined when it has none: opened in process, or before migration 6). */
+  getSessionBinding(id: string): Promise<SessionBinding | undefined>;
   listSessions(filter?: { tenantId?: string; agentId?: string; killed?: boolean }): Promise<SessionRecord[]>;
   /**
    * Latches the session; later calls keep the first reason. `details` say who stopped it and on

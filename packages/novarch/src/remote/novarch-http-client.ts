@@ -36,6 +36,8 @@ export interface ClientRequest<T> {
   /** A text body instead of JSON (a rules file's YAML), with its content type. */
   text?: { contentType: string; content: string };
   query?: Record<string, string | undefined>;
+  /** Further request headers (a session's secret). */
+  headers?: Record<string, string>;
   schema: z.ZodType<T>;
   /**
    * A read, or a long-poll: it may be repeated after a timeout, a reset or a 5xx. Other requests
@@ -112,6 +114,7 @@ export class NovarchHttpClient {
       response = await fetch(`${this.baseUrl}${path}${search}`, {
         method,
         headers: {
+          ...request.headers,
           authorization: `Bearer ${this.#credential}`,
           accept: 'application/json',
           ...(request.text !== undefined

@@ -23,10 +23,12 @@ import {
   DecisionSchema,
   EvidenceRecordSchema,
   HoldRecordSchema,
+  OpenedSessionSchema,
   RefusalRecordSchema,
   ReleaseResultSchema,
   SessionRecordSchema,
 } from '../server/schemas/record-schemas.js';
+import { SESSION_SECRET_HEADER } from '../server/session-secret-header.js';
 import { NovarchHttpClient } from './novarch-http-client.js';
 
 /** Where the remote engine's server and key come from when none is given in code. */
@@ -61,6 +63,12 @@ const POLL_SLACK_MS = 10_000;
 export class RemoteEngine implements GovernanceEngine {
   readonly #client: NovarchHttpClient;
   readonly #pollMs: number;
+  /**
+   * The secrets of the sessions this engine opened, by session id: the server lets a session be
+   * written only with its secret. They live in this process's memory only (never in an
+   * environment variable the agent's tools inherit, never on disk).
+   */
+  readonly #secrets = new Map<string, string>();
   readonly store: EngineStore;
 
   constructor(options: RemoteEngineOptions) {
@@ -97,10 +105,18 @@ export class RemoteEngine implements GovernanceEngine {
       throw new NovarchError(
         `maxHoldS must be a finite number of seconds ≥ 0 or augur.ADOPT_DEPLOYMENT_WINDOW; got ${String(maxHoldS)}`,
       );
-    return this.#client.request('POST', '/v1/sessions', {
+    const { sessionSecret, ...session } = await this.#client.request('POST', '/v1/sessions', {
       body: { ...scope, ...(adopt ? {} : { maxHoldS }) },
-      schema: SessionRecordSchema,
+      schema: OpenedSessionSchema,
     });
+    if (sessionSecret !== undefined) this.#secrets.set(session.id, sessionSecret);
+    return session;
+  }
+
+  /** The header that proves to the server that this engine opened the session. */
+  #secretOf(sessionId: string): Record<string, string> {
+    const secret = this.#secrets.get(sessionId);
+    return secret === undefined ? {} : { [SESSION_SECRET_HEADER]: secret };
   }
 
   async decide(
@@ -116,6 +132,7 @@ export class RemoteEngine implements GovernanceEngine {
         ...(left === undefined ? {} : { deadlineInMs: left }),
         ...(options.release === undefined ? {} : { release: options.release }),
       },
+      headers: this.#secretOf(session.id),
       schema: DecisionSchema,
       timeoutMs: left === undefined ? DECIDE_TIMEOUT_MS : Math.max(1_000, left),
     });
@@ -126,7 +143,7 @@ export class RemoteEngine implements GovernanceEngine {
     return this.#client.request(
       'POST',
       `/v1/sessions/${encodeURIComponent(action.sessionId)}/actions/${encodeURIComponent(action.id)}/release`,
-      { schema: ReleaseResultSchema },
+      { headers: this.#secretOf(action.sessionId), schema: ReleaseResultSchema },
     );
   }
 
@@ -139,10 +156,13 @@ export class RemoteEngine implements GovernanceEngine {
   async awaitHold(hold: HoldRecord, signal?: AbortSignal): Promise<HoldRecord> {
     const path = `/v1/holds/${encodeURIComponent(hold.id)}`;
     const waiter = { pid: process.pid, host: os.hostname() };
+    const headers = this.#secretOf(hold.sessionId);
     for (;;) {
-      if (signal?.aborted) return this.#client.request('POST', `${path}/abort`, { schema: HoldRecordSchema });
+      if (signal?.aborted)
+        return this.#client.request('POST', `${path}/abort`, { headers, schema: HoldRecordSchema });
       try {
         const current = await this.#client.request('POST', `${path}/wait`, {
+          headers,
           body: { timeoutMs: this.#pollMs, waiter },
           schema: HoldRecordSchema,
           idempotent: true,
@@ -167,6 +187,7 @@ export class RemoteEngine implements GovernanceEngine {
   #recordEvidence(evidence: Omit<EvidenceRecord, 'id'>): Promise<EvidenceRecord> {
     const { sessionId, ...body } = evidence;
     return this.#client.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/evidence`, {
+      headers: this.#secretOf(sessionId),
       body,
       schema: EvidenceRecordSchema,
     });
@@ -175,6 +196,7 @@ export class RemoteEngine implements GovernanceEngine {
   #recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
     const { sessionId, ...body } = refusal;
     return this.#client.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/refusals`, {
+      headers: this.#secretOf(sessionId),
       body,
       schema: RefusalRecordSchema,
     });
@@ -187,6 +209,7 @@ export class RemoteEngine implements GovernanceEngine {
         'an agent key cannot kill a session as an operator: use `novarch sessions kill --server URL`',
       );
     await this.#client.request('POST', `/v1/sessions/${encodeURIComponent(id)}/latch`, {
+      headers: this.#secretOf(id),
       body: {
         reason,
         source,

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import type { AgentKeyInfo, Created, IdentityStore, OperatorTokenInfo } from '../identity/identity-store.js';
+import type {
+  AgentKeyInfo,
+  Created,
+  IdentityStore,
+  NewAgentKey,
+  OperatorTokenInfo,
+} from '../identity/identity-store.js';
 import { formatGrant, type Grant, type OperatorRole } from '../identity/principal.js';
 import {
   AgentKeyInfoSchema,
@@ -32,9 +38,14 @@ export class RemoteIdentities implements IdentityOperations {
     this.#client = client;
   }
 
-  async createAgentKey(options: { tenantId: string; name: string }): Promise<Created<AgentKeyInfo>> {
+  async createAgentKey(options: NewAgentKey): Promise<Created<AgentKeyInfo>> {
     const created = await this.#client.request('POST', '/v1/admin/keys', {
-      body: { tenantId: options.tenantId, name: options.name },
+      body: {
+        tenantId: options.tenantId,
+        name: options.name,
+        ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
+        ...(options.teamIds === undefined ? {} : { teamIds: [...options.teamIds] }),
+      },
       schema: CreatedKeySchema,
     });
     return { info: keyInfo(created.key), secret: created.secret };
@@ -104,6 +115,8 @@ function keyInfo(key: z.output<typeof AgentKeyInfoSchema>): AgentKeyInfo {
     id: key.id,
     tenantId: key.tenantId,
     name: key.name,
+    ...(key.agentId === undefined ? {} : { agentId: key.agentId }),
+    ...(key.teamIds === undefined ? {} : { teamIds: key.teamIds }),
     createdAt: key.createdAt,
     ...(key.revokedAt === undefined ? {} : { revokedAt: key.revokedAt }),
   };

@@ -1,5 +1,6 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { CEL_TYPES, CEL_VARIABLES } from './cel-types.js';
+import { estimateConditionSteps, type ListSizes } from './estimate-condition-cost.js';
 import { inRuleWords, LINEAR_MATCHES, linearMatches, useLinearMatches } from './linear-matches.js';
 import { suggestionHint } from './yaml/did-you-mean.js';
 
@@ -21,6 +22,8 @@ export type CompiledCondition =
       evaluate: (activation: Record<string, unknown>) => unknown;
       /** Whether the expression reads `evidence` (decides which evidence a verdict cites). */
       readsEvidence: boolean;
+      /** An upper bound of its evaluation steps on lists of these sizes. */
+      steps: (sizes: ListSizes) => number;
     }
   | {
       ok: false;
@@ -67,6 +70,7 @@ export function compileCondition(expression: string): CompiledCondition {
     ok: true,
     evaluate: (activation) => parsed(activation),
     readsEvidence: mentions(parsed.ast, 'evidence'),
+    steps: (sizes) => estimateConditionSteps(parsed.ast, sizes),
   };
 }
 

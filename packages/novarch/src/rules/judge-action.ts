@@ -1,7 +1,7 @@
 import type { EvidenceRecord, SessionScope, Verdict } from '../model/records.js';
 import { buildCelActivation, type JudgedAction } from './build-cel-activation.js';
 import { combineRuleOutcomes } from './combine-rule-outcomes.js';
-import { evaluateConditionRule } from './evaluate-condition-rule.js';
+import { evaluateConditionRule, listSizesOf } from './evaluate-condition-rule.js';
 import { judgeRulesWithLlm } from './judge-rules-with-llm.js';
 import type { LlmJudge } from './llm/llm-judge.js';
 import { type RuleOutcome, undecided, violation } from './rule-outcome.js';
@@ -78,6 +78,7 @@ async function judge(options: JudgeActionOptions): Promise<Verdict> {
   } catch (error) {
     activationError = error instanceof Error ? error.message : String(error);
   }
+  const sizes = activation === undefined ? undefined : listSizesOf(activation, evidence.length);
   for (const rule of applicable) {
     if (rule.condition === undefined) continue;
     const unreadable = `the action or evidence cannot be read (${activationError}); counted as violated`;
@@ -85,7 +86,7 @@ async function judge(options: JudgeActionOptions): Promise<Verdict> {
       rule,
       activation === undefined
         ? violation(rule, unreadable, [])
-        : evaluateConditionRule(rule, rule.condition, activation, evidenceIds),
+        : evaluateConditionRule(rule, rule.condition, activation, evidenceIds, sizes),
     );
   }
   const alreadyKilled = [...outcomes.values()].some((outcome) => outcome.decision === 'kill');

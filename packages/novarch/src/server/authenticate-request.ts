@@ -21,7 +21,7 @@ export async function authenticateRequest(
   const header = context.req.header('authorization');
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw new ProblemError(401, 'Unauthorized', MISSING);
-  const principal = await services.identities.authenticate(match[1]);
+  const principal = await lookUp(services, match[1]);
   if (principal === undefined)
     throw new ProblemError(
       401,
@@ -40,6 +40,22 @@ export async function authenticateRequest(
     );
   checkAccess(principal, access);
   return principal;
+}
+
+/**
+ * The credential's principal. The identity tables failing (the database restarting, unreachable)
+ * is a 503 that says so: the request is refused (fail-closed) and may be sent again.
+ */
+async function lookUp(services: ServerServices, credential: string): Promise<Principal | undefined> {
+  try {
+    return await services.identities.authenticate(credential);
+  } catch {
+    throw new ProblemError(
+      503,
+      'Service Unavailable',
+      'the identity store failed (the database is unreachable or restarting): nothing was done; try again',
+    );
+  }
 }
 
 function checkAccess(principal: Principal, access: Access): void {

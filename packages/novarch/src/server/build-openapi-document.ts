@@ -58,22 +58,31 @@ const PROBLEM_DESCRIPTIONS: Record<string, string> = {
   '403': 'the credential may not do this (an agent key deciding, another tenant, a tenant not served here)',
   '404': 'no such id visible to this credential (ids of another tenant included)',
   '409': 'refused: the hold was already decided or nothing waits on it, the session already killed',
+  '413': 'the body is larger than 8 MiB (8388608 bytes): refused unread (on every /v1 route), nothing stored',
+  '431':
+    "the request's headers are larger than Node's limit (16 KiB): answered by the HTTP server before any route, with no body",
   '503': 'the store failed: the agent refuses the call (fail-closed)',
   '500': 'the server failed (logged on its side; no detail is sent)',
 };
 
 function problems(route: RouteSpec): Record<string, unknown> {
-  const statuses = route.access === 'public' ? ['500'] : ['400', '401', '403', '404', '409', '500', '503'];
+  // 413 on every /v1 route: a body too large is refused before the route is known to take none.
+  const statuses =
+    route.access === 'public' ? ['500'] : ['400', '401', '403', '404', '409', '413', '500', '503'];
   const problem = jsonSchema(ProblemSchema, 'output');
-  return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: PROBLEM_DESCRIPTIONS[status],
-        content: { 'application/problem+json': { schema: problem } },
-      },
-    ]),
-  );
+  return {
+    ...Object.fromEntries(
+      statuses.map((status) => [
+        status,
+        {
+          description: PROBLEM_DESCRIPTIONS[status],
+          content: { 'application/problem+json': { schema: problem } },
+        },
+      ]),
+    ),
+    // No content: Node answers it before the request reaches the app.
+    '431': { description: PROBLEM_DESCRIPTIONS['431'] },
+  };
 }
 
 function success(route: RouteSpec): Record<string, unknown> {

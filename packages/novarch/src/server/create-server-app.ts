@@ -1,13 +1,16 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { authenticateRequest } from './authenticate-request.js';
 import { mountConsole, type ServerConsoleOptions } from './mount-console.js';
 import { ProblemError } from './problem-error.js';
 import { problemOf, problemResponse, zodIssues } from './problem-response.js';
+import { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 import type { RouteSpec } from './route-spec.js';
 import { SERVER_ROUTES } from './routes/server-routes.js';
 import type { ServerServices } from './server-services.js';
 import { SessionScopeCache } from './session-scope-cache.js';
+import { SESSION_SECRET_HEADER } from './session-secret-header.js';
 import { TenantScopedStore } from './tenant-scoped-store.js';
 
 export interface ServerAppOptions {
@@ -26,6 +29,21 @@ export function createServerApp(services: ServerServices, options: ServerAppOpti
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const app = new Hono();
   const scopes = new SessionScopeCache();
+  // Before any route reads a body: a larger one is refused unread (413), so one client's huge
+  // body costs neither memory nor other tenants' time.
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (context) =>
+        problemResponse(context, {
+          type: 'about:blank',
+          title: 'Content Too Large',
+          status: 413,
+          detail: `the request body is larger than ${MAX_BODY_BYTES} bytes: nothing of it was read or stored`,
+        }),
+    }),
+  );
   for (const route of SERVER_ROUTES) register(app, route, services, scopes);
   if (options.console !== false) mountConsole(app, services, { log, ...options.console });
   app.notFound((context) =>
@@ -51,10 +69,16 @@ function register(app: Hono, route: RouteSpec, services: ServerServices, scopes:
   const path = route.path.replace(/\{([A-Za-z]+)\}/g, ':$1');
   app[route.method](path, async (context) => {
     const principal = await authenticateRequest(context, route.access, services);
-    const params = parse(route.params, context.req.param(), 'path');
-    const query = parse(route.query, context.req.query(), 'query');
+    const params =
+      route.params === undefined
+        ? undefined
+        : parse(route.params, withoutNul(context.req.param(), 'path'), 'path');
+    const query =
+      route.query === undefined
+        ? undefined
+        : parse(route.query, withoutNul(context.req.query(), 'query'), 'query');
     const body =
-      route.body === undefined ? undefined : parse(route.body, await readJson(context.req.raw), 'body');
+      route.body === undefined ? undefined : parse(route.body, await readJsonBody(context.req.raw), 'body');
     const text = route.textBody === undefined ? undefined : await context.req.text();
     const result = await route.handle({
       params,
@@ -62,13 +86,34 @@ function register(app: Hono, route: RouteSpec, services: ServerServices, scopes:
       body,
       ...(text === undefined ? {} : { text }),
       principal,
-      scoped: principal === undefined ? undefined : new TenantScopedStore(services.store, principal, scopes),
+      scoped:
+        principal === undefined
+          ? undefined
+          : new TenantScopedStore(
+              services.store,
+              principal,
+              scopes,
+              context.req.header(SESSION_SECRET_HEADER) ?? undefined,
+            ),
       services,
       context,
     });
     if (result instanceof Response) return result;
     return context.json(result, route.status ?? 200);
   });
+}
+
+/** The path or query parameters, unless one holds a NUL character (400: no store keeps it). */
+function withoutNul(values: Record<string, string>, root: string): Record<string, string> {
+  for (const [name, value] of Object.entries(values))
+    if (value.includes('\u0000'))
+      throw new ProblemError(
+        400,
+        'Bad Request',
+        `${root}.${name}: contains a NUL character (\\u0000): remove it`,
+        [{ path: `${root}.${name}`, message: 'contains a NUL character (\\u0000): remove it' }],
+      );
+  return values;
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, root: string): unknown {
@@ -82,16 +127,6 @@ function parse(schema: z.ZodType | undefined, value: unknown, root: string): unk
     issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '),
     issues,
   );
-}
-
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ProblemError(400, 'Bad Request', 'body: not valid JSON (send Content-Type: application/json)');
-  }
 }
 
 function describe(error: unknown): string {

@@ -17,6 +17,7 @@ const SHUTDOWN_CUT_DETAIL = 'the server shut down before this request finished: 
 const STORE_METHODS = {
   createSession: 'write',
   getSession: 'read',
+  getSessionBinding: 'read',
   listSessions: 'read',
   killSession: 'write',
   recordEvidence: 'write',

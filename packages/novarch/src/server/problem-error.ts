@@ -18,7 +18,7 @@ export interface ProblemIssue {
 export class ProblemError extends NovarchError {
   override name = 'ProblemError';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 503,
     readonly title: string,
     detail: string,
     readonly issues?: readonly ProblemIssue[],

@@ -3,8 +3,8 @@ import { ZodError } from 'zod';
 import { OperationRefusedError, OperatorUsageError } from '../cli/operator-errors.js';
 import { NovarchError } from '../errors.js';
 import { IdentityError } from '../identity/identity-store.js';
-import { NovarchStoreError } from '../store/novarch-store-error.js';
-import { ProblemError, type ProblemIssue } from './problem-error.js';
+import { NovarchStoreError, UnknownRecordError } from '../store/novarch-store-error.js';
+import { notFound, ProblemError, type ProblemIssue } from './problem-error.js';
 
 /** The problem document of an error (RFC 9457), without stacks or internals. */
 export interface Problem {
@@ -21,6 +21,7 @@ export interface Problem {
  * - a request that does not match its schema (ZodError): 400 with every field problem;
  * - an operation refused (hold already decided, nothing waits on it, session already killed): 409;
  * - a bad operator request (deny without rationale, a reserved name), a bad key or token: 400;
+ * - an id the store does not know where the request puts it (another session's action): 404;
  * - the store failing: 503 (the agent's engine refuses the call: fail-closed);
  * - anything else: 500, with no detail (it is logged on the server's stderr).
  */
@@ -45,6 +46,13 @@ export function problemOf(error: unknown): Problem {
   }
   if (error instanceof OperationRefusedError)
     return { type: 'about:blank', title: 'Conflict', status: 409, detail: error.message };
+  if (error instanceof UnknownRecordError)
+    return {
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      detail: notFound(error.noun, error.id).message,
+    };
   if (error instanceof NovarchStoreError)
     return {
       type: 'about:blank',
@@ -95,13 +103,14 @@ function problemHeaders(problem: Problem): Record<string, string> {
   return headers;
 }
 
-function problemStatus(status: number): 400 | 401 | 403 | 404 | 409 | 500 | 503 {
+function problemStatus(status: number): 400 | 401 | 403 | 404 | 409 | 413 | 500 | 503 {
   switch (status) {
     case 400:
     case 401:
     case 403:
     case 404:
     case 409:
+    case 413:
     case 503:
       return status;
     default:

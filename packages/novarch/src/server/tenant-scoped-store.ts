@@ -1,3 +1,4 @@
+import { newSessionSecret, secretMatches } from '../identity/identity-secrets.js';
 import { mayAccess, type Principal } from '../identity/principal.js';
 import type {
   ActionRelease,
@@ -7,6 +8,7 @@ import type {
   HoldWaiterIdentity,
   NovarchStore,
   ReleaseResult,
+  SessionBinding,
 } from '../model/novarch-store.js';
 import type {
   ActionRecord,
@@ -20,6 +22,7 @@ import type {
 } from '../model/records.js';
 import { notFound, ProblemError } from './problem-error.js';
 import { SessionScopeCache } from './session-scope-cache.js';
+import { SESSION_SECRET_HEADER } from './session-secret-header.js';
 
 /**
  * The store as one credential sees it: every read returns only sessions (and their evidence,
@@ -29,17 +32,27 @@ import { SessionScopeCache } from './session-scope-cache.js';
  * operations shared with the CLI (deciding, killing, listing) are scoped without knowing it.
  */
 export class TenantScopedStore implements NovarchStore {
+  /** The secrets of the sessions this request opened (the route returns them once). */
+  readonly #issued = new Map<string, string>();
+
   constructor(
     private readonly store: NovarchStore,
     readonly principal: Principal,
     /**
-     * The server's memory of sessions' tenants and teams. A session's scope never changes, so the
-     * scope checks of writes to it (evidence, an action, its verdict and release) need not read the
-     * session again; reads of the session itself (its kill) always go to the store.
+     * The server's memory of sessions' tenants, teams and bindings. None of them changes once a
+     * session is opened, so the checks of writes to it (evidence, an action, its verdict and
+     * release) need not read the session again; reads of the session itself (its kill) always go
+     * to the store.
      */
     private readonly scopes = new SessionScopeCache(),
+    /** The session secret the request carries (`Novarch-Session-Secret`), if any. */
+    private readonly sessionSecret?: string,
   ) {}
 
+  /**
+   * Opens a session. An agent key's session is bound to that key and to a new secret, stored
+   * with it in one transaction: only that key, sending that secret, may write on it.
+   */
   async createSession(scope: SessionScope, holdWaitSeconds: number): Promise<SessionRecord> {
     if (!mayAccess(this.principal, scope))
       throw new ProblemError(
@@ -47,15 +60,33 @@ export class TenantScopedStore implements NovarchStore {
         'Forbidden',
         `this credential may not open sessions of tenant "${scope.tenantId}" team "${scope.teamId}"`,
       );
-    const session = await this.store.createSession(scope, holdWaitSeconds);
-    this.scopes.remember(session.id, session);
+    if (this.principal.kind !== 'agent') {
+      const session = await this.store.createSession(scope, holdWaitSeconds);
+      this.scopes.remember(session.id, session, null);
+      return session;
+    }
+    const secret = newSessionSecret();
+    const binding = { agentKeyId: this.principal.id, secretHash: secret.hash };
+    const session = await this.store.createSession(scope, holdWaitSeconds, binding);
+    this.scopes.remember(session.id, session, binding);
+    this.#issued.set(session.id, secret.text);
     return session;
+  }
+
+  /** The secret of a session this request opened (undefined for any other). */
+  issuedSecret(sessionId: string): string | undefined {
+    return this.#issued.get(sessionId);
+  }
+
+  getSessionBinding(id: string): Promise<SessionBinding | undefined> {
+    return this.store.getSessionBinding(id);
   }
 
   async getSession(id: string): Promise<SessionRecord | undefined> {
     const session = await this.store.getSession(id);
-    if (session !== undefined) this.scopes.remember(session.id, session);
-    return session !== undefined && mayAccess(this.principal, session) ? session : undefined;
+    if (session === undefined) return undefined;
+    const binding = await this.#bindingOf(session.id, session);
+    return this.#sees(session, binding) ? session : undefined;
   }
 
   /** The session, or a 404 problem when this credential may not see it. */
@@ -65,11 +96,61 @@ export class TenantScopedStore implements NovarchStore {
     return session;
   }
 
+  /** The session's binding, from the server's memory or the store (operators need none). */
+  async #bindingOf(
+    id: string,
+    scope: Pick<SessionScope, 'tenantId' | 'teamId'>,
+  ): Promise<SessionBinding | null | undefined> {
+    if (this.principal.kind !== 'agent') {
+      this.scopes.remember(id, scope);
+      return undefined;
+    }
+    const known = this.scopes.get(id)?.binding;
+    if (known !== undefined) return known;
+    const binding = (await this.store.getSessionBinding(id)) ?? null;
+    this.scopes.remember(id, scope, binding);
+    return binding;
+  }
+
+  /**
+   * Whether this credential sees a session: its tenant (and team) granted, and for an agent key
+   * a session it opened itself (or one opened before sessions were bound to keys).
+   */
+  #sees(
+    scope: Pick<SessionScope, 'tenantId' | 'teamId'>,
+    binding: SessionBinding | null | undefined,
+  ): boolean {
+    if (!mayAccess(this.principal, scope)) return false;
+    if (this.principal.kind !== 'agent' || binding === null || binding === undefined) return true;
+    return binding.agentKeyId === this.principal.id;
+  }
+
   /** A 404 problem unless this credential may see the session (its scope, not its current state). */
-  async #requireVisible(id: string): Promise<void> {
-    const scope = this.scopes.get(id);
-    if (scope === undefined) await this.requireSession(id);
-    else if (!mayAccess(this.principal, scope)) throw notFound('session', id);
+  async #requireVisible(id: string): Promise<SessionBinding | null | undefined> {
+    const known = this.scopes.get(id);
+    if (known === undefined) {
+      await this.requireSession(id);
+      return this.scopes.get(id)?.binding;
+    }
+    const binding = await this.#bindingOf(id, known);
+    if (!this.#sees(known, binding)) throw notFound('session', id);
+    return binding;
+  }
+
+  /**
+   * A 404 problem unless this credential may see the session, and a 403 unless it may write on
+   * it: an agent key writes on a bound session only with the session's secret, which the remote
+   * engine that opened it holds (and the agent's own tools never get).
+   */
+  async requireWritable(id: string): Promise<void> {
+    const binding = await this.#requireVisible(id);
+    if (this.principal.kind !== 'agent' || binding === null || binding === undefined) return;
+    if (this.sessionSecret === undefined || !secretMatches(this.sessionSecret, binding.secretHash))
+      throw new ProblemError(
+        403,
+        'Forbidden',
+        `session ${id} is written only with its own secret (the ${SESSION_SECRET_HEADER} header its remote engine sends, from the answer that opened it): nothing was stored`,
+      );
   }
 
   async listSessions(filter?: {
@@ -77,16 +158,23 @@ export class TenantScopedStore implements NovarchStore {
     agentId?: string;
     killed?: boolean;
   }): Promise<SessionRecord[]> {
-    return (await this.store.listSessions(filter)).filter((session) => mayAccess(this.principal, session));
+    const sessions = (await this.store.listSessions(filter)).filter((session) =>
+      mayAccess(this.principal, session),
+    );
+    if (this.principal.kind !== 'agent') return sessions;
+    const visible: SessionRecord[] = [];
+    for (const session of sessions)
+      if (this.#sees(session, await this.#bindingOf(session.id, session))) visible.push(session);
+    return visible;
   }
 
   async killSession(id: string, reason: string, details?: KillDetails): Promise<void> {
-    await this.#requireVisible(id);
+    await this.requireWritable(id);
     return this.store.killSession(id, reason, details);
   }
 
   async recordEvidence(evidence: Omit<EvidenceRecord, 'id'>): Promise<EvidenceRecord> {
-    await this.#requireVisible(evidence.sessionId);
+    await this.requireWritable(evidence.sessionId);
     return this.store.recordEvidence(evidence);
   }
 
@@ -96,27 +184,27 @@ export class TenantScopedStore implements NovarchStore {
   }
 
   async recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
-    await this.#requireVisible(action.sessionId);
+    await this.requireWritable(action.sessionId);
     return this.store.recordAction(action);
   }
 
   async recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord> {
-    await this.#requireVisible(verdict.sessionId);
+    await this.requireWritable(verdict.sessionId);
     return this.store.recordVerdict(verdict);
   }
 
   async releaseAction(release: ActionRelease): Promise<ReleaseResult> {
-    await this.#requireVisible(release.sessionId);
+    await this.requireWritable(release.sessionId);
     return this.store.releaseAction(release);
   }
 
   async recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
-    await this.#requireVisible(refusal.sessionId);
+    await this.requireWritable(refusal.sessionId);
     return this.store.recordRefusal(refusal);
   }
 
   async createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord> {
-    await this.#requireVisible(sessionId);
+    await this.requireWritable(sessionId);
     return this.store.createHold(actionId, sessionId, deadline);
   }
 
@@ -149,7 +237,8 @@ export class TenantScopedStore implements NovarchStore {
   }
 
   async checkInHoldWaiter(id: string, waiter: HoldWaiterIdentity): Promise<void> {
-    await this.requireHold(id);
+    const hold = await this.requireHold(id);
+    await this.requireWritable(hold.sessionId);
     return this.store.checkInHoldWaiter(id, waiter);
   }
 
@@ -159,7 +248,8 @@ export class TenantScopedStore implements NovarchStore {
     decidedBy: string,
     rationale?: string,
   ): Promise<HoldRecord> {
-    await this.requireHold(id);
+    const hold = await this.requireHold(id);
+    await this.requireWritable(hold.sessionId);
     return this.store.decideHold(id, status, decidedBy, rationale);
   }
 
@@ -170,9 +260,14 @@ export class TenantScopedStore implements NovarchStore {
   async audit(filter: AuditFilter = {}): Promise<AuditEntry[]> {
     const { limit, ...rest } = filter;
     if (rest.sessionId !== undefined && (await this.getSession(rest.sessionId)) === undefined) return [];
-    const entries = (await this.store.audit(rest)).filter((entry) =>
-      mayAccess(this.principal, entry.session),
-    );
+    let entries = (await this.store.audit(rest)).filter((entry) => mayAccess(this.principal, entry.session));
+    if (this.principal.kind === 'agent') {
+      const visible: AuditEntry[] = [];
+      for (const entry of entries)
+        if (this.#sees(entry.session, await this.#bindingOf(entry.session.id, entry.session)))
+          visible.push(entry);
+      entries = visible;
+    }
     return limit === undefined ? entries : entries.slice(-limit);
   }
 

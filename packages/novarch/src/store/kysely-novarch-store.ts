@@ -8,6 +8,7 @@ import type {
   HoldWaiterIdentity,
   NovarchDatabaseStore,
   ReleaseResult,
+  SessionBinding,
 } from '../model/novarch-store.js';
 import {
   type ActionRecord,
@@ -34,7 +35,7 @@ import type {
 } from '../model/webhook-delivery.js';
 import { decideHold } from './decide-hold.js';
 import { toJsonColumn } from './json-column.js';
-import { NovarchStoreError } from './novarch-store-error.js';
+import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
 import { osUser } from './os-user.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import { parseActionRow, parseEvidenceRow, parseSessionRow, parseVerdictRow } from './parse-record-rows.js';
@@ -66,6 +67,52 @@ export interface KyselyStoreGuards {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const identity: StoredValuePolicy = (value) => value;
+
+/** Fails unless `actionId` is an action of session `sessionId`. */
+async function requireOwnAction(
+  db: Kysely<StoreTables>,
+  sessionId: string,
+  actionId: string,
+  outcome: string,
+): Promise<void> {
+  const found = await db
+    .selectFrom('actions')
+    .select('id')
+    .where('id', '=', actionId)
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  if (found === undefined)
+    throw new UnknownRecordError(
+      'action',
+      actionId,
+      `No action ${actionId} in session ${sessionId}: ${outcome}.`,
+    );
+}
+
+/** Fails unless every id of `evidenceIds` is evidence of session `sessionId`. */
+async function requireOwnEvidence(
+  db: Kysely<StoreTables>,
+  sessionId: string,
+  evidenceIds: readonly string[],
+  outcome: string,
+): Promise<void> {
+  const wanted = [...new Set(evidenceIds)];
+  if (wanted.length === 0) return;
+  const found = await db
+    .selectFrom('evidence')
+    .select('id')
+    .where('id', 'in', wanted)
+    .where('session_id', '=', sessionId)
+    .execute();
+  if (found.length === wanted.length) return;
+  const known = new Set(found.map((row) => row.id));
+  const missing = wanted.filter((id) => !known.has(id));
+  throw new UnknownRecordError(
+    'evidence',
+    missing.join(', '),
+    `No evidence ${missing.join(', ')} in session ${sessionId}: ${outcome}.`,
+  );
+}
 
 /** A fresh id such as `hold_0b7f…`: the prefix tells an operator what the id names. */
 function newId(prefix: string): string {
@@ -142,7 +189,11 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     return this.#run(operation, (db) => this.#dialect.durably(db, work));
   }
 
-  createSession(scope: SessionScope, holdWaitSeconds: number): Promise<SessionRecord> {
+  createSession(
+    scope: SessionScope,
+    holdWaitSeconds: number,
+    binding?: SessionBinding,
+  ): Promise<SessionRecord> {
     return this.#run('create a session', async (db) => {
       if (!Number.isFinite(holdWaitSeconds) || holdWaitSeconds < 0) {
         throw new NovarchStoreError(`holdWaitSeconds must be a finite number ≥ 0; got ${holdWaitSeconds}.`);
@@ -162,8 +213,30 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         killed_by_os_user: null,
       };
       const record = parseSessionRow(row, 'new');
-      await db.insertInto('sessions').values(row).execute();
+      if (binding === undefined) {
+        await db.insertInto('sessions').values(row).execute();
+        return record;
+      }
+      // One transaction: a session is never seen without the binding it was opened with.
+      await this.#dialect.transaction(db, async (locked) => {
+        await locked.insertInto('sessions').values(row).execute();
+        await locked
+          .insertInto('session_bindings')
+          .values({ session_id: row.id, agent_key_id: binding.agentKeyId, secret_hash: binding.secretHash })
+          .execute();
+      });
       return record;
+    });
+  }
+
+  getSessionBinding(id: string): Promise<SessionBinding | undefined> {
+    return this.#run(`read the binding of session ${id}`, async (db) => {
+      const row = await db
+        .selectFrom('session_bindings')
+        .select(['agent_key_id', 'secret_hash'])
+        .where('session_id', '=', id)
+        .executeTakeFirst();
+      return row === undefined ? undefined : { agentKeyId: row.agent_key_id, secretHash: row.secret_hash };
     });
   }
 
@@ -193,6 +266,11 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
 
   killSession(id: string, reason: string, details: KillDetails = { source: 'operator' }): Promise<void> {
     return this.#decide(`kill session ${id}`, async (db) => {
+      // What the kill cites must be the session's own: another session's action or evidence
+      // would show in its audit as the grounds of this kill.
+      if (details.actionId !== undefined)
+        await requireOwnAction(db, id, details.actionId, 'nothing was killed');
+      await requireOwnEvidence(db, id, details.evidenceIds ?? [], 'nothing was killed');
       // The latch is set once, atomically: a second kill (from any process) changes nothing.
       const result = await db
         .updateTable('sessions')
@@ -212,7 +290,8 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         .executeTakeFirst();
       if (result.numUpdatedRows > 0n) return;
       const existing = await db.selectFrom('sessions').select('id').where('id', '=', id).executeTakeFirst();
-      if (existing === undefined) throw new NovarchStoreError(`No session ${id}: nothing was killed.`);
+      if (existing === undefined)
+        throw new UnknownRecordError('session', id, `No session ${id}: nothing was killed.`);
     });
   }
 
@@ -289,6 +368,9 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
   recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord> {
     return this.#decide(`record a verdict on action ${verdict.actionId}`, async (db) => {
       const { row, record } = this.#verdictRow(verdict);
+      // Only on an action of its own session. No transaction is needed: an action's session never
+      // changes once it is recorded.
+      await requireOwnAction(db, verdict.sessionId, verdict.actionId, 'nothing was recorded');
       await db.insertInto('verdicts').values(row).execute();
       return record;
     });
@@ -309,7 +391,11 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
             .$if(this.#dialect.rowLocks, (query) => query.forUpdate())
             .executeTakeFirst();
           if (sessionRow === undefined)
-            throw new NovarchStoreError(`No session ${sessionId}: nothing was let run.`);
+            throw new UnknownRecordError(
+              'session',
+              sessionId,
+              `No session ${sessionId}: nothing was let run.`,
+            );
           const session = parseSessionRow(sessionRow);
           if (release.verdict !== undefined) {
             const { row } = this.#verdictRow({
@@ -366,9 +452,14 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
             .selectFrom('actions')
             .selectAll()
             .where('id', '=', refusal.actionId)
+            .where('session_id', '=', refusal.sessionId)
             .executeTakeFirst();
           if (row === undefined)
-            throw new NovarchStoreError(`No action ${refusal.actionId}: no refusal recorded.`);
+            throw new UnknownRecordError(
+              'action',
+              refusal.actionId,
+              `No action ${refusal.actionId} in session ${refusal.sessionId}: no refusal recorded.`,
+            );
           action = parseActionRow(row);
         } else if (refusal.call !== undefined) {
           const row = this.#actionRow({ ...refusal.call, sessionId: refusal.sessionId });
@@ -377,6 +468,12 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         } else {
           throw new NovarchStoreError('A refused call needs its action id or the call itself.');
         }
+        await requireOwnEvidence(
+          locked,
+          refusal.sessionId,
+          refusal.citations.evidenceIds,
+          'no refusal recorded',
+        );
         const { row, record } = this.#verdictRow({
           actionId: action.id,
           sessionId: refusal.sessionId,
@@ -410,6 +507,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         decided_by_os_user: null,
       };
       const record = parseHoldRow(row, 'new');
+      await requireOwnAction(db, sessionId, actionId, 'nothing was recorded');
       await db.insertInto('holds').values(row).execute();
       return record;
     });
@@ -453,7 +551,8 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         .executeTakeFirst();
       if (result.numUpdatedRows > 0n) return;
       const existing = await db.selectFrom('holds').select('id').where('id', '=', id).executeTakeFirst();
-      if (existing === undefined) throw new NovarchStoreError(`No hold ${id}: no check-in was recorded.`);
+      if (existing === undefined)
+        throw new UnknownRecordError('hold', id, `No hold ${id}: no check-in was recorded.`);
     });
   }
 

@@ -8,3 +8,21 @@ import { NovarchError } from '../errors.js';
 export class NovarchStoreError extends NovarchError {
   override name = 'NovarchStoreError';
 }
+
+/**
+ * A store operation named a record that is not there, or not where the operation says it is
+ * (an action or evidence of another session): nothing was written. The server answers it as 404,
+ * the answer an id of another tenant gets too; the gate refuses as for any store error.
+ */
+export class UnknownRecordError extends NovarchStoreError {
+  override name = 'UnknownRecordError';
+  constructor(
+    /** What was not found: `action`, `evidence`, `session`, `hold`. */
+    readonly noun: string,
+    /** The id (or ids) not found. */
+    readonly id: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

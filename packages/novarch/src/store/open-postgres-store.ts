@@ -8,6 +8,7 @@ import { parseStoreUrl, StoreUrlError } from './parse-store-url.js';
 import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
 import { type StoredValueOptions, storedValuePolicy } from './stored-value-policy.js';
+import { surviveLostConnections } from './survive-lost-connections.js';
 
 // Everything PostgreSQL-specific lives in this file: the pool, the session settings, the locks.
 // The queries themselves (`kysely-novarch-store.ts`) are the SQLite store's.
@@ -132,9 +133,7 @@ export async function openPostgresStore(
     max: options.maxConnections ?? DEFAULT_POSTGRES_MAX_CONNECTIONS,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS,
   });
-  // An idle connection the server dropped (a restart) emits 'error' on the pool; unhandled, it
-  // would end the process. The next query opens a new connection and fails or succeeds on its own.
-  pool.on('error', () => {});
+  surviveLostConnections(pool);
   // lock_timeout = 0 means "wait for ever" in PostgreSQL: a wait of 0 ms is 1 ms.
   const lockTimeout = Math.max(1, Math.ceil(lockWaitMs));
   const db = new Kysely<StoreTables>({

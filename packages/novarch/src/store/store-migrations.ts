@@ -169,4 +169,18 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .execute();
     },
   },
+  {
+    version: 6,
+    name: 'sessions bound to the agent key that opened them, with their secret',
+    async up(db) {
+      // Apart from `sessions`: a session opened in process has no row, and rows of sessions
+      // opened before this migration are absent (they stay reachable by any key of their tenant).
+      await db.schema
+        .createTable('session_bindings')
+        .addColumn('session_id', 'text', (column) => column.primaryKey().references('sessions.id'))
+        .addColumn('agent_key_id', 'text', (column) => column.notNull())
+        .addColumn('secret_hash', 'text', (column) => column.notNull())
+        .execute();
+    },
+  },
 ];

@@ -127,6 +127,16 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
+/**
+ * `session_bindings` (migration 6): which agent key opened a session over HTTP, and the SHA-256
+ * of the session's secret (the secret itself is never stored). Sessions opened in process have none.
+ */
+export interface SessionBindingsTable {
+  session_id: string;
+  agent_key_id: string;
+  secret_hash: string;
+}
+
 /** Every table of a Novarch store. */
 export interface StoreTables {
   schema_migrations: SchemaMigrationsTable;
@@ -137,4 +147,5 @@ export interface StoreTables {
   holds: HoldsTable;
   rule_sets: RuleSetsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  session_bindings: SessionBindingsTable;
 }

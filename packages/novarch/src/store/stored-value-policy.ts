@@ -19,11 +19,17 @@ export interface StoredValueOptions {
 }
 
 /**
- * Common shapes of secrets: API keys (Anthropic, OpenAI, AWS, GitHub, Slack, Google), bearer
- * tokens, JWTs and PEM private keys. No nested quantifiers: each runs in linear time.
+ * Common shapes of secrets: Novarch's own (agent keys, operator tokens, session secrets), API keys
+ * (Anthropic, OpenAI, Stripe, AWS access and secret keys, GitHub, Slack, Google), passwords in
+ * URLs (`postgres://user:PASSWORD@host`), bearer tokens, JWTs and PEM private keys. No nested
+ * quantifiers: each runs in linear time.
  */
 export const DEFAULT_REDACTIONS: readonly RegExp[] = Object.freeze([
+  /\bnv[ao]_[0-9a-f]{12}_[A-Za-z0-9_-]{43}|\bnvs_[A-Za-z0-9_-]{43}/g,
   /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g,
+  /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
+  /(?<=\b(?:aws_secret_access_key|secretaccesskey)["']?\s{0,4}[=:]\s{0,4}["']?)[A-Za-z0-9/+=]{40}/gi,
+  /(?<=\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^:/?#@\s]{1,128}:)[^@/?#\s]{1,256}(?=@)/g,
   /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   /\bgh[pousr]_[A-Za-z0-9]{30,}/g,
   /\bgithub_pat_[A-Za-z0-9_]{30,}/g,

@@ -120,7 +120,7 @@ describe('remoteEngine through the real CLI, against novarch serve in another pr
     let sessionId = '';
     const gate = await remote.run(fake.url, {
       onGate: (opened) => {
-        sessionId = JSON.parse(JSON.stringify(opened.agentEnv({}))).NOVARCH_GOVERNED_SESSION;
+        sessionId = opened.sessionId;
       },
     });
     await remote.close();

@@ -67,6 +67,7 @@ describe('the SQLite store shared by several processes', () => {
         { version: 3 },
         { version: 4 },
         { version: 5 },
+        { version: 6 },
       ]);
       expect(database.prepare('select count(*) as sessions from sessions').get()).toEqual({ sessions: 3 });
     } finally {

@@ -161,7 +161,94 @@ export function describeRecordCases({ store, check }: ConformanceContext): void 
       const verdict: Verdict = { kind: 'pass', citations: { ruleIds: [], evidenceIds: [], rationale: 'ok' } };
       await expect(
         store().recordVerdict({ actionId: 'act_missing', sessionId: session.id, verdict, source: 'judge' }),
-      ).rejects.toThrow(/record a verdict on action act_missing/);
+      ).rejects.toThrow(/^No action act_missing in session ses_.+: nothing was recorded\.$/);
+    });
+  });
+
+  describe('ids of another session', () => {
+    const citations = { ruleIds: [], evidenceIds: [], rationale: 'x' };
+
+    async function twoSessions() {
+      const own = await store().createSession(scope(), 60);
+      const other = await store().createSession(scope({ tenantId: 'globex' }), 60);
+      const foreign = await recordRefund(store(), other);
+      const at = new Date().toISOString();
+      const evidence = await store().recordEvidence({
+        sessionId: other.id,
+        toolName: 'lookup',
+        input: 1,
+        output: 1,
+        isError: false,
+        startedAt: at,
+        finishedAt: at,
+      });
+      return { own, other, foreign, evidence };
+    }
+
+    check("no operation writes on another session's action or cites its evidence", async () => {
+      const { own, other, foreign, evidence } = await twoSessions();
+      const pass: Verdict = { kind: 'pass', citations };
+      await expect(
+        store().recordVerdict({ actionId: foreign.id, sessionId: own.id, verdict: pass, source: 'judge' }),
+      ).rejects.toThrow(`No action ${foreign.id} in session ${own.id}: nothing was recorded.`);
+      await expect(store().createHold(foreign.id, own.id, new Date(Date.now() + 60_000))).rejects.toThrow(
+        `No action ${foreign.id} in session ${own.id}: nothing was recorded.`,
+      );
+      await expect(
+        store().recordRefusal({ sessionId: own.id, source: 'gate', actionId: foreign.id, citations }),
+      ).rejects.toThrow(`No action ${foreign.id} in session ${own.id}: no refusal recorded.`);
+      await expect(
+        store().recordRefusal({
+          sessionId: own.id,
+          source: 'gate',
+          call: { actionType: 'x', toolName: 'x', input: 1, context: { recordId: 'r', summary: 's' } },
+          citations: { ...citations, evidenceIds: [evidence.id] },
+        }),
+      ).rejects.toThrow(`No evidence ${evidence.id} in session ${own.id}: no refusal recorded.`);
+      await expect(store().releaseAction({ actionId: foreign.id, sessionId: own.id })).rejects.toThrow(
+        NovarchStoreError,
+      );
+      await expect(
+        store().killSession(own.id, 'x', { source: 'gate', actionId: foreign.id }),
+      ).rejects.toThrow(`No action ${foreign.id} in session ${own.id}: nothing was killed.`);
+      await expect(
+        store().killSession(own.id, 'x', { source: 'gate', evidenceIds: [evidence.id] }),
+      ).rejects.toThrow(`No evidence ${evidence.id} in session ${own.id}: nothing was killed.`);
+      // Nothing was written, on either session.
+      const [entry] = await store().audit({ sessionId: other.id });
+      expect(entry?.verdicts).toEqual([]);
+      expect(entry?.hold).toBeUndefined();
+      expect(entry?.action.releasedAt).toBeUndefined();
+      expect(await store().audit({ sessionId: own.id })).toEqual([]);
+      expect((await store().getSession(own.id))?.killedAt).toBeUndefined();
+    });
+
+    check("a session's own action and evidence are accepted where others' are not", async () => {
+      const { own } = await twoSessions();
+      const action = await recordRefund(store(), own);
+      const at = new Date().toISOString();
+      const evidence = await store().recordEvidence({
+        sessionId: own.id,
+        toolName: 'lookup',
+        input: 1,
+        output: 1,
+        isError: false,
+        startedAt: at,
+        finishedAt: at,
+      });
+      const refused = await store().recordRefusal({
+        sessionId: own.id,
+        source: 'gate',
+        actionId: action.id,
+        citations: { ...citations, evidenceIds: [evidence.id, evidence.id] },
+      });
+      expect(refused.action.id).toBe(action.id);
+      await store().killSession(own.id, 'x', {
+        source: 'gate',
+        actionId: action.id,
+        evidenceIds: [evidence.id],
+      });
+      expect((await store().getSession(own.id))?.kill).toMatchObject({ actionId: action.id });
     });
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { NovarchStoreError } from '../../src/index.js';
-import { type ConformanceContext, ISO_TIMESTAMP, scope } from './conformance-context.js';
+import { type ConformanceContext, ISO_TIMESTAMP, recordRefund, scope } from './conformance-context.js';
 
 /** Sessions: create, read, list with filters, and the kill latch. */
 export function describeSessionCases({ store, check }: ConformanceContext): void {
@@ -62,17 +62,28 @@ export function describeSessionCases({ store, check }: ConformanceContext): void
 
     check('killSession keeps who stopped the session and the citations (a judge kill)', async () => {
       const session = await store().createSession(scope(), 60);
+      const action = await recordRefund(store(), session);
+      const at = new Date().toISOString();
+      const evidence = await store().recordEvidence({
+        sessionId: session.id,
+        toolName: 'lookup',
+        input: 1,
+        output: 1,
+        isError: false,
+        startedAt: at,
+        finishedAt: at,
+      });
       await store().killSession(session.id, 'TEAM-1: no lookup', {
         source: 'judge',
-        actionId: 'act_1',
+        actionId: action.id,
         ruleIds: ['TEAM-1'],
-        evidenceIds: ['evd_1'],
+        evidenceIds: [evidence.id],
       });
       expect((await store().getSession(session.id))?.kill).toEqual({
         source: 'judge',
-        actionId: 'act_1',
+        actionId: action.id,
         ruleIds: ['TEAM-1'],
-        evidenceIds: ['evd_1'],
+        evidenceIds: [evidence.id],
         osUser: expect.any(String),
       });
     });

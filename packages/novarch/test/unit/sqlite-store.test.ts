@@ -38,6 +38,7 @@ describe('openSqliteStore', () => {
         { version: 3, name: 'who decided: kill source and citations, OS users, released writes' },
         { version: 4, name: 'rule sets pushed per team, versioned' },
         { version: 5, name: 'webhook deliveries and their attempts' },
+        { version: 6, name: 'sessions bound to the agent key that opened them, with their secret' },
       ]);
       const tables = database
         .prepare(
@@ -51,6 +52,7 @@ describe('openSqliteStore', () => {
           'holds',
           'rule_sets',
           'schema_migrations',
+          'session_bindings',
           'sessions',
           'verdicts',
           'webhook_deliveries',
@@ -84,7 +86,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 5). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 6). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -143,6 +145,7 @@ describe('openSqliteStore', () => {
         { version: 3 },
         { version: 4 },
         { version: 5 },
+        { version: 6 },
       ]);
     });
   });

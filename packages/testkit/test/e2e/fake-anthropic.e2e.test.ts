@@ -132,7 +132,7 @@ describe('the real CLI against the fake Messages API', () => {
     // CLI 2.1.332 reports API errors as subtype "success" with is_error, then query() throws.
     expect(run.result).toMatchObject({ is_error: true, api_error_status: 401 });
     expect(run.error?.message).toContain('Claude Code returned an error result');
-    expect(run.durationMs).toBeLessThan(20_000);
+    // One request: the CLI did not retry (a retried run would send more).
     expect(server.requests).toHaveLength(1);
     server.assertComplete();
   });
@@ -162,7 +162,6 @@ describe('the real CLI against the fake Messages API', () => {
     const run = await runCliQuery('Hi', baseOptions(server, home, { CLAUDE_CODE_MAX_RETRIES: '3' }));
 
     expect(run.result).toMatchObject({ is_error: true, api_error_status: 500 });
-    expect(run.durationMs).toBeLessThan(20_000);
     // x-should-retry: false stops the CLI from retrying.
     expect(server.unexpected).toHaveLength(1);
     expect(() => server.assertComplete()).toThrow('script exhausted (request #1)');

@@ -41,6 +41,7 @@ it('exports exactly the public API (no internals leak)', () => {
     'toolResults',
     'toolUse',
     'toolUses',
+    'waitUntil',
   ]);
 });
 

@@ -39,7 +39,7 @@ async function drain(turn: AsyncGenerator<unknown, TurnOutcome>): Promise<TurnOu
  * The backend of providers openai, azure_openai and ollama: the agent loop runs in-process on the
  * Vercel AI SDK, against each provider's OpenAI-compatible Chat Completions API. The AI SDK and
  * the MCP client are loaded by `initialize()`, never at import time (most agents run on Claude,
- * and the CLI's start-up is measured). There is no process to pre-warm: BackendOptions are ignored.
+ * and the CLI's start-up is measured). There is no process to pre-warm: of BackendOptions only `modelTraffic` applies.
  */
 export class AiSdkBackend implements AgentBackend {
   private runtime: AiSdkRuntime | undefined;
@@ -49,7 +49,7 @@ export class AiSdkBackend implements AgentBackend {
 
   constructor(
     private readonly agent: LoadedAgent,
-    _options: BackendOptions = {},
+    private readonly options: BackendOptions = {},
   ) {}
 
   get warnings(): readonly BackendWarning[] {
@@ -90,7 +90,12 @@ export class AiSdkBackend implements AgentBackend {
     );
     const settings = resolveProviderSettings(agent);
     const { startAiSdkRuntime } = await import('./start-ai-sdk-runtime.js');
-    this.runtime = await startAiSdkRuntime(agent, settings, this.collectedWarnings);
+    this.runtime = await startAiSdkRuntime(
+      agent,
+      settings,
+      this.collectedWarnings,
+      this.options.modelTraffic,
+    );
   }
 
   async invokeOnce(

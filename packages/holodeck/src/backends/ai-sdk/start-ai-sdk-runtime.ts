@@ -2,7 +2,7 @@ import { jsonSchema, Output } from 'ai';
 import type { LoadedAgent } from '../../config/index.js';
 import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import type { LoadedTools } from '../../tools/index.js';
-import type { BackendWarning } from '../contract/index.js';
+import type { BackendWarning, ModelTraffic } from '../contract/index.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
 import { createLanguageModel } from './create-language-model.js';
@@ -17,7 +17,11 @@ import { toAiSdkTools } from './to-ai-sdk-tools.js';
  * Each kind's code is imported only for an agent that has such tools: the tool loaders (ajv), the
  * MCP client and the retrieval modules cost start-up time an agent without them should not pay.
  */
-async function loadTools(agent: LoadedAgent, warnings?: BackendWarning[]): Promise<LoadedTools[]> {
+async function loadTools(
+  agent: LoadedAgent,
+  warnings?: BackendWarning[],
+  embeddingsFetch?: typeof fetch,
+): Promise<LoadedTools[]> {
   const tools = agent.config.tools ?? [];
   const functionEntries = tools.flatMap((tool, index) =>
     tool.type === 'function' ? [{ index, config: tool }] : [],
@@ -35,7 +39,12 @@ async function loadTools(agent: LoadedAgent, warnings?: BackendWarning[]): Promi
     }
     if (tools.some((tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document')) {
       const { loadRetrievalTools } = await import('../../tools/index.js');
-      loaded.push(await loadRetrievalTools(agent, { onWarning: (warning) => warnings?.push(warning) }));
+      loaded.push(
+        await loadRetrievalTools(agent, {
+          onWarning: (warning) => warnings?.push(warning),
+          ...(embeddingsFetch ? { force: true, embeddings: { fetch: embeddingsFetch } } : {}),
+        }),
+      );
     }
   } catch (error) {
     await Promise.all(loaded.map((source) => source.close().catch(() => {})));
@@ -61,6 +70,7 @@ export async function startAiSdkRuntime(
   agent: LoadedAgent,
   settings: ProviderSettings,
   warnings: BackendWarning[],
+  traffic?: ModelTraffic,
 ): Promise<AiSdkRuntime> {
   // The SDK prints call warnings with console.info/warn, which would mix into `holodeck chat
   // --json` on stdout; they are reported as backend warnings instead. A logger the embedding
@@ -68,7 +78,10 @@ export async function startAiSdkRuntime(
   if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
   // The code this agent needs, before anything is opened or started: the configured provider
   // only, and ajv only for a response_format (function tools compile theirs in their loader).
-  const model = await createLanguageModel(settings, createTimedFetch(modelRequestTimeoutMs(agent.env)));
+  const model = await createLanguageModel(
+    settings,
+    createTimedFetch(modelRequestTimeoutMs(agent.env), traffic?.fetch),
+  );
   const responseFormat = agent.responseFormat;
   const structuredOutput = responseFormat
     ? {
@@ -85,12 +98,13 @@ export async function startAiSdkRuntime(
     : undefined;
   let sources: LoadedTools[];
   try {
-    sources = await loadTools(agent, warnings);
+    sources = await loadTools(agent, warnings, traffic?.embeddingsFetch);
   } catch (error) {
     await governance?.close();
     throw error;
   }
-  const tools = sources.flatMap((source) => source.tools);
+  const loadedTools = sources.flatMap((source) => source.tools);
+  const tools = traffic ? traffic.wrapTools(loadedTools) : loadedTools;
   const ungoverned = toAiSdkTools(tools);
   const plan: TurnPlan = {
     model,

@@ -11,6 +11,7 @@ import type {
   CreateSessionOptions,
   ExecutionResult,
   InvokeOptions,
+  ModelTraffic,
   OfferedTool,
 } from '../contract/index.js';
 import { buildSdkOptions } from './build-sdk-options.js';
@@ -50,7 +51,14 @@ async function prepareFunctionTools(
         close: () => Promise.all([functions.close(), retrieval.close()]).then(() => {}),
       }
     : functions;
-  return { loaded, createServer: () => createFunctionToolsServer(loaded.tools) };
+  return {
+    loaded,
+    // Recorded runs may answer some tools from the recording (replay_tools).
+    createServer: (traffic?: ModelTraffic) => {
+      const tools = traffic ? traffic.wrapTools(loaded.tools) : loaded.tools;
+      return () => createFunctionToolsServer(tools);
+    },
+  };
 }
 
 /** Options of the Claude backend beyond agent.yaml: the contract's hints (BackendOptions). */
@@ -141,6 +149,9 @@ export class ClaudeBackend implements AgentBackend {
       ? await (await import('../../tools/index.js')).loadRetrievalTools(this.agent, {
           only: retrievalNames,
           onWarning: (warning) => this.collectedWarnings.push(warning),
+          ...(this.backendOptions.modelTraffic
+            ? { force: true, embeddings: { fetch: this.backendOptions.modelTraffic.embeddingsFetch } }
+            : {}),
         })
       : undefined;
     const functionTools =
@@ -148,11 +159,15 @@ export class ClaudeBackend implements AgentBackend {
         ? await prepareFunctionTools(this.agent, functionToolConfigs, retrievalTools)
         : undefined;
     this.functionTools = functionTools?.loaded;
+    const traffic = this.backendOptions.modelTraffic;
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
       ...(governance ? { governance } : {}),
-      ...(functionTools ? { createFunctionToolsServer: functionTools.createServer } : {}),
+      ...(this.backendOptions.modelTraffic
+        ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }
+        : {}),
+      ...(functionTools ? { createFunctionToolsServer: functionTools.createServer(traffic) } : {}),
       ...(this.agent.responseFormat
         ? {
             validateStructuredOutput: (await import('../../json-schema/create-ajv.js')).compileUserSchema(

@@ -21,7 +21,12 @@ export interface PreparedAgent {
   credentialHint: string;
   /** Novarch governance of tool calls, when agent.yaml has a `governance:` block. */
   governance?: GovernanceRuntime;
+  /** The base URL for a CLI process started now, when model traffic is recorded (BackendOptions.modelTraffic). */
+  baseUrlFor?: (upstream: string) => string;
 }
+
+/** Where the CLI sends its requests unless ANTHROPIC_BASE_URL says otherwise. */
+const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
 export interface QueryOptionsInput {
   handle: ClaudeProcessHandle;
@@ -56,8 +61,18 @@ function mergeHooks(first: Hooks, second: Hooks | undefined): Hooks {
 /** Options for one query: the plan plus the parts that hold per-process state. */
 export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput): Options {
   const functionToolsServer = prepared.createFunctionToolsServer?.();
+  const { env } = prepared.plan.options;
   return {
     ...prepared.plan.options,
+    // Recorded runs: this process reaches the model through HoloDeck's loopback recorder.
+    ...(prepared.baseUrlFor && env
+      ? {
+          env: {
+            ...env,
+            ANTHROPIC_BASE_URL: prepared.baseUrlFor(env.ANTHROPIC_BASE_URL ?? DEFAULT_ANTHROPIC_BASE_URL),
+          },
+        }
+      : {}),
     mcpServers: {
       ...prepared.plan.options.mcpServers,
       ...(functionToolsServer ? { [FUNCTION_TOOLS_SERVER]: functionToolsServer } : {}),

@@ -77,7 +77,9 @@ async function startRun(
       prompt,
       options: queryOptions(prepared, {
         handle,
-        partialMessages: false,
+        // Novarch's gate learns from the partial messages where an assistant message ends, so a
+        // write is refused when other calls of its message follow it (the accumulator ignores them).
+        partialMessages: governed !== undefined,
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
       }),

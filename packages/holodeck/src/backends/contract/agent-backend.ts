@@ -1,3 +1,4 @@
+import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
@@ -57,6 +58,27 @@ export interface BackendOptions {
    * concurrency plus the few spares free memory allows; without, unbounded.
    */
   maxProcesses?: number;
+  /**
+   * Model traffic goes through HoloDeck's recorder (`holodeck test --record/--replay`): in-process
+   * model requests use `fetch`; an agent process gets `baseUrlFor(<its Anthropic base URL>)` as its
+   * base URL, taken when the process starts (so processes are not pre-warmed).
+   */
+  modelTraffic?: ModelTraffic;
+}
+
+/** Where a backend sends its model requests when they are recorded or replayed. */
+export interface ModelTraffic {
+  /** fetch for the model requests a backend makes in this process (AI SDK, embeddings). */
+  fetch: typeof fetch;
+  /**
+   * fetch for the embeddings requests of retrieval tools. Their indexes are then rebuilt at start
+   * (as `--force-ingest`), so a recording holds every embedding a fresh checkout needs.
+   */
+  embeddingsFetch: typeof fetch;
+  /** The base URL for an agent process started now, whose live requests would go to `upstream`. */
+  baseUrlFor(upstream: string): string;
+  /** The in-process tools (function, retrieval) as the run uses them: some answered from the recording. */
+  wrapTools(tools: readonly HoloDeckTool[]): HoloDeckTool[];
 }
 
 /** A tool the started agent is offered, as `listTools()` reports it. */

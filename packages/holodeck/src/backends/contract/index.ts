@@ -4,6 +4,7 @@ export type {
   ConversationMessage,
   CreateSessionOptions,
   InvokeOptions,
+  ModelTraffic,
   OfferedTool,
   PrewarmHint,
 } from './agent-backend.js';

@@ -5,8 +5,9 @@ import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
+import { addRecordingOptions, parseRecordingFlags, type RecordingFlags } from './recording-options.js';
 
-export interface ChatOptions {
+export interface ChatOptions extends RecordingFlags {
   prompt?: string;
   json: boolean;
   resume?: string;
@@ -39,8 +40,19 @@ export async function chatCommand(
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const onWarnings = (warnings: BackendWarning[]) => printWarnings(warnings, style);
+  const recording = await (await import('./chat-recording-option.js')).chatRecordingOf(
+    parseRecordingFlags(options),
+    file,
+    style,
+  );
   // Loaded on use: the Claude SDK is large and `validate`/`schema` do not need it.
   if (options.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
+    if (recording)
+      throw new UsageError(
+        options.record !== undefined ? '--record' : '--replay',
+        'records chat -p and a conversation on piped input, not the terminal chat',
+        'pipe the messages in (one per line), or use -p',
+      );
     const { runTerminalChat } = await import('../../chat/terminal-chat.js');
     const outcome = await runTerminalChat(
       file,
@@ -49,6 +61,7 @@ export async function chatCommand(
         onWarnings,
         signal,
         command: `holodeck chat ${file}`,
+        ...(recording ? { recording } : {}),
         ...(options.resume ? { resume: options.resume } : {}),
       },
     );
@@ -64,7 +77,12 @@ export async function chatCommand(
         status: (line) => process.stderr.write(`${style.dim(line)}\n`),
         prompt: '> ',
       },
-      { onWarnings, signal, ...(options.resume ? { resume: options.resume } : {}) },
+      {
+        onWarnings,
+        signal,
+        ...(options.resume ? { resume: options.resume } : {}),
+        ...(recording ? { recording } : {}),
+      },
     );
     if (signal.aborted) return ExitCode.interrupted;
     return outcome.failed ? ExitCode.execution : ExitCode.ok;
@@ -76,6 +94,7 @@ export async function chatCommand(
       onWarnings,
       signal,
       ...(options.resume ? { resume: options.resume } : {}),
+      ...(recording ? { recording } : {}),
     });
   } catch (error) {
     if (signal.aborted) return ExitCode.interrupted;
@@ -99,15 +118,15 @@ export async function chatCommand(
 }
 
 export function registerChatCommand(program: Command, context: CommandContext) {
-  program
+  const chat = program
     .command('chat')
     .description('talk to the agent: one answer with -p, otherwise a conversation on stdin')
     .argument('<file>', 'path to agent.yaml')
     .option('-p, --prompt <text>', 'send one message, print the final response and exit')
     .option('--json', 'with -p: print the whole ExecutionResult as JSON', false)
     .option('--resume <session-id>', 'continue a saved conversation')
-    .option('--force-ingest', 'rebuild the retrieval tool indexes before starting', false)
-    .action((file: string, options: ChatOptions) =>
-      context.run(chatCommand(file, options, context.style, context.interruptible('ending the agent run'))),
-    );
+    .option('--force-ingest', 'rebuild the retrieval tool indexes before starting', false);
+  addRecordingOptions(chat).action((file: string, options: ChatOptions) =>
+    context.run(chatCommand(file, options, context.style, context.interruptible('ending the agent run'))),
+  );
 }

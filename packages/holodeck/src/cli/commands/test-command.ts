@@ -6,10 +6,16 @@ import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
+import {
+  addRecordingOptions,
+  describeRecording,
+  parseRecordingFlags,
+  type RecordingFlags,
+} from './recording-options.js';
 import { resolveReportOutputs, writeReportOutputs } from './report-outputs.js';
 import { registerTestViewCommand } from './test-view-command.js';
 
-export interface TestCommandOptions {
+export interface TestCommandOptions extends RecordingFlags {
   forceIngest?: boolean;
   concurrency: string;
   repeat?: string;
@@ -99,10 +105,14 @@ export async function testCommand(
       ? { maxProcesses: positiveInteger('--max-processes', options.maxProcesses) }
       : {}),
   };
+  const recording = parseRecordingFlags(options);
   for (const output of outputs) if (output.target !== '-') await prepareOutput(output.given);
   // With a report on stdout, the summary goes to stderr so stdout holds only the report.
   const summaryStream = outputs.some((output) => output.target === '-') ? process.stderr : process.stdout;
   const agent = await loadAgent(file);
+  const { recorder } = await recording.open(agent, (message) =>
+    process.stderr.write(`${style.yellow('note')} ${message}\n`),
+  );
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const runsDir = report.runsDirectory(agent.directory);
@@ -127,6 +137,7 @@ export async function testCommand(
     keepWorkdirs: options.keepWorkdirs,
     copyIgnored: options.copyIgnored,
     signal,
+    ...(recorder ? { recorder } : {}),
     onNotice: (message) => process.stderr.write(`${style.yellow('note')} ${message}\n`),
     onStart: (total, names) => {
       suiteCases = names;
@@ -139,6 +150,8 @@ export async function testCommand(
 
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
   summaryStream.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
+  const recordingNote = describeRecording(recorder);
+  if (recordingNote) process.stderr.write(`${style.dim(recordingNote)}\n`);
   if (comparison) summaryStream.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   if (saver) {
     const saved = await saver.finish(result);
@@ -220,5 +233,6 @@ export function registerTestCommand(program: Command, context: CommandContext) {
         ),
       ),
     );
+  addRecordingOptions(test);
   registerTestViewCommand(test, context);
 }

@@ -5,6 +5,7 @@ import { EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-sche
 import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
+import { ServeConfigSchema } from './serve-config-schema.js';
 import { ToolConfigSchema } from './tool-config-schema.js';
 
 /** The system prompt: inline text or a file next to agent.yaml, exactly one of the two. */
@@ -77,6 +78,7 @@ export const AgentConfigSchema = z
       'Novarch governance of tool calls: reads become evidence, writes are judged by team rules.',
     ),
     observability: ObservabilityConfigSchema.optional().describe('OpenTelemetry traces, metrics and logs.'),
+    serve: ServeConfigSchema.optional(),
     tool_filtering: ToolFilteringConfigSchema.optional().describe(
       'Offer only the tools most similar to the request (not on provider anthropic: use claude.allowed_tools).',
     ),

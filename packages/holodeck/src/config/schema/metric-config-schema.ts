@@ -1,5 +1,16 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
+import {
+  containsJson,
+  endsWith,
+  expression,
+  isCsv,
+  isXml,
+  isYaml,
+  pii,
+  startsWith,
+  wordCount,
+} from './assertion-metric-schemas.js';
 
 /**
  * Metrics of `evaluations.metrics` and a test case's `metrics`. Type names follow promptfoo
@@ -270,6 +281,20 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   notRegex,
   negated(isJson, 'not-is-json'),
   negated(jsonSchema, 'not-json-schema'),
+  startsWith,
+  endsWith,
+  negated(startsWith, 'not-starts-with'),
+  negated(endsWith, 'not-ends-with'),
+  wordCount,
+  isXml,
+  isYaml,
+  isCsv,
+  negated(isXml, 'not-is-xml'),
+  negated(isYaml, 'not-is-yaml'),
+  negated(isCsv, 'not-is-csv'),
+  containsJson,
+  pii,
+  expression,
   latency,
   cost,
   turns,

@@ -25,10 +25,16 @@ export type RetrievalDatabaseConfig = z.infer<typeof RetrievalDatabaseSchema>;
 
 const searchMode = z
   .enum(['semantic', 'keyword', 'hybrid'])
-  .describe('semantic: cosine similarity; keyword: BM25 full text; hybrid: both, fused by reciprocal rank.');
+  .describe('semantic: cosine similarity; keyword: BM25 full text; hybrid: both, fused (see fusion).');
 
 /** Fields both retrieval tool types share. */
 const commonFields = {
+  replay_tools: z
+    .boolean()
+    .optional()
+    .describe(
+      'In `holodeck test --replay`: answer each search with the result recorded for it instead of searching.',
+    ),
   source: z.string().min(1).describe('File or folder, relative to agent.yaml.'),
   include: z
     .array(z.string().min(1))
@@ -52,18 +58,35 @@ const commonFields = {
     .max(1)
     .optional()
     .describe('Lowest cosine similarity (0..1) a semantic match needs (semantic and hybrid modes).'),
+  fusion: z
+    .enum(['rrf', 'normalized'])
+    .optional()
+    .describe(
+      'hybrid: how the two rankings merge: normalized (min-max scaled scores, weighted sum; the default) or rrf (reciprocal rank fusion; the default when rrf_k is set).',
+    ),
   rrf_k: z.int().positive().optional().describe('hybrid: reciprocal rank fusion constant; default 60.'),
   semantic_weight: z
     .number()
     .min(0)
     .optional()
     .describe('hybrid: weight of the semantic ranking; default 1.'),
-  keyword_weight: z.number().min(0).optional().describe('hybrid: weight of the keyword ranking; default 1.'),
+  keyword_weight: z
+    .number()
+    .min(0)
+    .optional()
+    .describe('hybrid: weight of the keyword ranking; default 4 with fusion normalized, 1 with rrf.'),
+  stemming: z
+    .enum(['none', 'english'])
+    .default('english')
+    .describe(
+      'Keyword search: english (default) matches word forms (tests, testing → test: FTS5 porter, PostgreSQL english configuration, which also drops stop words); none matches words as written (use it for documents not in English).',
+    ),
   database: RetrievalDatabaseSchema.optional(),
 };
 
 type CommonFields = {
   search_mode: 'semantic' | 'keyword' | 'hybrid';
+  fusion?: 'rrf' | 'normalized' | undefined;
   min_score?: number | undefined;
   rrf_k?: number | undefined;
   semantic_weight?: number | undefined;
@@ -79,7 +102,7 @@ function checkCommon(
   context: z.RefinementCtx,
 ) {
   if (tool.search_mode !== 'hybrid') {
-    for (const field of ['rrf_k', 'semantic_weight', 'keyword_weight'] as const) {
+    for (const field of ['fusion', 'rrf_k', 'semantic_weight', 'keyword_weight'] as const) {
       if (tool[field] === undefined) continue;
       addConfigIssue(
         context,
@@ -88,6 +111,13 @@ function checkCommon(
         'set search_mode: hybrid, or remove it',
       );
     }
+  } else if (tool.fusion === 'normalized' && tool.rrf_k !== undefined) {
+    addConfigIssue(
+      context,
+      ['rrf_k'],
+      'rrf_k only applies to fusion rrf, and this tool uses fusion normalized',
+      'remove rrf_k, or set fusion: rrf',
+    );
   } else if (tool.semantic_weight === 0 && tool.keyword_weight === 0) {
     addConfigIssue(
       context,

@@ -64,6 +64,14 @@ export const McpToolSchema = z
 /** An MCP tool server. */
 export type McpToolConfig = z.infer<typeof McpToolSchema>;
 
+/** `holodeck test --replay`: serve this tool's recorded results instead of running it. */
+export const replayTools = z
+  .boolean()
+  .optional()
+  .describe(
+    'In `holodeck test --replay`: answer each call with the result recorded for it instead of running the tool (for tools that call paid or mutable services).',
+  );
+
 /** A tool implemented by an exported function of a local module. */
 export const FunctionToolSchema = z.strictObject({
   type: z.literal('function').describe('A function exported by a local module, called in-process.'),
@@ -78,6 +86,7 @@ export const FunctionToolSchema = z.strictObject({
     .looseObject({ type: z.literal('object').describe('Always object: the arguments are named.') })
     .describe('JSON Schema of the arguments (type: object).'),
   timeout: z.number().positive().optional().describe('Seconds.'),
+  replay_tools: replayTools,
 });
 /** A function tool. */
 export type FunctionToolConfig = z.infer<typeof FunctionToolSchema>;

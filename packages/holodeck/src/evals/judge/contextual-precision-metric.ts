@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
 import { metricName } from '../metric-outcome.js';
+import { contextSourcesOf } from './context-sources.js';
 import { gradeItems } from './grade-items.js';
 import { contextBlock, dataBlock, judgeSystemPrompt } from './judge-prompt.js';
 import { missingInputOutcome, runJudgeMetric } from './run-judge-metric.js';
@@ -32,7 +33,7 @@ function precisionPrompt(input: MetricInput, context: readonly string[]): string
   return [
     dataBlock('user_input', input.input),
     dataBlock('expected_answer', input.groundTruth ?? ''),
-    contextBlock(context),
+    contextBlock(context, contextSourcesOf(input)),
     `For each of the ${context.length} numbered context chunks, in order, decide whether it is relevant: ` +
       'true when it contains information that helps arrive at the expected answer to the user input, ' +
       'false otherwise. Return exactly one verdict per chunk.',

@@ -1,5 +1,6 @@
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
+import { contextSourcesOf } from './context-sources.js';
 import { itemShareMetric } from './item-share-metric.js';
 import { contextBlock, dataBlock } from './judge-prompt.js';
 
@@ -9,7 +10,7 @@ type ContextualRecallConfig = Extract<MetricConfig, { type: 'contextual_recall' 
 function recallPrompt(input: MetricInput): string {
   return [
     dataBlock('expected_answer', input.groundTruth ?? ''),
-    contextBlock(input.context ?? []),
+    contextBlock(input.context ?? [], contextSourcesOf(input)),
     'Split the expected answer into its sentences. For each, decide whether it is attributable: true ' +
       'when the information it states can be found in the retrieval context, false otherwise. ' +
       'Use only the context, not your own knowledge.',

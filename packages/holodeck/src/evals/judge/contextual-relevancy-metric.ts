@@ -1,5 +1,6 @@
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
+import { contextSourcesOf } from './context-sources.js';
 import { itemShareMetric } from './item-share-metric.js';
 import { contextBlock, dataBlock } from './judge-prompt.js';
 
@@ -9,7 +10,7 @@ type ContextualRelevancyConfig = Extract<MetricConfig, { type: 'contextual_relev
 function relevancyPrompt(input: MetricInput): string {
   return [
     dataBlock('user_input', input.input),
-    contextBlock(input.context ?? []),
+    contextBlock(input.context ?? [], contextSourcesOf(input)),
     'Split every context chunk into its statements. For each statement, decide whether it is ' +
       'relevant: true when it helps answer the user input, false otherwise.',
   ].join('\n\n');

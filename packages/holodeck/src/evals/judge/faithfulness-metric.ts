@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
 import { metricName, scoredOutcome } from '../metric-outcome.js';
+import { contextSourcesOf } from './context-sources.js';
 import { gradeItems, quoteItem } from './grade-items.js';
 import { contextBlock, dataBlock, judgeSystemPrompt } from './judge-prompt.js';
 import { type JudgeGrade, missingInputOutcome, runJudgeMetric } from './run-judge-metric.js';
@@ -33,7 +34,7 @@ const system = judgeSystemPrompt('You check the claims of the agent response aga
 
 function faithfulnessPrompt(input: MetricInput): string {
   return [
-    contextBlock(input.context ?? []),
+    contextBlock(input.context ?? [], contextSourcesOf(input)),
     dataBlock('agent_response', input.response),
     'List every factual claim the agent response makes (skip greetings, questions and filler). ' +
       'For each, give a verdict: supported when the context states it or it follows directly from ' +

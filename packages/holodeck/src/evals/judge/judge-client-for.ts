@@ -7,7 +7,7 @@ export interface JudgeClientForOptions {
   /** Where credentials and base URLs are read from (the agent's environment). */
   env: Readonly<Record<string, string | undefined>>;
   /** Directory of cached verdicts (`<agent dir>/.holodeck/cache/judge`). */
-  cacheDir: string;
+  cacheDir?: string | undefined;
   /** Told about settings the judge cannot honour, and about a cache file that could not be written. */
   onWarning?: ((message: string) => void) | undefined;
   /** Where the model settings are in agent.yaml, for messages: default `evaluations.model`. */

@@ -25,9 +25,21 @@ export function dataBlock(tag: DataTag, text: string, attributes = ''): string {
   return `<${tag}${attributes ? ` ${attributes}` : ''}>\n${safe}\n</${tag}>`;
 }
 
-/** The retrieval context as numbered `<context_chunk>` blocks inside one `<retrieval_context>`. */
-export function contextBlock(context: readonly string[]): string {
-  const chunks = context.map((chunk, index) => dataBlock('context_chunk', chunk, `number="${index + 1}"`));
+/** `text` safe inside a double-quoted attribute. */
+const attributeValue = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/**
+ * The retrieval context as numbered `<context_chunk>` blocks inside one `<retrieval_context>`:
+ * each block holds the passage's text only; where it came from (`sources`, by text: the search
+ * tool and citation) is a `source` attribute, apart from the text the judge grades.
+ */
+export function contextBlock(context: readonly string[], sources?: ReadonlyMap<string, string>): string {
+  const chunks = context.map((chunk, index) => {
+    const source = sources?.get(chunk);
+    const attributes = `number="${index + 1}"${source !== undefined ? ` source="${attributeValue(source)}"` : ''}`;
+    return dataBlock('context_chunk', chunk, attributes);
+  });
   return `<retrieval_context>\n${chunks.join('\n')}\n</retrieval_context>`;
 }
 

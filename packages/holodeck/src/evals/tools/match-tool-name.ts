@@ -4,7 +4,10 @@
  * Never by substring: `lookup` does not match `lookup_order`.
  */
 export function matchesToolName(expected: string, calledName: string): boolean {
-  if (expected === calledName) return true;
-  const short = /^mcp__.+?__(.+)$/.exec(calledName)?.[1];
-  return short !== undefined && expected === short;
+  return expected === calledName || expected === shortToolName(calledName);
+}
+
+/** The name agent.yaml gives a called tool: an MCP tool's name after `mcp__<server>__`. */
+export function shortToolName(calledName: string): string {
+  return /^mcp__.+?__(.+)$/.exec(calledName)?.[1] ?? calledName;
 }

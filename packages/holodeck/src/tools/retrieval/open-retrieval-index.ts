@@ -57,6 +57,7 @@ function reportingDatabaseFailures(store: RetrievalStore, tool: string): Retriev
     },
     getMeta: (collection) => store.getMeta(collection).catch(failure),
     resetCollection: (collection, meta) => store.resetCollection(collection, meta).catch(failure),
+    setStemming: (collection, stemming) => store.setStemming(collection, stemming).catch(failure),
     listFiles: (collection) => store.listFiles(collection).catch(failure),
     putFile: (collection, source, hash, chunks) =>
       store.putFile(collection, source, hash, chunks).catch(failure),

@@ -6,23 +6,39 @@ export interface RetrievalRunRecord {
   tool_results: readonly { call_id: string; result: string; is_error: boolean }[];
 }
 
-/** The chunk id a result block cites (`… | chunk: <id> | score: …`), to tell repeats apart. */
-function citedChunk(block: string): string {
-  const citation = block.split('\n', 1)[0] ?? '';
-  return /\| chunk: (.+?) \| score: /.exec(citation)?.[1] ?? block;
+/** One passage a retrieval tool returned in a run: its text, and apart from it where it came from. */
+export interface RetrievedPassage {
+  /** The search tool's short name (`handbook_search`). */
+  tool: string;
+  /** The chunk id its citation names (the whole block when it names none). */
+  chunkId: string;
+  /** The citation line without its position and score: `source: … | heading: … | chunk: …`. */
+  citation: string;
+  /** The chunk's text, as the model read it below the citation line. */
+  text: string;
+}
+
+/** A result block (`[n] source: … | chunk: <id> | score: …` then the text) as a passage of `tool`. */
+function passageOf(tool: string, block: string): RetrievedPassage {
+  const newline = block.indexOf('\n');
+  const line = newline < 0 ? block : block.slice(0, newline);
+  const text = newline < 0 ? '' : block.slice(newline + 1);
+  const chunkId = /\| chunk: (.+?) \| score: /.exec(line)?.[1] ?? block;
+  const citation = line.replace(/^\[\d+\] /, '').replace(/ \| score: [^|]*$/, '');
+  return { tool, chunkId, citation, text };
 }
 
 /**
- * `passages` added to `known`, except the chunks `known` already holds (the same chunk found by
- * two searches, or in two turns, is one passage: the first time it was found). Returns a new list.
+ * `passages` added to `known`, except the passages `known` already holds (the same text found by
+ * two searches, or in two turns, is one passage for a judge: the first time it was found).
+ * Returns a new list.
  */
 export function mergeRetrievalContext(known: readonly string[], passages: readonly string[]): string[] {
   const merged = [...known];
-  const seen = new Set(known.map(citedChunk));
+  const seen = new Set(known);
   for (const passage of passages) {
-    const id = citedChunk(passage);
-    if (seen.has(id)) continue;
-    seen.add(id);
+    if (seen.has(passage)) continue;
+    seen.add(passage);
     merged.push(passage);
   }
   return merged;
@@ -59,27 +75,45 @@ export function searchCallsOf(
 }
 
 /**
- * The passages an agent's retrieval tools returned in a run, for RAG metrics of a test case that
- * gives no `context`: each result block of each successful search (`searchCallsOf`; as the model
- * read it, citation line included), in call order, a chunk found twice kept once. Undefined when
- * no retrieval tool returned any. Without `searchNames`, only results in the retrieval format
- * (format-results.ts) count.
+ * The passages an agent's retrieval tools returned in a run: each result block of each successful
+ * search (`searchCallsOf`), in call order, a chunk found twice by one tool kept once (keyed by tool
+ * and chunk id: two tools' chunks may share an id). Without `searchNames`, only results in the
+ * retrieval format (format-results.ts) count.
+ */
+export function retrievedPassagesOf(
+  run: RetrievalRunRecord,
+  searchNames?: ReadonlySet<string>,
+): RetrievedPassage[] {
+  const passages: RetrievedPassage[] = [];
+  const seen = new Set<string>();
+  for (const { tool, result } of searchCallsOf(run.tool_calls, run.tool_results, searchNames)) {
+    if (result.is_error || result.result.trim() === NO_RESULTS) continue;
+    if (!searchNames && !isFormattedResults(result.result)) continue;
+    for (const block of result.result.split(/\n\n(?=\[\d+\] source: )/)) {
+      if (!block.trim()) continue;
+      const passage = passageOf(tool, block.trim());
+      const key = `${passage.tool}\u0000${passage.chunkId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      passages.push(passage);
+    }
+  }
+  return passages;
+}
+
+/**
+ * The retrieval context of a run for RAG metrics of a test case that gives no `context`: the
+ * text of each passage (retrievedPassagesOf), without its citation line: a judge grades what the
+ * passages say, and gets their citations apart (judge-prompt.ts's contextBlock). Undefined when
+ * no retrieval tool returned any.
  */
 export function retrievalContextOf(
   run: RetrievalRunRecord,
   searchNames?: ReadonlySet<string>,
 ): string[] | undefined {
-  let passages: string[] = [];
-  for (const { result } of searchCallsOf(run.tool_calls, run.tool_results, searchNames)) {
-    if (result.is_error || result.result.trim() === NO_RESULTS) continue;
-    if (!searchNames && !isFormattedResults(result.result)) continue;
-    passages = mergeRetrievalContext(
-      passages,
-      result.result
-        .split(/\n\n(?=\[\d+\] source: )/)
-        .map((block) => block.trim())
-        .filter(Boolean),
-    );
-  }
-  return passages.length ? passages : undefined;
+  const texts = mergeRetrievalContext(
+    [],
+    retrievedPassagesOf(run, searchNames).map((passage) => passage.text),
+  );
+  return texts.length ? texts : undefined;
 }

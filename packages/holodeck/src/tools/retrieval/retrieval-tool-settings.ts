@@ -10,15 +10,26 @@ import type { SearchSettings } from './search/search-index.js';
 export type { RetrievalToolConfig, RetrievalToolEntry } from './retrieval-tool-entries.js';
 export { searchToolName } from './retrieval-tool-entries.js';
 
-/** How the tool searches, defaults applied (rrf_k 60, weights 1). */
+/**
+ * Default keyword weight of each fusion, chosen by bench/retrieval-quality.mjs on both the real
+ * model and the hashed vectors (bench/README.md): with normalized fusion, keyword 4 : semantic 1
+ * is the lightest keyword weight at which hybrid is no worse than the better single mode on
+ * every row; rrf keeps its equal weights.
+ */
+const DEFAULT_KEYWORD_WEIGHT = { normalized: 4, rrf: 1 } as const;
+
+/** How the tool searches, defaults applied (fusion normalized unless rrf_k is set, semantic weight 1, rrf_k 60). */
 export function searchSettingsOf(config: RetrievalToolConfig): SearchSettings {
+  // An rrf_k without a fusion asks for reciprocal rank fusion (the only fusion it applies to).
+  const fusion = config.fusion ?? (config.rrf_k !== undefined ? 'rrf' : 'normalized');
   return {
     mode: config.search_mode,
     topK: config.top_k,
     ...(config.min_score !== undefined ? { minScore: config.min_score } : {}),
+    fusion,
     rrfK: config.rrf_k ?? 60,
     semanticWeight: config.semantic_weight ?? 1,
-    keywordWeight: config.keyword_weight ?? 1,
+    keywordWeight: config.keyword_weight ?? DEFAULT_KEYWORD_WEIGHT[fusion],
   };
 }
 

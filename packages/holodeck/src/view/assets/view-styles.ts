@@ -19,7 +19,7 @@ footer.site{padding:10px 20px;color:var(--muted);border-top:1px solid var(--line
 h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:24px 0 8px}h3{font-size:16px;margin:16px 0 6px}h4{font-size:15px;margin:12px 0 6px}
 h1:focus{outline:none}
 .muted{color:var(--muted)}.small{font-size:12px}.ok{color:var(--ok)}.bad{color:var(--bad)}.err{color:var(--err)}
-.table-wrap{overflow-x:auto}
+.table-wrap{overflow-x:auto;position:relative;max-width:100%}
 table{border-collapse:collapse;width:100%;margin:8px 0}
 caption{text-align:left;color:var(--muted);padding:4px 0}
 th,td{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
@@ -52,7 +52,7 @@ pre.code{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);bor
 .attempt{border-top:2px solid var(--line);margin-top:24px}
 .attempt-nav ul{list-style:none;display:flex;gap:8px;padding:0;flex-wrap:wrap}
 .cite{margin-right:4px}
-.chart{margin:8px 0 16px}.chart svg{max-width:100%;height:auto}
+.chart{margin:8px 0 16px}.chart svg{width:100%;height:auto;display:block}.chart .hit{fill:transparent}.chart .point-link:focus-visible .pass-point{stroke:var(--link);stroke-width:3}
 .chart .grid{stroke:var(--line)}.chart .axis{fill:var(--muted);font-size:11px}
 .chart .pass-line{stroke:var(--ok);stroke-width:2}.chart .pass-point{fill:var(--ok)}
 .chart .cost-line{stroke:var(--link);stroke-width:2;stroke-dasharray:5 4}
@@ -61,4 +61,21 @@ pre.code{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);bor
 .key-cost::before{background:var(--link)}.key-change::before{background:var(--chg)}
 figcaption{font-size:12px;color:var(--muted)}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.filters label.check{flex-direction:row;gap:6px;align-items:center;font-size:13px;color:var(--fg)}
+.why-list{margin:0;padding-left:16px;font-size:13px}.why-cell{min-width:12em}
+.side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:12px;margin:8px 0}
+.panel{border:1px solid var(--line);border-radius:8px;padding:4px 12px 10px;min-width:0}.panel h3{margin:6px 0}
+.turn-inputs{margin:0;padding-left:20px}
+.diff-box{margin:8px 0}.diff-box summary{cursor:pointer;font-weight:600}
+.diff del{background:#ffebe9;color:#82071e;text-decoration:line-through}.diff ins{background:#dafbe1;color:#116329;text-decoration:none}
+.diff-legend del{background:#ffebe9;color:#82071e}.diff-legend ins{background:#dafbe1;color:#116329;text-decoration:none}
+@media (prefers-color-scheme:dark){.diff del,.diff-legend del{background:#67060c;color:#ffdcd7}.diff ins,.diff-legend ins{background:#033a16;color:#aff5b4}}
+.turn-body{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:0 16px;align-items:start}
+.turn-metrics{min-width:0}
+.case-steps{display:flex;flex-wrap:wrap;gap:12px;align-items:baseline;margin:8px 0}
+.differences{border-left:4px solid var(--chg);background:var(--panel);padding:4px 14px 8px;margin:12px 0}
+.md p{margin:0 0 8px}.md p:last-child{margin-bottom:0}.md pre{white-space:pre-wrap;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px;overflow-wrap:anywhere}
+.md code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace}.md table{width:auto}.md ul,.md ol{margin:4px 0;padding-left:22px}
+.text,.reason{overflow-wrap:anywhere}
+@media (max-width:600px){main{padding:12px}header.site{flex-wrap:wrap;padding:8px 12px}th,td{padding:4px 6px}}
 `;

@@ -6,6 +6,7 @@ import { type CaseQuery, type PageMode, type PageRoute, parseRoute, routeHref } 
 import { renderCaseTable } from '../pages/render-run-page.js';
 import type { ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewBootData } from '../view-data.js';
+import { followLeaderTabEvents } from './leader-tab-events.js';
 import { ServedSource } from './served-source.js';
 import { StaticSource } from './static-source.js';
 
@@ -100,11 +101,18 @@ function readFilters(): CaseQuery | undefined {
     const field = document.getElementById(id);
     return field instanceof HTMLInputElement || field instanceof HTMLSelectElement ? field.value : '';
   };
+  const columns = document.getElementById('filter-metrics');
   const parsed = parseRoute(
     `/runs/x?${new URLSearchParams({ status: value('filter-status'), tag: value('filter-tag'), q: value('filter-text') })}`,
   );
   if (parsed.page !== 'run') return undefined;
-  return { ...shown.query, status: parsed.query.status, tag: parsed.query.tag, text: parsed.query.text };
+  return {
+    ...shown.query,
+    status: parsed.query.status,
+    tag: parsed.query.tag,
+    text: parsed.query.text,
+    metricColumns: columns instanceof HTMLInputElement && columns.checked,
+  };
 }
 
 document.addEventListener('click', (event) => {
@@ -175,29 +183,69 @@ document.addEventListener('submit', (event) => {
   );
 });
 
+/**
+ * j / k: the next / previous case. On a case page they follow its next and previous links; on a
+ * run page they move the focus down and up the table's case links. Not while typing in a field.
+ */
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'j' && event.key !== 'k') return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+  const target = event.target;
+  if (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || target.closest('input, textarea, select'))
+  )
+    return;
+  const step = document.querySelector<HTMLAnchorElement>(`a[data-key="${event.key}"]`);
+  if (step) {
+    event.preventDefault();
+    step.click();
+    return;
+  }
+  const links = [...document.querySelectorAll<HTMLAnchorElement>('#case-table tbody th a')];
+  if (!links.length) return;
+  event.preventDefault();
+  const active = document.activeElement;
+  const current = active instanceof HTMLAnchorElement ? links.indexOf(active) : -1;
+  const next =
+    current === -1 ? 0 : Math.min(links.length - 1, Math.max(0, current + (event.key === 'j' ? 1 : -1)));
+  links[next]?.focus();
+});
+
 window.addEventListener(mode === 'static' ? 'hashchange' : 'popstate', () => {
   if (currentAddress() !== drawnAddress) void draw('heading');
 });
 
-/** Served: the server pushes the ids of runs whose files changed; the page on show redraws. */
+/**
+ * Served: the server pushes the ids of runs whose files changed; the page on show redraws. One
+ * stream per browser, relayed to the other tabs (leader-tab-events.ts), so any number of tabs load.
+ */
 function followChanges(server: ServedSource): void {
-  const events = new EventSource('/api/events');
-  events.addEventListener('runs-changed', (event) => {
-    let ids: unknown;
-    try {
-      ids = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (!Array.isArray(ids)) return;
-    const changed = ids.filter((id): id is string => typeof id === 'string');
-    for (const id of changed) server.forget(id);
-    const route = shown;
-    const affected =
-      route.page === 'runs' ||
-      (route.page === 'compare' && (changed.includes(route.currentId) || route.baselineId === null)) ||
-      ((route.page === 'run' || route.page === 'case') && changed.includes(route.runId));
-    if (affected) void draw('keep');
+  followLeaderTabEvents({
+    url: '/api/events',
+    name: 'holodeck-view-events',
+    events: ['runs-changed'],
+    onEvent: (_type, data) => {
+      let ids: unknown;
+      try {
+        ids = JSON.parse(data);
+      } catch {
+        return;
+      }
+      if (!Array.isArray(ids)) return;
+      const changed = ids.filter((id): id is string => typeof id === 'string');
+      for (const id of changed) server.forget(id);
+      const route = shown;
+      const affected =
+        route.page === 'runs' ||
+        (route.page === 'compare' && (changed.includes(route.currentId) || route.baselineId === null)) ||
+        ((route.page === 'run' || route.page === 'case') && changed.includes(route.runId));
+      if (affected) void draw('keep');
+    },
+    onResync: () => {
+      server.forgetAll();
+      void draw('keep');
+    },
   });
 }
 

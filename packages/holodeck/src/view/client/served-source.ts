@@ -45,4 +45,9 @@ export class ServedSource implements ViewDataSource {
   forget(runId: string): void {
     this.runs.delete(runId);
   }
+
+  /** Forgets every run (events may have been missed). */
+  forgetAll(): void {
+    this.runs.clear();
+  }
 }

@@ -1,9 +1,13 @@
 import type { ViewTokens } from '../view-data.js';
 
-/** `82%` (whole percent, one decimal below 10%). */
+// One precision per kind of number, on every page, so a column of them lines up and reads the
+// same as the terminal summary (runner/report/format-units.ts, which the browser bundle cannot
+// import): percentages with one decimal, scores with two, costs with four, durations in seconds
+// with one decimal below a minute, counts with thousands separators.
+
+/** `82.0%`, `8.5%`, `100.0%`: always one decimal. */
 export function percent(fraction: number): string {
-  const value = fraction * 100;
-  return `${value !== 0 && Math.abs(value) < 10 && !Number.isInteger(value) ? value.toFixed(1) : Math.round(value)}%`;
+  return `${(fraction * 100).toFixed(1)}%`;
 }
 
 /** A score in [0, 1] with two decimals. */
@@ -11,11 +15,12 @@ export function score(value: number): string {
   return value.toFixed(2);
 }
 
-/** `$0.0063`, `$1.25`; `unknown` when the backend could not know it. */
+const COST_FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+
+/** `$0.0063`, `$1.2500`, `$1,234.5000`: four decimals, separators; `unknown` when the backend could not know it. */
 export function cost(usd: number | null | undefined): string {
   if (usd === null || usd === undefined) return 'unknown';
-  if (usd === 0) return '$0';
-  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+  return `$${COST_FORMAT.format(usd)}`;
 }
 
 /** A signed difference of costs, `+$0.0012`. */
@@ -25,12 +30,14 @@ export function costDelta(current: number | null, baseline: number | null): stri
   return `${delta >= 0 ? '+' : '−'}${cost(Math.abs(delta))}`;
 }
 
-/** `850 ms`, `12.3 s`, `2 min 5 s`. */
+/** `0.9 s`, `12.3 s`, `2 min 05 s`, `1 h 02 min`: as the terminal summary writes them. */
 export function duration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+  if (ms < 59_950) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  const totalSeconds = Math.round(ms / 1000);
+  const minutes = Math.floor(totalSeconds / 60);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  if (minutes < 60) return `${minutes} min ${pad(totalSeconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${pad(minutes % 60)} min`;
 }
 
 /** A signed difference of durations, `+1.2 s`. */

@@ -27,7 +27,19 @@ export async function pageForRoute(
       const testCase = payload.value.run.cases.find((entry) => entry.name === route.caseName);
       if (!testCase)
         return renderNotFoundPage(`Run ${route.runId} has no case named "${route.caseName}".`, mode);
-      return renderCasePage(payload.value.run, testCase, mode);
+      // The same case in the previous run, for the answer's diff (a report file has only its own run).
+      const previousId = payload.value.previous_run_id;
+      const previousRun =
+        previousId !== null ? await source.run(previousId).catch(() => undefined) : undefined;
+      const previousCase = previousRun?.found
+        ? previousRun.value.run.cases.find((entry) => entry.name === testCase.name)
+        : undefined;
+      return renderCasePage(
+        payload.value.run,
+        testCase,
+        mode,
+        previousCase && previousId !== null ? { runId: previousId, testCase: previousCase } : undefined,
+      );
     }
     case 'compare': {
       const payload = await source.compare(route.currentId, route.baselineId);

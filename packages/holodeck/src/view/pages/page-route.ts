@@ -8,6 +8,8 @@ export interface CaseQuery {
   text: string;
   sort: CaseSortKey;
   descending: boolean;
+  /** One column per metric in the run table. */
+  metricColumns: boolean;
 }
 
 export const CASE_FILTER_STATUSES = ['all', 'passed', 'failed', 'errored', 'flaky', 'interrupted'] as const;
@@ -29,8 +31,10 @@ export const DEFAULT_CASE_QUERY: CaseQuery = {
   status: 'all',
   tag: '',
   text: '',
-  sort: 'suite',
+  // Failures first: what a reader of a run looks for.
+  sort: 'status',
   descending: false,
+  metricColumns: false,
 };
 
 function oneOf<T extends string>(values: readonly T[], value: string | null, fallback: T): T {
@@ -62,8 +66,9 @@ export function parseRoute(address: string): PageRoute {
         status: oneOf(CASE_FILTER_STATUSES, params.get('status'), 'all'),
         tag: params.get('tag') ?? '',
         text: params.get('q') ?? '',
-        sort: oneOf(CASE_SORT_KEYS, params.get('sort'), 'suite'),
+        sort: oneOf(CASE_SORT_KEYS, params.get('sort'), DEFAULT_CASE_QUERY.sort),
         descending: params.get('dir') === 'desc',
+        metricColumns: params.get('columns') === 'metrics',
       },
     };
   }
@@ -79,8 +84,9 @@ function queryString(query: CaseQuery): string {
   if (query.status !== 'all') params.set('status', query.status);
   if (query.tag) params.set('tag', query.tag);
   if (query.text) params.set('q', query.text);
-  if (query.sort !== 'suite') params.set('sort', query.sort);
+  if (query.sort !== DEFAULT_CASE_QUERY.sort) params.set('sort', query.sort);
   if (query.descending) params.set('dir', 'desc');
+  if (query.metricColumns) params.set('columns', 'metrics');
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -34,7 +34,7 @@ function renderCaseRows(
   caption: string,
 ): SafeHtml {
   if (!entries.length) return html``;
-  return html`<div class="table-wrap"><table class="compare"><caption>${caption} (${entries.length})</caption>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table class="compare"><caption>${caption} (${entries.length})</caption>
     <thead><tr><th scope="col">Case</th><th scope="col">Baseline</th><th scope="col">Current</th><th scope="col">Metrics that changed</th></tr></thead>
     <tbody>${entries.map((entry) => {
       const changed = entry.metrics.filter(
@@ -90,7 +90,7 @@ export function renderComparePage(
   );
   const body = html`<h1 tabindex="-1">Compare runs</h1>
     ${renderPickers(comparison, choices)}
-    <div class="table-wrap"><table class="compare-totals"><caption>Totals</caption>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Totals"><table class="compare-totals"><caption>Totals</caption>
       <thead><tr><th scope="col"></th><th scope="col">Baseline</th><th scope="col">Current</th><th scope="col">Change</th></tr></thead>
       <tbody>
         <tr><th scope="row">Run</th><td>${headerCell(baseline, mode)}</td><td>${headerCell(current, mode)}</td><td></td></tr>

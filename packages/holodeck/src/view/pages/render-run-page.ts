@@ -1,4 +1,5 @@
 import type { ViewCase, ViewRun } from '../view-data.js';
+import { metricColumns, metricOfColumn, whyCaseFailed } from './case-failures.js';
 import { caseCost, isFlaky, selectCaseRows, statusOf, tagsOf } from './case-rows.js';
 import { cost, count, dateTime, duration, percent, score, shortHash } from './format-values.js';
 import { html, type SafeHtml } from './html.js';
@@ -13,6 +14,7 @@ import { renderGit, renderRunState } from './render-runs-page.js';
 import type { RenderedPage } from './rendered-page.js';
 
 const COLUMNS: { key: CaseSortKey; label: string; numeric?: boolean }[] = [
+  { key: 'suite', label: '#', numeric: true },
   { key: 'name', label: 'Case' },
   { key: 'status', label: 'Status' },
   { key: 'score', label: 'Score', numeric: true },
@@ -71,6 +73,7 @@ function renderFilters(run: ViewRun, query: CaseQuery): SafeHtml {
       (tag) => html`<option value="${tag}"${tag === query.tag ? html` selected` : ''}>${tag}</option>`,
     )}</select></label>
     <label>Text <input id="filter-text" name="q" type="search" value="${query.text}" placeholder="name or input" data-filter="text" autocomplete="off"></label>
+    <label class="check"><input id="filter-metrics" name="columns" value="metrics" type="checkbox"${query.metricColumns ? html` checked` : ''} data-filter="columns"> a column per metric</label>
   </form>`;
 }
 
@@ -83,21 +86,32 @@ export function renderCaseTable(run: ViewRun, query: CaseQuery, mode: PageMode):
     const next = active && !query.descending ? 'descending' : 'ascending';
     return html`<th scope="col"${column.numeric ? html` class="num"` : ''} aria-sort="${sort}"><button type="button" data-sort="${column.key}" aria-label="${column.label}: sort ${next}">${column.label}${active ? (query.descending ? ' ▼' : ' ▲') : ''}</button></th>`;
   });
+  const columns = query.metricColumns ? metricColumns(run.cases) : [];
+  const metricHeader = columns.map((name) => html`<th scope="col" class="num metric-col">${name}</th>`);
   const body = rows.map((testCase) => {
     const passes = testCase.attempts.filter((attempt) => attempt.passed).length;
     const k = testCase.attempts.length;
+    const why = whyCaseFailed(testCase);
     return html`<tr class="row-${statusOf(testCase)}">
+      <td class="num muted">${run.cases.indexOf(testCase) + 1}</td>
       <th scope="row"><a href="${routeHref({ page: 'case', runId: run.run_id, caseName: testCase.name }, mode)}">${testCase.name}</a>${testCase.tags.length ? html`<div class="muted small">${testCase.tags.join(', ')}</div>` : ''}</th>
       <td>${renderStatus(testCase)}</td>
+      <td class="why-cell">${why.length ? html`<ul class="why-list">${why.map((line) => html`<li>${line}</li>`)}</ul>` : html`<span class="muted">—</span>`}</td>
       <td class="num">${score(testCase.score)}</td>
       <td class="num">${passes}/${k}${k > 1 ? html`<div class="muted small">pass@${k} ${score(testCase.pass_at_k)} · pass^${k} ${score(testCase.pass_pow_k)}</div>` : ''}</td>
       <td class="num">${duration(testCase.duration_ms)}</td>
       <td class="num">${cost(caseCost(testCase))}</td>
+      ${columns.map((name) => {
+        const metric = metricOfColumn(testCase, name);
+        if (!metric) return html`<td class="num muted">—</td>`;
+        return html`<td class="num ${metric.passed ? 'ok' : 'bad'}">${score(metric.score)}<span class="visually-hidden">${metric.passed ? ' passed' : ' failed'}</span>${metric.passed ? '' : ' ✗'}</td>`;
+      })}
     </tr>`;
   });
-  return html`<div class="table-wrap" id="case-table"><table class="cases">
-    <caption>${rows.length} of ${run.cases.length} case(s)${run.planned_cases !== null ? html` (${run.planned_cases} planned)` : ''}</caption>
-    <thead><tr>${header}</tr></thead>
+  const [first, ...rest] = header;
+  return html`<div class="table-wrap" id="case-table" tabindex="0" role="region" aria-label="Cases"><table class="cases">
+    <caption>${rows.length} of ${run.cases.length} case(s)${run.planned_cases !== null ? html` (${run.planned_cases} planned)` : ''}${query.sort === 'status' && !query.descending ? ', failures first' : ''}</caption>
+    <thead><tr>${first}${rest.slice(0, 2)}<th scope="col">Why</th>${rest.slice(2)}${metricHeader}</tr></thead>
     <tbody>${body}</tbody>
   </table>${rows.length === 0 ? html`<p>No case matches these filters.</p>` : ''}</div>`;
 }

@@ -50,11 +50,11 @@ export function renderRunsPage(list: ViewRunList, mode: PageMode): RenderedPage 
   const title = agents.length === 1 ? `Runs of ${agents[0]}` : 'Runs';
   const body = html`<h1 tabindex="-1">${title}</h1>
     ${runs.length === 0 ? html`<p>No saved runs yet. Run <code>holodeck test agent.yaml</code>: every run is saved under <code>.holodeck/runs/</code>.</p>` : ''}
-    ${renderTrendChart(runs)}
+    ${renderTrendChart(runs, mode)}
     ${unreadable.length ? html`<div class="notice" role="note"><p>${unreadable.length} file(s) in the runs folder could not be read:</p><ul>${unreadable.map((entry) => html`<li><code>${entry.file}</code>: ${entry.message}</li>`)}</ul></div>` : ''}
     ${
       runs.length
-        ? html`<div class="table-wrap"><table class="runs">
+        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Runs"><table class="runs">
       <caption>${runs.length} run(s), newest first</caption>
       <thead><tr><th scope="col">Started</th><th scope="col">Git</th><th scope="col">Model</th><th scope="col" class="num">Pass rate</th><th scope="col" class="num">Passed / failed / errored</th><th scope="col" class="num">Cost</th><th scope="col" class="num">Tokens</th><th scope="col" class="num">Duration</th><th scope="col">Agent</th><th scope="col"><span class="visually-hidden">Compare</span></th></tr></thead>
       <tbody>${runs.map((run, index) =>

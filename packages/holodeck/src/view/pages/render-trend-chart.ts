@@ -1,9 +1,11 @@
 import type { ViewRunListEntry } from '../view-data.js';
 import { cost, dateTime, percent, shortHash } from './format-values.js';
 import { html, type SafeHtml } from './html.js';
+import { DEFAULT_CASE_QUERY, type PageMode, routeHref } from './page-route.js';
 
-const WIDTH = 720;
-const HEIGHT = 220;
+// Drawn in a wide box the stylesheet scales to the page's width (.chart svg{width:100%}).
+const WIDTH = 1200;
+const HEIGHT = 260;
 const PAD = { left: 44, right: 56, top: 18, bottom: 28 };
 
 /**
@@ -11,7 +13,7 @@ const PAD = { left: 44, right: 56, top: 18, bottom: 28 };
  * oldest on the left, with a mark where the agent configuration or instructions changed. Inline
  * SVG with presentation attributes only, so it needs no script and no inline style (CSP).
  */
-export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[]): SafeHtml {
+export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[], mode: PageMode): SafeHtml {
   const runs = [...runsNewestFirst].reverse();
   if (runs.length < 2) return html``;
   const innerWidth = WIDTH - PAD.left - PAD.right;
@@ -47,15 +49,16 @@ export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[]): 
           <title>${changeLabel(run)} at ${run.run_id}</title></g>`
       : '',
   );
-  const points = runs.map(
-    (run, index) =>
-      html`<circle class="pass-point" cx="${x(index)}" cy="${y(run.summary.pass_rate)}" r="3.5"><title>${dateTime(run.started_at)} · ${run.run_id}: ${percent(run.summary.pass_rate)} passed, ${cost(run.summary.cost_usd)}</title></circle>`,
-  );
+  // Each point links to its run (an SVG link, reachable with Tab, named by its numbers).
+  const points = runs.map((run, index) => {
+    const label = `${dateTime(run.started_at)} · ${run.run_id}: ${percent(run.summary.pass_rate)} passed, ${cost(run.summary.cost_usd)}`;
+    return html`<a class="point-link" href="${routeHref({ page: 'run', runId: run.run_id, query: DEFAULT_CASE_QUERY }, mode)}" aria-label="${label}"><circle class="pass-point" cx="${x(index)}" cy="${y(run.summary.pass_rate)}" r="5"><title>${label}</title></circle><circle class="hit" cx="${x(index)}" cy="${y(run.summary.pass_rate)}" r="12"></circle></a>`;
+  });
   const first = runs[0];
   const last = runs[runs.length - 1];
   const label = `Pass rate and cost of ${runs.length} runs from ${first ? dateTime(first.started_at) : ''} to ${last ? dateTime(last.started_at) : ''}; the table below lists the same numbers.`;
   return html`<figure class="chart">
-    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${label}">
+    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="group" aria-label="${label}">
       ${gridLines}
       ${changes}
       <polyline class="pass-line" points="${passLine}" fill="none"></polyline>

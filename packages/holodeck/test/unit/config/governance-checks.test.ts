@@ -75,6 +75,18 @@ describe('governance: the rules and config files (holodeck validate)', () => {
     expect(result.agent?.config.governance?.rules_file).toBe(path.join(sandbox.dir, 'rules.yaml'));
   });
 
+  /** Issue 24: a misspelt kind must not make a write tool run unjudged; agent.yaml refuses it. */
+  it.each(['Write', "' write'", 'readonly'])('refuses the tool kind %s with its line', async (kind) => {
+    const rows = governed().map((row) =>
+      row === '    refund_order: write' ? `    refund_order: ${kind}` : row,
+    );
+    const result = await validate(rows);
+    expect(result.agent).toBeUndefined();
+    expect(result.issues.map(shown).join('\n')).toMatch(
+      /^agent\.yaml:\d+:\d+ governance\.tool_kinds\.refund_order: .*"read".*"write"/,
+    );
+  });
+
   it('reports a missing rules file as Novarch does', async () => {
     const result = await validate(governed(), {});
     expect(result.issues.map(shown)).toEqual([`rules.yaml : rules file not found | ${RULES_HINT}`]);

@@ -17,6 +17,8 @@ import {
 const CreateOptionsSchema = GlobalOptionsSchema.extend({
   tenant: z.string(),
   name: z.string(),
+  agent: z.string().optional(),
+  team: z.array(z.string()).optional(),
   json: z.boolean().default(false),
 });
 const ListOptionsSchema = GlobalOptionsSchema.extend({
@@ -55,8 +57,16 @@ export async function onIdentities<T>(
 function formatKeys(keys: readonly AgentKeyInfo[]): string {
   if (keys.length === 0) return 'No agent keys.\n';
   return formatTable(
-    ['KEY', 'TENANT', 'NAME', 'CREATED', 'REVOKED'],
-    keys.map((key) => [key.id, key.tenantId, key.name, key.createdAt, cell(key.revokedAt)]),
+    ['KEY', 'TENANT', 'NAME', 'AGENT', 'TEAMS', 'CREATED', 'REVOKED'],
+    keys.map((key) => [
+      key.id,
+      key.tenantId,
+      key.name,
+      key.agentId ?? 'any',
+      key.teamIds?.join(',') ?? 'all',
+      key.createdAt,
+      cell(key.revokedAt),
+    ]),
   );
 }
 
@@ -71,6 +81,15 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
     .description('create an agent key for a tenant; the key is printed once')
     .requiredOption('--tenant <tenant>', 'the tenant the key governs sessions of')
     .requiredOption('--name <name>', 'what the key is for, e.g. cs-bot-prod')
+    .option(
+      '--agent <agent>',
+      'bind the key to one agent: it opens sessions of this agent id only (recommended)',
+    )
+    .option(
+      '--team <team>',
+      'bind the key to a team (repeat for several): it opens sessions of these teams only',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option('--json', 'print JSON: { key, secret }')
     .addHelpText('after', IDENTITY_STORE_HELP)
     .action((_options: unknown, command: Command) =>
@@ -84,7 +103,12 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
             throw new OperatorUsageError(
               `tenant "${options.tenant}" is not under server.tenants in the configuration (${Object.keys(tenants).join(', ')}): add it there first`,
             );
-          return identities.createAgentKey({ tenantId: options.tenant, name: options.name });
+          return identities.createAgentKey({
+            tenantId: options.tenant,
+            name: options.name,
+            ...(options.agent === undefined ? {} : { agentId: options.agent }),
+            ...(options.team === undefined ? {} : { teamIds: options.team }),
+          });
         });
         context.stdout.write(
           options.json

@@ -9,7 +9,7 @@ import { ModelLlmJudge } from '../../rules/llm/model-llm-judge.js';
 import { loadNovarchConfig } from '../../rules/load-novarch-config.js';
 import { validateRulesFile } from '../../rules/load-rules-file.js';
 import { resolveUserPath } from '../../rules/novarch-config.js';
-import { replayRules } from '../../rules/replay/replay-rules.js';
+import { ReplayScopeError, replayRules } from '../../rules/replay/replay-rules.js';
 import type { RuleSet } from '../../rules/rule-set.js';
 import { pushRules } from '../../rules/stored-rules.js';
 import { closestIds } from '../closest-ids.js';
@@ -89,6 +89,7 @@ function remoteRules(
 }
 const TestOptionsSchema = GlobalOptionsSchema.extend({
   team: z.string().optional(),
+  tenant: z.string().optional(),
   since: z.string().optional(),
   withJudge: z.boolean().default(false),
   json: z.boolean().default(false),
@@ -310,6 +311,10 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
       '--team <team>',
       "the team whose sessions are replayed (default: the file's team:; another one is refused)",
     )
+    .option(
+      '--tenant <tenant>',
+      "the tenant whose decisions are replayed (needed when the team's sessions belong to several)",
+    )
     .option('--with-judge', 'also re-judge rules without a condition with the LLM judge of --config FILE')
     .option('--json', 'print JSON instead of text')
     .addHelpText(
@@ -342,7 +347,11 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
             store,
             ruleSet,
             ...(since === undefined ? {} : { since }),
+            ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
             ...(llmJudge === undefined ? {} : { llmJudge }),
+          }).catch((error: unknown) => {
+            if (error instanceof ReplayScopeError) throw new OperatorUsageError(error.message);
+            throw error;
           }),
         );
         const name = ruleSet.file ?? file;

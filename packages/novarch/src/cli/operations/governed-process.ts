@@ -53,7 +53,7 @@ function governedAncestor(): string | undefined {
 export function refuseInsideGovernedSession(session: string | undefined, what: string): void {
   if (session === undefined) return;
   throw new OperationRefusedError(
-    `Refused: this process runs inside governed session ${session} (${GOVERNED_SESSION_ENV} is set), ` +
+    `Refused: this process runs inside a governed session (${GOVERNED_SESSION_ENV}=${JSON.stringify(session)} is set), ` +
       `and an agent may not ${what}. Run novarch from an operator's own shell. Nothing was changed.`,
   );
 }

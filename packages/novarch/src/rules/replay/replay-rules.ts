@@ -1,3 +1,4 @@
+import { NovarchError } from '../../errors.js';
 import type { AuditEntry, NovarchStore } from '../../model/novarch-store.js';
 import type { EvidenceRecord, Verdict, VerdictRecord } from '../../model/records.js';
 import { citeRuleSets } from '../cite-rule-sets.js';
@@ -15,6 +16,11 @@ export interface ReplayOptions {
   ruleSet: RuleSet;
   /** Only actions created at or after this time (ISO-8601 UTC). */
   since?: string;
+  /**
+   * The tenant whose decisions are re-judged. Required when sessions of the team belong to more
+   * than one tenant: one tenant's rules change never re-judges another tenant's decisions.
+   */
+  tenantId?: string;
   /**
    * Applies rules without a condition. Without one, a decision that depends on such a rule is
    * reported as not re-judged (never guessed at).
@@ -51,6 +57,11 @@ export interface ReplayReport {
   skipped: number;
 }
 
+/** A replay that would mix tenants: the message says how to pick one. */
+export class ReplayScopeError extends NovarchError {
+  override name = 'ReplayScopeError';
+}
+
 /** Answers "undecided" for every rule, and remembers that it was asked. */
 class AbsentLlmJudge implements LlmJudge {
   asked = false;
@@ -76,7 +87,13 @@ export async function replayRules(options: ReplayOptions): Promise<ReplayReport>
   const entries = await options.store.audit({
     teamId: ruleSet.team,
     ...(since === undefined ? {} : { since }),
+    ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }),
   });
+  const tenants = [...new Set(entries.map((entry) => entry.session.tenantId))].sort();
+  if (options.tenantId === undefined && tenants.length > 1)
+    throw new ReplayScopeError(
+      `the sessions of team ${ruleSet.team} belong to ${tenants.length} tenants (${tenants.join(', ')}): pass --tenant TENANT to replay one tenant's decisions`,
+    );
   const evidenceOf = new Map<string, Promise<EvidenceRecord[]>>();
   const report: ReplayReport = {
     team: ruleSet.team,

@@ -39,6 +39,9 @@ export async function readYamlFile(
   return parseYamlSource(source, absolute, what);
 }
 
+/** How many alias expansions a file may have: a rules file needs few, an alias bomb billions. */
+const MAX_ALIAS_COUNT = 100;
+
 /**
  * Parses YAML text whose top level must be a mapping, as `readYamlFile` does a file's; `name` is
  * what messages call it (a path, or e.g. `cs-ops v3 (stored)` for rules read from the store).
@@ -68,7 +71,19 @@ export function parseYamlSource(
       })),
     };
   }
-  const data: unknown = document.toJS({ maxAliasCount: 100 });
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml library refuses alias chains that expand without bound (a "billion laughs").
+    if (!(error instanceof ReferenceError)) throw error;
+    return fail(
+      `the YAML expands its aliases (*name) more than ${MAX_ALIAS_COUNT} times`,
+      'write the repeated values out, or use fewer anchors and aliases',
+      1,
+      1,
+    );
+  }
   if (data === null || data === undefined) return fail(`${what.noun} is empty`, what.example, 1, 1);
   if (!isRecord(data) || !isMap(document.contents)) {
     const { line, column } = locateYamlPath(document, lineCounter, []);

@@ -52,7 +52,7 @@ export const ADMIN_ROUTES = [
     response: { json: CreatedKeySchema },
     async handle(request) {
       const admin = operatorOf(request);
-      const { tenantId, name } = request.body;
+      const { tenantId, name, agentId, teamIds } = request.body;
       if (!coversTenant(admin, tenantId))
         throw new ProblemError(403, 'Forbidden', `this admin token is not granted tenant "${tenantId}"`);
       const tenants = request.services.tenants;
@@ -62,7 +62,12 @@ export const ADMIN_ROUTES = [
           'Bad Request',
           `tenant "${tenantId}" is not served here: add it under server.tenants in novarch.yaml`,
         );
-      const created = await request.services.identities.createAgentKey({ tenantId, name });
+      const created = await request.services.identities.createAgentKey({
+        tenantId,
+        name,
+        ...(agentId === undefined ? {} : { agentId }),
+        ...(teamIds === undefined ? {} : { teamIds }),
+      });
       return { key: created.info, secret: created.secret };
     },
   }),

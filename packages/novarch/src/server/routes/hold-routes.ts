@@ -61,6 +61,8 @@ export const HOLD_ROUTES = [
     async handle(request) {
       const store = scopedOf(request);
       const hold = await store.requireHold(request.params.holdId);
+      // Only the engine that opened the session waits (its check-ins keep the hold alive).
+      await store.requireWritable(hold.sessionId);
       const session = await store.requireSession(hold.sessionId);
       const { events } = request.services;
       return waitForHold(store, hold, {

@@ -139,6 +139,8 @@ export const RULES_ROUTES = [
       const { tenantId, teamId } = request.params;
       const { admin, rules } = teamRules(request, tenantId, teamId);
       const source = request.text ?? '';
+      if (source.includes('\u0000'))
+        throw new ProblemError(400, 'Bad Request', 'body: contains a NUL character (\\u0000): remove it');
       if (source.trim() === '')
         throw new ProblemError(
           400,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { killSessionAsOperator } from '../../cli/operations/session-operations.js';
+import type { AgentPrincipal } from '../../identity/principal.js';
 import { ProblemError } from '../problem-error.js';
 import { defineRoute } from '../route-spec.js';
-import { EvidenceRecordSchema, SessionRecordSchema } from '../schemas/record-schemas.js';
+import { EvidenceRecordSchema, OpenedSessionSchema, SessionRecordSchema } from '../schemas/record-schemas.js';
 import {
   EvidenceBodySchema,
   KillBodySchema,
@@ -12,6 +13,22 @@ import {
 } from '../schemas/request-schemas.js';
 import { engineFor } from '../server-services.js';
 import { agentOf, operatorOf, SERVER_STORE_LABEL, SessionParams, scopedOf } from './route-helpers.js';
+
+/** A key bound to an agent (and teams) opens sessions of that agent (and those teams) only. */
+function checkKeyBinding(agent: AgentPrincipal, body: { teamId: string; agentId: string }): void {
+  if (agent.agentId !== undefined && agent.agentId !== body.agentId)
+    throw new ProblemError(
+      403,
+      'Forbidden',
+      `this agent key is bound to agent "${agent.agentId}"; it may not open sessions of agent "${body.agentId}" (create a key for that agent: novarch keys create --agent ${body.agentId})`,
+    );
+  if (agent.teamIds !== undefined && !agent.teamIds.includes(body.teamId))
+    throw new ProblemError(
+      403,
+      'Forbidden',
+      `this agent key is bound to team${agent.teamIds.length === 1 ? '' : 's'} ${agent.teamIds.map((team) => `"${team}"`).join(', ')}; it may not open sessions of team "${body.teamId}"`,
+    );
+}
 
 export const SESSION_ROUTES = [
   defineRoute({
@@ -23,7 +40,7 @@ export const SESSION_ROUTES = [
     access: 'agent',
     body: OpenSessionBodySchema,
     status: 201,
-    response: { json: SessionRecordSchema },
+    response: { json: OpenedSessionSchema },
     async handle(request) {
       const agent = agentOf(request);
       const { body } = request;
@@ -34,8 +51,15 @@ export const SESSION_ROUTES = [
           'Forbidden',
           `this agent key belongs to tenant "${agent.tenantId}"; it may not open sessions of tenant "${tenantId}"`,
         );
-      const engine = engineFor(request.services, scopedOf(request), tenantId);
-      return engine.openSession({ tenantId, teamId: body.teamId, agentId: body.agentId }, body.maxHoldS);
+      checkKeyBinding(agent, body);
+      const store = scopedOf(request);
+      const engine = engineFor(request.services, store, tenantId);
+      const session = await engine.openSession(
+        { tenantId, teamId: body.teamId, agentId: body.agentId },
+        body.maxHoldS,
+      );
+      const sessionSecret = store.issuedSecret(session.id);
+      return sessionSecret === undefined ? session : { ...session, sessionSecret };
     },
   }),
   defineRoute({

@@ -8,6 +8,10 @@ export const AgentKeyInfoSchema = z.object({
   id: z.string(),
   tenantId: z.string(),
   name: z.string(),
+  /** The one agent the key opens sessions for (absent: any agent of its tenant). */
+  agentId: z.string().optional(),
+  /** The teams it opens sessions in (absent: every team of its tenant). */
+  teamIds: z.array(z.string()).optional(),
   createdAt: z.string(),
   revokedAt: z.string().optional(),
 });

@@ -26,6 +26,13 @@ export const SessionRecordSchema = z.object({
   kill: SessionKillSchema.optional(),
 });
 
+/**
+ * A session just opened with an agent key: the session and its secret, answered once. The remote
+ * engine sends the secret with every request about the session (`Novarch-Session-Secret`); the
+ * server keeps only its hash. Keep it out of the agent's environment.
+ */
+export const OpenedSessionSchema = SessionRecordSchema.extend({ sessionSecret: z.string().optional() });
+
 export const RuleSetReferenceSchema = z.object({
   team: z.string(),
   version: z.number().nullable(),

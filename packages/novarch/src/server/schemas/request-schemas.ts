@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OPERATOR_ROLES } from '../../identity/principal.js';
+import { IDENTITY_NAME, OPERATOR_ROLES } from '../../identity/principal.js';
 import {
   ActionContextSchema,
   CitationsSchema,
@@ -12,13 +12,26 @@ import {
 
 const text = z.string().trim().min(1);
 
+/** A team's id: what a grant (`TENANT/TEAM`) and a pushed rules file name. */
+const teamId = z
+  .string()
+  .regex(
+    IDENTITY_NAME,
+    'a team id is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
+
 export const OpenSessionBodySchema = z.strictObject({
   /** Default the agent key's tenant; any other tenant is refused. */
   tenantId: text.optional(),
-  teamId: text,
-  agentId: text,
+  teamId,
+  agentId: text.max(200),
   /** The longest hold wait the session accepts (s); default the deployment's whole window. */
   maxHoldS: z.number().min(0).optional(),
+});
+
+/** A UTC instant as `Date.toISOString()` writes it, which the store keeps as is. */
+const instant = z.iso.datetime({
+  error: 'expected an ISO-8601 UTC time such as 2026-05-01T12:00:00.000Z',
 });
 
 export const EvidenceBodySchema = z.strictObject({
@@ -26,8 +39,8 @@ export const EvidenceBodySchema = z.strictObject({
   input: z.unknown().optional(),
   output: z.unknown().optional(),
   isError: z.boolean(),
-  startedAt: text,
-  finishedAt: text,
+  startedAt: instant,
+  finishedAt: instant,
 });
 
 export const ProposeActionBodySchema = z.strictObject({
@@ -45,20 +58,25 @@ export const ProposeActionBodySchema = z.strictObject({
   release: z.boolean().optional(),
 });
 
-export const RefusalBodySchema = z.strictObject({
-  source: z.enum(['gate', 'permissions']),
-  actionId: text.optional(),
-  call: z
-    .strictObject({
-      actionType: text,
-      toolName: text,
-      input: z.unknown().optional(),
-      context: ActionContextSchema,
-      reasoning: z.string().optional(),
-    })
-    .optional(),
-  citations: CitationsSchema,
-});
+export const RefusalBodySchema = z
+  .strictObject({
+    source: z.enum(['gate', 'permissions']),
+    actionId: text.optional(),
+    call: z
+      .strictObject({
+        actionType: text,
+        toolName: text,
+        input: z.unknown().optional(),
+        context: ActionContextSchema,
+        reasoning: z.string().optional(),
+      })
+      .optional(),
+    citations: CitationsSchema,
+  })
+  .refine((refusal) => refusal.actionId !== undefined || refusal.call !== undefined, {
+    message: 'a refusal names the refused call: send actionId (an action already recorded) or call',
+    path: ['actionId'],
+  });
 
 /** An agent latches its own session (judge kill, hold skipped or timed out, the gate): never as an operator. */
 export const LatchBodySchema = z.strictObject({
@@ -110,7 +128,14 @@ export const AuditQuerySchema = z.strictObject({
     .optional(),
 });
 
-export const CreateKeyBodySchema = z.strictObject({ tenantId: text, name: text });
+export const CreateKeyBodySchema = z.strictObject({
+  tenantId: text,
+  name: text,
+  /** The one agent the key opens sessions for (recommended; unset: any agent of the tenant). */
+  agentId: text.max(200).optional(),
+  /** The teams the key opens sessions in (unset: every team of the tenant). */
+  teamIds: z.array(teamId).min(1).optional(),
+});
 
 export const CreateOperatorBodySchema = z.strictObject({
   name: text,

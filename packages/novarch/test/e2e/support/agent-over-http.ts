@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionSecrets } from '../../server-support/session-secrets.js';
 
 /** An agent talking to a Novarch server over plain HTTP with its key, as the remote engine does. */
 export interface AgentOverHttp {
@@ -20,14 +21,22 @@ export interface AgentOverHttp {
 const SessionSchema = z.object({ id: z.string() });
 
 export function agentOverHttp(serverUrl: string, apiKey: string): AgentOverHttp {
+  // The secret of each session this agent opened, sent as its remote engine would.
+  const secrets = new SessionSecrets();
   async function call(method: string, path: string, body?: unknown) {
     const response = await fetch(`${serverUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: {
+        ...secrets.headersFor(path),
+        authorization: `Bearer ${apiKey}`,
+        'content-type': 'application/json',
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+    const parsed: unknown = text === '' ? undefined : JSON.parse(text);
+    secrets.learn(parsed);
+    return { status: response.status, body: parsed };
   }
   return {
     call,

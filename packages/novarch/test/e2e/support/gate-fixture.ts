@@ -32,6 +32,8 @@ export interface GateWorld {
   engine: NovarchEngine;
   /** Refunds the write tool really executed. */
   refunds: { customer_id: string; amount: number }[];
+  /** Customers the lookup read really looked up. */
+  lookups: string[];
   /** Runs one governed query with the given fake model URL; returns the gate after the loop. */
   run(baseUrl: string, options?: GateRunOptions): Promise<NovarchHookGate>;
   close(): Promise<void>;
@@ -68,6 +70,14 @@ export interface GateRunOptions {
   agents?: Record<string, AgentDefinition>;
   /** Called with the gate once it is open, before the query starts. */
   onGate?: (gate: NovarchHookGate) => void;
+  /** More variables for `gate.agentEnv` (what the agent's process would inherit). */
+  env?: Record<string, string>;
+  /** Built-in tools to offer besides `Agent` (mapped as reads), e.g. `['Bash']`. */
+  builtinReads?: string[];
+  /** Feed the gate the stream's partial messages (`includePartialMessages`), as HoloDeck does. */
+  partialMessages?: boolean;
+  /** The `cs` server's tools declare `readOnlyHint` (the CLI then runs them concurrently). */
+  readOnlyHints?: boolean;
 }
 
 export interface GateWorldOptions {
@@ -81,6 +91,8 @@ export interface GateWorldOptions {
   refundsFile?: string;
   /** Govern the runs with this engine (e.g. a `remoteEngine`) instead of the local one on `store`. */
   engine?: GovernanceEngine;
+  /** How long the fraud check takes to answer (a slow read still in flight when a turn ends). */
+  fraudCheckMs?: number;
 }
 
 /** A store, rules and an in-process MCP server `cs` with a read and a gated write. */
@@ -101,17 +113,32 @@ export async function createGateWorld(
     ...(options.llmJudge === undefined ? {} : { llmJudge: options.llmJudge }),
   });
   const refunds: GateWorld['refunds'] = [];
-  const server = () =>
-    createSdkMcpServer({
+  const lookups: string[] = [];
+  const server = (readOnlyHints = false) => {
+    // With readOnlyHint the CLI runs the cs tools of one message concurrently, not one by one.
+    const hints = readOnlyHints ? { annotations: { readOnlyHint: true } } : undefined;
+    return createSdkMcpServer({
       name: 'cs',
       tools: [
         tool(
           'lookup_customer',
           'Look up a customer',
           { customer_id: z.string() },
-          async ({ customer_id }) => ({
-            content: [{ type: 'text', text: `customer ${customer_id}: in good standing` }],
-          }),
+          async ({ customer_id }) => {
+            lookups.push(customer_id);
+            return { content: [{ type: 'text', text: `customer ${customer_id}: in good standing` }] };
+          },
+          hints,
+        ),
+        tool(
+          'check_fraud',
+          'Check a customer for fraud flags',
+          { customer_id: z.string() },
+          async ({ customer_id }) => {
+            await new Promise((resolve) => setTimeout(resolve, options.fraudCheckMs ?? 0));
+            return { content: [{ type: 'text', text: `customer ${customer_id}: FLAGGED for fraud` }] };
+          },
+          hints,
         ),
         tool(
           'issue_refund',
@@ -123,12 +150,14 @@ export async function createGateWorld(
               appendFileSync(options.refundsFile, `${JSON.stringify({ customer_id, amount })}\n`);
             return { content: [{ type: 'text', text: `refunded ${amount} to ${customer_id}` }] };
           },
+          hints,
         ),
         tool('delete_account', 'Delete an account', { customer_id: z.string() }, async () => ({
           content: [{ type: 'text', text: 'deleted' }],
         })),
       ],
     });
+  };
   const home = path.join(directory, 'home');
   const governing = options.engine ?? engine;
   return {
@@ -137,6 +166,7 @@ export async function createGateWorld(
     store,
     engine,
     refunds,
+    lookups,
     async run(baseUrl, options = {}) {
       return augur.session(
         {
@@ -150,8 +180,10 @@ export async function createGateWorld(
           const gate = await new NovarchHookGate({
             toolKinds: {
               mcp__cs__lookup_customer: 'read',
+              mcp__cs__check_fraud: 'read',
               mcp__cs__issue_refund: 'write',
               ...(options.agents === undefined ? {} : { Agent: 'read' as const }),
+              ...Object.fromEntries((options.builtinReads ?? []).map((name) => [name, 'read' as const])),
             },
             writeSpecs: {
               mcp__cs__issue_refund: {
@@ -181,13 +213,15 @@ export async function createGateWorld(
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
                 CLAUDE_CODE_MAX_RETRIES: '0',
                 IS_SANDBOX: '1',
+                ...options.env,
               }),
-              tools: options.agents === undefined ? [] : ['Agent'],
+              tools: [...(options.agents === undefined ? [] : ['Agent']), ...(options.builtinReads ?? [])],
+              ...(options.partialMessages ? { includePartialMessages: true } : {}),
               ...(options.agents === undefined ? {} : { agents: options.agents }),
               ...(options.abortController === undefined ? {} : { abortController: options.abortController }),
               settingSources: [],
               thinking: { type: 'disabled' },
-              mcpServers: { cs: server() },
+              mcpServers: { cs: server(options.readOnlyHints) },
               ...(options.denyLookupOf === undefined
                 ? { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }
                 : {

@@ -13,12 +13,13 @@ export interface NovarchServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `novarch serve --listen 127.0.0.1:0 …args` and resolves once it listens. */
+/** Starts `novarch serve --listen <listen> …args` (default a free port) and resolves once it listens. */
 export async function startServerProcess(
   args: string[],
   env: Record<string, string> = {},
+  listen = '127.0.0.1:0',
 ): Promise<NovarchServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--listen', '127.0.0.1:0', ...args], {
+  const child = spawn(process.execPath, [BIN, 'serve', '--listen', listen, ...args], {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -24,7 +24,7 @@ if (directory === undefined || baseUrl === undefined || url === undefined || api
 const world = await createGateWorld(5, { directory, engine: remoteEngine({ url, apiKey }) });
 try {
   const gate = await world.run(baseUrl, {
-    onGate: (opened) => say('opened', { sessionId: opened.agentEnv({}).NOVARCH_GOVERNED_SESSION }),
+    onGate: (opened) => say('opened', { sessionId: opened.sessionId }),
   });
   say('done', { killed: gate.killed, refunds: world.refunds, home: process.env.HOME });
 } finally {

@@ -409,7 +409,7 @@ describe('NovarchToolGovernor options', () => {
     );
     const badKinds = JSON.parse('{ "refund": "delete" }');
     expect(() => new NovarchToolGovernor({ session, toolKinds: badKinds })).toThrow(
-      'toolKinds["refund"] must be "read" or "write", got "delete"',
+      'toolKinds["refund"] is "delete", which is not a tool kind: use exactly "read" or "write"',
     );
   });
 });

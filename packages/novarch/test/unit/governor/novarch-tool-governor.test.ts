@@ -89,12 +89,16 @@ describe('NovarchToolGovernor reads', () => {
     });
   });
 
-  /** Proves evidence lost to the store leaves the next write judged without it: it fails closed there. */
-  it('lets a read run when its evidence cannot be stored, and judges the next write without it', async () => {
-    const world = await openGovernorWorld(base);
+  /** Proves evidence lost to the store refuses the next write (issue 24: it was judged without it). */
+  it('lets a read run when its evidence cannot be stored, and refuses the next write as evidence incomplete', async () => {
+    const world = await openGovernorWorld(base, { governor: { warn: () => {} } });
     world.store.fail('recordEvidence');
     expect(await world.lookUp('C1')).toMatchObject({ kind: 'ran' });
-    expect(await world.refund('C1', 50)).toMatchObject({ kind: 'killed' });
+    expect(await world.refund('C1', 50)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/^Novarch: evidence incomplete: /),
+    });
+    expect(world.governor.killed).toBe(false);
     expect(world.executed.map((each) => each.tool)).toEqual([LOOKUP]);
   });
 });

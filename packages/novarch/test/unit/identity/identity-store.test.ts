@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { Kysely, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../../src/identity/identity-secrets.js';
 import { IdentityStore } from '../../../src/identity/identity-store.js';
 import type { IdentityTables } from '../../../src/identity/identity-tables.js';
 import { IDENTITY_MIGRATIONS, migrateIdentity } from '../../../src/identity/migrate-identity.js';
@@ -239,7 +240,56 @@ describe.each(['sqlite', 'postgres'] as const)('the identity store on %s', (back
     expect(applied.rows.map((migration) => migration.name)).toEqual([
       '001_agent_keys_and_operator_tokens',
       '002_console_sessions',
+      '003_agent_key_bindings',
     ]);
+  });
+
+  it('upgrades agent keys made before key bindings: they keep working, bound to no agent or team', async () => {
+    const { db } = await freshDatabase(backend);
+    const before = Object.keys(IDENTITY_MIGRATIONS)
+      .sort()
+      .filter((name) => name < '003');
+    const migrator = new Migrator({
+      db,
+      provider: {
+        getMigrations: async () =>
+          Object.fromEntries(
+            before.map((name) => [name, IDENTITY_MIGRATIONS[name] ?? { up: async () => {} }]),
+          ),
+      },
+      migrationTableName: 'novarch_identity_migrations',
+      migrationLockTableName: 'novarch_identity_migrations_lock',
+    });
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    // A key row as Novarch wrote it before migration 003 (the fixture of the old format).
+    const secret = 'nva_0123456789ab_' + 'A'.repeat(43);
+    await sql`insert into novarch_agent_keys (id, tenant_id, name, secret_hash, created_at, revoked_at)
+      values ('nva_0123456789ab', 'acme', 'old-bot', ${hashSecret('A'.repeat(43))}, '2026-01-01T00:00:00.000Z', null)`.execute(
+      db,
+    );
+    await migrateIdentity(db);
+    const upgraded = new IdentityStore(db, () => db.destroy());
+    cleanups.push(() => upgraded.close());
+    const principal = await upgraded.authenticate(secret);
+    expect(principal).toEqual({ kind: 'agent', id: 'nva_0123456789ab', name: 'old-bot', tenantId: 'acme' });
+    expect(await upgraded.listAgentKeys()).toEqual([
+      { id: 'nva_0123456789ab', tenantId: 'acme', name: 'old-bot', createdAt: '2026-01-01T00:00:00.000Z' },
+    ]);
+    const bound = await upgraded.createAgentKey({
+      tenantId: 'acme',
+      name: 'new-bot',
+      agentId: 'cs-bot',
+      teamIds: ['cs-ops'],
+    });
+    expect(await upgraded.authenticate(bound.secret)).toMatchObject({
+      agentId: 'cs-bot',
+      teamIds: ['cs-ops'],
+    });
+    await expect(
+      upgraded.createAgentKey({ tenantId: 'acme', name: 'x', teamIds: ['globex/cs-ops'] }),
+    ).rejects.toThrow(
+      'team "globex/cs-ops" is not valid: use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+    );
   });
 });
 

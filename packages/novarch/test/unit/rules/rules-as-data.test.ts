@@ -100,6 +100,20 @@ describe('verdicts cite their rule set', () => {
 });
 
 describe('replayRules', () => {
+  it("re-judges one tenant's decisions: a team shared by tenants needs tenantId", async () => {
+    await recordReplayScenario(store);
+    const globex = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
+    await store.recordAction({ sessionId: globex.id, ...bigRefund });
+    const ruleSet = ruleSetOf(RULES_V2, 'rules-v2.yaml');
+    await expect(replayRules({ store, ruleSet })).rejects.toThrow(
+      "the sessions of team cs-ops belong to 2 tenants (acme, globex): pass --tenant TENANT to replay one tenant's decisions",
+    );
+    const acme = await replayRules({ store, ruleSet, tenantId: 'acme' });
+    expect(acme).toMatchObject({ sessions: 2, judged: 5, skipped: 1 });
+    const only = await replayRules({ store, ruleSet, tenantId: 'globex' });
+    expect(only).toMatchObject({ sessions: 0, judged: 0, skipped: 1 });
+  });
+
   it('lists the decisions that would change, with both verdicts, and the LLM ones it did not re-judge', async () => {
     const recorded = await recordReplayScenario(store);
     const report = await replayRules({ store, ruleSet: ruleSetOf(RULES_V2, 'rules-v2.yaml') });

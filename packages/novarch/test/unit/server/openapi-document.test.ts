@@ -231,7 +231,10 @@ describe('the OpenAPI document', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       issues: [
-        { path: 'body.teamId', message: 'Too small: expected string to have >=1 characters' },
+        {
+          path: 'body.teamId',
+          message: 'a team id is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+        },
         { path: 'body', message: 'unknown key "extra"' },
       ],
     });

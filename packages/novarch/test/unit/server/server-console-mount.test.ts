@@ -9,6 +9,7 @@ import { createServerApp } from '../../../src/server/create-server-app.js';
 import { openServerStores, type ServerStores } from '../../../src/server/open-server-stores.js';
 import { ServerEvents } from '../../../src/server/server-events.js';
 import { ConsoleClient } from '../../console-support/console-client.js';
+import { SessionSecrets } from '../../server-support/session-secrets.js';
 import { GATE_RULES, lookupEvidence, refundProposal } from './server-fixture.js';
 
 // The console as `novarch serve` mounts it: on the server's store and identities, its decisions
@@ -60,12 +61,21 @@ async function serverWithConsole(options: { webhookUrl?: string } = {}) {
     await stores.close();
     rmSync(directory, { recursive: true, force: true });
   };
-  const api = (method: string, url: string, credential: string, body?: unknown) =>
-    app.request(url, {
+  const secrets = new SessionSecrets();
+  const api = async (method: string, url: string, credential: string, body?: unknown) => {
+    const response = await app.request(url, {
       method,
-      headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+      headers: {
+        ...secrets.headersFor(url),
+        authorization: `Bearer ${credential}`,
+        'content-type': 'application/json',
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+    if (response.headers.get('content-type')?.startsWith('application/json'))
+      secrets.learn(await response.clone().json());
+    return response;
+  };
   const key = (await stores.identities.createAgentKey({ tenantId: 'acme', name: 'bot' })).secret;
   const ana = await stores.identities.createOperatorToken({
     name: 'ana',

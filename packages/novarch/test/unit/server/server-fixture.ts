@@ -9,6 +9,7 @@ import { createServerApp } from '../../../src/server/create-server-app.js';
 import { openServerStores, type ServerStores } from '../../../src/server/open-server-stores.js';
 import { ServerEvents } from '../../../src/server/server-events.js';
 import type { ServedTenant } from '../../../src/server/server-services.js';
+import { SessionSecrets } from '../../server-support/session-secrets.js';
 
 export const GATE_RULES = fileURLToPath(
   new URL('../../fixtures/rules/cs-ops-gate.rules.yaml', import.meta.url),
@@ -22,19 +23,36 @@ export interface ServerWorld {
   shutdown: AbortController;
   agentKey(tenantId: string, name?: string): Promise<string>;
   operatorToken(name: string, grants: Grant[], role?: OperatorRole): Promise<string>;
-  /** A JSON request with a bearer credential (none when `credential` is undefined). */
-  call(method: string, url: string, credential: string | undefined, body?: unknown): Promise<Response>;
+  /**
+   * A JSON request with a bearer credential (none when `credential` is undefined), carrying the
+   * secret of the session it names as the remote engine would (`headers` may override it).
+   */
+  call(
+    method: string,
+    url: string,
+    credential: string | undefined,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
+  /** The session secrets the calls learnt. */
+  secrets: SessionSecrets;
   close(): Promise<void>;
 }
 
 export async function createServerWorld(
-  options: { holdWindowSeconds?: number; tenants?: Record<string, ServedTenant> } = {},
+  options: {
+    holdWindowSeconds?: number;
+    tenants?: Record<string, ServedTenant>;
+    /** The store (default: a fresh SQLite file), e.g. a fresh PostgreSQL database's URL. */
+    storeUrl?: string;
+  } = {},
 ): Promise<ServerWorld> {
   const directory = mkdtempSync(path.join(tmpdir(), 'novarch-server-'));
-  const stores = await openServerStores(`sqlite:${path.join(directory, 'novarch.db')}`);
+  const stores = await openServerStores(options.storeUrl ?? `sqlite:${path.join(directory, 'novarch.db')}`);
   const events = new ServerEvents();
   const shutdown = new AbortController();
   const logged: string[] = [];
+  const secrets = new SessionSecrets();
   const app = createServerApp(
     {
       store: stores.store,
@@ -58,17 +76,21 @@ export async function createServerWorld(
     async operatorToken(name, grants, role = 'operator') {
       return (await stores.identities.createOperatorToken({ name, role, grants })).secret;
     },
-    call(method, url, credential, body) {
-      return Promise.resolve(
-        app.request(url, {
-          method,
-          headers: {
-            ...(credential === undefined ? {} : { authorization: `Bearer ${credential}` }),
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      );
+    secrets,
+    async call(method, url, credential, body, headers = {}) {
+      const response = await app.request(url, {
+        method,
+        headers: {
+          ...secrets.headersFor(url),
+          ...(credential === undefined ? {} : { authorization: `Bearer ${credential}` }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      if (response.headers.get('content-type')?.startsWith('application/json'))
+        secrets.learn(await response.clone().json());
+      return response;
     },
     async close() {
       shutdown.abort();

@@ -50,7 +50,11 @@ const BODIES: Record<string, unknown> = {
   latchSession: { reason: 'x', source: 'gate' },
   killSession: { reason: 'x' },
   proposeAction: refundProposal('C1', 10),
-  recordRefusal: { source: 'gate', citations: { ruleIds: [], evidenceIds: [], rationale: 'x' } },
+  recordRefusal: {
+    source: 'gate',
+    call: { actionType: 'x', toolName: 'x', context: { recordId: 'r', summary: 's' } },
+    citations: { ruleIds: [], evidenceIds: [], rationale: 'x' },
+  },
   waitForHold: { timeoutMs: 0 },
   decideHold: { decision: 'approve' },
   createAgentKey: { tenantId: 'acme', name: 'stolen' },
@@ -253,5 +257,89 @@ describe('a decision', () => {
     expect(((await json(again)) as { detail: string }).detail).toMatch(
       /^Hold .+ was already approved by ana at .+: checked\. Nothing was changed\.$/,
     );
+  });
+});
+
+/** The dotted paths of every key ending in `Id`/`Ids` in a zod schema (objects, optionals, arrays). */
+function idFields(schema: unknown, prefix = ''): string[] {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+  if (def === undefined) return [];
+  if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')
+    return idFields(def.innerType, prefix);
+  if (def.type !== 'object') return [];
+  const shape = def.shape as Record<string, unknown>;
+  return Object.entries(shape).flatMap(([key, value]) => {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    return /Ids?$/.test(key) ? [path] : idFields(value, path);
+  });
+}
+
+describe('tenant isolation of the ids in bodies and queries', () => {
+  // Every id field a body or query names, on the caller's own session, with the other tenant's id.
+  const CASES: Record<string, (ids: typeof acme) => unknown> = {
+    'recordRefusal body.actionId': (ids) => ({ ...(BODIES.recordRefusal as object), actionId: ids.action }),
+    'recordRefusal body.citations.ruleIds': () => null,
+    'recordRefusal body.citations.evidenceIds': (ids) => ({
+      source: 'gate',
+      call: refundProposalCall(),
+      citations: { ruleIds: [], evidenceIds: [ids.evidence], rationale: 'x' },
+    }),
+    'latchSession body.actionId': (ids) => ({ reason: 'x', source: 'gate', actionId: ids.action }),
+    'latchSession body.ruleIds': () => null,
+    'latchSession body.evidenceIds': (ids) => ({ reason: 'x', source: 'gate', evidenceIds: [ids.evidence] }),
+    'openSession body.tenantId': () => ({ tenantId: 'acme', teamId: 'cs-ops', agentId: 'x' }),
+    'openSession body.teamId': () => null,
+    'openSession body.agentId': () => null,
+    'createAgentKey body.tenantId': () => ({ tenantId: 'acme', name: 'stolen' }),
+    'createAgentKey body.agentId': () => null,
+    'createAgentKey body.teamIds': () => null,
+    // The agent's business record (a customer id): data of the write, not a Novarch record.
+    'proposeAction body.context.recordId': () => null,
+    'recordRefusal body.call.context.recordId': () => null,
+  };
+
+  function refundProposalCall() {
+    const { actionType, toolName, input, context } = refundProposal('G1', 1);
+    return { actionType, toolName, input, context };
+  }
+
+  it('every id field of every body is in the table below (a new one must be added)', () => {
+    const found = SERVER_ROUTES.flatMap((route) =>
+      idFields(route.body).map((field) => `${route.operationId} body.${field}`),
+    );
+    // Rule ids, team and agent names are not records of a tenant: nothing to reach with them (null).
+    expect(found.sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it.each(Object.entries(CASES).filter(([, body]) => body(acme) !== null))(
+    '%s of the other tenant is refused and writes nothing',
+    async (name, body) => {
+      const operationId = name.split(' ')[0] ?? '';
+      const route = SERVER_ROUTES.find((candidate) => candidate.operationId === operationId);
+      if (route === undefined) throw new Error(`no route ${operationId}`);
+      const path = route.path.replace('{sessionId}', globex.session);
+      const credential = route.access === 'admin' ? globex.admin : globex.key;
+      const response = await world.call(route.method.toUpperCase(), path, credential, body(acme));
+      expect([403, 404]).toContain(response.status);
+      const problem = (await json(response)) as { detail: string };
+      if (response.status === 404)
+        expect(problem.detail).toMatch(/^no (action|evidence) ".+" is visible to this credential$/);
+      const audit = (await json(
+        await world.call('GET', `/v1/audit?sessionId=${acme.session}`, acme.operator),
+      )) as { verdicts: { source: string }[] }[];
+      expect(audit.flatMap((entry) => entry.verdicts.map((verdict) => verdict.source))).toEqual(['judge']);
+      const own = (await json(await world.call('GET', `/v1/sessions/${globex.session}`, globex.key))) as {
+        killedAt?: string;
+      };
+      expect(own.killedAt).toBeUndefined();
+    },
+  );
+
+  it('query ids of the other tenant find nothing', async () => {
+    for (const query of [`sessionId=${acme.session}`]) {
+      expect(await json(await world.call('GET', `/v1/holds?${query}`, globex.operator))).toEqual([]);
+      expect(await json(await world.call('GET', `/v1/audit?${query}`, globex.key))).toEqual([]);
+    }
+    expect(await json(await world.call('GET', '/v1/sessions?tenantId=acme', globex.key))).toEqual([]);
   });
 });

@@ -63,7 +63,9 @@ function packBlocks(blocks: readonly string[], max: number, overlap: number): st
     fresh = true;
   }
   emit();
-  return pieces;
+  // Joined blocks count their own tokens (the "\n\n" estimate can be off by a token or two): a
+  // piece over the bound is cut again, so `max` is a hard bound on every chunk's text.
+  return pieces.flatMap((piece) => (countTokens(piece) > max ? splitByTokens(piece, max, 0) : [piece]));
 }
 
 /**

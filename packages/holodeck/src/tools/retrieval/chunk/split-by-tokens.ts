@@ -1,8 +1,24 @@
 import { decodeTokens, encodeTokens } from './tokenizer.js';
 
 /**
- * Cuts `text` into windows of at most `size` tokens, each starting `size - overlap` tokens after
- * the previous one, so consecutive pieces share `overlap` tokens. Empty text gives no pieces.
+ * The text of `tokens[start, end)`, shortened from its end until it counts at most `size` tokens
+ * again: decoding and encoding again can merge tokens differently across the cut, so a window of
+ * `size` tokens may read back as `size + 1`. `size` is a hard bound.
+ */
+function boundedPiece(tokens: readonly number[], start: number, size: number): string {
+  let end = Math.min(tokens.length, start + size);
+  let piece = decodeTokens(tokens.slice(start, end)).trim();
+  while (end > start + 1 && encodeTokens(piece).length > size) {
+    end--;
+    piece = decodeTokens(tokens.slice(start, end)).trim();
+  }
+  return piece;
+}
+
+/**
+ * Cuts `text` into windows of at most `size` tokens (a hard bound, counted on each piece's own
+ * text), each starting `size - overlap` tokens after the previous one, so consecutive pieces share
+ * `overlap` tokens. Empty text gives no pieces.
  */
 export function splitByTokens(text: string, size: number, overlap: number): string[] {
   if (size < 1 || overlap < 0 || overlap >= size) {
@@ -12,7 +28,7 @@ export function splitByTokens(text: string, size: number, overlap: number): stri
   const pieces: string[] = [];
   const step = size - overlap;
   for (let start = 0; start < tokens.length; start += step) {
-    const piece = decodeTokens(tokens.slice(start, start + size)).trim();
+    const piece = boundedPiece(tokens, start, size);
     if (piece) pieces.push(piece);
     if (start + size >= tokens.length) break;
   }

@@ -12,9 +12,12 @@ function tokenizer(): Tiktoken {
   return encoder;
 }
 
-/** Token ids of `text`. */
+/**
+ * Token ids of `text`. Special tokens written in a document (`<|endoftext|>` in tiktoken's own
+ * README) are text: encoded as the characters they are, never refused or read as control tokens.
+ */
 export function encodeTokens(text: string): number[] {
-  return tokenizer().encode(text);
+  return tokenizer().encode(text, [], []);
 }
 
 /** Text of token ids (a cut through a multi-byte character drops that character). */

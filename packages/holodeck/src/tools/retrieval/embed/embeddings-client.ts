@@ -12,6 +12,8 @@ export interface EmbeddingsClientOptions {
   maxRetries?: number;
   /** First backoff in ms, doubled each retry (a Retry-After header wins); default 500. */
   baseDelayMs?: number;
+  /** Sends the requests (HoloDeck's recorder in `--record`/`--replay` runs); default `globalThis.fetch`. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -71,6 +73,7 @@ export class EmbeddingsClient {
   private readonly concurrency: number;
   private readonly maxRetries: number;
   private readonly baseDelayMs: number;
+  private readonly fetch: typeof fetch;
   /** Requests in flight now, and the requests waiting for a free slot. */
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
@@ -83,6 +86,7 @@ export class EmbeddingsClient {
     this.concurrency = options.concurrency ?? 4;
     this.maxRetries = options.maxRetries ?? 4;
     this.baseDelayMs = options.baseDelayMs ?? 500;
+    this.fetch = options.fetch ?? globalThis.fetch;
     this.dimensions = settings.dimensions;
   }
 
@@ -145,7 +149,7 @@ export class EmbeddingsClient {
       let response: Response;
       try {
         this.requests++;
-        response = await fetch(settings.url, {
+        response = await this.fetch(settings.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...settings.headers },
           body,

@@ -104,6 +104,15 @@ export async function ingestCollection(options: IngestCollectionOptions): Promis
       }
       // Same model: its vectors must keep the size the index was built with.
       if (meta && !rebuild) client.dimensions = meta.dimensions;
+      const stemming = config.stemming;
+      if (meta && !rebuild && (meta.stemming ?? 'none') !== stemming) {
+        emit({
+          type: 'note',
+          tool,
+          message: `rebuilding the keyword index of tool ${tool}: stemming changed from ${meta.stemming ?? 'none'} to ${stemming} (no file is embedded again)`,
+        });
+        await store.setStemming(collection, stemming);
+      }
       const known = meta && !rebuild ? await store.listFiles(collection) : new Map<string, string>();
       // The collection is (re)created once, by the first file whose vectors give the dimension.
       let ready: Promise<void> | undefined = meta && !rebuild ? Promise.resolve() : undefined;
@@ -131,7 +140,7 @@ export async function ingestCollection(options: IngestCollectionOptions): Promis
         const vectors = await client.embed(chunks.map(embeddingText), signal);
         report.embedded += chunks.length;
         if (!ready && client.dimensions !== undefined) {
-          ready = store.resetCollection(collection, { model, dimensions: client.dimensions });
+          ready = store.resetCollection(collection, { model, dimensions: client.dimensions, stemming });
         }
         // A file without chunks before any vector is known is not recorded: the next ingest reads it again.
         if (ready) {

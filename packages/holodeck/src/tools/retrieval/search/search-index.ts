@@ -1,5 +1,5 @@
 import { queryTerms, type RetrievalStore, type ScoredChunk } from '../store/retrieval-store.js';
-import { fuseRankings } from './fuse-rankings.js';
+import { fuseRankings, fuseScores } from './fuse-rankings.js';
 
 /** How one retrieval tool searches (from its agent.yaml fields, defaults applied). */
 export interface SearchSettings {
@@ -7,6 +7,8 @@ export interface SearchSettings {
   topK: number;
   /** Lowest cosine similarity of a semantic match (semantic and hybrid modes). */
   minScore?: number;
+  /** How hybrid mode merges its two lists: reciprocal rank fusion, or min-max normalised scores. */
+  fusion: 'rrf' | 'normalized';
   rrfK: number;
   semanticWeight: number;
   keywordWeight: number;
@@ -17,7 +19,8 @@ const HYBRID_CANDIDATES = 50;
 
 /**
  * Searches a collection: `semantic` ranks by cosine similarity (score 0..1), `keyword` by BM25
- * (SQLite) or ts_rank (PostgreSQL), `hybrid` fuses both with reciprocal rank fusion (score Σ
+ * (both stores, statistics of this collection only), `hybrid` fuses both: `normalized` (score Σ
+ * weight × min-max scaled score, so 0..semantic_weight + keyword_weight) or `rrf` (score Σ
  * weight / (rrf_k + rank)). `min_score` drops semantic matches below it before any fusion.
  */
 export async function searchIndex(
@@ -45,13 +48,12 @@ export async function searchIndex(
         settings.semanticWeight > 0 ? semantic(limit) : Promise.resolve([]),
         settings.keywordWeight > 0 ? keyword(limit) : Promise.resolve([]),
       ]);
-      return fuseRankings(
-        [
-          { hits: semanticHits, weight: settings.semanticWeight },
-          { hits: keywordHits, weight: settings.keywordWeight },
-        ],
-        settings.rrfK,
-      ).slice(0, settings.topK);
+      const rankings = [
+        { hits: semanticHits, weight: settings.semanticWeight },
+        { hits: keywordHits, weight: settings.keywordWeight },
+      ];
+      const fused = settings.fusion === 'rrf' ? fuseRankings(rankings, settings.rrfK) : fuseScores(rankings);
+      return fused.slice(0, settings.topK);
     }
   }
 }

@@ -1,7 +1,23 @@
 import { type Kysely, sql } from 'kysely';
 import type { Chunk } from '../chunk/chunk.js';
 import { withPostgresIngestLock } from './postgres-ingest-lock.js';
-import type { CollectionMeta, EmbeddedChunk, RetrievalStore, ScoredChunk } from './retrieval-store.js';
+import {
+  addSourceKeywordStats,
+  indexChunkKeywords,
+  KEYWORD_SCHEMA,
+  keywordStateOf,
+  rebuildKeywordIndex,
+  removeSourceKeywordStats,
+  resetKeywordStats,
+  searchKeywordIndex,
+} from './postgres-keyword-index.js';
+import type {
+  CollectionMeta,
+  EmbeddedChunk,
+  RetrievalStore,
+  ScoredChunk,
+  Stemming,
+} from './retrieval-store.js';
 
 interface ChunkRow {
   source: string;
@@ -25,9 +41,9 @@ const SCHEMA = [
   sql`CREATE TABLE IF NOT EXISTS holodeck_retrieval_chunks (
     id BIGSERIAL PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, chunk_id TEXT NOT NULL,
     title TEXT NOT NULL, heading_path JSONB NOT NULL, section_id TEXT, page INTEGER, text TEXT NOT NULL,
-    metadata JSONB NOT NULL, embedding vector NOT NULL, search TSVECTOR NOT NULL)`,
+    metadata JSONB NOT NULL, embedding vector NOT NULL, search TSVECTOR)`,
   sql`CREATE INDEX IF NOT EXISTS holodeck_retrieval_chunks_by_source ON holodeck_retrieval_chunks (collection, source)`,
-  sql`CREATE INDEX IF NOT EXISTS holodeck_retrieval_chunks_search ON holodeck_retrieval_chunks USING GIN (search)`,
+  ...KEYWORD_SCHEMA,
 ];
 
 function parsed<T>(value: T | string): T {
@@ -51,8 +67,9 @@ const vectorLiteral = (vector: Float32Array) => `[${Array.from(vector).join(',')
 
 /**
  * The PostgreSQL index through kysely: vectors in a pgvector column (cosine distance `<=>`),
- * keywords in a weighted `tsvector` (title A, heading path B, text D; ranked with ts_rank,
- * PostgreSQL's full-text rank, as it has no BM25). Ingests are serialised per collection by a
+ * keywords ranked by BM25 from per-collection statistics kept at ingest (postgres-keyword-index.ts:
+ * the formula of the embedded index's FTS5, over the words of the `simple` or `english` text search
+ * configuration). Ingests are serialised per collection by a
  * session advisory lock (postgres-ingest-lock.ts), so processes on several machines can share one
  * index.
  */
@@ -77,22 +94,56 @@ export class PostgresRetrievalStore implements RetrievalStore {
   }
 
   async getMeta(collection: string): Promise<CollectionMeta | undefined> {
-    const { rows } =
-      await sql<CollectionMeta>`SELECT model, dimensions FROM holodeck_retrieval_collections WHERE name = ${collection}`.execute(
-        this.db,
-      );
+    const { rows } = await sql<{
+      model: string;
+      dimensions: number;
+      stemming: string;
+    }>`SELECT model, dimensions, stemming FROM holodeck_retrieval_collections WHERE name = ${collection}`.execute(
+      this.db,
+    );
     const row = rows[0];
-    return row ? { model: row.model, dimensions: Number(row.dimensions) } : undefined;
+    return row
+      ? {
+          model: row.model,
+          dimensions: Number(row.dimensions),
+          stemming: row.stemming === 'english' ? 'english' : 'none',
+        }
+      : undefined;
+  }
+
+  async setStemming(collection: string, stemming: Stemming): Promise<void> {
+    await this.db.transaction().execute((trx) => rebuildKeywordIndex(trx, collection, stemming));
+  }
+
+  /**
+   * The collection's stemming, its keyword index rebuilt first if an older version wrote the
+   * collection (no BM25 statistics yet): in a transaction holding the collection's row, so two
+   * processes do not rebuild it at once.
+   */
+  private async keywordStemming(db: Kysely<unknown>, collection: string): Promise<Stemming | undefined> {
+    const state = await keywordStateOf(db, collection);
+    if (!state || state.current) return state?.stemming;
+    const rebuild = async (trx: Kysely<unknown>) => {
+      await sql`SELECT 1 FROM holodeck_retrieval_collections WHERE name = ${collection} FOR UPDATE`.execute(
+        trx,
+      );
+      const again = await keywordStateOf(trx, collection);
+      if (again && !again.current) await rebuildKeywordIndex(trx, collection, again.stemming);
+    };
+    if (db.isTransaction) await rebuild(db);
+    else await db.transaction().execute(rebuild);
+    return state.stemming;
   }
 
   async resetCollection(collection: string, meta: CollectionMeta): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await sql`DELETE FROM holodeck_retrieval_chunks WHERE collection = ${collection}`.execute(trx);
       await sql`DELETE FROM holodeck_retrieval_files WHERE collection = ${collection}`.execute(trx);
-      await sql`INSERT INTO holodeck_retrieval_collections (name, model, dimensions) VALUES (${collection}, ${meta.model}, ${meta.dimensions})
-        ON CONFLICT (name) DO UPDATE SET model = EXCLUDED.model, dimensions = EXCLUDED.dimensions`.execute(
-        trx,
-      );
+      await sql`INSERT INTO holodeck_retrieval_collections (name, model, dimensions, stemming)
+        VALUES (${collection}, ${meta.model}, ${meta.dimensions}, ${meta.stemming ?? 'none'})
+        ON CONFLICT (name) DO UPDATE SET model = EXCLUDED.model, dimensions = EXCLUDED.dimensions,
+          stemming = EXCLUDED.stemming`.execute(trx);
+      await resetKeywordStats(trx, collection);
     });
   }
 
@@ -111,19 +162,21 @@ export class PostgresRetrievalStore implements RetrievalStore {
     chunks: readonly EmbeddedChunk[],
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const stemming = (await this.keywordStemming(trx, collection)) ?? 'none';
+      await removeSourceKeywordStats(trx, collection, source);
       await sql`DELETE FROM holodeck_retrieval_chunks WHERE collection = ${collection} AND source = ${source}`.execute(
         trx,
       );
       for (const chunk of chunks) {
-        await sql`INSERT INTO holodeck_retrieval_chunks
-          (collection, source, chunk_id, title, heading_path, section_id, page, text, metadata, embedding, search)
+        const { rows } = await sql<{ id: string }>`INSERT INTO holodeck_retrieval_chunks
+          (collection, source, chunk_id, title, heading_path, section_id, page, text, metadata, embedding)
           VALUES (${collection}, ${source}, ${chunk.id}, ${chunk.title}, ${JSON.stringify(chunk.headingPath)}::jsonb,
             ${chunk.sectionId ?? null}, ${chunk.page ?? null}, ${chunk.text}, ${JSON.stringify(chunk.metadata)}::jsonb,
-            ${vectorLiteral(chunk.embedding)}::vector,
-            setweight(to_tsvector('simple', ${chunk.title}), 'A') ||
-            setweight(to_tsvector('simple', ${chunk.headingPath.join(' ')}), 'B') ||
-            setweight(to_tsvector('simple', ${chunk.text}), 'D'))`.execute(trx);
+            ${vectorLiteral(chunk.embedding)}::vector) RETURNING id`.execute(trx);
+        const id = rows[0]?.id;
+        if (id !== undefined) await indexChunkKeywords(trx, collection, id, chunk, stemming);
       }
+      await addSourceKeywordStats(trx, collection, source);
       await sql`INSERT INTO holodeck_retrieval_files (collection, source, hash) VALUES (${collection}, ${source}, ${hash})
         ON CONFLICT (collection, source) DO UPDATE SET hash = EXCLUDED.hash`.execute(trx);
     });
@@ -131,6 +184,8 @@ export class PostgresRetrievalStore implements RetrievalStore {
 
   async deleteFile(collection: string, source: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await this.keywordStemming(trx, collection);
+      await removeSourceKeywordStats(trx, collection, source);
       await sql`DELETE FROM holodeck_retrieval_chunks WHERE collection = ${collection} AND source = ${source}`.execute(
         trx,
       );
@@ -159,15 +214,20 @@ export class PostgresRetrievalStore implements RetrievalStore {
 
   async searchKeyword(collection: string, terms: readonly string[], limit: number): Promise<ScoredChunk[]> {
     if (!terms.length) return [];
-    // Terms are letters and digits only (queryTerms), so joining them with | is a valid tsquery.
-    const query = terms.join(' | ');
-    const { rows } =
-      await sql<ChunkRow>`SELECT source, chunk_id, title, heading_path, section_id, page, text, metadata,
-        ts_rank(search, to_tsquery('simple', ${query})) AS score
-      FROM holodeck_retrieval_chunks
-      WHERE collection = ${collection} AND search @@ to_tsquery('simple', ${query})
-      ORDER BY score DESC, id LIMIT ${limit}`.execute(this.db);
-    return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
+    const stemming = await this.keywordStemming(this.db, collection);
+    if (stemming === undefined) return [];
+    const hits = await searchKeywordIndex(this.db, collection, stemming, terms, limit);
+    if (!hits.length) return [];
+    const { rows } = await sql<
+      ChunkRow & { id: string }
+    >`SELECT id, source, chunk_id, title, heading_path, section_id,
+        page, text, metadata, 0 AS score
+      FROM holodeck_retrieval_chunks WHERE id = ANY(${hits.map((hit) => hit.id)}::bigint[])`.execute(this.db);
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return hits.flatMap((hit) => {
+      const row = byId.get(hit.id);
+      return row ? [{ chunk: toChunk(row), score: hit.score }] : [];
+    });
   }
 
   async close(): Promise<void> {

@@ -5,10 +5,18 @@ export interface EmbeddedChunk extends Chunk {
   embedding: Float32Array;
 }
 
-/** What an index was built with; a change means every chunk is embedded again. */
+/** How keyword search folds words: `english` stems them (FTS5 porter, PostgreSQL's english configuration). */
+export type Stemming = 'none' | 'english';
+
+/**
+ * What an index was built with: a changed model or dimension means every chunk is embedded
+ * again; a changed `stemming` rebuilds the keyword index only (setStemming).
+ */
 export interface CollectionMeta {
   model: string;
   dimensions: number;
+  /** Keyword tokenizer of the collection; `none` when absent (indexes of older versions). */
+  stemming?: Stemming;
 }
 
 /** A search hit: the chunk and its score (cosine similarity, or the keyword rank score). */
@@ -38,6 +46,8 @@ export interface RetrievalStore {
   getMeta(collection: string): Promise<CollectionMeta | undefined>;
   /** Empties the collection (files, chunks, vectors) and records what it is built with now. */
   resetCollection(collection: string, meta: CollectionMeta): Promise<void>;
+  /** Rebuilds the collection's keyword index with another stemming, from its stored chunks (no re-embedding). */
+  setStemming(collection: string, stemming: Stemming): Promise<void>;
   /** Indexed files of the collection: source → content hash. */
   listFiles(collection: string): Promise<Map<string, string>>;
   /** Replaces one file's chunks and hash, in one transaction. */
@@ -49,8 +59,9 @@ export interface RetrievalStore {
   /** The `limit` chunks nearest `vector` by cosine; score = cosine similarity (1 = same direction). */
   searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]>;
   /**
-   * The `limit` best keyword matches of any of `terms` (lower-case words); title and heading
-   * path weigh more than the text. Higher score = better; scores compare within one search only.
+   * The `limit` best BM25 matches of any of `terms` (lower-case words), with statistics of this
+   * collection only (chunk count, document frequencies, average length); title (×3) and heading
+   * path (×2) weigh more than the text. Higher score = better; scores compare within one search only.
    */
   searchKeyword(collection: string, terms: readonly string[], limit: number): Promise<ScoredChunk[]>;
   close(): Promise<void>;

@@ -4,8 +4,14 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { Chunk } from '../chunk/chunk.js';
 import { withFileLock } from './file-lock.js';
-import { keywordTerms } from './keyword-terms.js';
-import type { CollectionMeta, EmbeddedChunk, RetrievalStore, ScoredChunk } from './retrieval-store.js';
+import type {
+  CollectionMeta,
+  EmbeddedChunk,
+  RetrievalStore,
+  ScoredChunk,
+  Stemming,
+} from './retrieval-store.js';
+import { SqliteKeywordIndex } from './sqlite-keyword-index.js';
 import { cosineOfUnitDistance, unitVector } from './unit-vector.js';
 
 interface ChunkRow {
@@ -34,14 +40,7 @@ const SCHEMA = `
     metadata TEXT NOT NULL
   );
   CREATE INDEX IF NOT EXISTS chunks_by_source ON chunks (collection_id, source);
-  CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(collection_id UNINDEXED, title, heading, text);
 `;
-
-/** Per-connection view of chunks_fts's terms (temp: nothing is written to the index file). */
-const VOCABULARY = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_terms USING fts5vocab(main, chunks_fts, 'row')`;
-
-/** BM25 column weights of chunks_fts: (collection_id, title, heading path, text). */
-const BM25_WEIGHTS = '0.0, 3.0, 2.0, 1.0';
 
 function toChunk(row: ChunkRow): Chunk {
   return {
@@ -56,21 +55,18 @@ function toChunk(row: ChunkRow): Chunk {
   };
 }
 
-/** FTS5 query matching any of the terms; each is quoted, so no word is read as an operator. */
-function ftsQuery(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
-}
-
 /**
  * The embedded index: one SQLite file (WAL) per agent with better-sqlite3, vectors in a
  * sqlite-vec `vec0` table per collection (unit vectors under L2, the collection's own dimension),
- * keywords in one FTS5 table (BM25). Ingests are serialised by a lock file next to it.
+ * keywords in an FTS5 table per collection (BM25 over that tool's chunks only; sqlite-keyword-index.ts).
+ * Ingests are serialised by a lock file next to it.
  */
 export class SqliteRetrievalStore implements RetrievalStore {
   readonly location: string;
   private readonly db: Database.Database;
   /** Whether a collection's vec0 table is of an older index (cosine over raw vectors), by id. */
   private readonly cosineTables = new Map<number, boolean>();
+  private readonly keywords: SqliteKeywordIndex;
 
   constructor(file: string) {
     this.location = file;
@@ -79,8 +75,19 @@ export class SqliteRetrievalStore implements RetrievalStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 10000');
     sqliteVec.load(this.db);
+    this.db.pragma('temp_store = MEMORY');
     this.db.exec(SCHEMA);
-    this.db.exec(VOCABULARY);
+    const columns = this.db.prepare('PRAGMA table_info(collections)').all() as { name: string }[];
+    if (!columns.some((column) => column.name === 'stemming'))
+      this.db.exec("ALTER TABLE collections ADD COLUMN stemming TEXT NOT NULL DEFAULT 'none'");
+    this.keywords = new SqliteKeywordIndex(this.db);
+  }
+
+  private stemmingOf(id: number): Stemming {
+    const row = this.db.prepare('SELECT stemming FROM collections WHERE id = ?').get(id) as
+      | { stemming: string }
+      | undefined;
+    return row?.stemming === 'english' ? 'english' : 'none';
   }
 
   private collectionId(name: string): number | undefined {
@@ -113,31 +120,52 @@ export class SqliteRetrievalStore implements RetrievalStore {
   }
 
   async getMeta(collection: string): Promise<CollectionMeta | undefined> {
-    const row = this.db.prepare('SELECT model, dimensions FROM collections WHERE name = ?').get(collection) as
-      | CollectionMeta
-      | undefined;
-    return row ? { model: row.model, dimensions: row.dimensions } : undefined;
+    const row = this.db
+      .prepare('SELECT model, dimensions, stemming FROM collections WHERE name = ?')
+      .get(collection) as { model: string; dimensions: number; stemming: string } | undefined;
+    return row
+      ? {
+          model: row.model,
+          dimensions: row.dimensions,
+          stemming: row.stemming === 'english' ? 'english' : 'none',
+        }
+      : undefined;
+  }
+
+  async setStemming(collection: string, stemming: Stemming): Promise<void> {
+    const id = this.requireCollection(collection);
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE collections SET stemming = ? WHERE id = ?').run(stemming, id);
+      this.keywords.rebuild(id, stemming);
+    })();
   }
 
   async resetCollection(collection: string, meta: CollectionMeta): Promise<void> {
     this.db.transaction(() => {
       const id = this.collectionId(collection);
+      const stemming = meta.stemming ?? 'none';
       if (id !== undefined) {
-        this.db
-          .prepare('DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE collection_id = ?)')
-          .run(id);
+        const legacy = this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts'").get();
+        if (legacy)
+          this.db
+            .prepare(
+              'DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE collection_id = ?)',
+            )
+            .run(id);
         this.db.prepare('DELETE FROM chunks WHERE collection_id = ?').run(id);
         this.db.prepare('DELETE FROM files WHERE collection_id = ?').run(id);
         this.db.exec(`DROP TABLE IF EXISTS vec_${id}`);
+        this.keywords.drop(id);
         this.db
-          .prepare('UPDATE collections SET model = ?, dimensions = ? WHERE id = ?')
-          .run(meta.model, meta.dimensions, id);
+          .prepare('UPDATE collections SET model = ?, dimensions = ?, stemming = ? WHERE id = ?')
+          .run(meta.model, meta.dimensions, stemming, id);
       } else {
         this.db
-          .prepare('INSERT INTO collections (name, model, dimensions) VALUES (?, ?, ?)')
-          .run(collection, meta.model, meta.dimensions);
+          .prepare('INSERT INTO collections (name, model, dimensions, stemming) VALUES (?, ?, ?, ?)')
+          .run(collection, meta.model, meta.dimensions, stemming);
       }
       const created = this.requireCollection(collection);
+      this.keywords.create(created, stemming);
       // Unit vectors under L2 (see unitVector): the same ranking as cosine, a faster scan.
       this.db.exec(`CREATE VIRTUAL TABLE vec_${created} USING vec0(embedding float[${meta.dimensions}])`);
       this.cosineTables.delete(created);
@@ -161,10 +189,10 @@ export class SqliteRetrievalStore implements RetrievalStore {
       }[]
     ).map((row) => BigInt(row.rowid));
     const deleteVector = this.db.prepare(`DELETE FROM vec_${id} WHERE rowid = ?`);
-    const deleteFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+    this.keywords.ensure(id, this.stemmingOf(id));
     for (const rowid of rowids) {
       deleteVector.run(rowid);
-      deleteFts.run(rowid);
+      this.keywords.delete(id, rowid);
     }
     this.db.prepare('DELETE FROM chunks WHERE collection_id = ? AND source = ?').run(id, source);
     this.db.prepare('DELETE FROM files WHERE collection_id = ? AND source = ?').run(id, source);
@@ -181,9 +209,6 @@ export class SqliteRetrievalStore implements RetrievalStore {
       'INSERT INTO chunks (collection_id, source, chunk_id, title, heading_path, section_id, page, text, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertVector = this.db.prepare(`INSERT INTO vec_${id} (rowid, embedding) VALUES (?, ?)`);
-    const insertFts = this.db.prepare(
-      'INSERT INTO chunks_fts (rowid, collection_id, title, heading, text) VALUES (?, ?, ?, ?, ?)',
-    );
     this.db.transaction(() => {
       this.removeFile(id, source);
       for (const chunk of chunks) {
@@ -200,7 +225,7 @@ export class SqliteRetrievalStore implements RetrievalStore {
         );
         const rowid = BigInt(lastInsertRowid);
         insertVector.run(rowid, this.isCosineTable(id) ? chunk.embedding : unitVector(chunk.embedding));
-        insertFts.run(rowid, id, chunk.title, chunk.headingPath.join(' '), chunk.text);
+        this.keywords.insert(id, rowid, chunk);
       }
       this.db
         .prepare('INSERT INTO files (collection_id, source, hash) VALUES (?, ?, ?)')
@@ -261,29 +286,11 @@ export class SqliteRetrievalStore implements RetrievalStore {
   async searchKeyword(collection: string, terms: readonly string[], limit: number): Promise<ScoredChunk[]> {
     const id = this.collectionId(collection);
     if (id === undefined || !terms.length) return [];
-    const docs = this.db.prepare('SELECT doc FROM temp.chunks_fts_terms WHERE term = ?');
-    const frequencies = terms.map((term) => ({
-      term,
-      docs: (docs.get(term) as { doc: number } | undefined)?.doc ?? 0,
-    }));
-    const rows = (this.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
-    const plan = keywordTerms(frequencies, rows);
-    if (!plan.terms.length) return [];
-    const search = this.db.prepare(
-      `SELECT rowid, bm25(chunks_fts, ${BM25_WEIGHTS}) AS rank FROM chunks_fts
-       WHERE chunks_fts MATCH ? AND collection_id = ? ORDER BY rank LIMIT ?`,
-    );
-    let hits = search.all(ftsQuery(plan.terms), id, limit) as { rowid: number; rank: number }[];
-    if (!plan.complete && hits.length < limit) {
-      // Fewer hits than asked: the chunks that match only common terms fill the rest, as before.
-      const all = keywordTerms(frequencies, Number.POSITIVE_INFINITY).terms;
-      hits = search.all(ftsQuery(all), id, limit) as { rowid: number; rank: number }[];
-    }
+    const hits = this.keywords.search(id, this.stemmingOf(id), terms, limit);
     const chunks = this.chunksByRowid(hits.map((hit) => hit.rowid));
-    // FTS5's bm25() is lower-is-better (negative): its negation is the score.
     return hits.flatMap((hit) => {
       const chunk = chunks.get(hit.rowid);
-      return chunk ? [{ chunk, score: -hit.rank }] : [];
+      return chunk ? [{ chunk, score: hit.score }] : [];
     });
   }
 

@@ -162,10 +162,8 @@ describe('judge client (provider anthropic)', () => {
       const controller = new AbortController();
       const pending = client({ env }).judge(judgeRequest, controller.signal);
       await vi.waitFor(() => expect(own.requests).toHaveLength(1));
-      const started = Date.now();
       controller.abort(new Error('run cancelled'));
       await expect(pending).rejects.toThrow('run cancelled');
-      expect(Date.now() - started).toBeLessThan(1500);
     } finally {
       await own.close();
     }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { contextSourcesOf } from '../../../../src/evals/judge/context-sources.js';
 import * as judge from '../../../../src/evals/judge/index.js';
 import { contextBlock, dataBlock, judgeSystemPrompt } from '../../../../src/evals/judge/judge-prompt.js';
+import type { MetricInput } from '../../../../src/evals/metric.js';
 
 describe('judge prompts', () => {
   it('defuses our tags inside data, whatever their case or spacing', () => {
@@ -22,6 +24,32 @@ describe('judge prompts', () => {
     expect(contextBlock(['one', 'two'])).toBe(
       '<retrieval_context>\n<context_chunk number="1">\none\n</context_chunk>\n' +
         '<context_chunk number="2">\ntwo\n</context_chunk>\n</retrieval_context>',
+    );
+  });
+
+  it('gives each passage its citation apart, as an escaped source attribute, the text alone inside', () => {
+    const sources = new Map([['Refunds take 30 days.', 'faq_search: source: "a".md | chunk: a.md#1 <x>']]);
+    expect(contextBlock(['Refunds take 30 days.', 'From the case.'], sources)).toBe(
+      '<retrieval_context>\n' +
+        '<context_chunk number="1" source="faq_search: source: &quot;a&quot;.md | chunk: a.md#1 &lt;x&gt;">\nRefunds take 30 days.\n</context_chunk>\n' +
+        '<context_chunk number="2">\nFrom the case.\n</context_chunk>\n</retrieval_context>',
+    );
+  });
+
+  it("finds the sources of a run's passages from its search calls", () => {
+    const input = {
+      toolCalls: [{ name: 'faq_search', arguments: {}, call_id: '1' }],
+      toolResults: [
+        {
+          call_id: '1',
+          result:
+            '[1] source: a.md | heading: Refunds | chunk: a.md#1 | score: 0.5000\nRefunds take 30 days.',
+          is_error: false,
+        },
+      ],
+    } as unknown as MetricInput;
+    expect(contextSourcesOf(input)).toEqual(
+      new Map([['Refunds take 30 days.', 'faq_search: source: a.md | heading: Refunds | chunk: a.md#1']]),
     );
   });
 

@@ -11,6 +11,7 @@ import {
 } from '../../../../src/tools/retrieval/store/open-postgres-store.js';
 import { withPostgresIngestLock } from '../../../../src/tools/retrieval/store/postgres-ingest-lock.js';
 import { PostgresRetrievalStore } from '../../../../src/tools/retrieval/store/postgres-retrieval-store.js';
+import { pglitePool } from './pglite-pool.js';
 import {
   type IngestLockHolder,
   ingestLockConformance,
@@ -23,18 +24,6 @@ import {
 // - the ingest lock, connection and credential errors, a server without pgvector: that real
 //   server, since PGlite is a single session and has no network;
 // - everything, on a pgvector server of your own, when HOLODECK_TEST_DATABASE_URL is set.
-
-/** Kysely's PostgresDialect over PGlite: a pool whose every client is the one PGlite session. */
-function pglitePool(database: PGlite) {
-  const client = {
-    async query(text: string, parameters: unknown[]) {
-      const result = await database.query(text, parameters);
-      return { rows: result.rows, rowCount: result.affectedRows ?? 0, command: 'SELECT' };
-    },
-    release() {},
-  };
-  return { connect: async () => client, end: async () => {} };
-}
 
 /** Opens the store on `db` and empties the collections the suite uses (the tables are shared). */
 async function freshStore(db: Kysely<unknown>, location: string): Promise<PostgresRetrievalStore> {

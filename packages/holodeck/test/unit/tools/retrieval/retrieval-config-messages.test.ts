@@ -105,6 +105,34 @@ describe('retrieval tools: bad input at validate', () => {
     `);
   });
 
+  it('fusion settings that have no effect, and a stemming that does not exist', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const keyword = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    search_mode: keyword', '    fusion: rrf')),
+    );
+    expect(keyword.issues.map(brief)).toMatchInlineSnapshot(`
+      [
+        "13:13 tools[0].fusion: "fusion" only applies to search_mode hybrid, and this tool uses search_mode keyword | set search_mode: hybrid, or remove it",
+      ]
+    `);
+    const normalized = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    fusion: normalized', '    rrf_k: 20')),
+    );
+    expect(normalized.issues.map(brief)).toMatchInlineSnapshot(`
+      [
+        "13:12 tools[0].rrf_k: rrf_k only applies to fusion rrf, and this tool uses fusion normalized | remove rrf_k, or set fusion: rrf",
+      ]
+    `);
+    const stemming = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    stemming: porter')),
+    );
+    expect(stemming.issues.map(brief)).toMatchInlineSnapshot(`
+      [
+        "12:15 tools[0].stemming: expected one of "none", "english"; got the string "porter"",
+      ]
+    `);
+  });
+
   it('record fields on a source without records, and an overlap as large as the chunk', async () => {
     await sandbox.write('docs/a.md', '# A\n');
     const result = await sandbox.validate(

@@ -68,7 +68,8 @@ describe('retrieval context for RAG metrics', () => {
       metricContext: {},
       timeoutMs: 5_000,
     });
-    expect(seen).toEqual([[refunds]]);
+    // The passage text; its citation line goes to the judge apart (contextBlock's source attribute).
+    expect(seen).toEqual([['Refunds take 30 days.']]);
   });
 
   it('in a conversation, each turn sees what the searches of that turn and the turns before returned', async () => {
@@ -93,9 +94,13 @@ describe('retrieval context for RAG metrics', () => {
       },
     );
     expect(attempt.passed).toBe(true);
-    expect(seen).toEqual([undefined, [refunds], [refunds, shipping]]);
+    expect(seen).toEqual([
+      undefined,
+      ['Refunds take 30 days.'],
+      ['Refunds take 30 days.', 'Shipping takes 5 days.'],
+    ]);
     // The case's own metrics grade the final answer with everything retrieved in the conversation.
-    expect(caseSeen).toEqual([[refunds, shipping]]);
+    expect(caseSeen).toEqual([['Refunds take 30 days.', 'Shipping takes 5 days.']]);
   });
 
   it('a context the case or turn gives wins over what was retrieved', async () => {

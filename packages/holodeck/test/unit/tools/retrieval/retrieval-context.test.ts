@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   mergeRetrievalContext,
   retrievalContextOf,
+  retrievedPassagesOf,
 } from '../../../../src/tools/retrieval/retrieval-context.js';
 
 const results =
@@ -23,10 +24,7 @@ describe('retrievalContextOf', () => {
         { call_id: '4', result: 'Search failed: down', is_error: true },
       ],
     };
-    expect(retrievalContextOf(run, new Set(['handbook_search']))).toEqual([
-      '[1] source: a.md | chunk: a.md#1 | score: 0.9000\nAlpha.',
-      '[2] source: b.md | chunk: b.md#1 | score: 0.5000\nBeta.',
-    ]);
+    expect(retrievalContextOf(run, new Set(['handbook_search']))).toEqual(['Alpha.', 'Beta.']);
     expect(retrievalContextOf(run)).toHaveLength(2);
     expect(retrievalContextOf({ tool_calls: [], tool_results: [] })).toBeUndefined();
   });
@@ -44,23 +42,39 @@ describe('retrievalContextOf', () => {
         { call_id: '2', result: again, is_error: false },
       ],
     };
-    expect(retrievalContextOf(run)?.map((passage) => passage.split('\n')[1])).toEqual([
-      'Alpha.',
-      'Beta.',
-      'Gamma.',
+    expect(retrievalContextOf(run)).toEqual(['Alpha.', 'Beta.', 'Gamma.']);
+  });
+
+  it('keys passages by tool and chunk id: two tools whose chunks share ids keep all of theirs', () => {
+    const faq = '[1] source: a.md | chunk: a.md#1 | score: 0.9000\nFAQ alpha.';
+    const run = {
+      tool_calls: [
+        { name: 'handbook_search', call_id: '1' },
+        { name: 'faq_search', call_id: '2' },
+      ],
+      tool_results: [
+        { call_id: '1', result: results, is_error: false },
+        { call_id: '2', result: faq, is_error: false },
+      ],
+    };
+    expect(retrievalContextOf(run)).toEqual(['Alpha.', 'Beta.', 'FAQ alpha.']);
+    expect(retrievedPassagesOf(run)).toEqual([
+      {
+        tool: 'handbook_search',
+        chunkId: 'a.md#1',
+        citation: 'source: a.md | chunk: a.md#1',
+        text: 'Alpha.',
+      },
+      { tool: 'handbook_search', chunkId: 'b.md#1', citation: 'source: b.md | chunk: b.md#1', text: 'Beta.' },
+      { tool: 'faq_search', chunkId: 'a.md#1', citation: 'source: a.md | chunk: a.md#1', text: 'FAQ alpha.' },
     ]);
   });
 });
 
 describe('mergeRetrievalContext', () => {
-  it('appends new chunks to what is known, by cited chunk id', () => {
-    const known = ['[1] source: a.md | chunk: a.md#1 | score: 0.9000\nAlpha.'];
-    expect(
-      mergeRetrievalContext(known, [
-        '[1] source: a.md | chunk: a.md#1 | score: 0.3000\nAlpha.',
-        '[2] source: d.md | chunk: d.md#2 | score: 0.2000\nDelta.',
-      ]),
-    ).toEqual([known[0], '[2] source: d.md | chunk: d.md#2 | score: 0.2000\nDelta.']);
+  it('appends the passages not known yet, by text', () => {
+    const known = ['Alpha.'];
+    expect(mergeRetrievalContext(known, ['Alpha.', 'Delta.'])).toEqual(['Alpha.', 'Delta.']);
     expect(known).toHaveLength(1);
   });
 });

@@ -44,7 +44,7 @@ export function retrievalStoreConformance(name: string, open: () => Promise<Retr
       try {
         expect(await store.getMeta('a/tool')).toBeUndefined();
         await store.resetCollection('a/tool', meta);
-        expect(await store.getMeta('a/tool')).toEqual(meta);
+        expect(await store.getMeta('a/tool')).toEqual({ ...meta, stemming: 'none' });
         await store.putFile('a/tool', 'one.md', 'h1', [
           chunk('one.md', 1, 'alpha', vector(0)),
           chunk('one.md', 2, 'beta', vector(1)),
@@ -116,6 +116,64 @@ export function retrievalStoreConformance(name: string, open: () => Promise<Retr
         });
         expect((hits[0]?.score ?? 0) > (hits[1]?.score ?? 0)).toBe(true);
         expect(await store.searchKeyword('a/tool', ['nothing'], 5)).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('ranks keywords with statistics of the collection searched only', async () => {
+      const store = await open();
+      try {
+        await store.resetCollection('a/tool', meta);
+        await store.putFile('a/tool', 'p.md', 'h', [
+          chunk('p.md', 1, 'the refund form is at the desk', vector(0)),
+          chunk('p.md', 2, 'refund policy and shipping policy', vector(1)),
+          chunk('p.md', 3, 'shipping times for the desk', vector(2)),
+        ]);
+        const before = await store.searchKeyword('a/tool', ['refund', 'desk'], 5);
+        // Another tool whose every chunk says "refund" and none "desk": shared statistics would
+        // make "refund" common and "desk" rare, and reorder a/tool's results.
+        await store.resetCollection('b/tool', meta);
+        await store.putFile(
+          'b/tool',
+          'q.md',
+          'h',
+          Array.from({ length: 30 }, (_, index) => chunk('q.md', index, `refund number ${index}`, vector(3))),
+        );
+        const after = await store.searchKeyword('a/tool', ['refund', 'desk'], 5);
+        expect(after.map((hit) => hit.chunk.id)).toEqual(before.map((hit) => hit.chunk.id));
+        after.forEach((hit, index) => {
+          expect(hit.score).toBeCloseTo(before[index]?.score ?? Number.NaN, 9);
+        });
+        expect(before.map((hit) => hit.chunk.id)).toEqual(['p.md#1', 'p.md#2', 'p.md#3']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('stems English word forms with stemming english, rebuilt in place by setStemming', async () => {
+      const store = await open();
+      try {
+        await store.resetCollection('a/tool', meta);
+        await store.putFile('a/tool', 't.md', 'h', [
+          chunk('t.md', 1, 'writing mocks for the tests', vector(0)),
+          chunk('t.md', 2, 'shipping times', vector(1)),
+        ]);
+        expect(await store.searchKeyword('a/tool', ['mock', 'testing'], 5)).toEqual([]);
+        await store.setStemming('a/tool', 'english');
+        expect(await store.getMeta('a/tool')).toEqual({ ...meta, stemming: 'english' });
+        const hits = await store.searchKeyword('a/tool', ['mock', 'testing'], 5);
+        expect(hits.map((hit) => hit.chunk.id)).toEqual(['t.md#1']);
+        // Files written after the change are indexed with it too.
+        await store.putFile('a/tool', 'u.md', 'h', [chunk('u.md', 1, 'a mocked server', vector(2))]);
+        expect(
+          (await store.searchKeyword('a/tool', ['mocking'], 5)).map((hit) => hit.chunk.id).sort(),
+        ).toEqual(['t.md#1', 'u.md#1']);
+        await store.resetCollection('b/tool', { ...meta, stemming: 'english' });
+        await store.putFile('b/tool', 'v.md', 'h', [chunk('v.md', 1, 'escapes in strings', vector(0))]);
+        expect((await store.searchKeyword('b/tool', ['escape'], 5)).map((hit) => hit.chunk.id)).toEqual([
+          'v.md#1',
+        ]);
       } finally {
         await store.close();
       }

@@ -11,6 +11,7 @@ import type {
   KillDetails,
   NovarchStore,
   ReleaseResult,
+  SessionBinding,
   SessionRecord,
   SessionScope,
   VerdictRecord,
@@ -66,8 +67,15 @@ export class FaultyStore implements NovarchStore {
     return work();
   }
 
-  createSession(scope: SessionScope, holdWaitSeconds: number): Promise<SessionRecord> {
-    return this.guard('createSession', () => this.inner.createSession(scope, holdWaitSeconds));
+  createSession(
+    scope: SessionScope,
+    holdWaitSeconds: number,
+    binding?: SessionBinding,
+  ): Promise<SessionRecord> {
+    return this.guard('createSession', () => this.inner.createSession(scope, holdWaitSeconds, binding));
+  }
+  getSessionBinding(id: string): Promise<SessionBinding | undefined> {
+    return this.guard('getSessionBinding', () => this.inner.getSessionBinding(id));
   }
   getSession(id: string): Promise<SessionRecord | undefined> {
     return this.guard('getSession', () => this.inner.getSession(id));

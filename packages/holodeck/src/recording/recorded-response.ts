@@ -1,0 +1,64 @@
+import type { RecordedResponse } from './recording-file-schema.js';
+import { parseJson } from './stable-json.js';
+
+/** Response headers kept: what a client reads to decode or to retry. The rest (request ids, dates, cookies) is dropped. */
+const KEPT_HEADERS = ['content-type', 'retry-after', 'retry-after-ms'];
+
+function parseEvents(text: string): NonNullable<RecordedResponse['events']> {
+  const events: NonNullable<RecordedResponse['events']> = [];
+  for (const block of text.replace(/\r\n/g, '\n').split('\n\n')) {
+    if (!block.trim()) continue;
+    let event: string | undefined;
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+    }
+    const joined = data.join('\n');
+    events.push({ ...(event !== undefined ? { event } : {}), data: parseJson(joined) ?? joined });
+  }
+  return events;
+}
+
+/** A response as stored: a stream of server-sent events as its events in order, JSON as JSON, else text. */
+export function recordResponse(status: number, headers: Headers, text: string): RecordedResponse {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) kept[name] = value;
+  }
+  const type = headers.get('content-type') ?? '';
+  if (type.includes('text/event-stream')) return { status, headers: kept, events: parseEvents(text) };
+  const json = type.includes('json') ? parseJson(text) : undefined;
+  return json !== undefined ? { status, headers: kept, body: json } : { status, headers: kept, text };
+}
+
+/** The bytes of a recorded response's body, as the client gets them in replay. */
+export function responseText(recorded: RecordedResponse): string {
+  if (recorded.events) {
+    return recorded.events
+      .map((entry) => {
+        const data = typeof entry.data === 'string' ? entry.data : JSON.stringify(entry.data);
+        return `${entry.event !== undefined ? `event: ${entry.event}\n` : ''}data: ${data}\n\n`;
+      })
+      .join('');
+  }
+  if (recorded.body !== undefined) return JSON.stringify(recorded.body);
+  return recorded.text ?? '';
+}
+
+/** A fetch Response replaying a recorded one; a stream is sent event by event. */
+export function replayResponse(recorded: RecordedResponse): Response {
+  const encoder = new TextEncoder();
+  const chunks = recorded.events ? [...responseText(recorded).split(/(?<=\n\n)/)] : [responseText(recorded)];
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) if (chunk) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+  return new Response(recorded.status === 204 ? null : body, {
+    status: recorded.status,
+    headers: recorded.headers,
+  });
+}

@@ -1,0 +1,307 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { holodeckVersion } from '../holodeck-version.js';
+import type { HoloDeckTool } from '../tools/holodeck-tool.js';
+import { canonicaliseRequest, type OutgoingRequest, redactValue } from './canonicalise-request.js';
+import { CaseRecording } from './case-recording.js';
+import { replayResponse } from './recorded-response.js';
+import { RecordedResponseReader } from './recorded-response-reader.js';
+import { RecordingError } from './recording-error.js';
+import { caseFileName, readRecordingFolder, serialiseRecording, writeAtomically } from './recording-file.js';
+import {
+  type ExchangeSource,
+  RECORDING_FORMAT,
+  RECORDING_FORMAT_VERSION,
+  type RecordedAgent,
+  type RecordedToolCall,
+  type RecordingFile,
+} from './recording-file-schema.js';
+import { RecordingProxy } from './recording-proxy.js';
+import { currentScope, type RecordingScope, runInScope } from './recording-scope.js';
+import { replayedTools } from './replayed-tools.js';
+import { stabiliseIds } from './stable-ids.js';
+import type { JsonValue } from './stable-json.js';
+
+/** The scope of requests made outside any case (start-up, the retrieval tools' ingest). */
+export const SETUP_CASE = '_setup';
+
+/** Options of `Recorder.open`. */
+export interface RecorderOptions {
+  /** The recording folder (one JSON file per case). */
+  directory: string;
+  /** `record`: every request goes live and is recorded; `replay`: answered from the recordings. */
+  mode: 'record' | 'replay';
+  /** With `replay`: a request with no recording goes live and is added (needs the key). */
+  recordMissing?: boolean;
+  /** With `record`: replace the recordings of the cases that run (otherwise an existing one is refused). */
+  reRecord?: boolean;
+  /** With `replay`: tool calls are answered from the recording instead of running (`--replay-tools`). */
+  replayTools?: boolean;
+  /** With `replay`: the tools whose calls are answered from the recording (`replay_tools: true`). */
+  replayToolNames?: readonly string[];
+  /** The agent the recordings are for; a recording of another agent is refused. */
+  agent: RecordedAgent;
+  /** Values never written to a recording (the credentials of the environment). */
+  secrets: readonly string[];
+  /** Where live requests go (default `globalThis.fetch`). */
+  upstreamFetch?: typeof fetch;
+  onNotice?: (message: string) => void;
+}
+
+/** A request this run could not answer from the recording. */
+export interface UnmatchedRequest {
+  caseName: string;
+  attempt: number;
+  message: string;
+}
+
+function errorResponse(requestPath: string, message: string): Response {
+  // In the error format of the API the client speaks, so it reports it as an API error (400: not retried).
+  const body = requestPath.includes('/messages')
+    ? { type: 'error', error: { type: 'invalid_request_error', message } }
+    : { error: { message, type: 'invalid_request_error', code: 'holodeck_no_recording' } };
+  return new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * Records model traffic (`holodeck test --record`) or answers it from recordings (`--replay`).
+ * Every client goes through `exchange`: the in-process ones (AI SDK, judges, embeddings) through
+ * `fetchFor`, the Claude CLI through the loopback proxy at `baseUrlFor`. A request belongs to the
+ * case, attempt and turn of the scope it was made in (`runAttempt`, `markTurn`).
+ */
+export class Recorder {
+  private readonly cases = new Map<string, CaseRecording>();
+  private readonly unmatched: UnmatchedRequest[] = [];
+  private readonly upstreamFetch: typeof fetch;
+  private proxy: RecordingProxy | undefined;
+  private liveRequests = 0;
+
+  private constructor(
+    readonly options: RecorderOptions,
+    private readonly existing: Map<string, { file: string; recording: RecordingFile }>,
+  ) {
+    this.upstreamFetch = options.upstreamFetch ?? globalThis.fetch;
+  }
+
+  /**
+   * Opens a recording folder. For replay every file is read and checked now (a broken file stops
+   * the run before anything runs), and recordings of another agent are refused.
+   */
+  static async open(options: RecorderOptions): Promise<Recorder> {
+    const directory = path.resolve(options.directory);
+    const folder = await stat(directory).catch(() => undefined);
+    if (options.mode === 'replay' && !folder?.isDirectory())
+      throw new RecordingError(
+        `--replay: the recording folder ${directory} does not exist\n    hint: record the suite first with \`holodeck test <agent.yaml> --record ${options.directory}\``,
+      );
+    if (folder && !folder.isDirectory())
+      throw new RecordingError(`--record: ${directory} is a file, not a folder`);
+    const existing = folder ? await readRecordingFolder(directory) : new Map();
+    const recorder = new Recorder({ ...options, directory }, existing);
+    for (const { file, recording } of existing.values()) recorder.checkAgent(file, recording);
+    return recorder;
+  }
+
+  private checkAgent(file: string, recording: RecordingFile): void {
+    const { agent } = this.options;
+    const theirs = recording.agent;
+    if (theirs.name !== agent.name || theirs.provider !== agent.provider)
+      throw new RecordingError(
+        `${file}: recorded for agent "${theirs.name}" (provider ${theirs.provider}), not for this agent "${agent.name}" (provider ${agent.provider})\n    hint: point --replay at this agent's recording folder, or record it with --record --re-record`,
+        file,
+      );
+    if (theirs.model !== agent.model)
+      this.options.onNotice?.(
+        `${path.basename(file)} was recorded with model ${theirs.model}, this agent uses ${agent.model}: its requests will not match; re-record with --record --re-record`,
+      );
+    if (recording.holodeck !== holodeckVersion())
+      this.options.onNotice?.(
+        `${path.basename(file)} was recorded by HoloDeck ${recording.holodeck}, this is ${holodeckVersion()}: if requests no longer match, re-record with --record --re-record`,
+      );
+  }
+
+  /** With `record` and no `reRecord`: refuses to replace the recording of any of these cases. */
+  checkCanRecord(caseNames: readonly string[]): void {
+    if (this.options.mode !== 'record' || this.options.reRecord) return;
+    const taken = caseNames.filter((name) => this.existing.has(name));
+    if (taken.length)
+      throw new RecordingError(
+        `--record: ${taken.length === 1 ? 'case' : 'cases'} ${taken.map((name) => JSON.stringify(name)).join(', ')} already ${taken.length === 1 ? 'has a recording' : 'have recordings'} in ${this.options.directory}\n    hint: add --re-record to replace ${taken.length === 1 ? 'it' : 'them'}, or use --replay --record-missing to add only what is missing`,
+      );
+  }
+
+  get mode(): 'record' | 'replay' {
+    return this.options.mode;
+  }
+
+  /** Requests that went to the real upstream in this run. */
+  get upstreamRequests(): number {
+    return this.liveRequests;
+  }
+
+  /** Requests of this run with no recording (replay without record-missing). */
+  unmatchedRequests(): readonly UnmatchedRequest[] {
+    return this.unmatched;
+  }
+
+  /** Starts the loopback proxy the Claude CLI is pointed at. */
+  async start(): Promise<void> {
+    this.proxy ??= await RecordingProxy.listen((scope, request) => this.exchange('agent', scope, request));
+  }
+
+  /** The base URL for an agent process started now: its requests belong to the current scope; live ones go to `upstream`. */
+  baseUrlFor(upstream: string): string {
+    if (!this.proxy) throw new Error('Recorder.start() must be called first (this is a bug).');
+    return this.proxy.routeFor(this.scopeNow(), upstream);
+  }
+
+  /** fetch for an in-process client: its requests are recorded or replayed under the current scope. */
+  fetchFor(source: ExchangeSource): typeof fetch {
+    return async (input, init) => {
+      const request = new Request(input, init);
+      const body = request.body ? await request.clone().text() : '';
+      return this.exchange(source, this.scopeNow(), { method: request.method, url: request.url, body }, () =>
+        this.upstreamFetch(request),
+      );
+    };
+  }
+
+  private scopeNow(): RecordingScope {
+    return currentScope() ?? { caseName: SETUP_CASE, attempt: 1, turn: 1 };
+  }
+
+  /** Runs one attempt of a case in its scope: every request made inside belongs to it. */
+  runAttempt<T>(caseName: string, attempt: number, task: () => Promise<T>): Promise<T> {
+    return runInScope({ caseName, attempt, turn: 1 }, task);
+  }
+
+  /** The messages of the requests of an attempt that had no recording. */
+  unmatchedOf(caseName: string, attempt: number): string[] {
+    return this.unmatched
+      .filter((entry) => entry.caseName === caseName && entry.attempt === attempt)
+      .map((entry) => entry.message);
+  }
+
+  private caseFor(caseName: string): CaseRecording {
+    let entry = this.cases.get(caseName);
+    if (!entry) {
+      const existing = this.existing.get(caseName);
+      const file = existing?.file ?? path.join(this.options.directory, caseFileName(caseName));
+      entry = new CaseRecording(caseName, file, existing?.recording);
+      this.cases.set(caseName, entry);
+    }
+    return entry;
+  }
+
+  /** The one path of every request: answered from the recording, or sent live and recorded. */
+  async exchange(
+    source: ExchangeSource,
+    scope: RecordingScope,
+    request: OutgoingRequest & { headers?: Headers },
+    live?: () => Promise<Response>,
+  ): Promise<Response> {
+    const entry = this.caseFor(scope.caseName);
+    const requestNumber = entry.nextRequestNumber(scope);
+    const canonical = canonicaliseRequest(request, this.options.secrets);
+    if (this.options.mode === 'replay') {
+      const lookup = entry.take(scope, source, canonical, requestNumber);
+      if ('found' in lookup) return replayResponse(lookup.found.response);
+      if (!this.options.recordMissing) {
+        this.unmatched.push({ caseName: scope.caseName, attempt: scope.attempt, message: lookup.missing });
+        return errorResponse(canonical.path, lookup.missing);
+      }
+    }
+    this.liveRequests++;
+    const response = await (live ? live() : this.forward(request));
+    const reader = new RecordedResponseReader(response);
+    const { attempt, turn } = scope;
+    const done = reader.recorded.then((recorded) => {
+      entry.add({
+        attempt,
+        turn,
+        source,
+        request: canonical,
+        response: {
+          ...recorded,
+          ...(recorded.body !== undefined ? { body: redactValue(recorded.body, this.options.secrets) } : {}),
+        },
+      });
+    });
+    entry.pending.add(done);
+    void done.finally(() => entry.pending.delete(done));
+    return reader.forClient;
+  }
+
+  private forward(request: OutgoingRequest & { headers?: Headers }): Promise<Response> {
+    return this.upstreamFetch(request.url, {
+      method: request.method,
+      ...(request.headers ? { headers: request.headers } : {}),
+      ...(request.body ? { body: request.body } : {}),
+    });
+  }
+
+  /** Records the tool calls of one turn of an attempt (they replay from here with `replay_tools`). */
+  recordToolCalls(caseName: string, calls: readonly RecordedToolCall[]): void {
+    if (this.options.mode === 'record' || this.options.recordMissing)
+      this.caseFor(caseName).addToolCalls(
+        calls.map((call) => ({
+          ...call,
+          arguments: redactValue(call.arguments, this.options.secrets),
+          result: redactValue(call.result, this.options.secrets),
+        })),
+      );
+  }
+
+  /** A recorded tool result for a call of the current attempt, when tools are replayed. */
+  recordedToolResult(tool: string, args: JsonValue, nth: number): RecordedToolCall | undefined {
+    const scope = currentScope();
+    if (!scope) return undefined;
+    return this.caseFor(scope.caseName).recordedToolResult(scope.attempt, tool, args, nth);
+  }
+
+  /** Counts something of the current attempt that the recording could not answer (a replayed tool call). */
+  noteUnmatched(message: string): void {
+    const scope = this.scopeNow();
+    this.unmatched.push({ caseName: scope.caseName, attempt: scope.attempt, message });
+  }
+
+  /**
+   * The tools as this run uses them: with --replay, those marked `replay_tools: true` (or all of
+   * them, `--replay-tools`) answered from the recording; otherwise unchanged.
+   */
+  wrapTools(tools: readonly HoloDeckTool[]): HoloDeckTool[] {
+    if (this.options.mode !== 'replay') return [...tools];
+    const all = this.options.replayTools ?? false;
+    const marked = new Set(this.options.replayToolNames ?? []);
+    return replayedTools(tools, this, (name) => all || marked.has(name));
+  }
+
+  /** Writes the recording of a finished case (record, or replay that recorded what was missing). */
+  async saveCase(caseName: string): Promise<void> {
+    const entry = this.cases.get(caseName);
+    if (!entry) return;
+    await Promise.all([...entry.pending]);
+    const keepLoaded = this.options.mode === 'replay';
+    if (keepLoaded && !entry.recordedAnything) return;
+    const file: Omit<RecordingFile, 'shared'> = {
+      format: RECORDING_FORMAT,
+      version: RECORDING_FORMAT_VERSION,
+      holodeck: holodeckVersion(),
+      agent: this.options.agent,
+      case: caseName,
+      exchanges: stabiliseIds(entry.exchangesToSave(keepLoaded)),
+      tool_calls: entry.toolCallsToSave(keepLoaded),
+    };
+    await writeAtomically(entry.file, serialiseRecording(file));
+  }
+
+  /** Saves every case still unsaved (the setup scope's requests among them) and stops the proxy. */
+  async close(): Promise<void> {
+    if (this.options.mode === 'record' || this.options.recordMissing) {
+      const setup = this.cases.get(SETUP_CASE);
+      if (setup) await this.saveCase(SETUP_CASE);
+    }
+    await this.proxy?.close();
+    this.proxy = undefined;
+  }
+}

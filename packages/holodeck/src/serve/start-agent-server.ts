@@ -1,0 +1,209 @@
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { serve } from '@hono/node-server';
+import { backendProfile, selectBackend } from '../backends/select-backend.js';
+import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
+import { UsageError } from '../errors.js';
+import { loadAgent } from '../load-agent.js';
+import { isLoopbackHost } from '../loopback-host.js';
+import { API_KEYS_VARIABLE, ApiKeys } from './api-keys.js';
+import { buildServeOpenApi } from './build-serve-openapi.js';
+import { coreRoutes } from './core-routes.js';
+import { createServeApp } from './create-serve-app.js';
+import { protocolRoutes } from './protocol-routes.js';
+import { requestLogger } from './request-log.js';
+import { resolveServeSettings, type ServeSettings } from './resolve-serve-settings.js';
+import { SavedSessions } from './saved-sessions.js';
+import type { ServeRoute } from './serve-route.js';
+import type { ServeServices } from './serve-services.js';
+import { SessionRegistry } from './session-registry.js';
+
+/** Options of `holodeck serve` (the CLI's flags, parsed). */
+export interface ServeOptions {
+  agentFile: string;
+  /** Default 8000; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Needed for a host that is not a loopback address (and then API keys are required). */
+  allowRemote?: boolean;
+  /** The keys file (`holodeck serve keys create`). */
+  keysFile?: string;
+  /** Overrides serve.protocols. */
+  protocols?: ServeProtocol[];
+  /** This instance's name in session ids (default: derived from the host name and port). */
+  instanceId?: string;
+  /** Put user messages in the request log. */
+  logContent?: boolean;
+  /** The environment (API keys variable, the agent's ${VAR}s). Default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Where request log lines go. Default stdout. */
+  logOutput?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Start-up notes and unexpected errors. Default stderr. */
+  onMessage?: (message: string) => void;
+}
+
+/** A running `holodeck serve`. */
+export interface AgentServer {
+  url: string;
+  settings: ServeSettings;
+  instanceId: string;
+  /** SIGTERM: /ready turns false, nothing new is accepted, turns drain, every session ends. */
+  shutdown(drainMs: number): Promise<void>;
+}
+
+/**
+ * Loads agent.yaml, starts listening (`/health` answers, `/ready` is 503), initialises the backend
+ * (credentials, tool modules, MCP servers), then accepts requests. A non-loopback host needs
+ * `allowRemote` and API keys; without keys the server is open, on loopback only.
+ */
+export async function startAgentServer(options: ServeOptions): Promise<AgentServer> {
+  const env = options.env ?? process.env;
+  const note = options.onMessage ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const host = options.host ?? '127.0.0.1';
+  const local = isLoopbackHost(host);
+  if (!local && !options.allowRemote)
+    throw new UsageError(
+      '--host',
+      `${host} is not a loopback address: anyone who can reach it could talk to the agent`,
+      'add --allow-remote (with API keys) to serve it anyway, or leave --host out to serve 127.0.0.1 only',
+    );
+  const keys = ApiKeys.load(options.keysFile, env[API_KEYS_VARIABLE]);
+  if (!local && !keys.enabled)
+    throw new UsageError(
+      '--host',
+      `refusing to serve ${host} without API keys: anyone who can reach it could run the agent`,
+      `give --keys FILE (holodeck serve keys create --keys FILE) or set ${API_KEYS_VARIABLE}`,
+    );
+  const agent = await loadAgent(
+    options.agentFile,
+    options.env
+      ? {
+          env: Object.fromEntries(
+            Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+          ),
+        }
+      : {},
+  );
+  const profile = backendProfile(agent.config.model.provider);
+  const settings = resolveServeSettings(
+    agent.config.serve,
+    options.protocols ? { protocols: options.protocols } : {},
+    profile.agentProcesses === true,
+    agent.directory,
+  );
+  const port = options.port ?? 8000;
+  // Listening starts before the backend is initialised (/health answers, /ready is 503), and
+  // before the instance id is known when the port is chosen by the system.
+  let handle: (request: Request) => Response | Promise<Response> = () =>
+    new Response(null, { status: 503, headers: { 'retry-after': '1' } });
+  const server = await listen((request) => handle(request), host, port);
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shown}:${address.port}/`;
+  const instanceId = options.instanceId ?? defaultInstanceId(address.port);
+  if (!/^[a-z0-9-]{1,40}$/.test(instanceId)) {
+    server.close();
+    throw new UsageError(
+      '--instance-id',
+      `"${instanceId}" is not an instance name`,
+      'use 1-40 lowercase letters, digits and "-"',
+    );
+  }
+  const backend = selectBackend(agent);
+  const registry = new SessionRegistry(
+    backend,
+    instanceId,
+    settings,
+    settings.sessionsDir === undefined ? undefined : new SavedSessions(settings.sessionsDir),
+  );
+  let phase: 'starting' | 'ready' | 'closing' = 'starting';
+  const services: ServeServices = {
+    agent: {
+      name: agent.config.name,
+      description: agent.config.description,
+      model: agent.config.model.name,
+      backend: profile.name,
+    },
+    registry,
+    keys,
+    protocols: settings.protocols,
+    maxMessageChars: settings.maxMessageChars,
+    maxBodyBytes: settings.maxBodyBytes,
+    corsOrigins: settings.corsOrigins,
+    phase: () => phase,
+    publicUrl: () => url.replace(/\/$/, ''),
+    state: new Map(),
+  };
+  const routes: ServeRoute[] = [
+    ...coreRoutes(() => buildServeOpenApi(served(), agent.config.name)),
+    ...protocolRoutes(),
+  ];
+  const served = () =>
+    routes.filter((route) => route.protocol === 'core' || settings.protocols.has(route.protocol));
+  const app = createServeApp(services, routes, {
+    log: requestLogger(options.logOutput ?? process.stdout),
+    logError: note,
+    ...(options.logContent ? { logContent: true } : {}),
+  });
+  handle = app.fetch;
+  try {
+    await backend.initialize();
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await backend.teardown();
+    throw error;
+  }
+  for (const warning of [...agent.warnings, ...backend.warnings]) note(`warning ${warning.message}`);
+  phase = 'ready';
+  return {
+    url,
+    settings,
+    instanceId,
+    async shutdown(drainMs) {
+      phase = 'closing';
+      // Stop accepting connections; open streams go on until their turns drain or are interrupted.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await registry.drain(drainMs);
+      await backend.teardown();
+      // The readers of interrupted turns write their last events; then every connection ends.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function defaultInstanceId(port: number): string {
+  const name =
+    hostname()
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .slice(0, 30) || 'serve';
+  return `${name}-${port}`.replace(/^-+/, '');
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number) {
+  return new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch, port, hostname: host }, () => resolve(started));
+    started.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new UsageError(
+            '--port',
+            `port ${port} on ${host} is in use`,
+            'pick another port with --port (0: a free one)',
+          ),
+        );
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        reject(
+          new UsageError(
+            '--host',
+            `cannot listen on ${host} (${error.code})`,
+            'give an address of this machine',
+          ),
+        );
+      else reject(error);
+    });
+  });
+}

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { E2eAgent } from '../support/e2e-agent.js';
+import { HOLODECK_BIN } from '../support/run-holodeck-cli.js';
+
+/** A `holodeck serve` child process, started by `startServe`. */
+export interface ServeProcess {
+  /** The base URL without a trailing slash, e.g. http://127.0.0.1:40123. */
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  /** The request log lines (JSON, stdout is not a terminal). */
+  logLines(): Record<string, unknown>[];
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts the real `holodeck serve` bin on a free port and resolves once `/ready` answers 200
+ * (deadline: 30 s). Rejects with the process's stderr when it exits first.
+ */
+export async function startServe(
+  agent: E2eAgent,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [HOLODECK_BIN, 'serve', agent.file, '--port', '0', ...args], {
+    env: { NO_COLOR: '1', ...agent.env, ...env },
+    cwd: agent.directory,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const deadline = setTimeout(
+      () => reject(new Error(`holodeck serve did not start in 30 s:\n${stderr}`)),
+      30_000,
+    );
+    const check = () => {
+      const match = /serving .* at (http:\/\/\S+?)\/? \(/.exec(stderr);
+      if (match?.[1]) {
+        clearTimeout(deadline);
+        resolve(match[1].replace(/\/$/, ''));
+      }
+    };
+    child.stderr?.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(deadline);
+      reject(new Error(`holodeck serve exited (${code}) before serving:\n${stderr}`));
+    });
+  });
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    logLines: () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+    exited,
+  };
+}
+
+/** POSTs JSON (with an optional API key) and returns the response. */
+export function postJson(url: string, body: unknown, key?: string, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** The events of an SSE response body: `{ event, data }` for each, in order. */
+export async function readSse(response: Response): Promise<{ event: string; data: unknown }[]> {
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
+      return { event, data: JSON.parse(data) as unknown };
+    });
+}

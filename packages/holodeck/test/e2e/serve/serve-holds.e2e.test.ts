@@ -1,0 +1,258 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HttpAgent } from '@ag-ui/client';
+import { EventSchema } from '@ag-ui/core/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendVariants } from '../both-backends/backend-variants.js';
+import { postJson, type ServeProcess, startServe } from './serve-harness.js';
+
+// Novarch holds through `holodeck serve`, on both backends: a governed write held for an
+// operator ends the AG-UI run with a policy_hold interrupt; the caller cannot decide it (refused,
+// it stays pending); an operator decides it with the real `novarch` CLI and the resumed run
+// reports the decision.
+
+const NOVARCH_BIN = fileURLToPath(new URL('../../../../novarch/bin/novarch.js', import.meta.url));
+
+const ORDERS = `
+import { appendFileSync } from 'node:fs';
+export const refundOrder = ({ order_id, amount }) => {
+  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
+  return 'refunded ' + order_id;
+};
+`;
+const RULES = `team: cs-ops
+action_types: [refund_order]
+rules:
+  - id: TEAM-2
+    version: 1
+    description: Refunds over 500 are held for a human.
+    applies_to: [refund_order]
+    on_violation: hold
+    condition: action.context.amount <= 500
+`;
+
+function novarch(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [NOVARCH_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+interface SeenEvent {
+  type: string;
+  [key: string]: unknown;
+}
+interface Interrupt {
+  id: string;
+  reason: string;
+  toolCallId?: string;
+  message?: string;
+  responseSchema?: Record<string, unknown>;
+}
+
+describe.each(backendVariants())('holodeck serve: Novarch holds as interrupts ($name backend)', (variant) => {
+  let server: ServeProcess;
+  let directory = '';
+  beforeAll(async () => {
+    await variant.start();
+    const agent = variant.agent(
+      {
+        tools: [
+          {
+            type: 'function',
+            name: 'refund_order',
+            description: 'Refunds an order',
+            file: 'orders.mjs',
+            function: 'refundOrder',
+            parameters: {
+              type: 'object',
+              properties: { order_id: { type: 'string' }, amount: { type: 'number' } },
+              required: ['order_id', 'amount'],
+            },
+          },
+        ],
+        governance: {
+          tenant_id: 'acme',
+          team_id: 'cs-ops',
+          agent_id: 'support-bot',
+          rules_file: 'rules.yaml',
+          config_file: 'novarch.yaml',
+          tool_kinds: { refund_order: 'write' },
+          write_specs: {
+            refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
+          },
+        },
+      },
+      {
+        'orders.mjs': ORDERS,
+        'rules.yaml': RULES,
+        'novarch.yaml': 'hold_window_seconds: 120\nstore:\n  path: novarch.db\n',
+      },
+    );
+    directory = agent.directory;
+    server = await startServe(agent, ['--protocols', 'ag-ui,rest']);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await variant.close();
+  });
+
+  async function run(client: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}) {
+    const events: SeenEvent[] = [];
+    await client.runAgent(parameters, { onEvent: ({ event }) => void events.push(event as SeenEvent) });
+    for (const event of events) expect(EventSchema.safeParse(event).success, event.type).toBe(true);
+    return events;
+  }
+  const interruptsOf = (events: SeenEvent[]): Interrupt[] => {
+    const last = events.at(-1) as { type: string; outcome?: { type: string; interrupts?: Interrupt[] } };
+    expect(last.type).toBe('RUN_FINISHED');
+    expect(last.outcome?.type).toBe('interrupt');
+    return last.outcome?.interrupts ?? [];
+  };
+
+  it('ends the run with a policy_hold interrupt the caller cannot decide; the operator decides and the resumed run reports it', async () => {
+    variant.script(
+      variant.callTool('refund_order', { order_id: 'A-1', amount: 900 }),
+      variant.respond((request) => ({
+        kind: 'reply',
+        text: `result: ${request.toolResults.at(-1)?.text ?? 'none'}`,
+      })),
+    );
+    const client = new HttpAgent({ url: `${server.url}/ag-ui` });
+    client.addMessage({ id: 'u1', role: 'user', content: 'Refund order A-1 (900)' });
+    let interrupts = interruptsOf(await run(client));
+    if (variant.name === 'ai-sdk') {
+      // This backend asks before every tool call; Novarch judges the call after the approval.
+      expect(interrupts[0]?.reason).toBe('approval');
+      interrupts = interruptsOf(
+        await run(client, {
+          resume: [{ interruptId: interrupts[0]?.id ?? '', status: 'resolved', payload: { approved: true } }],
+        }),
+      );
+    }
+    const hold = interrupts[0];
+    expect(hold?.reason).toBe('policy_hold');
+    expect(hold?.message).toContain('refund_order is held by Novarch rules TEAM-2');
+    expect(hold?.responseSchema).toMatchObject({ additionalProperties: false });
+    const holdId = (hold?.id ?? '').replace(/^hold:/, '');
+    expect(holdId).not.toBe('');
+    expect(existsSync(path.join(directory, 'refunds.log'))).toBe(false);
+
+    // The caller tries to approve the hold: refused, on AG-UI and on REST.
+    const refused = await postJson(`${server.url}/ag-ui`, {
+      threadId: client.threadId,
+      runId: 'r-approve',
+      messages: [],
+      resume: [{ interruptId: hold?.id, status: 'resolved', payload: { approved: true } }],
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: string }).detail).toBe(
+      `body.resume.0: "${hold?.id}" is a Novarch hold: it is decided by a Novarch operator, never by the agent's caller, and stays pending; resume with status "resolved" and an empty payload to wait for the decision`,
+    );
+    expect(existsSync(path.join(directory, 'refunds.log'))).toBe(false);
+
+    // Still pending: the operator's approval succeeds (a decided hold would refuse it).
+    const store = path.join(directory, 'novarch.db');
+    const decided = await novarch([
+      'holds',
+      'approve',
+      holdId,
+      '--store',
+      store,
+      '--operator',
+      'ana',
+      '--rationale',
+      'checked with finance',
+    ]);
+    expect(decided.code, decided.output).toBe(0);
+    // The turn goes on without a reader (the write runs, the model answers): the resume that
+    // comes after still reads the decision and the rest of the turn.
+    const ranBy = Date.now() + 20_000;
+    while (!existsSync(path.join(directory, 'refunds.log')) && Date.now() < ranBy)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const resumed = await run(client, {
+      resume: [{ interruptId: hold?.id ?? '', status: 'resolved', payload: {} }],
+    });
+    const report = resumed.find(
+      (event) => event.type === 'CUSTOM' && event.name === 'holodeck.hold_resolved',
+    );
+    expect(report?.value).toMatchObject({
+      holdId,
+      status: 'approved',
+      decidedBy: 'ana',
+      rationale: 'checked with finance',
+    });
+    expect(resumed.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(client.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'result: refunded A-1' });
+    expect(readFileSync(path.join(directory, 'refunds.log'), 'utf8')).toBe('A-1 900\n');
+    variant.checkAndReset();
+  });
+
+  it('refuses a REST approval of a hold with 403; an operator deny reaches the model', async () => {
+    variant.script(
+      variant.callTool('refund_order', { order_id: 'B-2', amount: 700 }),
+      variant.respond((request) => ({
+        kind: 'reply',
+        text: `told: ${request.toolResults.at(-1)?.text ?? 'none'}`,
+      })),
+    );
+    const id = ((await (await postJson(`${server.url}/v1/sessions`, {})).json()) as { id: string }).id;
+    let outcome = (await (
+      await postJson(`${server.url}/v1/sessions/${id}/messages`, { message: 'Refund B-2 (700)' })
+    ).json()) as {
+      status: string;
+      pendingApprovals: { callId: string }[];
+      pendingHolds: { holdId: string }[];
+    };
+    if (variant.name === 'ai-sdk') {
+      outcome = (await (
+        await postJson(`${server.url}/v1/sessions/${id}/approvals/${outcome.pendingApprovals[0]?.callId}`, {
+          decision: 'allow',
+        })
+      ).json()) as typeof outcome;
+    }
+    expect(outcome.status).toBe('requires_action');
+    const holdId = outcome.pendingHolds[0]?.holdId ?? '';
+    const refused = await postJson(`${server.url}/v1/sessions/${id}/approvals/${holdId}`, {
+      decision: 'allow',
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: string }).detail).toContain(
+      'holds are decided by a Novarch operator, never by the agent',
+    );
+    const store = path.join(directory, 'novarch.db');
+    const decided = await novarch([
+      'holds',
+      'deny',
+      holdId,
+      '--store',
+      store,
+      '--operator',
+      'ana',
+      '--rationale',
+      'over the monthly limit',
+    ]);
+    expect(decided.code, decided.output).toBe(0);
+    const after = (await (await postJson(`${server.url}/v1/sessions/${id}/continue`, {})).json()) as {
+      status: string;
+      response: string;
+    };
+    expect(after.status).toBe('completed');
+    expect(after.response).toMatch(/told: .*over the monthly limit/);
+    variant.checkAndReset();
+  });
+});

@@ -1,0 +1,72 @@
+import { fileURLToPath } from 'node:url';
+import {
+  documentedLayerSection,
+  findLayerProblems,
+  normalizeLayerSection,
+  type PackageLayers,
+  renderLayerSection,
+  updateLayerSectionIfAsked,
+} from '@holodeck/testkit/import-graph';
+import { describe, expect, it } from 'vitest';
+
+// Novarch's layers, top first: the operator CLI, the server and its console, the remote client,
+// the three integrations (augur's decorator floor, the framework-neutral governor, the Claude
+// hook gate), then the engine, rules, notifications and identities, the store, the model.
+// docs/architecture/layers.md shows this table; the last test keeps the two the same.
+export const novarchLayers: PackageLayers = {
+  name: 'novarch',
+  sourceRoot: fileURLToPath(new URL('../../../src/', import.meta.url)),
+  layers: [
+    ['index.ts', 'cli'],
+    ['server'],
+    ['console'],
+    ['remote'],
+    ['augur'],
+    ['governor'],
+    ['gate'],
+    ['engine'],
+    ['rules'],
+    ['notify', 'identity'],
+    ['store'],
+    ['errors.ts'],
+    ['model'],
+  ],
+  debt: {
+    'server -> cli':
+      'routes call cli/operations and use its errors and rules formatting: an operations/ layer both use',
+    'remote -> cli': 'the remote operator client implements types declared in cli/operations',
+    'remote -> server': 'the HTTP schemas live in server/schemas: a wire/ layer for both',
+    'rules -> server': 'the server config checks a public URL with server/check-public-url.ts',
+    'governor -> augur': 'the active-session state lives in augur: a layer below all three',
+    'gate -> augur': 'the active-session state lives in augur: a layer below all three',
+    'augur -> remote': 'augur chooses the embedded or remote engine itself: one small module',
+  },
+};
+
+const DOC = fileURLToPath(new URL('../../../../../docs/architecture/layers.md', import.meta.url));
+
+describe('Novarch layers', () => {
+  const findings = findLayerProblems(novarchLayers);
+
+  it('reads the import graph (the test can see what it checks)', () => {
+    expect(findings.pairsRead).toBeGreaterThan(30);
+  });
+
+  it('places every folder and root file of src/ in a layer', () => {
+    expect(findings.unplaced, 'add them to novarchLayers (and docs/architecture/layers.md)').toEqual([]);
+  });
+
+  it('nothing imports a layer above its own, nor another folder of its layer', () => {
+    expect(findings.newViolations).toEqual([]);
+  });
+
+  it('lists only debt that still exists', () => {
+    expect(findings.settledDebt, 'remove these from novarchLayers.debt').toEqual([]);
+  });
+
+  it('docs/architecture/layers.md shows this table (UPDATE_LAYER_DOCS=1 rewrites it)', () => {
+    updateLayerSectionIfAsked(DOC, novarchLayers);
+    const documented = documentedLayerSection(DOC, 'novarch') ?? '(no novarch section)';
+    expect(normalizeLayerSection(documented)).toBe(normalizeLayerSection(renderLayerSection(novarchLayers)));
+  });
+});
