@@ -280,8 +280,8 @@ function bareSearcher(Database, sqliteVec, file, collection) {
   );
   const keyword = db.prepare(
     `SELECT c.rowid, c.source, c.chunk_id, c.title, c.heading_path, c.section_id, c.page, c.text, c.metadata, f.rank
-     FROM (SELECT rowid, bm25(chunks_fts, 0.0, 3.0, 2.0, 1.0) AS rank FROM chunks_fts
-           WHERE chunks_fts MATCH ? AND collection_id = ? ORDER BY rank LIMIT ?) f
+     FROM (SELECT rowid, bm25(fts_${id}, 3.0, 2.0, 1.0) AS rank FROM fts_${id}
+           WHERE fts_${id} MATCH ? ORDER BY rank LIMIT ?) f
      JOIN chunks c ON c.rowid = f.rowid ORDER BY f.rank`,
   );
   // The distinct words, as holodeck's queryTerms() takes them.
@@ -294,9 +294,9 @@ function bareSearcher(Database, sqliteVec, file, collection) {
     rows.map((row, index) => `[${index + 1}] ${row.source} ${row.chunk_id}\n${row.text}`).join('\n\n');
   return {
     semanticRows: (vector, k) => semantic.all(vector, k),
-    keywordRows: (query, k) => keyword.all(fts(query), id, k),
+    keywordRows: (query, k) => keyword.all(fts(query), k),
     semantic: (vector, k) => render(semantic.all(vector, k)),
-    keyword: (query, k) => render(keyword.all(fts(query), id, k)),
+    keyword: (query, k) => render(keyword.all(fts(query), k)),
     hybrid: (query, vector, k) => {
       const scores = new Map();
       const add = (rows) =>
@@ -305,7 +305,7 @@ function bareSearcher(Database, sqliteVec, file, collection) {
           scores.set(row.rowid, { row, score: (known?.score ?? 0) + 1 / (60 + index + 1) });
         });
       add(semantic.all(vector, 50));
-      add(keyword.all(fts(query), id, 50));
+      add(keyword.all(fts(query), 50));
       return render(
         [...scores.values()]
           .sort((a, b) => b.score - a.score)

@@ -340,7 +340,7 @@ for (const backend of backends) {
         return answered.status === 200 && body.response === ANSWER ? 200 : answered.status;
       }),
     );
-    const counts = statuses.reduce((all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }), {});
+    const counts = countStatuses(statuses);
     process.stdout.write(
       `\n${concurrent} concurrent sessions (create + one turn each): ${JSON.stringify(counts)} in ${fmt(performance.now() - started)} ms\n`,
     );
@@ -368,7 +368,7 @@ for (const backend of backends) {
         return answered.status;
       }),
     );
-    const counts = statuses.reduce((all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }), {});
+    const counts = countStatuses(statuses);
     const rss = claudeRss(cappedServer.child.pid);
     process.stdout.write(
       `session cap (max_sessions 3, 6 clients at once): ${JSON.stringify(counts)}; ${rss.length} claude processes, ${rss.map((mb) => mb.toFixed(0)).join(', ')} MB RSS each\n`,
@@ -379,4 +379,11 @@ for (const backend of backends) {
   }
   await fake.close();
   await rm(agent.directory, { recursive: true, force: true });
+}
+
+/** How many times each HTTP status occurs. */
+function countStatuses(statuses) {
+  const counts = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
 }

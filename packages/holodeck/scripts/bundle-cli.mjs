@@ -214,6 +214,11 @@ const cli = await build({
     'csv-parse/*',
     'kysely',
     'pg',
+    // The protocol SDKs of `holodeck serve` (~350 kB of source), required only by that command.
+    '@a2a-js/sdk',
+    '@a2a-js/sdk/*',
+    '@ag-ui/core',
+    '@ag-ui/core/*',
   ],
   // CommonJS has no import.meta: give the sources the bundle's own URL instead.
   define: { 'import.meta.url': '__holodeckBundleUrl' },

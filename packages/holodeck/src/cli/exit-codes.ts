@@ -37,7 +37,10 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** What each exit code means, in the order `--help` and the README list them. */
 export const EXIT_CODE_MEANINGS: readonly { code: ExitCodeValue; meaning: string }[] = [
   { code: ExitCode.ok, meaning: 'success (test: every selected case passed)' },
-  { code: ExitCode.testsFailed, meaning: 'test: some cases failed or errored' },
+  {
+    code: ExitCode.testsFailed,
+    meaning: 'test: some cases failed or errored, or the run stopped at its --max-cost budget',
+  },
   {
     code: ExitCode.configuration,
     meaning:

@@ -1,5 +1,14 @@
 import { emptyTokenUsage, type TokenUsage } from '../backends/contract/index.js';
 import type { PreparedCase } from './prepare-suite.js';
+import {
+  attemptErrorOf,
+  type CaseState,
+  countAttempts,
+  DEFAULT_CONFIDENCE,
+  passIntervalOf,
+  stateOf,
+  suiteAttemptFigures,
+} from './report/case-state.js';
 import type { CaseAttempt, CaseReport, RunSummary } from './report/run-report.js';
 import { addCost } from './run-attempt.js';
 
@@ -14,25 +23,29 @@ function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
 }
 
 /**
- * One case over its attempts. pass@k and pass^k use k = the number of attempts: pass@k is 1 when
- * any attempt passed, pass^k when all did. The case passes when its pass rate reaches min_pass_rate.
- * A case the interrupted run kept from finishing (`planned` attempts not all run to their end) is
- * `interrupted`: neither passed nor errored, whatever its finished attempts did.
+ * One case over its attempts. The pass rate is over finished attempts (graded to the end); pass@k
+ * and pass^k use k = the finished attempts: pass@k is 1 when any passed, pass^k when all did. The
+ * case passes when its pass rate reaches min_pass_rate and no attempt errored (see CaseState). A
+ * case the interrupted run kept from finishing (`planned` attempts not all run to their end) is
+ * `stopped` (`interrupted`): neither passed nor errored, whatever its finished attempts did.
  */
 export function buildCaseReport(
   testCase: PreparedCase,
   attempts: CaseAttempt[],
   planned = attempts.length,
+  confidence = DEFAULT_CONFIDENCE,
 ): CaseReport {
   const { config } = testCase;
   const interrupted = attempts.length < planned || attempts.some((attempt) => attempt.interrupted);
-  const passes = attempts.filter((attempt) => attempt.passed).length;
-  const passRate = attempts.length ? passes / attempts.length : 0;
+  const counts = countAttempts(attempts);
+  const state = stateOf(counts, interrupted);
+  const passes = counts.passed;
+  const passRate = counts.finished ? passes / counts.finished : 0;
   const minPassRate = config.min_pass_rate ?? 1;
-  const errored =
-    !interrupted && attempts.length > 0 && attempts.every((attempt) => attempt.error !== undefined);
-  const firstError = attempts.find((attempt) => attempt.error !== undefined)?.error;
+  const errored = state === 'errored';
+  const firstError = attempts.map(attemptErrorOf).find((error) => error !== undefined);
   const first = attempts[0];
+  const position = testCase.source.locate?.(testCase.source.path);
   return {
     name: config.name,
     tags: config.tags ?? [],
@@ -40,12 +53,16 @@ export function buildCaseReport(
     ...(config.ground_truth !== undefined ? { ground_truth: config.ground_truth } : {}),
     passed: !interrupted && !errored && passRate >= minPassRate,
     errored,
+    state,
+    ...(position ? { source: { file: testCase.source.file, line: position.line } } : {}),
     ...(interrupted ? { interrupted: true } : {}),
     ...(firstError !== undefined ? { error: firstError } : {}),
     pass_rate: passRate,
     min_pass_rate: minPassRate,
+    finished_attempts: counts.finished,
+    pass_interval: passIntervalOf(passes, counts.finished, confidence),
     pass_at_k: passes > 0 ? 1 : 0,
-    pass_pow_k: attempts.length > 0 && passes === attempts.length ? 1 : 0,
+    pass_pow_k: counts.finished > 0 && passes === counts.finished ? 1 : 0,
     attempts,
     response: first?.response ?? '',
     tool_calls: first?.tool_calls ?? [],
@@ -59,17 +76,27 @@ export function buildCaseReport(
 }
 
 /** Totals over every case of a run. */
-export function summarise(cases: readonly CaseReport[], durationMs: number): RunSummary {
+export function summarise(
+  cases: readonly CaseReport[],
+  durationMs: number,
+  confidence = DEFAULT_CONFIDENCE,
+): RunSummary {
   const passed = cases.filter((testCase) => testCase.passed).length;
-  const errored = cases.filter((testCase) => testCase.errored).length;
   const interrupted = cases.filter((testCase) => testCase.interrupted).length;
+  const errored = cases.filter((testCase) => testCase.errored && !testCase.interrupted).length;
+  const failed = cases.length - passed - errored - interrupted;
+  const states: Record<CaseState, number> = { passing: 0, failing: 0, flaky: 0, errored: 0, stopped: 0 };
+  for (const testCase of cases) if (testCase.state) states[testCase.state] += 1;
   return {
     total: cases.length,
     passed,
-    failed: cases.length - passed - errored - interrupted,
+    failed,
     errored,
     ...(interrupted ? { interrupted } : {}),
-    pass_rate: cases.length ? passed / cases.length : 0,
+    pass_rate: passed + failed ? passed / (passed + failed) : 0,
+    states,
+    confidence,
+    attempts: suiteAttemptFigures(cases, confidence),
     duration_ms: durationMs,
     token_usage: cases.reduce((sum, testCase) => addUsage(sum, testCase.token_usage), emptyTokenUsage()),
     cost_usd: cases

@@ -263,7 +263,7 @@ export async function inspectSuite(
   const resolveName = (name: string) => toolNames.get(name) ?? name;
   let usesJudge = false;
   /** Builds one metric; a problem is reported at `where` (its agent.yaml entry) and yields undefined. */
-  const reportsCost = backendProfile(config.model.provider).reportsCost;
+  const reportsCost = backendProfile(config.model.provider).knowsCost === true;
   const build = async (entry: MetricConfig, where: CaseSource, field: FieldPath) => {
     if (JUDGE_METRIC_TYPES.has(entry.type)) usesJudge = true;
     if (entry.type === 'cost' && !reportsCost) {

@@ -9,13 +9,15 @@ import { RUN_REPORT_SCHEMA_VERSION } from './report/run-report.js';
 export interface RunRecordOptions {
   concurrency: number;
   isolation: 'process' | 'session';
-  repeat?: number;
+  repeat?: number | 'auto';
   filter?: string;
   tags?: readonly string[];
   shard?: { index: number; count: number };
   allowSideEffects: boolean;
   /** `--max-processes`, when given. */
   maxProcesses?: number;
+  /** The confidence level of the report's intervals (`evaluations.confidence`, default 0.95). */
+  confidence?: number;
 }
 
 /** Unique and sortable: `2026-11-30T01-02-03-123Z-ab12cd`. */
@@ -35,9 +37,11 @@ export class RunRecord {
   private readonly environment: Promise<RunEnvironment>;
   private readonly options: RunReport['options'];
   private suiteCases: string[] | null = null;
+  private readonly confidence: number | undefined;
 
   constructor(loaded: LoadedAgent, options: RunRecordOptions, idSuffix: string, startedAt = new Date()) {
     this.startedAt = startedAt;
+    this.confidence = options.confidence;
     this.runId = newRunId(startedAt, idSuffix);
     const config = redactAgentConfig(loaded.config, { env: loaded.env, directory: loaded.directory });
     const version = instructionsVersion(loaded.instructions);
@@ -69,13 +73,18 @@ export class RunRecord {
     this.suiteCases = [...names];
   }
 
+  /** The suite's hash (test cases with their metrics and thresholds, evaluations.metrics). */
+  setSuiteHash(hash: string): void {
+    this.agent.suite_hash = hash;
+  }
+
   /**
    * The report of `cases`, finished now. With `plannedCases` it is a record in progress (the
    * cases finished so far of that many).
    */
   async report(
     cases: readonly CaseReport[],
-    state: { interrupted?: boolean; plannedCases?: number } = {},
+    state: { interrupted?: boolean; plannedCases?: number; budget?: RunReport['budget'] } = {},
   ): Promise<RunReport> {
     const environment = await this.environment;
     const finishedAt = new Date();
@@ -89,8 +98,9 @@ export class RunRecord {
       suite_cases: this.suiteCases,
       options: this.options,
       ...(state.interrupted ? { interrupted: true } : {}),
+      ...(state.budget ? { budget: state.budget } : {}),
       ...(state.plannedCases !== undefined ? { in_progress: { planned_cases: state.plannedCases } } : {}),
-      summary: summarise(cases, finishedAt.getTime() - this.startedAt.getTime()),
+      summary: summarise(cases, finishedAt.getTime() - this.startedAt.getTime(), this.confidence),
       cases: [...cases],
     };
   }

@@ -9,15 +9,18 @@ import type { MetricContext } from '../evals/metric.js';
 import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
-import { buildCaseReport } from './build-case-report.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
 import { recordedAttempt } from './recorded-attempt.js';
-import type { CaseAttempt, CaseReport, RunReport } from './report/run-report.js';
+import { maximumAttempts, type RepeatOption, repeatPlan } from './repeat-plan.js';
+import { DEFAULT_CONFIDENCE } from './report/case-state.js';
+import { sha256Of } from './report/redact-agent-config.js';
+import type { CaseReport, RunReport } from './report/run-report.js';
 import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
 import { RunRecord } from './run-record.js';
+import { scheduleAttempts } from './schedule-attempts.js';
 import { type CaseSelection, selectCases } from './select-cases.js';
 import { planSideEffects } from './side-effect-policy.js';
 import { WorkdirCopies } from './workdir-copies.js';
@@ -26,8 +29,10 @@ import { WorkdirCopies } from './workdir-copies.js';
 export interface TestRunOptions extends CaseSelection {
   /** Agent runs at a time (default 4). */
   concurrency?: number;
-  /** Attempts per case, overriding each case's `repeat`. */
-  repeat?: number;
+  /** Attempts per case, overriding each case's `repeat`: a number, or `auto` (see repeat-plan.ts). */
+  repeat?: RepeatOption;
+  /** Stop starting attempts once the run's known spend reaches this many USD (`--max-cost`). */
+  maxCostUsd?: number;
   /** Seconds per attempt when the case sets no `timeout` (default 180). */
   timeoutSeconds?: number;
   /** `process` (default): a fresh agent session per case; `session`: reused sessions, reset per case. */
@@ -64,21 +69,6 @@ export interface TestRunOptions extends CaseSelection {
   signal?: AbortSignal;
   /** Records every model, judge and embeddings request, or replays them (`--record`, `--replay`). */
   recorder?: Recorder;
-}
-
-/** Runs `tasks` with at most `limit` at a time, in order of start. */
-async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      const task = tasks[index];
-      if (task) results[index] = await task();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
 }
 
 /** `--filter "x"` and `--tag y` selecting nothing is a typo, not a green run: name what exists. */
@@ -123,6 +113,13 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
       'leave --max-processes out, or use --concurrency to bound the runs at a time',
     );
   }
+  if (options.maxCostUsd !== undefined && !profile.knowsCost) {
+    throw new UsageError(
+      '--max-cost',
+      `the ${profile.name} backend (provider ${loaded.config.model.provider}) reports no cost for its runs, so a budget cannot be kept`,
+      'leave --max-cost out on this provider',
+    );
+  }
   if (isolation === 'session' && sideEffects.isolateWorkingDirectory) {
     throw new UsageError(
       '--isolation',
@@ -143,9 +140,10 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
         recorder,
       )
     : sideEffects.agent;
+  const confidence = agent.config.evaluations?.confidence ?? DEFAULT_CONFIDENCE;
   const record = new RunRecord(
     agent,
-    { ...options, concurrency, isolation, allowSideEffects: options.allowSideEffects ?? false },
+    { ...options, concurrency, isolation, allowSideEffects: options.allowSideEffects ?? false, confidence },
     randomBytes(3).toString('hex'),
     startedAt,
   );
@@ -155,6 +153,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     throw nothingSelected(suite.cases, options);
   recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   record.setSuiteCases(suite.cases.map((testCase) => testCase.config.name));
+  record.setSuiteHash(
+    sha256Of({
+      test_cases: suite.cases.map((testCase) => testCase.config),
+      metrics: agent.config.evaluations?.metrics ?? null,
+    }),
+  );
   options.onStart?.(
     cases.length,
     suite.cases.map((testCase) => testCase.config.name),
@@ -162,7 +166,10 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
 
   // Spares for the single-turn runs to come, started while they pay off (the backend measures
   // its start-ups and the model's answers in the run: bench/test-runner.mjs).
-  const attemptsOf = (testCase: PreparedCase) => options.repeat ?? testCase.config.repeat ?? 1;
+  const planOf = (testCase: PreparedCase) =>
+    repeatPlan(options.repeat, testCase.config.repeat, agent.config.evaluations?.repeat);
+  // Spares and session counts plan for the most attempts a case may run.
+  const attemptsOf = (testCase: PreparedCase) => maximumAttempts(planOf(testCase));
   const singleTurnRuns = cases
     .filter((testCase) => !testCase.config.turns)
     .reduce((sum, testCase) => sum + attemptsOf(testCase), 0);
@@ -192,24 +199,24 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
           })
         : processIsolation(backend);
     try {
-      const attemptsByCase = new Map<PreparedCase, CaseAttempt[]>();
-      const planned = new Map<PreparedCase, number>();
-      const report = (testCase: PreparedCase) =>
-        buildCaseReport(
-          testCase,
-          [...(attemptsByCase.get(testCase) ?? [])].sort((a, b) => a.attempt - b.attempt),
-          planned.get(testCase),
-        );
-      const tasks = cases.flatMap((testCase) => {
-        const count = attemptsOf(testCase);
-        planned.set(testCase, count);
-        attemptsByCase.set(testCase, []);
-        return Array.from({ length: count }, (_, index) => async () => {
-          if (signal.aborted) return;
-          if (index === 0) options.onCaseStarted?.(testCase.config.name);
+      const scheduled = await scheduleAttempts({
+        cases,
+        planOf,
+        concurrency,
+        confidence,
+        signal,
+        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+        ...(options.onCaseStarted ? { onCaseStarted: options.onCaseStarted } : {}),
+        ...(recorder ? { onCaseSettled: (name: string) => recorder.saveCase(name) } : {}),
+        onCaseFinished: (caseReport, finished) => {
+          options.onCaseFinished?.(caseReport);
+          const onProgress = options.onProgress;
+          if (onProgress) void record.report(finished, { plannedCases: cases.length }).then(onProgress);
+        },
+        runOne: async (testCase, number) => {
           const workingDirectory = await workdirs.create();
-          const attempt = await recordedAttempt(recorder, testCase.config.name, index + 1, () =>
-            runAttempt(testCase, index + 1, {
+          const attempt = await recordedAttempt(recorder, testCase.config.name, number, () =>
+            runAttempt(testCase, number, {
               runner,
               metricContext,
               timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
@@ -217,29 +224,26 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
               ...(workingDirectory ? { workingDirectory } : {}),
             }),
           );
-          const attempts = attemptsByCase.get(testCase) ?? [];
-          attempts.push(attempt);
           if (!rejected && attempt.error !== undefined && isCredentialFailure(attempt.error)) {
             rejected = new CredentialRejectedError(attempt.error, testCase.config.name);
             stop.abort(rejected);
           }
-          if (attempts.length === planned.get(testCase)) await recorder?.saveCase(testCase.config.name);
-          if (attempts.length === planned.get(testCase) && !signal.aborted) {
-            options.onCaseFinished?.(report(testCase));
-            const onProgress = options.onProgress;
-            if (onProgress) {
-              const finished = cases.filter(
-                (entry) => attemptsByCase.get(entry)?.length === planned.get(entry),
-              );
-              void record.report(finished.map(report), { plannedCases: cases.length }).then(onProgress);
-            }
-          }
-        });
+          return attempt;
+        },
       });
-      await pool(tasks, concurrency);
       if (rejected) throw rejected;
-      const caseReports = cases.map(report);
-      return await record.report(caseReports, { interrupted: options.signal?.aborted === true });
+      const budget =
+        options.maxCostUsd !== undefined
+          ? {
+              max_cost_usd: options.maxCostUsd,
+              spent_usd: scheduled.spentUsd,
+              reached: scheduled.budgetReached,
+            }
+          : undefined;
+      return await record.report(scheduled.reports, {
+        interrupted: options.signal?.aborted === true || scheduled.budgetReached,
+        ...(budget ? { budget } : {}),
+      });
     } finally {
       await runner.close();
     }

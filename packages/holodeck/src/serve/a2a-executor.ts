@@ -6,6 +6,7 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
+import { z } from 'zod';
 import type { LiveTurn } from './live-turn.js';
 import { readTurn } from './read-turn.js';
 import { ServeProblem } from './serve-problem.js';
@@ -45,22 +46,16 @@ function agentMessage(parts: Part[], taskId: string, contextId: string): Message
   };
 }
 
+/** An approval answered in a data part (checked: it comes from the caller). */
+const ApprovalAnswer = z.object({ approved: z.boolean(), reason: z.string().min(1).optional() });
+
 /** The decision an answer carries: a data part {approved}, or the text approve/deny. */
 function decisionOf(message: Message): { approved: boolean; reason?: string } | undefined {
   for (const part of message.parts) {
     const content = part.content;
-    if (
-      content?.$case === 'data' &&
-      content.value &&
-      typeof content.value === 'object' &&
-      'approved' in content.value
-    ) {
-      const value = content.value as { approved: unknown; reason?: unknown };
-      if (typeof value.approved === 'boolean')
-        return {
-          approved: value.approved,
-          ...(typeof value.reason === 'string' ? { reason: value.reason } : {}),
-        };
+    if (content?.$case === 'data') {
+      const answer = ApprovalAnswer.safeParse(content.value);
+      if (answer.success) return answer.data;
     }
     if (content?.$case === 'text') {
       const text = content.value.trim().toLowerCase();

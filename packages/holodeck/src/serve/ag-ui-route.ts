@@ -1,44 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { EventType, PROTOCOL_VERSION } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 import type { LiveTurn } from './live-turn.js';
-import { readTurn } from './read-turn.js';
-import type { RequestLogLine } from './request-log.js';
 import { checkMessageLength } from './rest-routes.js';
 import { ServeProblem } from './serve-problem.js';
 import { defineServeRoute } from './serve-route.js';
 import type { ServeServices } from './serve-services.js';
 import type { ServedSession } from './session-registry.js';
-import { type SendEvent, sseResponse } from './sse-response.js';
+import { sseResponse } from './sse-response.js';
+import { HOLD_PREFIX, streamRun } from './stream-ag-ui-run.js';
 
 // AG-UI 1.0 over a served session: RunAgentInput in, an SSE stream of AG-UI events out. A thread
 // is a session (the first run of an unknown thread id starts one). A tool call waiting for
 // approval, or a write held by Novarch, ends the run with RUN_FINISHED `outcome: interrupt`; the
 // next run answers it in `RunAgentInput.resume` and the same turn goes on.
 
-/** The answer an approval interrupt expects (`responseSchema`). */
-export const APPROVAL_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: {
-    approved: { type: 'boolean', description: 'true runs the tool call, false refuses it' },
-    reason: { type: 'string', description: 'why it is refused (the model receives it)' },
-  },
-  required: ['approved'],
-  additionalProperties: false,
-};
-
-/** A hold expects no answer from the caller: resuming only waits for the operator's decision. */
-export const HOLD_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: {},
-  additionalProperties: false,
-  description:
-    'Decided by a Novarch operator, never by the caller: resume with an empty payload to wait for the decision',
-};
-
 const ApprovalPayload = z.strictObject({ approved: z.boolean(), reason: z.string().min(1).optional() });
-const HOLD_PREFIX = 'hold:';
 
 function threadsOf(services: ServeServices): Map<string, string> {
   const existing = services.state.get('ag-ui-threads');
@@ -110,166 +86,6 @@ function applyResume(
     if (!decided)
       throw new ServeProblem(409, `${path}: no interrupt "${entry.interruptId}" waits in this thread`);
   }
-}
-
-/** Streams one AG-UI run over the turn: until it finishes, fails, or waits (an interrupt). */
-async function streamRun(
-  session: ServedSession,
-  turn: LiveTurn,
-  ids: { threadId: string; runId: string },
-  send: SendEvent,
-  signal: AbortSignal,
-  log: Partial<RequestLogLine>,
-): Promise<void> {
-  const now = () => Date.now();
-  send({
-    type: EventType.RUN_STARTED,
-    threadId: ids.threadId,
-    runId: ids.runId,
-    protocolVersion: PROTOCOL_VERSION,
-    timestamp: now(),
-  });
-  let messageId: string | undefined;
-  let text = '';
-  const endMessage = () => {
-    if (messageId) send({ type: EventType.TEXT_MESSAGE_END, messageId, timestamp: now() });
-    messageId = undefined;
-  };
-  let finished = false;
-  const stop = await readTurn(
-    turn,
-    (event) => {
-      switch (event.type) {
-        case 'text-delta':
-          if (event.text === '') return;
-          if (!messageId) {
-            messageId = randomUUID();
-            send({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant', timestamp: now() });
-          }
-          text += event.text;
-          send({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.text, timestamp: now() });
-          return;
-        case 'tool-call':
-          endMessage();
-          send({
-            type: EventType.TOOL_CALL_START,
-            toolCallId: event.callId,
-            toolCallName: event.name,
-            timestamp: now(),
-          });
-          send({
-            type: EventType.TOOL_CALL_ARGS,
-            toolCallId: event.callId,
-            delta: JSON.stringify(event.arguments),
-            timestamp: now(),
-          });
-          send({ type: EventType.TOOL_CALL_END, toolCallId: event.callId, timestamp: now() });
-          return;
-        case 'tool-result':
-          send({
-            type: EventType.TOOL_CALL_RESULT,
-            messageId: randomUUID(),
-            toolCallId: event.callId,
-            content: event.result,
-            role: 'tool',
-            timestamp: now(),
-          });
-          return;
-        case 'approval-request':
-          endMessage();
-          send({
-            type: EventType.RUN_FINISHED,
-            threadId: ids.threadId,
-            runId: ids.runId,
-            timestamp: now(),
-            outcome: {
-              type: 'interrupt',
-              interrupts: [
-                {
-                  id: event.request.callId,
-                  reason: 'approval',
-                  toolCallId: event.request.callId,
-                  message: `${event.request.toolName} needs your approval (${event.request.reason})`,
-                  responseSchema: APPROVAL_RESPONSE_SCHEMA,
-                },
-              ],
-            },
-          });
-          finished = true;
-          return;
-        case 'hold-pending':
-          endMessage();
-          send({
-            type: EventType.RUN_FINISHED,
-            threadId: ids.threadId,
-            runId: ids.runId,
-            timestamp: now(),
-            outcome: {
-              type: 'interrupt',
-              interrupts: [
-                {
-                  id: `${HOLD_PREFIX}${event.hold.holdId}`,
-                  reason: 'policy_hold',
-                  ...(event.hold.callId === undefined ? {} : { toolCallId: event.hold.callId }),
-                  message: `${event.hold.toolName} is held by Novarch rules ${event.hold.ruleIds.join(', ')} for an operator's decision: ${event.hold.rationale}`,
-                  responseSchema: HOLD_RESPONSE_SCHEMA,
-                  expiresAt: event.hold.deadline,
-                },
-              ],
-            },
-          });
-          finished = true;
-          return;
-        case 'hold-resolved':
-          send({
-            type: EventType.CUSTOM,
-            name: 'holodeck.hold_resolved',
-            value: {
-              holdId: event.hold.holdId,
-              status: event.hold.status,
-              decidedBy: event.hold.decidedBy ?? null,
-              rationale: event.hold.rationale ?? null,
-            },
-            timestamp: now(),
-          });
-          return;
-        case 'error':
-        case 'finish':
-        case 'session-start':
-        case 'thinking-delta':
-          return;
-      }
-    },
-    signal,
-    { log },
-  );
-  if (finished || stop === 'disconnected') return;
-  endMessage();
-  const result = turn.result;
-  if (!result || result.is_error) {
-    send({
-      type: EventType.RUN_ERROR,
-      message: result?.error_reason ?? turn.failure ?? 'the agent run failed',
-      code: 'agent_run_failed',
-      timestamp: now(),
-    });
-    return;
-  }
-  const history = session.transcript.map((message) => ({
-    id: message.id,
-    role: message.role,
-    content: message.content,
-  }));
-  if (history.at(-1)?.role !== 'assistant')
-    history.push({ id: `msg-${history.length + 1}`, role: 'assistant', content: result.response || text });
-  send({ type: EventType.MESSAGES_SNAPSHOT, messages: history, timestamp: now() });
-  send({
-    type: EventType.RUN_FINISHED,
-    threadId: ids.threadId,
-    runId: ids.runId,
-    timestamp: now(),
-    outcome: { type: 'success' },
-  });
 }
 
 export const AG_UI_ROUTES = [

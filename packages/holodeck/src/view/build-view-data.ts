@@ -24,6 +24,7 @@ export function toRunHeader(report: RunReport): ViewRunHeader {
       model: report.agent.model,
       provider: report.agent.provider,
       config_hash: report.agent.config_hash,
+      ...(report.agent.suite_hash !== undefined ? { suite_hash: report.agent.suite_hash } : {}),
       instructions_hash: report.agent.instructions_hash,
       ...(report.agent.instructions_version !== undefined
         ? { instructions_version: report.agent.instructions_version }
@@ -79,12 +80,14 @@ export function toRunList(runs: readonly ListedRun[]): ViewRunListEntry[] {
     const previous = runs
       .slice(index + 1)
       .find((older) => older.agentFile === run.agentFile && older.header.agent.config_hash !== null);
-    const differs = (pick: (header: ViewRunHeader) => string | null) =>
+    const differs = (pick: (header: ViewRunHeader) => string | null | undefined) =>
       previous !== undefined && pick(run.header) !== null && pick(run.header) !== pick(previous.header);
     return {
       ...run.header,
       config_changed: differs((header) => header.agent.config_hash),
       instructions_changed: differs((header) => header.agent.instructions_hash),
+      suite_changed:
+        differs((header) => header.agent.suite_hash) && previous?.header.agent.suite_hash !== undefined,
     };
   });
 }

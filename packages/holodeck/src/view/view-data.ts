@@ -86,6 +86,14 @@ export interface ViewAttempt {
   interrupted?: boolean;
 }
 
+/** A pass-rate interval at its confidence level. */
+export interface ViewInterval {
+  lower: number;
+  upper: number;
+  confidence: number;
+  method: string;
+}
+
 /** A case of a run, without the report's copies of its first attempt. */
 export interface ViewCase {
   name: string;
@@ -98,6 +106,10 @@ export interface ViewCase {
   error?: string;
   pass_rate: number;
   min_pass_rate: number;
+  /** Attempts graded to the end (absent in older reports: then every attempt). */
+  finished_attempts?: number;
+  /** The interval of pass_rate; null below 2 finished attempts; absent in older reports. */
+  pass_interval?: ViewInterval | null;
   pass_at_k: number;
   pass_pow_k: number;
   score: number;
@@ -122,6 +134,8 @@ export interface ViewSummary {
   duration_ms: number;
   token_usage: ViewTokens;
   cost_usd: number | null;
+  /** Finished attempts of every case and their pass rate, clustered by case (absent in older reports). */
+  attempts?: { finished: number; passed: number; pass_interval: ViewInterval | null };
 }
 
 /** What the runs page lists about a run (and the header of a run page). */
@@ -134,6 +148,7 @@ export interface ViewRunHeader {
     model: string;
     provider: string;
     config_hash: string | null;
+    suite_hash?: string;
     instructions_hash: string | null;
     instructions_version?: string;
   };
@@ -158,6 +173,8 @@ export interface ViewRun extends ViewRunHeader {
 export interface ViewRunListEntry extends ViewRunHeader {
   config_changed: boolean;
   instructions_changed: boolean;
+  /** The suite (test cases, metrics, thresholds) differs from the previous run's. */
+  suite_changed?: boolean;
 }
 
 /** A saved file that could not be read as a run. */
@@ -171,7 +188,7 @@ export interface ViewRunList {
   unreadable: ViewUnreadable[];
 }
 
-export type ViewCaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed';
+export type ViewCaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed' | 'not-compared';
 export type ViewMetricChange = 'newly-failing' | 'newly-passing' | 'unchanged' | 'new' | 'removed';
 
 export interface ViewMetricComparison {

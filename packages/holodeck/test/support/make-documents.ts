@@ -72,13 +72,18 @@ export function makeZip(entries: Record<string, string>): Buffer {
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
-/** A tiny DOCX: `{ heading: 1, text }` paragraphs use the "heading N" styles, others are body text. */
-export function makeDocx(paragraphs: readonly { text: string; heading?: 1 | 2 | 3 }[]): Buffer {
+/**
+ * A tiny DOCX: `{ heading: 1, text }` paragraphs use the "heading N" styles, `{ title: true }` the
+ * "Title" style, others are body text.
+ */
+export function makeDocx(
+  paragraphs: readonly { text: string; heading?: 1 | 2 | 3; title?: boolean }[],
+): Buffer {
   const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const body = paragraphs
     .map(
-      ({ text, heading }) =>
-        `<w:p>${heading ? `<w:pPr><w:pStyle w:val="Heading${heading}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${xml(text)}</w:t></w:r></w:p>`,
+      ({ text, heading, title }) =>
+        `<w:p>${title ? '<w:pPr><w:pStyle w:val="Title"/></w:pPr>' : heading ? `<w:pPr><w:pStyle w:val="Heading${heading}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${xml(text)}</w:t></w:r></w:p>`,
     )
     .join('');
   const styles = [1, 2, 3]
@@ -86,7 +91,8 @@ export function makeDocx(paragraphs: readonly { text: string; heading?: 1 | 2 | 
       (level) =>
         `<w:style w:type="paragraph" w:styleId="Heading${level}"><w:name w:val="heading ${level}"/></w:style>`,
     )
-    .join('');
+    .join('')
+    .concat('<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style>');
   return makeZip({
     '[Content_Types].xml':
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>',

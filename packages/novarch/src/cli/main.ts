@@ -5,8 +5,20 @@ import type { OperatorContext } from './commands/operator-context.js';
 import { ExitCode, type ExitCodeValue, exitCodeFor, isExpectedError } from './exit-codes.js';
 import { createStyle } from './terminal-style.js';
 
+/**
+ * `novarch audit --json | head -5`: the reader closing the pipe early is not an error, so no EPIPE
+ * stack trace; the process stops as `head` expects. Other stdout errors stay fatal.
+ */
+function stopQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? ExitCode.ok);
+  });
+}
+
 /** The only place that ends the process (through `process.exitCode`, so output is flushed). */
 async function main(argv: string[]): Promise<void> {
+  stopQuietlyWhenStdoutCloses();
   const errorStyle = createStyle(process.stderr);
   const debug = argv.includes('--debug');
   const context: OperatorContext = {

@@ -38,12 +38,20 @@ export class GateRecorder {
   readonly #reads = new Map<string, PendingRead>();
   readonly #writes = new Set<Promise<void>>();
   readonly #readWaiters = new Set<() => void>();
+  readonly #warned = new Set<string>();
   #evidenceLost: string | undefined;
 
   constructor(
     private readonly session: ActiveSession,
     private readonly warn: (message: string) => void,
   ) {}
+
+  /** Warns once per gate about `topic` (a limit of how the gate is fed, say). */
+  warnOnce(topic: string, message: string): void {
+    if (this.#warned.has(topic)) return;
+    this.#warned.add(topic);
+    this.warn(message);
+  }
 
   /** Why the session's evidence is incomplete (a read's evidence could not be stored), if it is. */
   get evidenceLost(): string | undefined {

@@ -164,6 +164,11 @@ async function isAlone(
     if (context.turns.siblingsOf(call.id).length > 0) return ALONGSIDE;
     const end = await context.turns.waitForMessageEnd(call.id, timing.latest, signal);
     if (end === 'aborted') return ABORTED_BEFORE_JUDGED;
+    if (end === 'unknown')
+      context.recorder.warnOnce(
+        'no message ends',
+        'novarch: the gate is fed the message stream without partial messages, so it cannot see where an assistant message ends: a write placed before other calls of its message may run. Run the query with includePartialMessages: true for the full guarantee.',
+      );
     if (end === 'timed-out')
       return "the assistant message of this write did not end within the hook's time, so the gate cannot tell what runs beside it; refused to be safe";
     if (context.turns.siblingsOf(call.id).length > 0) return ALONGSIDE;

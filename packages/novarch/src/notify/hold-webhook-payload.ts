@@ -19,6 +19,11 @@ export interface HoldCreatedEvent {
  */
 export const HoldWebhookPayloadSchema = z.object({
   event: z.literal(HOLD_CREATED_EVENT),
+  /**
+   * The delivery's id, as in the `Novarch-Delivery` header but inside the signed body: dedupe on
+   * this one (a header is not signed, so a replayed body under a new id would pass as new).
+   */
+  deliveryId: z.string().optional(),
   tenant: z.string(),
   team: z.string(),
   agent: z.string(),

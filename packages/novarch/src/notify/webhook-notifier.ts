@@ -233,7 +233,8 @@ export class WebhookNotifier {
         target,
         deliveryId: delivery.id,
         event: delivery.event,
-        body: JSON.stringify(delivery.payload),
+        // The delivery id inside the signed body, first: receivers dedupe on a signed value.
+        body: JSON.stringify({ deliveryId: delivery.id, ...asObject(delivery.payload) }),
         timeoutMs: this.#settings.timeoutMs,
         ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
       });
@@ -270,6 +271,12 @@ export class WebhookNotifier {
     const full = Math.min(maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1));
     return Math.round(full * (0.5 + (this.#options.random ?? Math.random)() / 2));
   }
+}
+
+function asObject(payload: unknown): Record<string, unknown> {
+  return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+    ? Object.fromEntries(Object.entries(payload))
+    : { payload };
 }
 
 /** The numeric settings given, without the undefined ones (so defaults apply). */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { WAITER_STALE_AFTER_MS } from '../model/hold-state.js';
 import type { HoldRecord, HoldStatus } from '../model/records.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import { parseHoldRow } from './parse-hold-row.js';
@@ -32,7 +33,13 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
       `A hold is decided as approved, denied, skipped or timed_out; got ${String(status)}.`,
     );
   }
-  const now = new Date().toISOString();
+  // The store's clock (the server's, through a server), never the deciding operator's.
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
+  // Only a hold someone still waits on can be approved: its waiter checked in recently (or, with
+  // no check-in yet, it was created recently). Checked in the same conditional update as the
+  // decision, so an agent gone between an operator's look and the decision is caught too.
+  const staleBefore = new Date(nowMs - WAITER_STALE_AFTER_MS).toISOString();
   // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
   await db
     .updateTable('holds')
@@ -46,12 +53,22 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .$if(status !== 'timed_out', (query) => query.where('deadline', '>', now))
+    .$if(status === 'approved', (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb('waiter_seen_at', '>', staleBefore),
+          eb.and([eb('waiter_seen_at', 'is', null), eb('created_at', '>', staleBefore)]),
+        ]),
+      ),
+    )
     .execute();
   let row = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw new NovarchStoreError(`No hold ${id}: nothing was decided.`);
   if (row.status === 'pending') {
-    // Still pending: the operator's decision came after the deadline.
+    // Still pending: the decision came after the deadline, or (an approval) after its agent left.
     const late = decision.rationale === undefined ? status : `${status}: ${decision.rationale}`;
+    const expired = row.deadline <= now;
+    const lastSeen = row.waiter_seen_at ?? row.created_at;
     await db
       .updateTable('holds')
       .set({
@@ -59,7 +76,9 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
         decided_at: now,
         decided_by: decidedBy,
         decided_by_os_user: decision.osUser ?? null,
-        rationale: `The deadline (${row.deadline}) passed before this decision arrived (${late}).`,
+        rationale: expired
+          ? `The deadline (${row.deadline}) passed before this decision arrived (${late}).`
+          : `No agent had checked in on this hold since ${lastSeen}: nothing waited to run the write, so it did not run (${late}).`,
       })
       .where('id', '=', id)
       .where('status', '=', 'pending')

@@ -160,7 +160,8 @@ describe('issue 14 through the real CLI', () => {
     const abortController = new AbortController();
     const running = world.run(fake.url, { abortController });
     let holdId = '';
-    for (let i = 0; i < 200 && holdId === ''; i++) {
+    // The CLI takes a few seconds to reach the hold on a loaded machine: wait up to 30 s for it.
+    for (const deadline = Date.now() + 30_000; holdId === '' && Date.now() < deadline; ) {
       holdId = (await world.store.listHolds({ status: 'pending' }))[0]?.id ?? '';
       await sleep(25);
     }
@@ -235,7 +236,8 @@ describe('issue 14, item 13: an agent may not decide its own holds', () => {
       },
     });
     let holdId = '';
-    for (let i = 0; i < 200 && holdId === ''; i++) {
+    // The CLI takes a few seconds to reach the hold on a loaded machine: wait up to 30 s for it.
+    for (const deadline = Date.now() + 30_000; holdId === '' && Date.now() < deadline; ) {
       holdId = (await world.store.listHolds({ status: 'pending' }))[0]?.id ?? '';
       await sleep(25);
     }

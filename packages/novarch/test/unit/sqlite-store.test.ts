@@ -25,6 +25,34 @@ function withRawDatabase<T>(file: string, work: (database: Database.Database) =>
   }
 }
 
+describe('an approval of a hold nothing waits on', () => {
+  it('is stored as timed_out, saying since when no agent checked in; a deny is kept', async () => {
+    const file = files.next();
+    const store = await openSqliteStore(file);
+    const gone = await createPendingHold(store);
+    const denied = await createPendingHold(store);
+    await store.checkInHoldWaiter(gone.hold.id, { pid: 1, host: 'h' });
+    await store.close();
+    // Both agents last checked in (or were created) a minute ago, on the store's clock.
+    const old = new Date(Date.now() - 60_000).toISOString();
+    withRawDatabase(file, (database) => {
+      database.prepare('update holds set waiter_seen_at = ? where id = ?').run(old, gone.hold.id);
+      database.prepare('update holds set created_at = ? where id = ?').run(old, denied.hold.id);
+    });
+    const reopened = await openSqliteStore(file);
+    const approved = await reopened.decideHold(gone.hold.id, 'approved', 'ana', 'checked');
+    expect(approved).toMatchObject({
+      status: 'timed_out',
+      decidedBy: 'ana',
+      rationale: `No agent had checked in on this hold since ${old}: nothing waited to run the write, so it did not run (approved: checked).`,
+    });
+    expect(await reopened.decideHold(denied.hold.id, 'denied', 'ana', 'no')).toMatchObject({
+      status: 'denied',
+    });
+    await reopened.close();
+  });
+});
+
 describe('openSqliteStore', () => {
   it('creates the file (and its folder) in WAL mode with the schema migrated once', async () => {
     const file = path.join(path.dirname(files.next()), 'nested', 'deeper', 'store.db');

@@ -36,8 +36,6 @@ export const aiSdkProfile: BackendProfile = {
   name: 'ai-sdk',
   // A session reset drops the history and takes a new id; a fresh session per case costs nothing more.
   isolationLevels: ['process', 'session'],
-  // Chat Completions answers carry no price.
-  reportsCost: false,
   checkConfig: checkAiSdkConfig,
   credentialWarnings: aiSdkCredentialWarnings,
   toolNames: aiSdkToolNames,

@@ -30,10 +30,10 @@ export const claudeProfile: BackendProfile = {
   name: 'claude',
   // Every run is a Claude Code CLI process.
   agentProcesses: true,
+  // The CLI reports each run's cost (its own price table).
+  knowsCost: true,
   // A session reset is a `/clear` in the same CLI process; a fresh session per case is a new process.
   isolationLevels: ['process', 'session'],
-  // The CLI prices each run (total_cost_usd).
-  reportsCost: true,
   checkConfig: checkClaudeStartupRules,
   credentialWarnings,
   toolNames: claudeToolNames,

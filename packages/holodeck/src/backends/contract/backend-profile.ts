@@ -48,11 +48,8 @@ export interface BackendProfile {
    * and `prewarm` starts ahead; unset: they run in-process.
    */
   readonly agentProcesses?: boolean;
-  /**
-   * Whether runs report their cost in USD; when false, `cost_usd` is null and a `cost` metric can
-   * never be graded, which validate says before a run.
-   */
-  readonly reportsCost: boolean;
+  /** Whether runs report their cost (`ExecutionResult.cost_usd`); `--max-cost` needs it. */
+  readonly knowsCost?: boolean;
   /** The isolation levels `holodeck test --isolation` may choose on this backend. */
   readonly isolationLevels: readonly IsolationLevel[];
   /** This backend's startup rules over a schema-valid config (paths already absolute). */

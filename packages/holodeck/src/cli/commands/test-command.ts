@@ -13,9 +13,21 @@ import {
   type RecordingFlags,
 } from './recording-options.js';
 import { resolveReportOutputs, writeReportOutputs } from './report-outputs.js';
+import { registerTestApproveCommand } from './test-approve-command.js';
+import { registerTestMergeCommand } from './test-merge-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
+import {
+  checkGate,
+  describeBudgetStop,
+  loadBaseline,
+  parseMaxCost,
+  parseRepeat,
+  registerVerdictOptions,
+  type VerdictCommandOptions,
+  writeCiSurfaces,
+} from './verdict-options.js';
 
-export interface TestCommandOptions extends RecordingFlags {
+export interface TestCommandOptions extends RecordingFlags, VerdictCommandOptions {
   forceIngest?: boolean;
   concurrency: string;
   repeat?: string;
@@ -96,7 +108,8 @@ export async function testCommand(
   const outputs = resolveReportOutputs(options.output, options.format, report);
   const selection = {
     concurrency: positiveInteger('--concurrency', options.concurrency),
-    ...(options.repeat ? { repeat: positiveInteger('--repeat', options.repeat) } : {}),
+    ...(options.repeat ? { repeat: parseRepeat(options.repeat) } : {}),
+    ...(options.maxCost !== undefined ? { maxCostUsd: parseMaxCost(options.maxCost) } : {}),
     ...(options.filter ? { filter: options.filter } : {}),
     ...(options.tag.length ? { tags: options.tag } : {}),
     ...(options.shard ? { shard: parseShard(options.shard) } : {}),
@@ -116,7 +129,9 @@ export async function testCommand(
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const runsDir = report.runsDirectory(agent.directory);
-  const baseline = options.baseline ? await report.loadRun(options.baseline, runsDir) : undefined;
+  const baseline = options.baseline
+    ? await loadBaseline(options.baseline, agent.directory, runsDir)
+    : undefined;
 
   const terminal = report.terminalCapabilities(process.stderr);
   const progress = report.createProgressReporter({ stream: process.stderr, ...terminal });
@@ -153,6 +168,14 @@ export async function testCommand(
   const recordingNote = describeRecording(recorder);
   if (recordingNote) process.stderr.write(`${style.dim(recordingNote)}\n`);
   if (comparison) summaryStream.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
+  const gateConfig = agent.config.evaluations?.gate ?? (options.gate ? {} : undefined);
+  const gate = gateConfig
+    ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color)
+    : undefined;
+  if (gate) summaryStream.write(`${gate.text}\n`);
+  await writeCiSurfaces(result, comparison, gate?.gate, options.ciSummary, process.env, (message) =>
+    process.stderr.write(`${style.yellow('warning')} ${message}\n`),
+  );
   if (saver) {
     const saved = await saver.finish(result);
     const marked = result.interrupted ? ', interrupted' : '';
@@ -170,7 +193,14 @@ export async function testCommand(
     onWritten: (output) =>
       process.stderr.write(`${style.dim(`${output.format} report written to ${output.given}`)}\n`),
   });
+  if (result.budget?.reached) {
+    process.stderr.write(
+      `${style.red('error')} ${describeBudgetStop(result.budget, result.summary.interrupted ?? 0)}\n`,
+    );
+    return ExitCode.testsFailed;
+  }
   if (result.interrupted) return ExitCode.interrupted;
+  if (gate && !gate.held) return ExitCode.testsFailed;
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
 }
 
@@ -180,7 +210,10 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     .description("run the agent's test cases, grade them with their metrics, and report")
     .argument('<file>', 'path to agent.yaml')
     .option('-c, --concurrency <n>', 'agent runs at a time', '4')
-    .option('--repeat <n>', 'attempts per case (overrides each case repeat); reports pass@k and pass^k')
+    .option(
+      '--repeat <n|auto>',
+      'attempts per case (overrides each case repeat); auto: at least 3, more while the pass-rate interval straddles min_pass_rate, at most 10',
+    )
     .option('--filter <pattern>', 'only cases whose name contains the pattern (* is a wildcard)')
     .option(
       '--tag <tag>',
@@ -220,7 +253,10 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       '--format <format>',
       'report format when the extension does not say: json, junit, markdown or html',
     )
-    .option('--baseline <run>', 'compare with an earlier run: its id, a report file, or "latest"')
+    .option(
+      '--baseline <run>',
+      'compare with an earlier run: its id, a report file, "latest" (the latest complete run) or "approved"',
+    )
     .option('--no-save', 'do not save this run under .holodeck/runs/')
     .option('--force-ingest', 'rebuild the retrieval tool indexes before the run', false)
     .action((file: string, options: TestCommandOptions) =>
@@ -234,5 +270,8 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       ),
     );
   addRecordingOptions(test);
+  registerVerdictOptions(test);
+  registerTestApproveCommand(test, context);
+  registerTestMergeCommand(test, context);
   registerTestViewCommand(test, context);
 }

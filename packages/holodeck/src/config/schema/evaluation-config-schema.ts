@@ -85,6 +85,52 @@ export const ExpectedVerdictSchema = z.strictObject({
 /** An `expected_verdicts` entry. */
 export type ExpectedVerdict = z.infer<typeof ExpectedVerdictSchema>;
 
+/**
+ * `repeat:` of a case (or `evaluations.repeat`, the suite's default): a fixed number of attempts,
+ * or `auto` / `{ auto: { min, max } }`: at least `min` (3), then more only while the pass-rate
+ * interval still straddles the case's min_pass_rate, up to `max` (10).
+ */
+export const RepeatSchema = z
+  .union([
+    z.int().min(1),
+    z.literal('auto'),
+    z.strictObject({
+      auto: z
+        .strictObject({
+          min: z.int().min(1).default(3).describe('Attempts always run; default 3.'),
+          max: z.int().min(1).default(10).describe('Attempts never exceeded; default 10.'),
+        })
+        .describe('Adaptive repeats with their bounds.'),
+    }),
+  ])
+  .superRefine((repeat, context) => {
+    if (typeof repeat === 'object' && repeat.auto.min > repeat.auto.max)
+      addConfigIssue(
+        context,
+        ['auto', 'max'],
+        `repeat auto: max (${repeat.auto.max}) is below min (${repeat.auto.min})`,
+        `set max to at least ${repeat.auto.min}`,
+      );
+  });
+/** A `repeat:` value. */
+export type RepeatSetting = z.infer<typeof RepeatSchema>;
+
+/** `evaluations.gate`: the release gate `holodeck test` checks (also with `--gate`). */
+export const GateConfigSchema = z.strictObject({
+  required: z
+    .union([z.literal('all'), z.array(z.string().min(1))])
+    .optional()
+    .describe('Cases that must pass: their names, or all; default all.'),
+  max_cost_usd: z.number().nonnegative().optional().describe('Most the whole run may cost, US dollars.'),
+  max_cost_per_passed_case_usd: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('Most the run may cost per passed case, US dollars.'),
+});
+/** The `evaluations.gate` block. */
+export type GateConfig = z.infer<typeof GateConfigSchema>;
+
 /** The `evaluations:` block: the judge model and the default metrics of every test case. */
 export const EvaluationConfigSchema = z.strictObject({
   model: LLMProviderSchema.optional().describe(
@@ -94,6 +140,20 @@ export const EvaluationConfigSchema = z.strictObject({
     .array(MetricConfigSchema)
     .optional()
     .describe('Metrics of every test case that sets no metrics of its own.'),
+  gate: GateConfigSchema.optional().describe(
+    'A release gate: required cases pass, nothing regressed against the approved baseline, nothing errored or missing, cost limits.',
+  ),
+  repeat: RepeatSchema.optional().describe(
+    'Attempts of every case that sets no repeat of its own: a number, auto, or {auto: {min, max}}.',
+  ),
+  confidence: z
+    .number()
+    .gt(0)
+    .lt(1)
+    .optional()
+    .describe(
+      'Confidence level of every interval in the reports (pass rates, comparisons, repeat: auto); default 0.95.',
+    ),
 });
 /** The `evaluations:` block. */
 export type EvaluationConfig = z.infer<typeof EvaluationConfigSchema>;
@@ -138,7 +198,9 @@ export const TestCaseSchema = z
       .describe('Tools the agent must not call (refused calls count too).'),
     tags: z.array(z.string().min(1)).optional().describe('Labels to select cases with --tag.'),
     metrics: z.array(MetricConfigSchema).optional().describe('Replaces evaluations.metrics for this case.'),
-    repeat: z.int().min(1).optional().describe('Run the case this many times (pass@k, pass^k).'),
+    repeat: RepeatSchema.optional().describe(
+      'Run the case this many times (pass@k, pass^k); auto: until its pass-rate interval decides (see evaluations.repeat).',
+    ),
     min_pass_rate: z
       .number()
       .min(0)

@@ -12,6 +12,9 @@ const SAME_NAME = new Set([
   'icontains-all',
   'regex',
   'is-json',
+  'starts-with',
+  'ends-with',
+  'is-xml',
 ]);
 /** Similarity metrics: the reference (`value`) and a 0..1 threshold. */
 const SIMILARITY: Record<string, string> = { levenshtein: 'levenshtein', bleu: 'bleu', meteor: 'meteor' };
@@ -35,10 +38,6 @@ export interface PromptfooAssertion {
 
 const KNOWN_KEYS = new Set(['type', 'value', 'threshold', 'weight', 'metric']);
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 function common(assertion: PromptfooAssertion): Record<string, unknown> {
   return {
     ...(assertion.metric ? { name: assertion.metric } : {}),
@@ -58,6 +57,7 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
         return { ok: true, metric: { type: 'json-schema', value } };
       return { ok: false, reason: 'is-json with a schema that is not an inline object' };
     }
+    if (type === 'is-xml') return { ok: true, metric: { type } };
     if (type === 'equals') {
       if (value === undefined) return { ok: false, reason: 'equals without a value' };
       return { ok: true, metric: { type, value: typeof value === 'string' ? value : JSON.stringify(value) } };
@@ -70,9 +70,40 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
     if (texts?.length) return { ok: true, metric: { type, value: texts } };
     return { ok: false, reason: `${type} without a text value` };
   }
-  if (type === 'starts-with') {
-    if (!text) return { ok: false, reason: 'starts-with without a text value' };
-    return { ok: true, metric: { type: 'regex', value: `^\\s*${escapeRegex(text)}` } };
+  if (type === 'contains-json') {
+    if (value === undefined) return { ok: true, metric: { type } };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return { ok: true, metric: { type, value } };
+    return { ok: false, reason: 'contains-json with a schema that is not an inline object' };
+  }
+  if (type === 'word-count') {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+      return { ok: true, metric: { type, min: value, max: value } };
+    const range =
+      typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value) : [];
+    const bounds = Object.fromEntries(
+      range.filter(([key, bound]) => (key === 'min' || key === 'max') && Number.isInteger(bound)),
+    );
+    if (range.length && Object.keys(bounds).length === range.length)
+      return { ok: true, metric: { type, ...bounds } };
+    return { ok: false, reason: 'word-count whose value is not a count or {min, max}' };
+  }
+  if (type === 'javascript') {
+    // One expression over `output` is an `expression` metric; a function body (return, several
+    // statements) or promptfoo's `context` is not.
+    if (text && !/\breturn\b|\bcontext\b|;\s*\S/.test(text.trim()) && !text.trim().includes('\n'))
+      return {
+        ok: true,
+        metric: {
+          type: 'expression',
+          value: text.trim(),
+          ...(assertion.threshold !== undefined ? { threshold: assertion.threshold } : {}),
+        },
+      };
+    return {
+      ok: false,
+      reason: 'javascript that is not one expression over output (write a grader module and use type: code)',
+    };
   }
   const similarity = SIMILARITY[type] ?? (type === 'rouge-n' ? 'rouge' : undefined);
   if (similarity) {
@@ -118,12 +149,10 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
 
 /** What to write instead, for the assertions people use most that have no metric of their own. */
 const NO_METRIC_HINTS: Record<string, string> = {
-  javascript: 'write a grader module and use type: code',
   python: 'port it to a JS/TS grader module and use type: code',
   similar: 'embedding similarity: use rouge, meteor or a g-eval against ground_truth',
   factuality: 'use a g-eval or a rubric naming the facts',
   'model-graded-closedqa': 'use a rubric',
-  'contains-json': 'use is-json or json-schema when the whole answer is JSON',
 };
 
 /** Types that have a `not-` twin in HoloDeck (the deterministic checks). */

@@ -1,4 +1,6 @@
 import type { MetricOutcome } from '../../evals/metric.js';
+import { countAttempts } from './case-state.js';
+import { describeCasePassRate } from './format-interval.js';
 import { formatPercent, formatScore } from './format-units.js';
 import type { CaseAttempt, CaseReport } from './run-report.js';
 
@@ -23,26 +25,28 @@ export function caseStatus(caseReport: Pick<CaseReport, 'passed' | 'errored' | '
   return caseReport.passed ? 'pass' : 'fail';
 }
 
-/** A repeated case some of whose attempts passed and some did not. */
+/** A case some of whose finished attempts passed and some failed. */
 export function isFlaky(caseReport: Pick<CaseReport, 'attempts'>): boolean {
-  const passes = caseReport.attempts.filter((attempt) => attempt.passed).length;
-  return passes > 0 && passes < caseReport.attempts.length;
+  const counts = countAttempts(caseReport.attempts);
+  return counts.passed > 0 && counts.passed < counts.finished;
 }
 
 /**
- * `3 attempts: 2 passed (needs 100%) · pass@3 1 · pass^3 0 · flaky` for a case run more than
- * once; undefined for a single attempt. The same words in the terminal, Markdown and JUnit.
+ * `2/3 finished attempts passed (66.7%), [20.8%, 93.9%] at 95% · needs 100% · pass@3 1 · pass^3 0 ·
+ * flaky` for a case run more than once; undefined for a single attempt. The same words in the
+ * terminal, Markdown and JUnit.
  */
 export function describeRepeats(caseReport: CaseReport): string | undefined {
-  const total = caseReport.attempts.length;
-  if (total <= 1) return undefined;
-  const passed = caseReport.attempts.filter((attempt) => attempt.passed).length;
+  if (caseReport.attempts.length <= 1) return undefined;
+  const finished = countAttempts(caseReport.attempts).finished;
   const parts = [
-    `${passed}/${total} attempts passed (needs ${formatPercent(caseReport.min_pass_rate)})`,
-    `pass@${total} ${formatScore(caseReport.pass_at_k)}`,
-    `pass^${total} ${formatScore(caseReport.pass_pow_k)}`,
+    describeCasePassRate(caseReport),
+    `needs ${formatPercent(caseReport.min_pass_rate)}`,
+    `pass@${finished} ${formatScore(caseReport.pass_at_k)}`,
+    `pass^${finished} ${formatScore(caseReport.pass_pow_k)}`,
   ];
   if (isFlaky(caseReport)) parts.push('flaky');
+  if (caseReport.repeat_stop) parts.push(caseReport.repeat_stop.reason);
   return parts.join(' · ');
 }
 

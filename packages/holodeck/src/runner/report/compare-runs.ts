@@ -1,9 +1,20 @@
 import type { MetricOutcome } from '../../evals/metric.js';
+import { DEFAULT_CONFIDENCE } from './case-state.js';
 import { type CaseStatus, caseStatus } from './case-status.js';
+import {
+  type CaseStatistics,
+  compareStatistics,
+  notComparedReason,
+  type SuiteStatistics,
+} from './compare-statistics.js';
 import type { CaseAttempt, CaseReport, RunReport } from './run-report.js';
 
-/** How a case moved between the baseline and the current run. */
-export type CaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed';
+/**
+ * How a case moved between the baseline and the current run: `regressed` / `improved` only when
+ * the interval of its change in pass rate excludes 0; `unchanged` = no significant change (the
+ * numbers are in `statistics`); `not-compared` when either run did not finish it (errored, stopped).
+ */
+export type CaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed' | 'not-compared';
 
 /** How a metric moved: its pass/fail flipped, it stayed, or it exists in one run only. */
 export type MetricChange = 'newly-failing' | 'newly-passing' | 'unchanged' | 'new' | 'removed';
@@ -23,11 +34,14 @@ export interface MetricComparison {
 /** One case in both runs (matched by name). */
 export interface CaseComparison {
   name: string;
-  /** regressed: passed → failed/errored; improved: failed/errored → passed. */
   change: CaseChange;
   baselineStatus?: CaseStatus;
   currentStatus?: CaseStatus;
   metrics: MetricComparison[];
+  /** For a case both runs finished: the change in pass rate, its interval and p-values. */
+  statistics?: CaseStatistics;
+  /** For `not-compared`: why (`errored in this run`, `stopped in the baseline`). */
+  notComparedReason?: string;
 }
 
 /** The comparison of a run with a baseline run. */
@@ -35,8 +49,15 @@ export interface RunComparison {
   currentRunId: string;
   baselineRunId: string;
   baselineStartedAt: string;
+  /** The confidence level of every interval (the current run's `evaluations.confidence`). */
+  confidence: number;
+  /** Passed / compared cases in each run, over the cases both finished only. */
   currentPassRate: number;
   baselinePassRate: number;
+  /** Cases both runs finished: all the statistics are over these. */
+  compared: number;
+  /** The suite's change over the compared cases (paired bootstrap, McNemar, win/loss/tie). */
+  suite: SuiteStatistics;
   /** Cases of the current run in its order, then removed cases in the baseline's order. */
   cases: CaseComparison[];
   counts: Record<CaseChange, number>;
@@ -70,7 +91,7 @@ export function compareRuns(
   const baselineCases = keyByName(baseline.cases, (caseReport) => caseReport.name);
   const inSuite = new Set(options.suiteCases ?? []);
   const currentKeys = new Set<string>();
-  const cases: CaseComparison[] = [];
+  const cases: (CaseComparison & { pair?: { current: CaseReport; baseline: CaseReport } })[] = [];
   const notSelected: string[] = [];
   for (const [key, caseReport] of keyByName(current.cases, (entry) => entry.name)) {
     currentKeys.add(key);
@@ -81,15 +102,41 @@ export function compareRuns(
     if (inSuite.has(caseReport.name)) notSelected.push(key);
     else cases.push(compareCase(key, undefined, caseReport));
   }
-  const counts: Record<CaseChange, number> = { regressed: 0, improved: 0, unchanged: 0, new: 0, removed: 0 };
+  const confidence = current.summary.confidence ?? DEFAULT_CONFIDENCE;
+  const comparable = cases.filter((entry) => entry.pair && entry.change !== 'not-compared');
+  const statistics = compareStatistics(
+    comparable.map((entry) => entry.pair).filter((pair) => pair !== undefined),
+    confidence,
+  );
+  comparable.forEach((entry, index) => {
+    const caseStatistics = statistics.cases[index];
+    if (!caseStatistics) return;
+    entry.statistics = caseStatistics;
+    entry.change = caseStatistics.verdict === 'no-significant-change' ? 'unchanged' : caseStatistics.verdict;
+  });
+  const counts: Record<CaseChange, number> = {
+    regressed: 0,
+    improved: 0,
+    unchanged: 0,
+    new: 0,
+    removed: 0,
+    'not-compared': 0,
+  };
   for (const entry of cases) counts[entry.change] += 1;
+  const passedShare = (pick: (pair: { current: CaseReport; baseline: CaseReport }) => CaseReport) =>
+    comparable.length
+      ? comparable.filter((entry) => entry.pair && pick(entry.pair).passed).length / comparable.length
+      : 0;
   return {
     currentRunId: current.run_id,
     baselineRunId: baseline.run_id,
     baselineStartedAt: baseline.started_at,
-    currentPassRate: current.summary.pass_rate,
-    baselinePassRate: baseline.summary.pass_rate,
-    cases,
+    confidence,
+    currentPassRate: passedShare((pair) => pair.current),
+    baselinePassRate: passedShare((pair) => pair.baseline),
+    compared: comparable.length,
+    suite: statistics.suite,
+    cases: cases.map(({ pair: _pair, ...entry }) => entry),
     counts,
     notSelected,
     differences: describeDifferences(current, baseline),
@@ -107,6 +154,14 @@ function describeDifferences(current: RunReport, baseline: RunReport): string[] 
   compare('agent file', baseline.agent.file, current.agent.file);
   compare('provider', baseline.agent.provider, current.agent.provider);
   compare('model', baseline.agent.model, current.agent.model);
+  if (
+    baseline.agent.suite_hash &&
+    current.agent.suite_hash &&
+    baseline.agent.suite_hash !== current.agent.suite_hash
+  )
+    differences.push(
+      `the suite changed (test cases, metrics or thresholds): ${baseline.agent.suite_hash.slice(7, 14)} → ${current.agent.suite_hash.slice(7, 14)}`,
+    );
   compare('--repeat', baseline.options.repeat, current.options.repeat);
   compare('--isolation', baseline.options.isolation, current.options.isolation);
   compare('--filter', baseline.options.filter, current.options.filter);
@@ -123,7 +178,11 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
-function compareCase(name: string, current?: CaseReport, baseline?: CaseReport): CaseComparison {
+function compareCase(
+  name: string,
+  current?: CaseReport,
+  baseline?: CaseReport,
+): CaseComparison & { pair?: { current: CaseReport; baseline: CaseReport } } {
   const currentStatus = current ? caseStatus(current) : undefined;
   const baselineStatus = baseline ? caseStatus(baseline) : undefined;
   const currentMetrics = current ? summarizeMetrics(current) : new Map<string, MetricSummary>();
@@ -135,15 +194,13 @@ function compareCase(name: string, current?: CaseReport, baseline?: CaseReport):
   for (const [metricName, before] of baselineMetrics) {
     if (!currentMetrics.has(metricName)) metrics.push(compareMetric(metricName, undefined, before));
   }
-  return { name, change: caseChange(currentStatus, baselineStatus), baselineStatus, currentStatus, metrics };
-}
-
-function caseChange(current?: CaseStatus, baseline?: CaseStatus): CaseChange {
-  if (current === undefined) return 'removed';
-  if (baseline === undefined) return 'new';
-  if (baseline === 'pass' && current !== 'pass') return 'regressed';
-  if (baseline !== 'pass' && current === 'pass') return 'improved';
-  return 'unchanged';
+  const entry = { name, baselineStatus, currentStatus, metrics };
+  if (!current) return { ...entry, change: 'removed' };
+  if (!baseline) return { ...entry, change: 'new' };
+  const reason = notComparedReason(current, baseline);
+  if (reason !== undefined) return { ...entry, change: 'not-compared', notComparedReason: reason };
+  // Decided once every pair is known (Holm adjusts over all of them): see compareRuns.
+  return { ...entry, change: 'unchanged', pair: { current, baseline } };
 }
 
 function compareMetric(name: string, current?: MetricSummary, baseline?: MetricSummary): MetricComparison {

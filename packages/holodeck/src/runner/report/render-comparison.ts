@@ -1,25 +1,80 @@
 import { STATUS_LABEL } from './case-status.js';
 import type { CaseChange, CaseComparison, MetricComparison, RunComparison } from './compare-runs.js';
+import type { ChangeInterval } from './compare-statistics.js';
 import { formatDelta, formatPercent, formatScore } from './format-units.js';
 import { createReportStyle } from './report-style.js';
 
 const CHANGE_LABEL: Record<CaseChange, string> = {
   regressed: 'REGRESSED',
   improved: 'IMPROVED',
-  unchanged: 'UNCHANGED',
+  unchanged: 'NO CHANGE',
   new: 'NEW',
   removed: 'REMOVED',
+  'not-compared': 'NOT COMPARED',
 };
 
-/** The counts line: `1 regressed · 2 improved · 5 unchanged · 0 new · 0 removed`. */
+/** The words of a change in running text. */
+export const CHANGE_WORDS: Record<CaseChange, string> = {
+  regressed: 'regressed',
+  improved: 'improved',
+  unchanged: 'no significant change',
+  new: 'new',
+  removed: 'removed',
+  'not-compared': 'not compared',
+};
+
+/** The counts line: `1 regressed · 2 improved · 5 no significant change · 0 new · 0 removed`. */
 export function describeChangeCounts(comparison: RunComparison): string {
   const { counts } = comparison;
-  return `${counts.regressed} regressed · ${counts.improved} improved · ${counts.unchanged} unchanged · ${counts.new} new · ${counts.removed} removed`;
+  const notCompared = counts['not-compared'] ? ` · ${counts['not-compared']} not compared` : '';
+  return `${counts.regressed} regressed · ${counts.improved} improved · ${counts.unchanged} no significant change · ${counts.new} new · ${counts.removed} removed${notCompared}`;
 }
 
-/** `pass rate 80% → 60%`. */
+/** `pass rate 80% → 60%` over the cases both runs finished. */
 export function describePassRateMove(comparison: RunComparison): string {
-  return `pass rate ${formatPercent(comparison.baselinePassRate)} → ${formatPercent(comparison.currentPassRate)}`;
+  return `pass rate ${formatPercent(comparison.baselinePassRate)} → ${formatPercent(comparison.currentPassRate)} on the ${comparison.compared} compared case${comparison.compared === 1 ? '' : 's'}`;
+}
+
+/** `−33.3 points [−80, +10] at 95%`: a change of pass rate in percentage points. */
+export function formatChange(interval: ChangeInterval): string {
+  const points = (value: number) => {
+    const rounded = Math.round(value * 1000) / 10;
+    return rounded > 0 ? `+${rounded}` : rounded === 0 ? '0' : `−${Math.abs(rounded)}`;
+  };
+  return `${points(interval.estimate)} points [${points(interval.lower)}, ${points(interval.upper)}] at ${formatPercent(interval.confidence)}`;
+}
+
+/**
+ * The suite's change in words: `attempts 90% → 60%: −30 points [−45, −12] at 95% (paired bootstrap,
+ * seed 20) · McNemar exact p = 0.031 · 0 wins, 3 losses, 7 ties · regressed`.
+ */
+export function describeSuiteChange(comparison: RunComparison): string {
+  const { suite } = comparison;
+  const parts = [
+    `attempts ${formatPercent(suite.baselinePassRate)} → ${formatPercent(suite.currentPassRate)}: ${formatChange(suite.delta)} (paired bootstrap over cases, seed ${suite.delta.seed})`,
+  ];
+  if (suite.mcnemar) parts.push(`McNemar exact p = ${formatScore(suite.mcnemar.pValue)}`);
+  parts.push(
+    `${suite.wins} win${suite.wins === 1 ? '' : 's'}, ${suite.losses} loss${suite.losses === 1 ? '' : 'es'}, ${suite.ties} tie${suite.ties === 1 ? '' : 's'}`,
+  );
+  const basis = {
+    mcnemar: 'by McNemar',
+    bootstrap: 'by the bootstrap interval',
+    'pooled-newcombe': `by the pooled attempts (under 10 cases)`,
+  }[suite.verdictBasis];
+  parts.push(
+    `suite: ${suite.verdict === 'no-significant-change' ? 'no significant change' : suite.verdict} ${basis}`,
+  );
+  return parts.join(' · ');
+}
+
+/** `2/3 → 0/3, −66.7 points [−95, −10] at 95%`, or why the case was not compared. */
+export function describeCaseChange(entry: CaseComparison): string {
+  if (entry.notComparedReason) return entry.notComparedReason;
+  const stats = entry.statistics;
+  if (!stats) return describeStatusMove(entry);
+  const significance = entry.change === 'unchanged' && stats.delta.estimate !== 0 ? ': not significant' : '';
+  return `${stats.baseline.passed}/${stats.baseline.finished} → ${stats.current.passed}/${stats.current.finished}, ${formatChange(stats.delta)}${significance}`;
 }
 
 /** `PASS → FAIL`, `new: PASS`, `was: FAIL`. */
@@ -51,11 +106,21 @@ export function describeMetricFlips(entry: CaseComparison): string {
 }
 
 /**
- * What a reader must know before trusting the counts: how the runs differ (another agent, model,
- * repeats, selection), and the baseline cases this run did not select (left out, not removed).
+ * What a reader must know before trusting the figures, said first: which cases were compared
+ * (only those both runs finished), how the runs differ (another agent, model, repeats,
+ * selection), the baseline cases this run did not select, and what chance alone would flag.
  */
 export function describeContext(comparison: RunComparison): string[] {
   const lines: string[] = [];
+  const left = comparison.cases.filter((entry) => entry.change === 'not-compared');
+  const outside = comparison.notSelected.length + comparison.counts.new + comparison.counts.removed;
+  if (left.length > 0 || outside > 0) {
+    const reasons = left.slice(0, 5).map((entry) => `${entry.name}: ${entry.notComparedReason}`);
+    const more = left.length > 5 ? `, and ${left.length - 5} more` : '';
+    lines.push(
+      `compared only on the ${comparison.compared} case${comparison.compared === 1 ? '' : 's'} both runs finished${left.length ? ` (left out: ${reasons.join('; ')}${more})` : ''}`,
+    );
+  }
   if (comparison.differences.length > 0) lines.push(`the runs differ: ${comparison.differences.join('; ')}`);
   const skipped = comparison.notSelected.length;
   if (skipped > 0) {
@@ -65,17 +130,26 @@ export function describeContext(comparison: RunComparison): string[] {
       `${skipped} baseline case${skipped === 1 ? '' : 's'} not selected by this run (${names}${more}): left out of the comparison`,
     );
   }
+  const { chance } = comparison.suite;
+  if (comparison.compared >= 10) {
+    lines.push(
+      `over ${comparison.compared} cases, chance alone flags ${formatScore(chance.expectedFalseRegressions)} "regressions" on average at ${formatPercent(comparison.confidence)} (Holm-adjusted p-values are in the JSON report)`,
+    );
+  }
   return lines;
 }
 
-/** The cases worth showing: every change, and unchanged cases where a metric flipped. */
+/** The cases worth showing: every change, cases not compared, and unchanged cases that moved. */
 export function notableCases(comparison: RunComparison): CaseComparison[] {
   return comparison.cases.filter(
-    (entry) => entry.change !== 'unchanged' || describeMetricFlips(entry) !== '',
+    (entry) =>
+      entry.change !== 'unchanged' ||
+      describeMetricFlips(entry) !== '' ||
+      (entry.statistics !== undefined && entry.statistics.delta.estimate !== 0),
   );
 }
 
-/** The comparison for the terminal: a header, the counts, then one line per notable case. */
+/** The comparison for the terminal: what was compared first, the suite's change, then the cases. */
 export function renderComparison(comparison: RunComparison, options: { color: boolean }): string {
   const style = createReportStyle(options.color);
   const colour: Record<CaseChange, (text: string) => string> = {
@@ -84,19 +158,21 @@ export function renderComparison(comparison: RunComparison, options: { color: bo
     unchanged: style.dim,
     new: (text) => text,
     removed: style.dim,
+    'not-compared': style.yellow,
   };
   const lines = [
     `Compared with baseline run ${comparison.baselineRunId}:`,
     ...describeContext(comparison).map((line) => `  ${style.yellow('note')} ${line}`),
     `  ${describeChangeCounts(comparison)} · ${describePassRateMove(comparison)}`,
+    `  ${describeSuiteChange(comparison)}`,
   ];
   const cases = notableCases(comparison);
   const nameWidth = Math.min(40, Math.max(0, ...cases.map((entry) => entry.name.length)));
-  const statusWidth = Math.max(0, ...cases.map((entry) => describeStatusMove(entry).length));
+  const moveWidth = Math.max(0, ...cases.map((entry) => describeCaseChange(entry).length));
   for (const entry of cases) {
-    const label = colour[entry.change](CHANGE_LABEL[entry.change].padEnd(9));
+    const label = colour[entry.change](CHANGE_LABEL[entry.change].padEnd(12));
     const flips = describeMetricFlips(entry);
-    const line = `  ${label}  ${entry.name.padEnd(nameWidth)}  ${describeStatusMove(entry).padEnd(statusWidth)}  ${flips}`;
+    const line = `  ${label}  ${entry.name.padEnd(nameWidth)}  ${describeCaseChange(entry).padEnd(moveWidth)}  ${flips}`;
     lines.push(line.trimEnd());
   }
   return `${lines.join('\n')}\n`;

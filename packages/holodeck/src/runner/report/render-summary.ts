@@ -7,6 +7,7 @@ import {
   isFlaky,
   STATUS_LABEL,
 } from './case-status.js';
+import { compactCasePassRate, describeSuiteAttempts } from './format-interval.js';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { createReportStyle } from './report-style.js';
 import type { CaseReport, RunReport, RunSummary } from './run-report.js';
@@ -60,13 +61,17 @@ export function renderSummary(report: RunReport, options: RenderSummaryOptions):
   return `${lines.join('\n')}\n`;
 }
 
-/** `2/3 pass@3 1 pass^3 0 flaky` for a repeated case, `1/1` for a single attempt. */
+/**
+ * `2/3 [20.8%, 93.9%] pass@3 1 pass^3 0 flaky` for a repeated case (passed/finished attempts and
+ * the interval at the run's confidence), `1/1 no interval` for a single attempt.
+ */
 function compactRepeats(caseReport: CaseReport): string {
   const total = caseReport.attempts.length;
-  const passed = caseReport.attempts.filter((attempt) => attempt.passed).length;
-  if (total <= 1) return `${passed}/${total}`;
+  const rate = compactCasePassRate(caseReport);
+  if (total <= 1) return `${rate} no interval`;
+  const k = caseReport.finished_attempts ?? total;
   const flaky = isFlaky(caseReport) ? ' flaky' : '';
-  return `${passed}/${total} pass@${total} ${formatScore(caseReport.pass_at_k)} pass^${total} ${formatScore(caseReport.pass_pow_k)}${flaky}`;
+  return `${rate} pass@${k} ${formatScore(caseReport.pass_at_k)} pass^${k} ${formatScore(caseReport.pass_pow_k)}${flaky}`;
 }
 
 /** `3 cases: 1 passed, 1 failed, 1 errored · pass rate 33.3% · 12.3 s · 4,567 tokens · $0.0123` */
@@ -81,8 +86,10 @@ export function renderTotals(summary: RunSummary, options: { color: boolean }): 
     summary.errored > 0 ? style.yellow(errored) : errored,
     ...(summary.interrupted ? [style.yellow(`${summary.interrupted} stopped by the interruption`)] : []),
   ].join(', ');
+  const attempts = describeSuiteAttempts(summary);
   const totals = [
     `pass rate ${formatPercent(summary.pass_rate)}`,
+    ...(attempts ? [attempts] : []),
     formatDuration(summary.duration_ms),
     `${formatTokens(summary.token_usage.total_tokens)} tokens`,
     formatCost(summary.cost_usd),

@@ -13,6 +13,17 @@ const milliseconds = z.number().nonnegative();
 const fraction = z.number().min(0).max(1);
 const timestamp = z.iso.datetime({ offset: true });
 
+const PassIntervalSchema = z.looseObject({
+  lower: fraction,
+  upper: fraction,
+  confidence: z.number().gt(0).lt(1).describe('The confidence level (evaluations.confidence).'),
+  method: z
+    .string()
+    .describe('wilson, rule-of-three (no failure or no pass), cluster-wilson or cluster-rule-of-three.'),
+});
+
+const CASE_STATE_VALUES = ['passing', 'failing', 'flaky', 'errored', 'stopped'] as const;
+
 const TokenUsageSchema = z.looseObject({
   prompt_tokens: count,
   completion_tokens: count,
@@ -109,7 +120,21 @@ const CaseReportSchema = z.looseObject({
   input: z.string().describe("The user message (the first turn's, for a conversation)."),
   ground_truth: z.string().optional(),
   passed: z.boolean().describe('pass_rate >= min_pass_rate.'),
-  errored: z.boolean().describe('True when no attempt ran to completion.'),
+  errored: z
+    .boolean()
+    .describe(
+      'True when an attempt could not be graded (agent run failed, or a deciding metric could not run). Before states were recorded: when no attempt ran to completion.',
+    ),
+  state: z
+    .enum(CASE_STATE_VALUES)
+    .optional()
+    .describe(
+      'passing, failing, flaky, errored or stopped; absent in reports written before states were recorded.',
+    ),
+  finished_attempts: count.optional().describe('Attempts graded to the end: what pass_rate is over.'),
+  pass_interval: PassIntervalSchema.nullable()
+    .optional()
+    .describe('Interval of pass_rate; null with fewer than 2 finished attempts.'),
   interrupted: z
     .boolean()
     .optional()
@@ -117,7 +142,21 @@ const CaseReportSchema = z.looseObject({
       'True when the interrupted run kept this case from finishing; then neither passed nor errored.',
     ),
   error: z.string().optional().describe('The first run error, when any.'),
-  pass_rate: fraction,
+  repeat_stop: z
+    .looseObject({
+      rule: z.enum(['decided', 'max', 'stopped']),
+      attempts: count,
+      min: count,
+      max: count,
+      reason: z.string(),
+    })
+    .optional()
+    .describe('With repeat: auto, why the attempts stopped where they did.'),
+  source: z
+    .looseObject({ file: z.string(), line: z.int().positive() })
+    .optional()
+    .describe('Where the case is written (agent.yaml or its test_cases_file), for CI annotations.'),
+  pass_rate: fraction.describe('Finished attempts that passed / finished attempts.'),
   min_pass_rate: fraction,
   pass_at_k: fraction,
   pass_pow_k: fraction,
@@ -138,13 +177,89 @@ const RunSummarySchema = z.looseObject({
   failed: count.describe('Cases that ran and failed.'),
   errored: count.describe('Cases whose agent run failed.'),
   interrupted: count.optional().describe('Cases an interruption kept from finishing.'),
-  pass_rate: fraction,
+  pass_rate: fraction.describe('Passed cases / cases that finished (neither errored nor stopped).'),
+  states: z
+    .looseObject({ passing: count, failing: count, flaky: count, errored: count, stopped: count })
+    .optional()
+    .describe('Cases by state; a flaky case is also counted in passed or failed.'),
+  confidence: z.number().gt(0).lt(1).optional().describe('The confidence level of every interval.'),
+  attempts: z
+    .looseObject({
+      finished: count,
+      passed: count,
+      errored: count,
+      stopped: count,
+      pass_rate: fraction.describe('passed / finished attempts.'),
+      pass_interval: PassIntervalSchema.extend({
+        effective_attempts: z
+          .number()
+          .nonnegative()
+          .describe('Attempts / design effect: what the clustered interval rests on.'),
+      })
+        .nullable()
+        .describe(
+          'Cluster-robust (by case) interval of pass_rate; null with fewer than 2 finished attempts.',
+        ),
+    })
+    .optional()
+    .describe('Attempts of every case by how they ended; absent in older reports.'),
   duration_ms: milliseconds,
   token_usage: TokenUsageSchema,
   cost_usd: z.number().nonnegative().nullable(),
 });
 
 const sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
+const ChangeIntervalSchema = z.looseObject({
+  estimate: z.number().min(-1).max(1),
+  lower: z.number().min(-1).max(1),
+  upper: z.number().min(-1).max(1),
+  confidence: z.number().gt(0).lt(1),
+  method: z.string(),
+});
+const tally = z.looseObject({ passed: count, finished: count });
+
+const ComparisonSchema = z.looseObject({
+  baseline_run_id: z.string(),
+  confidence: z.number().gt(0).lt(1),
+  compared_cases: count.describe('Cases both runs finished: every figure is over these.'),
+  not_selected: z.array(z.string()),
+  differences: z.array(z.string()),
+  counts: z.record(z.string(), count),
+  suite: z.looseObject({
+    baseline_pass_rate: fraction,
+    current_pass_rate: fraction,
+    delta: ChangeIntervalSchema.extend({ seed: z.int(), resamples: count }).describe(
+      'Paired (case-resampling) bootstrap percentile interval of current − baseline attempt pass rate.',
+    ),
+    mcnemar: z
+      .looseObject({ baseline_only: count, current_only: count, p_value: fraction })
+      .nullable()
+      .describe('Exact McNemar test, when every compared case ran once in each run.'),
+    wins: count,
+    losses: count,
+    ties: count,
+    verdict: z.enum(['regressed', 'improved', 'no-significant-change']),
+    verdict_basis: z.enum(['mcnemar', 'bootstrap', 'pooled-newcombe']),
+    chance: z.looseObject({
+      expected_false_regressions: z.number().nonnegative(),
+      at_least_one: fraction,
+    }),
+  }),
+  cases: z.array(
+    z.looseObject({
+      name: z.string(),
+      change: z.string(),
+      not_compared_reason: z.string().optional(),
+      baseline: tally.optional(),
+      current: tally.optional(),
+      delta: ChangeIntervalSchema.optional().describe("Newcombe's interval of the change in pass rate."),
+      p_value: fraction.optional().describe("Fisher's exact two-sided p-value."),
+      holm_p_value: fraction.optional().describe('Holm-adjusted over every compared case.'),
+      outcome: z.enum(['win', 'loss', 'tie']).optional(),
+    }),
+  ),
+});
 
 const RunAgentSchema = z.looseObject({
   name: z.string(),
@@ -159,6 +274,11 @@ const RunAgentSchema = z.looseObject({
     .nullable()
     .describe('agent.yaml as loaded, without test cases, secrets redacted, paths relative to its folder.'),
   instructions_hash: sha256.nullable().describe('sha256 of the instructions text.'),
+  suite_hash: sha256
+    .optional()
+    .describe(
+      'sha256 of the suite (test cases with their metrics and thresholds, evaluations.metrics), canonical JSON; absent in older reports.',
+    ),
   instructions_version: z
     .string()
     .optional()
@@ -195,7 +315,7 @@ export const RunReportSchema = z
       .describe('Every case name of the suite, selected or not; null in reports of format 1.'),
     options: z.looseObject({
       concurrency: z.int().positive(),
-      repeat: z.int().positive().optional(),
+      repeat: z.union([z.int().positive(), z.literal('auto')]).optional(),
       isolation: z.enum(['process', 'session']),
       filter: z.string().optional(),
       tags: z.array(z.string()).optional(),
@@ -207,12 +327,25 @@ export const RunReportSchema = z
       .boolean()
       .optional()
       .describe('True when SIGINT or SIGTERM stopped the run before every case had run.'),
+    budget: z
+      .looseObject({
+        max_cost_usd: z.number().nonnegative(),
+        spent_usd: z.number().nonnegative(),
+        reached: z.boolean(),
+      })
+      .optional()
+      .describe(
+        '--max-cost: the budget, the known spend, and whether it stopped the run (then interrupted).',
+      ),
     in_progress: z
       .looseObject({ planned_cases: count })
       .optional()
       .describe('Present while the run is still going: the record holds the cases finished so far.'),
     summary: RunSummarySchema,
     cases: z.array(CaseReportSchema),
+    comparison: ComparisonSchema.optional().describe(
+      'With --baseline: the comparison over the cases both runs finished (JSON reports written with -o only).',
+    ),
   })
   .meta({
     title: 'HoloDeck run report',

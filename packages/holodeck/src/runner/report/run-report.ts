@@ -1,5 +1,6 @@
 import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../../backends/contract/index.js';
 import type { MetricOutcome } from '../../evals/metric.js';
+import type { CaseState } from './case-state.js';
 
 /** Version of the JSON report format; bump on any incompatible change and keep a fixture per version. */
 export const RUN_REPORT_SCHEMA_VERSION = 2;
@@ -51,6 +52,11 @@ export interface RunAgent {
   config: Record<string, unknown> | null;
   /** `sha256:<hex>` of the instructions text; null in reports of format 1. */
   instructions_hash: string | null;
+  /**
+   * `sha256:<hex>` of the suite: every test case (inputs, expectations, metrics, thresholds,
+   * repeats, min_pass_rate) and evaluations.metrics, canonical JSON. Absent in older reports.
+   */
+  suite_hash?: string;
   /** The `version:` of the instructions file's front matter, when it has one. */
   instructions_version?: string;
 }
@@ -93,6 +99,28 @@ export interface TurnRecord {
   error?: string;
 }
 
+/** A pass-rate interval at a stated confidence (see docs/report-format.md, "Intervals"). */
+export interface PassInterval {
+  lower: number;
+  upper: number;
+  /** The confidence level, `evaluations.confidence` (default 0.95). */
+  confidence: number;
+  /** `wilson`, `rule-of-three` (no failure or no pass), `cluster-wilson`, `cluster-rule-of-three`. */
+  method: string;
+}
+
+/** Why `repeat: auto` stopped a case's attempts. */
+export interface RepeatStop {
+  /** `decided`: the interval left the pass mark behind; `max`: the cap came first; `stopped`: the run was stopped. */
+  rule: 'decided' | 'max' | 'stopped';
+  /** Attempts run. */
+  attempts: number;
+  min: number;
+  max: number;
+  /** In words: `decided after 4: ≥ 80% with 95%`. */
+  reason: string;
+}
+
 /** The outcome of one test case over all its attempts. */
 export interface CaseReport {
   name: string;
@@ -102,8 +130,21 @@ export interface CaseReport {
   ground_truth?: string;
   /** Passed = pass rate ≥ min_pass_rate (1 by default: every attempt passed). */
   passed: boolean;
-  /** True when every attempt failed to run (no attempt produced an answer to grade). */
+  /**
+   * True when an attempt could not be graded: its agent run failed, or a deciding metric could
+   * not run (state `errored`). Reports written before states were recorded: every attempt failed to run.
+   */
   errored: boolean;
+  /** passing, failing, flaky, errored or stopped; absent in reports written before states were recorded. */
+  state?: CaseState;
+  /** Attempts graded to the end (neither errored nor interrupted): what pass_rate is over. */
+  finished_attempts?: number;
+  /** The interval of pass_rate; null with fewer than 2 finished attempts (no interval for one). */
+  pass_interval?: PassInterval | null;
+  /** With `repeat: auto`: why the attempts stopped where they did. */
+  repeat_stop?: RepeatStop;
+  /** Where the case is written: agent.yaml or its test_cases_file, 1-based line (for CI annotations). */
+  source?: { file: string; line: number };
   /**
    * True when the run was interrupted before this case finished (an attempt was stopped or never
    * started): then neither passed nor errored.
@@ -111,7 +152,7 @@ export interface CaseReport {
   interrupted?: boolean;
   /** First run error, when any. */
   error?: string;
-  /** Attempts that passed / attempts. */
+  /** Finished attempts that passed / finished attempts (0 when none finished). */
   pass_rate: number;
   min_pass_rate: number;
   /** pass@k: probability at least one of k attempts passes (k = attempts). */
@@ -139,11 +180,70 @@ export interface RunSummary {
   errored: number;
   /** Cases the interruption kept from finishing (absent when the run was not interrupted). */
   interrupted?: number;
+  /** Passed cases / cases that finished (neither errored nor stopped). */
   pass_rate: number;
+  /** Cases by state (a flaky case is also counted in passed or failed). */
+  states?: Record<CaseState, number>;
+  /** The confidence level of every interval of the report (`evaluations.confidence`). */
+  confidence?: number;
+  /** Attempts over every case, by how they ended, and their pass rate with a cluster-robust interval. */
+  attempts?: {
+    finished: number;
+    passed: number;
+    errored: number;
+    stopped: number;
+    /** passed / finished attempts. */
+    pass_rate: number;
+    /** Clustered by case; null with fewer than 2 finished attempts. */
+    pass_interval: (PassInterval & { effective_attempts: number }) | null;
+  };
   duration_ms: number;
   token_usage: TokenUsage;
   /** USD; null when the cost of some attempt is unknown. */
   cost_usd: number | null;
+}
+
+/** An interval of a change in pass rate (current − baseline), as the JSON report keeps it. */
+export interface ReportChangeInterval {
+  estimate: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+  method: string;
+}
+
+/** The comparison with `--baseline`, in the JSON report written with it (not in saved runs). */
+export interface ReportComparison {
+  baseline_run_id: string;
+  confidence: number;
+  /** Cases both runs finished: every figure below is over these. */
+  compared_cases: number;
+  not_selected: string[];
+  differences: string[];
+  counts: Record<string, number>;
+  suite: {
+    baseline_pass_rate: number;
+    current_pass_rate: number;
+    delta: ReportChangeInterval & { seed: number; resamples: number };
+    mcnemar: { baseline_only: number; current_only: number; p_value: number } | null;
+    wins: number;
+    losses: number;
+    ties: number;
+    verdict: 'regressed' | 'improved' | 'no-significant-change';
+    verdict_basis: 'mcnemar' | 'bootstrap' | 'pooled-newcombe';
+    chance: { expected_false_regressions: number; at_least_one: number };
+  };
+  cases: {
+    name: string;
+    change: string;
+    not_compared_reason?: string;
+    baseline?: { passed: number; finished: number };
+    current?: { passed: number; finished: number };
+    delta?: ReportChangeInterval;
+    p_value?: number;
+    holm_p_value?: number;
+    outcome?: 'win' | 'loss' | 'tie';
+  }[];
 }
 
 /** The whole report of one `holodeck test` run (what `--format json` writes and `.holodeck/runs/` keeps). */
@@ -160,7 +260,8 @@ export interface RunReport {
   suite_cases: string[] | null;
   options: {
     concurrency: number;
-    repeat?: number;
+    /** `--repeat`: a number of attempts, or `auto`. */
+    repeat?: number | 'auto';
     isolation: 'process' | 'session';
     filter?: string;
     tags?: string[];
@@ -169,8 +270,10 @@ export interface RunReport {
     /** `--max-processes`: most agent processes alive at once, when given. */
     max_processes?: number;
   };
-  /** True when the run was stopped by SIGINT or SIGTERM before every case had run. */
+  /** True when the run was stopped (SIGINT, SIGTERM, or its --max-cost budget) before every case had run. */
   interrupted?: boolean;
+  /** `--max-cost`: the budget, what was spent, and whether it stopped the run. */
+  budget?: { max_cost_usd: number; spent_usd: number; reached: boolean };
   /**
    * Present while `holodeck test` is still running: the saved record is rewritten as cases finish
    * and then holds the finished cases only; `finished_at` is the time of that write.
@@ -178,4 +281,6 @@ export interface RunReport {
   in_progress?: { planned_cases: number };
   summary: RunSummary;
   cases: CaseReport[];
+  /** With `--baseline`: the comparison (JSON reports written by `-o`; saved runs do not keep it). */
+  comparison?: ReportComparison;
 }

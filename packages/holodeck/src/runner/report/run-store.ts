@@ -19,6 +19,8 @@ export interface StoredRun {
   summary: RunSummary;
   /** The record of a run still going (or one that died before it finished). */
   inProgress: boolean;
+  /** Stopped before every case had run (Ctrl+C, SIGTERM, --max-cost). */
+  interrupted: boolean;
 }
 
 /** A file in the runs directory that is not a readable run report. */
@@ -90,6 +92,7 @@ export async function listRuns(dir: string): Promise<RunListing> {
         agentName: report.agent.name,
         summary: report.summary,
         inProgress: report.in_progress !== undefined,
+        interrupted: report.interrupted === true,
       });
     } catch (error) {
       if (!(error instanceof RunReportError)) throw error;
@@ -103,19 +106,25 @@ export async function listRuns(dir: string): Promise<RunListing> {
 }
 
 /**
- * Loads a run by reference: `latest` (the newest finished run in `dir` by started_at), a path to a JSON
+ * Loads a run by reference: `latest` (the newest complete run in `dir` by started_at: neither in
+ * progress nor interrupted), a path to a JSON
  * report (anything ending in `.json` or holding a path separator, relative to the working
  * directory), or a run id saved in `dir`.
  */
 export async function loadRun(reference: string, dir: string): Promise<RunReport> {
   if (reference === 'latest') {
     const { runs, unreadable } = await listRuns(dir);
-    const newest = runs.find((run) => !run.inProgress);
+    const newest = runs.find((run) => !run.inProgress && !run.interrupted);
     if (newest) return readRunFile(newest.path);
-    const skipped = unreadable.length > 0 ? ` (${unreadable.length} unreadable file(s) skipped)` : '';
+    const incomplete = runs.length;
+    const notes = [
+      ...(incomplete > 0 ? [`${incomplete} interrupted or unfinished run(s) skipped`] : []),
+      ...(unreadable.length > 0 ? [`${unreadable.length} unreadable file(s) skipped`] : []),
+    ];
+    const skipped = notes.length ? ` (${notes.join(', ')})` : '';
     throw new RunReportError(
       dir,
-      `No saved runs in ${dir}${skipped}, so there is no "latest" run. Run \`holodeck test\` first; it saves each run there.`,
+      `No complete saved run in ${dir}${skipped}, so there is no "latest" run. Run \`holodeck test\` to the end first, or pass a run id.`,
     );
   }
   if (reference.endsWith('.json') || /[\\/]/.test(reference)) return readRunFile(resolve(reference));

@@ -1,3 +1,4 @@
+import { caseIntervalOf, caseStateOf, countAttempts } from './case-state.js';
 import {
   type CaseStatus,
   caseDuration,
@@ -36,9 +37,20 @@ export function writeJunitReport(report: RunReport): string {
     provider: report.agent.provider,
     repeat: report.options.repeat,
     pass_rate: report.summary.pass_rate,
+    confidence: report.summary.confidence,
+    attempts_finished: report.summary.attempts?.finished,
+    attempts_errored: report.summary.attempts?.errored,
+    attempt_pass_rate: report.summary.attempts?.pass_rate,
+    attempt_pass_rate_lower: report.summary.attempts?.pass_interval?.lower,
+    attempt_pass_rate_upper: report.summary.attempts?.pass_interval?.upper,
+    cases_flaky: report.summary.states?.flaky,
     total_tokens: report.summary.token_usage.total_tokens,
     // Rounded: a sum of float costs carries noise (0.30000000000000004).
     cost_usd: report.summary.cost_usd === null ? undefined : Math.round(report.summary.cost_usd * 1e6) / 1e6,
+    // Per case (junit.xsd allows properties on the suite only): state, pass rate and interval.
+    ...Object.fromEntries(
+      report.cases.map((caseReport) => [`case[${caseReport.name}]`, caseFigures(caseReport)]),
+    ),
   };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -56,6 +68,17 @@ export function writeJunitReport(report: RunReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `flaky · pass rate 0.667 · [0.208, 0.939] at 0.95 · 3 finished attempts`, for a case's property. */
+function caseFigures(caseReport: CaseReport): string {
+  const interval = caseIntervalOf(caseReport);
+  const finished = countAttempts(caseReport.attempts).finished;
+  const round = (value: number) => String(Math.round(value * 1000) / 1000);
+  const spread = interval
+    ? `[${round(interval.lower)}, ${round(interval.upper)}] at ${interval.confidence}`
+    : 'no interval (fewer than 2 finished attempts)';
+  return `${caseStateOf(caseReport)} · pass rate ${round(caseReport.pass_rate)} · ${spread} · ${finished} finished attempt${finished === 1 ? '' : 's'}`;
+}
+
 function testcase(agent: string, caseReport: CaseReport, status: CaseStatus): string[] {
   const open = `    <testcase${xmlAttributes({ classname: agent, name: caseReport.name, time: seconds(caseDuration(caseReport)) })}>`;
   const body: string[] = [];
@@ -65,8 +88,11 @@ function testcase(agent: string, caseReport: CaseReport, status: CaseStatus): st
     );
   } else if (status === 'error') {
     const message = caseReport.error ?? 'the agent run failed';
+    const type = caseReport.attempts.some((attempt) => attempt.error !== undefined)
+      ? 'AgentRunError'
+      : 'MetricError';
     body.push(
-      `      <error${xmlAttributes({ message, type: 'AgentRunError' })}>${escapeXmlText(details(caseReport))}</error>`,
+      `      <error${xmlAttributes({ message, type })}>${escapeXmlText(details(caseReport))}</error>`,
     );
   } else if (status === 'fail') {
     const message = describeCaseProblem(caseReport);

@@ -1,3 +1,4 @@
+import { isFinished } from './case-state.js';
 import {
   type CaseStatus,
   caseDuration,
@@ -8,14 +9,17 @@ import {
   STATUS_LABEL,
 } from './case-status.js';
 import type { CaseComparison, RunComparison } from './compare-runs.js';
+import { describeSuiteAttempts } from './format-interval.js';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
 import {
+  CHANGE_WORDS,
+  describeCaseChange,
   describeChangeCounts,
   describeContext,
   describeMetricFlips,
   describePassRateMove,
-  describeStatusMove,
+  describeSuiteChange,
   notableCases,
 } from './render-comparison.js';
 import type { CaseReport, RunReport } from './run-report.js';
@@ -51,8 +55,10 @@ function headline(report: RunReport): string {
         : 'failed';
   const stopped = summary.interrupted ? ` · ${summary.interrupted} stopped by the interruption` : '';
   const counts = `**${summary.passed}/${summary.total} passed** · ${summary.failed} failed · ${summary.errored} errored${stopped}`;
+  const attempts = describeSuiteAttempts(summary);
   const totals = [
     `pass rate ${formatPercent(summary.pass_rate)}`,
+    ...(attempts ? [markdownCell(attempts)] : []),
     formatDuration(summary.duration_ms),
     `${formatTokens(summary.token_usage.total_tokens)} tokens`,
     formatCost(summary.cost_usd),
@@ -96,14 +102,14 @@ function comparisonSection(comparison: RunComparison): string {
   const changeCounts = describeChangeCounts(comparison);
   const emphasised =
     comparison.counts.regressed > 0 ? changeCounts.replace(/^(\d+ regressed)/, '**$1**') : changeCounts;
-  const counts = `${emphasised} · ${describePassRateMove(comparison)}`;
+  const counts = `${emphasised} · ${describePassRateMove(comparison)}\n\n${markdownCell(describeSuiteChange(comparison), 600)}`;
   const context = describeContext(comparison).flatMap((line) => [`> ${markdownCell(line, 600)}`, '']);
   const notable = notableCases(comparison);
   if (notable.length === 0) return [title, '', ...context, counts, '', 'No case changed.'].join('\n');
   const rows = notable.map((entry) => [
     markdownCell(entry.name),
     changeCell(entry),
-    describeStatusMove(entry),
+    markdownCell(describeCaseChange(entry), 300),
     markdownCell(describeMetricFlips(entry), 300),
   ]);
   return [
@@ -112,7 +118,7 @@ function comparisonSection(comparison: RunComparison): string {
     ...context,
     counts,
     '',
-    ...markdownTable(['Case', 'Change', 'Status', 'Metrics'], rows),
+    ...markdownTable(['Case', 'Change', 'Pass rate', 'Metrics'], rows),
   ].join('\n');
 }
 
@@ -121,7 +127,7 @@ function allCasesSection(cases: readonly CaseReport[]): string {
   const rows = cases.map((caseReport) => [
     markdownCell(caseReport.name),
     statusCell(caseStatus(caseReport)),
-    ...(repeated ? [markdownCell(describeRepeats(caseReport) ?? '1 attempt')] : []),
+    ...(repeated ? [markdownCell(describeRepeats(caseReport) ?? '1 attempt: no interval')] : []),
     markdownCell(metricsSummary(caseReport), 300),
     formatDuration(caseDuration(caseReport)),
   ]);
@@ -141,8 +147,15 @@ function statusCell(status: CaseStatus): string {
 }
 
 function changeCell(entry: CaseComparison): string {
-  const icon = { regressed: '🔻', improved: '🔺', unchanged: '➖', new: '🆕', removed: '🗑️' }[entry.change];
-  return `${icon} ${entry.change}`;
+  const icon = {
+    regressed: '🔻',
+    improved: '🔺',
+    unchanged: '➖',
+    new: '🆕',
+    removed: '🗑️',
+    'not-compared': '⚠️',
+  }[entry.change];
+  return `${icon} ${CHANGE_WORDS[entry.change]}`;
 }
 
 /**
@@ -152,7 +165,7 @@ function changeCell(entry: CaseComparison): string {
 function metricsSummary(caseReport: CaseReport): string {
   if (caseReport.interrupted) return 'the run was interrupted before this case finished';
   if (caseReport.errored) return caseReport.error ?? '';
-  const ran = caseReport.attempts.filter((attempt) => attempt.error === undefined);
+  const ran = caseReport.attempts.filter(isFinished);
   return caseReport.metrics
     .map((metric) => {
       const outcomes = ran.flatMap((attempt) =>

@@ -1,4 +1,5 @@
 import type { RunComparison } from './compare-runs.js';
+import { comparisonJson } from './comparison-json.js';
 import type { ReportFormat } from './infer-report-format.js';
 import type { RunReport } from './run-report.js';
 import { writeJsonReport } from './write-json-report.js';
@@ -16,7 +17,7 @@ export function writeReport(
 ): string {
   switch (format) {
     case 'json':
-      return writeJsonReport(report);
+      return writeJsonReport(comparison ? { ...report, comparison: comparisonJson(comparison) } : report);
     case 'junit':
       return writeJunitReport(report);
     case 'markdown':

@@ -45,15 +45,20 @@ function isRelayed(value: unknown): value is RelayedEvent | ResyncMessage {
   );
 }
 
-/** Opens the stream and hands its events to `deliver`; a `ready` after the first (a reconnection) is a resync. */
+/**
+ * Opens the stream and hands its events to `deliver`. A `ready` after the first (a reconnection)
+ * is a resync; so is the first one when `resyncWhenReady` (a tab taking over from a closed leader):
+ * the server marks what changed as seen when a stream starts, so only then is redrawing safe.
+ */
 function openStream(
   options: LeaderTabEventsOptions,
   deliver: (message: RelayedEvent | ResyncMessage) => void,
+  resyncWhenReady: boolean,
 ): EventSource {
   const source = new EventSource(options.url);
   let readyBefore = false;
   source.addEventListener('ready', () => {
-    if (readyBefore) deliver({ kind: 'resync' });
+    if (readyBefore || resyncWhenReady) deliver({ kind: 'resync' });
     readyBefore = true;
   });
   for (const type of options.events)
@@ -79,25 +84,24 @@ export function followLeaderTabEvents(options: LeaderTabEventsOptions): void {
   channel.addEventListener('message', (event) => {
     if (isRelayed(event.data)) handle(event.data);
   });
-  const lead = () => {
+  const lead = (tookOver: boolean) => {
     const deliver = (message: RelayedEvent | ResyncMessage) => {
       handle(message);
       channel.postMessage(message);
     };
-    openStream(options, deliver);
-    return deliver;
+    openStream(options, deliver, tookOver);
   };
   // Held for the life of the tab: the browser releases the lock when the tab closes.
   const forever = () => new Promise<never>(() => {});
   void locks.request(options.name, { ifAvailable: true }, (lock) => {
     if (lock) {
-      lead();
+      lead(false);
       return forever();
     }
     // Another tab leads: wait for it to close, then take over. Events may have been missed in
     // between, so every tab redraws from the server.
     void locks.request(options.name, () => {
-      lead()({ kind: 'resync' });
+      lead(true);
       return forever();
     });
     return undefined;
@@ -118,8 +122,7 @@ function followWhileVisible(
       return;
     }
     if (source) return;
-    source = openStream(options, handle);
-    if (openedBefore) handle({ kind: 'resync' });
+    source = openStream(options, handle, openedBefore);
     openedBefore = true;
   };
   document.addEventListener('visibilitychange', update);

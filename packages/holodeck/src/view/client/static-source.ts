@@ -2,12 +2,13 @@ import type { ComparePayload, Found, RunPayload, ViewDataSource } from '../pages
 import type { ViewRunHeader, ViewRunList, ViewStaticData } from '../view-data.js';
 
 function listEntry(run: ViewRunHeader, older: ViewRunHeader | undefined) {
-  const differs = (pick: (header: ViewRunHeader) => string | null) =>
-    older !== undefined && pick(run) !== null && pick(run) !== pick(older);
+  const differs = (pick: (header: ViewRunHeader) => string | null | undefined) =>
+    older !== undefined && pick(run) != null && pick(older) != null && pick(run) !== pick(older);
   return {
     ...run,
     config_changed: differs((header) => header.agent.config_hash),
     instructions_changed: differs((header) => header.agent.instructions_hash),
+    suite_changed: differs((header) => header.agent.suite_hash),
   };
 }
 

@@ -10,6 +10,21 @@ export function percent(fraction: number): string {
   return `${(fraction * 100).toFixed(1)}%`;
 }
 
+/** `[21%, 94%] at 95%`: a pass-rate interval naming its confidence level. */
+export function interval(range: { lower: number; upper: number; confidence: number }): string {
+  return `[${percent(range.lower)}, ${percent(range.upper)}] at ${percent(range.confidence)}`;
+}
+
+/** `2/3 passed, [21%, 94%] at 95%` or `1/1 passed, one attempt: no interval`. */
+export function attemptsWithInterval(
+  passed: number,
+  finished: number,
+  range: { lower: number; upper: number; confidence: number } | null | undefined,
+): string {
+  const spread = range ? `, ${interval(range)}` : finished === 1 ? ', one attempt: no interval' : '';
+  return `${passed}/${finished} passed${spread}`;
+}
+
 /** A score in [0, 1] with two decimals. */
 export function score(value: number): string {
   return value.toFixed(2);

@@ -1,6 +1,6 @@
 import type { ViewAttempt, ViewCase, ViewGovernance, ViewRun } from '../view-data.js';
 import { describeFailure, failuresOfAttempt } from './case-failures.js';
-import { cost, count, duration, percent, score } from './format-values.js';
+import { attemptsWithInterval, cost, count, duration, percent, score } from './format-values.js';
 import { html, type SafeHtml } from './html.js';
 import { DEFAULT_CASE_QUERY, type PageMode, routeHref } from './page-route.js';
 import { renderAttemptDifferences } from './render-attempt-differences.js';
@@ -175,7 +175,7 @@ export function renderCasePage(
     <dl class="facts">
       ${testCase.tags.length ? html`<div><dt>Tags</dt><dd>${testCase.tags.join(', ')}</dd></div>` : ''}
       <div><dt>Score</dt><dd>${score(testCase.score)}</dd></div>
-      <div><dt>Attempts</dt><dd>${testCase.attempts.filter((attempt) => attempt.passed).length}/${k} passed${k > 1 ? html` · pass@${k} ${score(testCase.pass_at_k)} · pass^${k} ${score(testCase.pass_pow_k)} · needs ${percent(testCase.min_pass_rate)}` : ''}</dd></div>
+      <div><dt>Attempts</dt><dd>${attemptsWithInterval(testCase.attempts.filter((attempt) => attempt.passed).length, testCase.finished_attempts ?? k, testCase.pass_interval)}${k > 1 ? html` · pass@${k} ${score(testCase.pass_at_k)} · pass^${k} ${score(testCase.pass_pow_k)} · needs ${percent(testCase.min_pass_rate)}` : ''}</dd></div>
       <div><dt>Tokens</dt><dd>${count(testCase.token_usage.total_tokens)}</dd></div>
       <div><dt>Duration</dt><dd>${duration(testCase.duration_ms)}</dd></div>
     </dl>

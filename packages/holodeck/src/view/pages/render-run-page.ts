@@ -1,7 +1,17 @@
 import type { ViewCase, ViewRun } from '../view-data.js';
 import { metricColumns, metricOfColumn, whyCaseFailed } from './case-failures.js';
 import { caseCost, isFlaky, selectCaseRows, statusOf, tagsOf } from './case-rows.js';
-import { cost, count, dateTime, duration, percent, score, shortHash } from './format-values.js';
+import {
+  attemptsWithInterval,
+  cost,
+  count,
+  dateTime,
+  duration,
+  interval,
+  percent,
+  score,
+  shortHash,
+} from './format-values.js';
 import { html, type SafeHtml } from './html.js';
 import {
   CASE_FILTER_STATUSES,
@@ -53,6 +63,7 @@ function renderTotals(run: ViewRun): SafeHtml {
   const { summary } = run;
   return html`<ul class="totals" aria-label="Totals">
     <li><strong>${percent(summary.pass_rate)}</strong> passed</li>
+    ${summary.attempts ? html`<li><strong>${attemptsWithInterval(summary.attempts.passed, summary.attempts.finished, summary.attempts.pass_interval)}</strong> finished attempts</li>` : ''}
     <li><strong class="ok">${summary.passed}</strong> passed</li>
     <li><strong class="bad">${summary.failed}</strong> failed</li>
     <li><strong class="err">${summary.errored}</strong> errored</li>
@@ -90,7 +101,7 @@ export function renderCaseTable(run: ViewRun, query: CaseQuery, mode: PageMode):
   const metricHeader = columns.map((name) => html`<th scope="col" class="num metric-col">${name}</th>`);
   const body = rows.map((testCase) => {
     const passes = testCase.attempts.filter((attempt) => attempt.passed).length;
-    const k = testCase.attempts.length;
+    const k = testCase.finished_attempts ?? testCase.attempts.length;
     const why = whyCaseFailed(testCase);
     return html`<tr class="row-${statusOf(testCase)}">
       <td class="num muted">${run.cases.indexOf(testCase) + 1}</td>
@@ -98,7 +109,7 @@ export function renderCaseTable(run: ViewRun, query: CaseQuery, mode: PageMode):
       <td>${renderStatus(testCase)}</td>
       <td class="why-cell">${why.length ? html`<ul class="why-list">${why.map((line) => html`<li>${line}</li>`)}</ul>` : html`<span class="muted">—</span>`}</td>
       <td class="num">${score(testCase.score)}</td>
-      <td class="num">${passes}/${k}${k > 1 ? html`<div class="muted small">pass@${k} ${score(testCase.pass_at_k)} · pass^${k} ${score(testCase.pass_pow_k)}</div>` : ''}</td>
+      <td class="num">${passes}/${k}${testCase.pass_interval ? html`<div class="muted small">${interval(testCase.pass_interval)}</div>` : ''}${k > 1 ? html`<div class="muted small">pass@${k} ${score(testCase.pass_at_k)} · pass^${k} ${score(testCase.pass_pow_k)}</div>` : ''}</td>
       <td class="num">${duration(testCase.duration_ms)}</td>
       <td class="num">${cost(caseCost(testCase))}</td>
       ${columns.map((name) => {

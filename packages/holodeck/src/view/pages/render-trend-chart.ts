@@ -43,7 +43,7 @@ export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[], m
       ${maxCost > 0 ? html`<text class="axis" x="${WIDTH - PAD.right + 6}" y="${y(fraction) + 4}">${cost(maxCost * fraction)}</text>` : ''}`,
   );
   const changes = runs.map((run, index) =>
-    run.config_changed || run.instructions_changed
+    run.config_changed || run.instructions_changed || run.suite_changed
       ? html`<g class="change-mark"><line x1="${x(index)}" x2="${x(index)}" y1="${PAD.top}" y2="${HEIGHT - PAD.bottom}"></line>
           <path d="M${x(index) - 5},${PAD.top - 10} h10 l-5,8 z"></path>
           <title>${changeLabel(run)} at ${run.run_id}</title></g>`
@@ -67,7 +67,7 @@ export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[], m
       <text class="axis" x="${PAD.left}" y="${HEIGHT - 8}">${first ? dateTime(first.started_at) : ''}</text>
       <text class="axis" x="${WIDTH - PAD.right}" y="${HEIGHT - 8}" text-anchor="end">${last ? dateTime(last.started_at) : ''}</text>
     </svg>
-    <figcaption><span class="key key-pass">pass rate</span> <span class="key key-cost">cost</span> <span class="key key-change">agent configuration or instructions changed</span></figcaption>
+    <figcaption><span class="key key-pass">pass rate</span> <span class="key key-cost">cost</span> <span class="key key-change">agent configuration, instructions or test suite changed</span></figcaption>
   </figure>`;
 }
 
@@ -75,6 +75,7 @@ export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[], m
 export function changeLabel(run: ViewRunListEntry): string {
   const parts = [
     ...(run.config_changed ? [`configuration changed (${shortHash(run.agent.config_hash)})`] : []),
+    ...(run.suite_changed ? [`test suite changed (${shortHash(run.agent.suite_hash ?? null)})`] : []),
     ...(run.instructions_changed
       ? [
           `instructions changed${run.agent.instructions_version !== undefined ? ` (version ${run.agent.instructions_version})` : ''}`,

@@ -37,6 +37,8 @@ tests:
         value: Bonjour
       - type: javascript
         value: output.length < 100
+      - type: python
+        value: len(output) < 100
   - description: Greeting in German
     vars: { language: German, text: Good morning }
     assert:
@@ -97,7 +99,7 @@ describe('holodeck init --from-promptfoo', () => {
       'provider "openai:gpt-4o-mini": config.seed',
       'provider "anthropic:messages:claude-sonnet-4-6": an agent has one model (convert again with only that provider first)',
       'prompt "Second prompt {{text}}": an agent has one prompt (only the first was used)',
-      'tests[0] (Greeting in French): assertion type "javascript" has no HoloDeck metric (write a grader module and use type: code)',
+      'tests[0] (Greeting in French): assertion type "python" has no HoloDeck metric (port it to a JS/TS grader module and use type: code)',
       'tests[1] (Greeting in German): assertion type "similar" has no HoloDeck metric (embedding similarity: use rouge, meteor or a g-eval against ground_truth)',
       'tests[2]: "file://more-tests.yaml" (tests from a file are not read)',
     ];
@@ -117,7 +119,8 @@ describe('holodeck init --from-promptfoo', () => {
           input: 'Translate into French: Good morning',
           metrics: [
             { type: 'icontains', value: 'bonjour' },
-            { type: 'regex', value: '^\\s*Bonjour' },
+            { type: 'starts-with', value: 'Bonjour' },
+            { type: 'expression', value: 'output.length < 100' },
             { type: 'not-icontains', value: 'as an AI' },
           ],
         },

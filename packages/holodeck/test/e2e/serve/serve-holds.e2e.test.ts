@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from '../both-backends/backend-variants.js';
 import { postJson, type ServeProcess, startServe } from './serve-harness.js';
@@ -103,7 +107,7 @@ describe.each(backendVariants())('holodeck serve: Novarch holds as interrupts ($
       },
     );
     directory = agent.directory;
-    server = await startServe(agent, ['--protocols', 'ag-ui,rest']);
+    server = await startServe(agent, ['--protocols', 'ag-ui,rest,a2a,responses']);
   });
   afterAll(async () => {
     await server?.stop();
@@ -253,6 +257,131 @@ describe.each(backendVariants())('holodeck serve: Novarch holds as interrupts ($
     };
     expect(after.status).toBe('completed');
     expect(after.response).toMatch(/told: .*over the monthly limit/);
+    variant.checkAndReset();
+  });
+
+  it('puts a held write in input-required on A2A; an approval from the caller is refused, the operator decides', async () => {
+    variant.script(
+      variant.callTool('refund_order', { order_id: 'C-3', amount: 800 }),
+      variant.respond((request) => ({
+        kind: 'reply',
+        text: `result: ${request.toolResults.at(-1)?.text ?? 'none'}`,
+      })),
+    );
+    const client = await new ClientFactory().createFromUrl(server.url);
+    const part = (content: Part['content']): Part => ({
+      content,
+      metadata: undefined,
+      filename: '',
+      mediaType: 'text/plain',
+    });
+    const message = (parts: Part[], task?: Task): Message => ({
+      messageId: randomUUID(),
+      contextId: task?.contextId ?? '',
+      taskId: task?.id ?? '',
+      role: Role.ROLE_USER,
+      parts,
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    });
+    const send = async (parts: Part[], task?: Task) =>
+      (await client.sendMessage({
+        tenant: '',
+        message: message(parts, task),
+        configuration: undefined,
+        metadata: undefined,
+      })) as Task;
+    const textOf = (task: Task) =>
+      (task.status?.message?.parts ?? [])
+        .map((each) => (each.content?.$case === 'text' ? each.content.value : ''))
+        .join('');
+    let task = await send([part({ $case: 'text', value: 'Refund C-3 (800)' })]);
+    if (variant.name === 'ai-sdk') {
+      expect(textOf(task)).toContain('needs your approval');
+      task = await send([part({ $case: 'data', value: { approved: true } })], task);
+    }
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(textOf(task)).toContain('is held by Novarch rules TEAM-2');
+    const refused = await send([part({ $case: 'data', value: { approved: true } })], task);
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(textOf(refused)).toContain(
+      "a hold is decided by a Novarch operator, never by the agent's caller, and stays pending",
+    );
+    const holdData = (refused.status?.message?.parts ?? []).find(
+      (each) => each.content?.$case === 'data',
+    )?.content;
+    const holdId = holdData?.$case === 'data' ? String(holdData.value.holdId) : '';
+    const store = path.join(directory, 'novarch.db');
+    const decided = await novarch([
+      'holds',
+      'approve',
+      holdId,
+      '--store',
+      store,
+      '--operator',
+      'ana',
+      '--rationale',
+      'fine',
+    ]);
+    expect(decided.code, decided.output).toBe(0);
+    const done = await send([part({ $case: 'text', value: 'waiting for the decision' })], task);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(done)).toBe('result: refunded C-3');
+    variant.checkAndReset();
+  });
+
+  it('streams a held write as response.hold.pending on Responses; the response goes on after the operator decides', async () => {
+    variant.script(
+      variant.callTool('refund_order', { order_id: 'D-4', amount: 650 }),
+      variant.respond((request) => ({
+        kind: 'reply',
+        text: `result: ${request.toolResults.at(-1)?.text ?? 'none'}`,
+      })),
+    );
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+    let previous: string | undefined;
+    let input: OpenAI.Responses.ResponseCreateParams['input'] = 'Refund D-4 (650)';
+    if (variant.name === 'ai-sdk') {
+      const asked = await client.responses.create({ model: 'agent', input });
+      const request = asked.output.find((item) => item.type === 'mcp_approval_request');
+      previous = asked.id;
+      input = [{ type: 'mcp_approval_response', approval_request_id: request?.id ?? '', approve: true }];
+    }
+    const stream = await client.responses.create({
+      model: 'agent',
+      input,
+      stream: true,
+      ...(previous ? { previous_response_id: previous } : {}),
+    });
+    const store = path.join(directory, 'novarch.db');
+    const types: string[] = [];
+    let text = '';
+    for await (const event of stream) {
+      const type = String(event.type);
+      types.push(type);
+      if (type === 'response.hold.pending') {
+        const hold = (event as unknown as { hold: { hold_id: string; rule_ids: string[] } }).hold;
+        expect(hold.rule_ids).toEqual(['TEAM-2']);
+        const decided = await novarch([
+          'holds',
+          'approve',
+          hold.hold_id,
+          '--store',
+          store,
+          '--operator',
+          'ana',
+          '--rationale',
+          'ok',
+        ]);
+        expect(decided.code, decided.output).toBe(0);
+      }
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(types).toContain('response.hold.pending');
+    expect(types).toContain('response.hold.resolved');
+    expect(types.at(-1)).toBe('response.completed');
+    expect(text).toBe('result: refunded D-4');
     variant.checkAndReset();
   });
 });

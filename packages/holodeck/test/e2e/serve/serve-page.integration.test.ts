@@ -71,11 +71,7 @@ describe.each(backendVariants())('holodeck serve: the page in Chromium ($name ba
     await page.fill('#message', 'Say something odd');
     await page.click('button[type=submit]');
     await page.waitForSelector('.entry.agent', { timeout: 20_000 });
-    await page.waitForFunction(
-      () => document.querySelector('#ask')?.getAttribute('data-busy') === 'false',
-      undefined,
-      { timeout: 20_000 },
-    );
+    await page.waitForSelector('#ask[data-busy="false"]', { state: 'attached', timeout: 20_000 });
     expect(await page.textContent('.entry.agent')).toBe(hostile);
     expect(await page.locator('#log img').count()).toBe(0);
     expect(await page.title()).not.toBe('pwned');
@@ -86,11 +82,7 @@ describe.each(backendVariants())('holodeck serve: the page in Chromium ($name ba
     expect(await page.textContent('.entry.approval')).toContain('needs your approval');
     await page.click('.entry.approval button[data-decision=allow]');
     await page.waitForSelector('.entry.tool.done', { timeout: 20_000 });
-    await page.waitForFunction(
-      () => document.querySelector('#ask')?.getAttribute('data-busy') === 'false',
-      undefined,
-      { timeout: 20_000 },
-    );
+    await page.waitForSelector('#ask[data-busy="false"]', { state: 'attached', timeout: 20_000 });
     const answers = await page.locator('.entry.agent').allTextContents();
     expect(answers.at(-1)).toBe('Saved it.');
     const file = variant.name === 'claude' ? 'page.log' : 'notes.log';

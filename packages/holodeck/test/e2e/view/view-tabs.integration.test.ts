@@ -32,7 +32,7 @@ describe('holodeck test view in many tabs', () => {
       const page = await context.newPage();
       page.on('pageerror', (error) => errors.push(String(error)));
       // Each tab on its own page: the runs list, a run, a case.
-      const address = ['', 'runs/run-3', 'runs/run-3/cases/greeting'][index % 3] ?? '';
+      const address = ['', 'runs/run-3', 'runs/run-3/cases/refund-timing'][index % 3] ?? '';
       await page.goto(`${server.url}${address}`);
       await drawn(page);
       pages.push(page);
@@ -48,7 +48,19 @@ describe('holodeck test view in many tabs', () => {
       writeJsonReport(runReport(newest.cases, { run_id: 'run-4', started_at: '2026-12-01T09:00:00.000Z' })),
     );
     for (const page of runsPages)
-      await expect.poll(() => page.locator('table.runs tbody tr').count(), { timeout: 15_000 }).toBe(4);
+      await expect.poll(() => page.locator('table.runs tbody tr').count(), { timeout: 30_000 }).toBe(4);
+    // A changed run: every tab showing it (its run page, its case pages) redraws it.
+    const changed = runReport(
+      newest.cases.map((testCase) => ({ ...testCase, tags: [...testCase.tags, 'rerun'] })),
+      { run_id: 'run-3', started_at: newest.started_at },
+    );
+    writeFileSync(path.join(runsDir, 'run-3.json'), writeJsonReport(changed));
+    for (const page of pages.filter((_, index) => index % 3 === 1))
+      await expect
+        .poll(() => page.locator('#filter-tag option[value="rerun"]').count(), { timeout: 30_000 })
+        .toBe(1);
+    for (const page of pages.filter((_, index) => index % 3 === 2))
+      await expect.poll(() => page.locator('dl.facts').innerText(), { timeout: 30_000 }).toContain('rerun');
 
     // Closing the tab that holds the stream hands it to another: updates keep arriving.
     await pages[0]?.close();
@@ -58,7 +70,7 @@ describe('holodeck test view in many tabs', () => {
       path.join(runsDir, 'run-5.json'),
       writeJsonReport(runReport(newest.cases, { run_id: 'run-5', started_at: '2026-12-02T09:00:00.000Z' })),
     );
-    await expect.poll(() => survivor.locator('table.runs tbody tr').count(), { timeout: 15_000 }).toBe(5);
+    await expect.poll(() => survivor.locator('table.runs tbody tr').count(), { timeout: 30_000 }).toBe(5);
     // An eighth tab still loads.
     const eighth = await context.newPage();
     await eighth.goto(`${server.url}runs/run-5`);

@@ -126,7 +126,7 @@ describe('backend contract shapes', () => {
     expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
       | 'name'
       | 'agentProcesses'
-      | 'reportsCost'
+      | 'knowsCost'
       | 'isolationLevels'
       | 'checkConfig'
       | 'credentialWarnings'

@@ -31,11 +31,29 @@ const mapped: [Record<string, unknown>, Record<string, unknown>][] = [
   ],
   [
     { type: 'starts-with', value: 'Yes.' },
-    { type: 'regex', value: '^\\s*Yes\\.' },
+    { type: 'starts-with', value: 'Yes.' },
   ],
   [
     { type: 'not-starts-with', value: 'No' },
-    { type: 'not-regex', value: '^\\s*No' },
+    { type: 'not-starts-with', value: 'No' },
+  ],
+  [
+    { type: 'ends-with', value: ['.', '!'] },
+    { type: 'ends-with', value: ['.', '!'] },
+  ],
+  [{ type: 'is-xml' }, { type: 'is-xml' }],
+  [{ type: 'contains-json' }, { type: 'contains-json' }],
+  [
+    { type: 'contains-json', value: { required: ['id'] } },
+    { type: 'contains-json', value: { required: ['id'] } },
+  ],
+  [
+    { type: 'word-count', value: { max: 50 } },
+    { type: 'word-count', max: 50 },
+  ],
+  [
+    { type: 'javascript', value: 'output.length < 100' },
+    { type: 'expression', value: 'output.length < 100' },
   ],
   [{ type: 'is-json' }, { type: 'is-json' }],
   [
@@ -79,8 +97,12 @@ const mapped: [Record<string, unknown>, Record<string, unknown>][] = [
 
 const refused: [Record<string, unknown>, string][] = [
   [
-    { type: 'javascript', value: 'output.length < 5' },
-    'assertion type "javascript" has no HoloDeck metric (write a grader module and use type: code)',
+    { type: 'javascript', value: 'const n = output.length;\nreturn n < 5;' },
+    'javascript that is not one expression over output (write a grader module and use type: code)',
+  ],
+  [
+    { type: 'javascript', value: 'output.includes(context.vars.name)' },
+    'javascript that is not one expression over output (write a grader module and use type: code)',
   ],
   [{ type: 'contains', value: 'file://expected.txt' }, 'contains with a file:// value'],
   [{ type: 'contains', value: 'x', transform: 'output.trim()' }, 'contains with transform'],

@@ -43,6 +43,16 @@ describe('writeHtmlReport', () => {
     expect(page).toContain('\\u003cimg src=x onerror=alert(1)\\u003e tricky');
   });
 
+  it('draws the run page into the file, so it reads without its script', () => {
+    const main = /<main id="main" tabindex="-1">([\s\S]*?)<\/main>/.exec(page)?.[1] ?? '';
+    expect(main).toMatch(/^<h1 tabindex="-1">Run 2026-11-30 09:00:00 UTC of support-agent /);
+    expect(main).not.toContain('Loading…');
+    expect(main).toContain('<li>bleu 0.31 &lt; 0.60</li><li>helpfulness 0.20 &lt; 0.70</li>');
+    expect(main).toContain('&lt;img src=x onerror=alert(1)&gt; tricky');
+    expect(main).toContain('Without JavaScript this file shows the run page only');
+    expect(page).toContain('<title>Run 2026-11-30 09:00:00 UTC of support-agent · HoloDeck</title>');
+  });
+
   it('survives a model answer that tries to close the script element', () => {
     const report = structuredClone(current);
     const first = report.cases[0]?.attempts[0];

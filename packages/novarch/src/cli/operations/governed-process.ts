@@ -8,9 +8,26 @@ import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js
  */
 const RESERVED_OPERATORS = new Set(['novarch', 'judge', 'gate', 'permissions', 'system', 'operator']);
 
-/** Refuses an operator name Novarch reserves for itself (`novarch`, `novarch:…`, `judge`, …). */
+/** Characters a reader cannot see: controls, format characters (zero-width, bidi), line separators. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Refuses an operator name Novarch reserves for itself (`novarch`, `novarch:…`, `judge`, …), also
+ * when spelt with look-alikes (compared after NFKC: `ｎｏｖａｒｃｈ`), and any name with an invisible
+ * character (`nov\u200barch` would read as `novarch` in the audit).
+ */
 export function checkOperatorName(name: string): string {
-  const normalised = name.trim().toLowerCase();
+  const invisible = INVISIBLE.exec(name)?.[0];
+  if (invisible !== undefined) {
+    const hex = (character: string) => (character.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
+    const shown = name
+      .trim()
+      .replace(new RegExp(INVISIBLE.source, 'gu'), (character) => `\\u${hex(character)}`);
+    throw new OperatorUsageError(
+      `The operator name "${shown}" contains an invisible character (U+${hex(invisible).toUpperCase()}): type the name plainly.`,
+    );
+  }
+  const normalised = name.normalize('NFKC').trim().toLowerCase();
   if (RESERVED_OPERATORS.has(normalised) || normalised.startsWith('novarch')) {
     throw new OperatorUsageError(
       `The operator name "${name.trim()}" is reserved for Novarch itself: pass your own name with --operator NAME.`,

@@ -96,8 +96,11 @@ describe('WebhookNotifier', () => {
       reason: 'no signature matches the body under the secret',
     });
     const payload = HoldWebhookPayloadSchema.parse(JSON.parse(request.body));
+    // The delivery id is signed with the body, and is the header's.
+    expect(payload.deliveryId).toBe(delivery.id);
     expect(payload).toEqual({
       event: 'hold.created',
+      deliveryId: delivery.id,
       tenant: 'acme',
       team: 'support',
       agent: 'refund-bot',
@@ -118,6 +121,7 @@ describe('WebhookNotifier', () => {
       },
       ruleIds: ['TEAM-2'],
     });
+    const { deliveryId: _signedId, ...storedPayload } = payload;
     expect(delivery).toMatchObject({
       tenantId: 'acme',
       holdId: event.hold.id,
@@ -125,7 +129,8 @@ describe('WebhookNotifier', () => {
       status: 'delivered',
       attempts: 1,
       lastStatus: 200,
-      payload,
+      // Stored without the id; it is added to the body as it is signed.
+      payload: storedPayload,
     });
   });
 

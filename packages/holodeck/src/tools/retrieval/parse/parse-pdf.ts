@@ -1,17 +1,60 @@
 import path from 'node:path';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { ParsedSource } from './parsed-source.js';
+import { headingsFromOutline, type OutlineEntry } from './pdf-outline-headings.js';
 
-/** A PDF's text page by page (unpdf's bundled pdf.js; no download), so each chunk cites its page. */
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+type OutlineItems = Awaited<ReturnType<PdfDocument['getOutline']>>;
+
+/** Words hyphenated across a line end joined again (`manip-\nulation` → `manipulation`). */
+export function joinHyphenatedWords(text: string): string {
+  return text.replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2');
+}
+
+/** The outline (bookmarks) flattened, each entry with its depth and 1-based page; [] without one. */
+async function outlineOf(pdf: PdfDocument): Promise<OutlineEntry[]> {
+  let items: OutlineItems;
+  try {
+    items = await pdf.getOutline();
+  } catch {
+    return [];
+  }
+  const entries: OutlineEntry[] = [];
+  const walk = async (list: OutlineItems, depth: number) => {
+    for (const item of list ?? []) {
+      try {
+        const dest = typeof item.dest === 'string' ? await pdf.getDestination(item.dest) : item.dest;
+        const ref = dest?.[0];
+        if (ref && typeof ref === 'object')
+          entries.push({ title: item.title.trim(), depth, page: (await pdf.getPageIndex(ref)) + 1 });
+      } catch {
+        // An entry pointing nowhere (a broken bookmark) gives no heading.
+      }
+      await walk(item.items, depth + 1);
+    }
+  };
+  await walk(items, 1);
+  return entries;
+}
+
+/**
+ * A PDF's text page by page (unpdf's bundled pdf.js; no download), so each chunk cites its page;
+ * words hyphenated across lines are joined. With an outline (bookmarks), each page becomes
+ * markdown whose headings are the outline's entries (pdf-outline-headings.ts), so chunks carry
+ * heading paths; without one, plain text.
+ */
 export async function parsePdf(bytes: Uint8Array, file: string): Promise<ParsedSource> {
   const pdf = await getDocumentProxy(bytes);
   const { text } = await extractText(pdf, { mergePages: false });
+  const pages = text.map((pageText, index) => ({ page: index + 1, text: joinHyphenatedWords(pageText) }));
+  const outline = await outlineOf(pdf);
+  const title = path.basename(file, path.extname(file));
+  if (!outline.length)
+    return { kind: 'document', title, format: 'text', pages: pages.filter((page) => page.text.trim()) };
   return {
     kind: 'document',
-    title: path.basename(file, path.extname(file)),
-    format: 'text',
-    pages: text
-      .map((pageText, index) => ({ page: index + 1, text: pageText }))
-      .filter((page) => page.text.trim()),
+    title,
+    format: 'markdown',
+    pages: headingsFromOutline(pages, outline).filter((page) => page.text.trim()),
   };
 }

@@ -148,7 +148,11 @@ export class SqliteKeywordIndex {
       seen.add(token);
       frequencies.push({ term: word, docs: (docs.get(token) as { doc: number } | undefined)?.doc ?? 0 });
     }
-    const rows = (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    // The collection's chunk count from the chunks table's (collection_id, source) index: FTS5's
+    // own count(*) reads every row of its table (6x the bare query at 100k chunks).
+    const rows = (
+      this.db.prepare('SELECT count(*) AS n FROM chunks WHERE collection_id = ?').get(id) as { n: number }
+    ).n;
     const plan = keywordTerms(frequencies, rows);
     if (!plan.terms.length) return [];
     const query = this.db.prepare(

@@ -56,7 +56,8 @@ describe('plain progress reporter', () => {
     );
     reporter.caseFinished(erroredCase('crash', 'claude exited with code 1\nstderr: boom'));
     expect(chunks).toEqual([
-      'FAIL  flaky: 1/2 attempts passed (needs 100%) · pass@2 1 · pass^2 0.25 · flaky; metric bleu 0.5 < 0.6; metric faithfulness could not run: judge request failed: 503 …\n',
+      // A judge that could not answer makes the attempt, and so the case, errored, not failed.
+      'ERROR flaky: metric faithfulness could not run: judge request failed: 503 …\n',
       'ERROR crash: claude exited with code 1 …\n',
     ]);
   });

@@ -14,7 +14,7 @@ describe('renderSummary', () => {
         'shipping-times           FAIL    bleu 0.41 < 0.6, helpfulness 0.9                1.2 s',
         'escalate-angry-customer  ERROR   API error 529: Overloaded (after 3 retries)     0.4 s',
         '',
-        '3 cases: 1 passed, 1 failed, 1 errored · pass rate 33.3% · 12.3 s · 2,760 tokens · $0.0126',
+        '3 cases: 1 passed, 1 failed, 1 errored · pass rate 33.3% · 1/2 finished attempts passed, [5.5%, 94.5%] at 95% · 12.3 s · 2,760 tokens · $0.0126',
         '',
       ].join('\n'),
     );
@@ -30,7 +30,7 @@ describe('renderSummary', () => {
     const repeated = testCase('refund-policy', [attempt({ metrics }), attempt({ attempt: 2, metrics })]);
     const text = renderSummary(runReport([repeated]), { color: false, maxMetrics: 3 });
     expect(text.split('\n')[1]).toBe(
-      'refund-policy  FAIL    0/2 pass@2 0 pass^2 0  tool_called failed, bleu 0.9, tone 0.8, +1 more     2.5 s',
+      'refund-policy  FAIL    0/2 [0%, 77.6%] pass@2 0 pass^2 0  tool_called failed, bleu 0.9, tone 0.8, +1 more     2.5 s',
     );
   });
 

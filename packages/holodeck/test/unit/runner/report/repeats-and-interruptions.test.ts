@@ -20,7 +20,8 @@ function flakyPass() {
   );
 }
 
-const REPEATS = '2/3 attempts passed (needs 60%) · pass@3 1 · pass^3 0.296 · flaky';
+const REPEATS =
+  '2/3 finished attempts passed (66.7%), [20.8%, 93.9%] at 95% · needs 60% · pass@3 1 · pass^3 0.296 · flaky';
 
 describe('repeats are shown the same way everywhere (terminal, Markdown, JUnit)', () => {
   it('a passing repeated case shows its attempts, pass@k, pass^k and a flaky mark in the progress line', () => {
@@ -34,11 +35,19 @@ describe('repeats are shown the same way everywhere (terminal, Markdown, JUnit)'
   });
 
   it('the summary table has an Attempts column', () => {
-    const [header, row] = renderSummary(runReport([flakyPass(), passingCase('greeting')]), {
+    const [header, row, ...rest] = renderSummary(runReport([flakyPass(), passingCase('greeting')]), {
       color: false,
     }).split('\n');
-    expect(header).toBe('Case           Status  Attempts                         Metrics         Duration');
-    expect(row).toBe('refund-policy  PASS    2/3 pass@3 1 pass^3 0.296 flaky  bleu 0.4 < 0.6     3.0 s');
+    expect(header).toBe(
+      'Case           Status  Attempts                                        Metrics         Duration',
+    );
+    // Passed/finished attempts and the 95 % interval; a single attempt says it has none.
+    expect(row).toBe(
+      'refund-policy  PASS    2/3 [20.8%, 93.9%] pass@3 1 pass^3 0.296 flaky  bleu 0.4 < 0.6     3.0 s',
+    );
+    expect(rest[0]).toBe(
+      'greeting       PASS    1/1 no interval                                 bleu 0.82          1.2 s',
+    );
   });
 
   it('Markdown shows the attempts, and a metric that failed in one attempt is not ✓', () => {
@@ -91,13 +100,22 @@ describe('--baseline with a selection or another agent', () => {
       options: { ...baseline.options, filter: 'a' },
     });
     const comparison = compareRuns(current, baseline, { suiteCases: ['a', 'b', 'c'] });
-    expect(comparison.counts).toEqual({ regressed: 0, improved: 0, unchanged: 1, new: 0, removed: 0 });
+    expect(comparison.counts).toEqual({
+      regressed: 0,
+      improved: 0,
+      unchanged: 1,
+      new: 0,
+      removed: 0,
+      'not-compared': 0,
+    });
     expect(comparison.notSelected).toEqual(['b', 'c']);
-    expect(renderComparison(comparison, { color: false }).split('\n').slice(0, 4)).toEqual([
+    // A 1-case filtered run is set against the baseline's same case, not its whole pass rate.
+    expect(renderComparison(comparison, { color: false }).split('\n').slice(0, 5)).toEqual([
       'Compared with baseline run base:',
+      '  note compared only on the 1 case both runs finished',
       '  note the runs differ: model "claude-sonnet-4-5" → "claude-haiku-4-5"; --filter (none) → "a"',
       '  note 2 baseline cases not selected by this run (b, c): left out of the comparison',
-      '  0 regressed · 0 improved · 1 unchanged · 0 new · 0 removed · pass rate 100% → 100%',
+      '  0 regressed · 0 improved · 1 no significant change · 0 new · 0 removed · pass rate 100% → 100% on the 1 compared case',
     ]);
     // A case gone from the suite is still removed.
     expect(compareRuns(current, baseline, { suiteCases: ['a', 'b'] }).counts.removed).toBe(1);

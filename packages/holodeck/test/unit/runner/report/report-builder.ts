@@ -1,5 +1,12 @@
 import type { TokenUsage } from '../../../../src/backends/contract/index.js';
 import type { MetricOutcome } from '../../../../src/evals/metric.js';
+import {
+  attemptErrorOf,
+  countAttempts,
+  passIntervalOf,
+  stateOf,
+  suiteAttemptFigures,
+} from '../../../../src/runner/report/case-state.js';
 import type { CaseAttempt, CaseReport, RunReport } from '../../../../src/runner/report/run-report.js';
 
 /** Builders of realistic run reports for the report tests. */
@@ -75,11 +82,13 @@ export function testCase(
   overrides: Partial<CaseReport> = {},
 ): CaseReport {
   const first = attempts[0] ?? attempt();
-  const passedCount = attempts.filter((entry) => entry.passed).length;
-  const passRate = attempts.length === 0 ? 0 : passedCount / attempts.length;
+  const counts = countAttempts(attempts);
+  const passedCount = counts.passed;
+  const passRate = counts.finished === 0 ? 0 : passedCount / counts.finished;
   const minPassRate = overrides.min_pass_rate ?? 1;
-  const errored = attempts.length > 0 && attempts.every((entry) => entry.error !== undefined);
-  const error = attempts.find((entry) => entry.error !== undefined)?.error;
+  const state = stateOf(counts, false);
+  const errored = state === 'errored';
+  const error = attempts.map(attemptErrorOf).find((entry) => entry !== undefined);
   return {
     name,
     tags: ['billing'],
@@ -87,9 +96,12 @@ export function testCase(
     ground_truth: 'Refunds take up to 14 days after the return arrives.',
     passed: !errored && passRate >= minPassRate,
     errored,
+    state,
     ...(error === undefined ? {} : { error }),
     pass_rate: passRate,
     min_pass_rate: minPassRate,
+    finished_attempts: counts.finished,
+    pass_interval: passIntervalOf(passedCount, counts.finished, 0.95),
     pass_at_k: passedCount > 0 ? 1 : 0,
     pass_pow_k: passRate ** attempts.length,
     attempts,
@@ -179,6 +191,8 @@ export function runReport(cases: CaseReport[], overrides: Partial<RunReport> = {
         sum((entry) => entry.token_usage.completion_tokens),
       ),
       cost_usd: sum((entry) => entry.cost_usd ?? 0),
+      confidence: 0.95,
+      attempts: suiteAttemptFigures(cases, 0.95),
     },
     cases,
     ...overrides,

@@ -80,7 +80,24 @@ describe('run store', () => {
       `No run with id "run-1" in ${dir}. No runs are saved there yet; run \`holodeck test\` first. Pass a run id, a path to a .json report, or "latest".`,
     );
     expect(await rejectedMessage(loadRun('latest', dir))).toBe(
-      `No saved runs in ${dir}, so there is no "latest" run. Run \`holodeck test\` first; it saves each run there.`,
+      `No complete saved run in ${dir}, so there is no "latest" run. Run \`holodeck test\` to the end first, or pass a run id.`,
+    );
+  });
+
+  it('takes "latest" to mean the latest complete run: interrupted and unfinished runs are skipped', async () => {
+    await saveRun(runAt('complete', '2026-11-01T10:00:00.000Z'), dir);
+    await saveRun({ ...runAt('interrupted', '2026-11-02T10:00:00.000Z'), interrupted: true }, dir);
+    await saveRun({ ...runAt('going', '2026-11-03T10:00:00.000Z'), in_progress: { planned_cases: 3 } }, dir);
+    expect((await listRuns(dir)).runs.map((run) => [run.runId, run.interrupted, run.inProgress])).toEqual([
+      ['going', false, true],
+      ['interrupted', true, false],
+      ['complete', false, false],
+    ]);
+    expect((await loadRun('latest', dir)).run_id).toBe('complete');
+    const onlyIncomplete = join(agentFolder, 'incomplete');
+    await saveRun({ ...runAt('cut', '2026-11-02T10:00:00.000Z'), interrupted: true }, onlyIncomplete);
+    expect(await rejectedMessage(loadRun('latest', onlyIncomplete))).toBe(
+      `No complete saved run in ${onlyIncomplete} (1 interrupted or unfinished run(s) skipped), so there is no "latest" run. Run \`holodeck test\` to the end first, or pass a run id.`,
     );
   });
 

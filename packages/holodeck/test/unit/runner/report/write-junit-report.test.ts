@@ -84,31 +84,51 @@ describe('writeJunitReport', () => {
       [
         attempt({ attempt: 1, metrics: [bleu(0.7)] }),
         attempt({ attempt: 2, metrics: [bleu(0.5), judge('helpfulness', 0.4)] }),
-        attempt({
-          attempt: 3,
-          error: 'Agent run timed out after 60 s',
-          metrics: [],
-          token_usage: usage(0, 0),
-        }),
+        attempt({ attempt: 3, metrics: [bleu(0.5)] }),
       ],
       { min_pass_rate: 0.6, pass_at_k: 1, pass_pow_k: 0.037 },
     );
     const query = validated(writeJunitReport(runReport([flaky])));
     const failure = '/testsuites/testsuite/testcase/failure';
-    expect(query(`${failure}/@message`)).toBe(
-      '1/3 attempts passed (needs 60%) · pass@3 1 · pass^3 0.037 · flaky; bleu 0.5 < 0.6; helpfulness 0.4 < 0.7',
-    );
+    const repeats =
+      '1/3 finished attempts passed (33.3%), [6.1%, 79.2%] at 95% · needs 60% · pass@3 1 · pass^3 0.037 · flaky';
+    expect(query(`${failure}/@message`)).toBe(`${repeats}; bleu 0.5 < 0.6; helpfulness 0.4 < 0.7`);
     expect(query(failure)).toBe(
       [
-        '1/3 attempts passed (needs 60%) · pass@3 1 · pass^3 0.037 · flaky',
+        repeats,
         'attempt 2:',
         '  bleu 0.5 < 0.6: BLEU 0.5 against the ground truth',
         '  helpfulness 0.4 < 0.7: The answer cites the policy.',
         'attempt 3:',
-        '  error: Agent run timed out after 60 s',
+        '  bleu 0.5 < 0.6: BLEU 0.5 against the ground truth',
       ].join('\n'),
     );
     expect(query('/testsuites/testsuite/testcase/@time')).toBe('3.702');
+    // Per-case figures are suite properties (junit.xsd allows none on a testcase).
+    expect(query('/testsuites/testsuite/properties/property[@name="case[cancel-subscription]"]/@value')).toBe(
+      'flaky · pass rate 0.333 · [0.061, 0.792] at 0.95 · 3 finished attempts',
+    );
+  });
+
+  it('makes a case with an attempt that could not be graded an <error>, not a <failure>', () => {
+    const timedOut = testCase('cancel-subscription', [
+      attempt({ attempt: 1, metrics: [bleu(0.7)] }),
+      attempt({ attempt: 2, error: 'Agent run timed out after 60 s', metrics: [], token_usage: usage(0, 0) }),
+    ]);
+    const judgeDown = testCase('tone', [
+      attempt({
+        metrics: [{ ...judge('helpfulness', 0), error: 'judge request failed: 500 Internal Server Error' }],
+      }),
+    ]);
+    const query = validated(writeJunitReport(runReport([timedOut, judgeDown])));
+    expect(query('/testsuites/testsuite/@errors')).toBe('2');
+    expect(query('/testsuites/testsuite/@failures')).toBe('0');
+    expect(query('/testsuites/testsuite/testcase[1]/error/@type')).toBe('AgentRunError');
+    expect(query('/testsuites/testsuite/testcase[1]/error/@message')).toBe('Agent run timed out after 60 s');
+    expect(query('/testsuites/testsuite/testcase[2]/error/@type')).toBe('MetricError');
+    expect(query('/testsuites/testsuite/testcase[2]/error/@message')).toBe(
+      'metric helpfulness could not run: judge request failed: 500 Internal Server Error',
+    );
   });
 
   it('escapes markup and quotes, keeps newlines in attributes, and strips control characters', () => {

@@ -12,7 +12,7 @@ describe('writeMarkdownReport', () => {
     const [title, , totals, , about] = lines(writeMarkdownReport(mixedRun()));
     expect(title).toBe('## ❌ HoloDeck: support-agent failed');
     expect(totals).toBe(
-      '**1/3 passed** · 1 failed · 1 errored · pass rate 33.3% · 12.3 s · 2,760 tokens · $0.0126',
+      '**1/3 passed** · 1 failed · 1 errored · pass rate 33.3% · 1/2 finished attempts passed, [5.5%, 94.5%] at 95% · 12.3 s · 2,760 tokens · $0.0126',
     );
     expect(about).toBe(
       '<sub>run `2026-11-30T01-02-03Z-ab12cd` · model `claude-sonnet-4-5` (anthropic) · /home/dev/agents/support/agent.yaml</sub>',
@@ -81,15 +81,17 @@ describe('writeMarkdownReport', () => {
     const markdown = lines(writeMarkdownReport(current, compareRuns(current, baseline)));
     expect(markdown).toContain('### Compared with baseline `base-1`');
     expect(markdown).toContain(
-      '**1 regressed** · 1 improved · 1 unchanged · 1 new · 0 removed · pass rate 66.7% → 75%',
+      '0 regressed · 0 improved · 3 no significant change · 1 new · 0 removed · pass rate 66.7% → 66.7% on the 3 compared cases',
+    );
+    // Single attempts: a flip is not significant on its own; the row says so with the numbers.
+    expect(markdown).toContain(
+      '| shipping-times | ➖ no significant change | 1/1 → 0/1, −100 points [−100, +12.2] at 95%: not significant | newly failing: bleu 0.72 → 0.41 (-0.31) |',
     );
     expect(markdown).toContain(
-      '| shipping-times | 🔻 regressed | PASS → FAIL | newly failing: bleu 0.72 → 0.41 (-0.31) |',
-    );
-    expect(markdown).toContain(
-      '| greeting | 🔺 improved | FAIL → PASS | newly passing: tone 0.3 → 0.8 (+0.5) |',
+      '| greeting | ➖ no significant change | 0/1 → 1/1, +100 points [−12.2, +100] at 95%: not significant | newly passing: tone 0.3 → 0.8 (+0.5) |',
     );
     expect(markdown).toContain('| new-case | 🆕 new | new: PASS |  |');
+    expect(markdown.some((line) => line.includes('McNemar exact p = 1 · 1 win, 1 loss, 1 tie'))).toBe(true);
   });
 
   it('has no comparison section without a baseline', () => {

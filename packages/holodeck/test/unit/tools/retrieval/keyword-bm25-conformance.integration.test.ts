@@ -66,7 +66,9 @@ describe('keyword search: SQLite (FTS5 bm25) and PostgreSQL (BM25 from kept stat
       path.join(mkdtempSync(path.join(tmpdir(), 'holodeck-bm25-')), 'i.sqlite'),
     );
     const postgres = await PostgresRetrievalStore.open(
-      new Kysely<unknown>({ dialect: new PostgresDialect({ pool: pglitePool(database as PGlite) }) }),
+      new Kysely<unknown>({
+        dialect: new PostgresDialect({ pool: pglitePool(database as PGlite) as never }),
+      }),
       'pglite',
     );
     try {

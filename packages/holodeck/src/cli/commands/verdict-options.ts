@@ -1,0 +1,152 @@
+import { appendFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { GateConfig } from '../../config/schema/evaluation-config-schema.js';
+import { UsageError } from '../../errors.js';
+import type { GateResult } from '../../runner/gate/evaluate-gate.js';
+import type { RepeatOption } from '../../runner/repeat-plan.js';
+import type { RunComparison } from '../../runner/report/compare-runs.js';
+import type { RunReport } from '../../runner/report/run-report.js';
+
+/** The verdict options of `holodeck test` (statistics, budgets), as commander gives them. */
+export interface VerdictCommandOptions {
+  maxCost?: string;
+  gate?: boolean;
+  ciSummary?: string;
+}
+
+/** `--repeat <n|auto>`: a whole number ≥ 1, or `auto`. */
+export function parseRepeat(value: string): RepeatOption {
+  if (value.trim() === 'auto') return 'auto';
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new UsageError('--repeat', `needs a whole number ≥ 1 or "auto", got "${value}"`);
+  return parsed;
+}
+
+/** `--max-cost <usd>`: a number of US dollars > 0. */
+export function parseMaxCost(value: string): number {
+  const parsed = Number(value.trim().replace(/^\$/, ''));
+  if (!Number.isFinite(parsed) || parsed <= 0 || value.trim() === '')
+    throw new UsageError('--max-cost', `needs an amount of US dollars above 0, e.g. 2.50, got "${value}"`);
+  return parsed;
+}
+
+/** Adds the verdict options to the `test` command. */
+export function registerVerdictOptions(command: Command): Command {
+  return command
+    .option(
+      '--max-cost <usd>',
+      'stop starting attempts once the run has spent this many US dollars (partial report, saved and marked; exit 1)',
+    )
+    .option(
+      '--ci-summary <file>',
+      'append the CI summary (Markdown: figures, gate, failed and regressed cases) to a file',
+    )
+    .option(
+      '--gate',
+      'check the release gate (evaluations.gate, else its defaults) against the approved baseline; exit 1 when broken',
+    );
+}
+
+/** `--baseline approved`: the approved baseline as a run; any other reference: a saved run. */
+export async function loadBaseline(
+  reference: string,
+  agentFolder: string,
+  runsDir: string,
+): Promise<RunReport> {
+  if (reference === 'approved') {
+    const { approvedAsRun, approvedBaselinePath, readApprovedBaseline } = await import(
+      '../../runner/gate/approved-baseline.js'
+    );
+    return approvedAsRun(await readApprovedBaseline(agentFolder), approvedBaselinePath(agentFolder));
+  }
+  const { loadRun } = await import('../../runner/report/run-store.js');
+  return loadRun(reference, runsDir);
+}
+
+/**
+ * The gate of a run: its rules against the approved baseline (read, then compared), printed
+ * held / broken. Returns whether it held.
+ */
+export async function checkGate(
+  result: RunReport,
+  gate: GateConfig,
+  agentFolder: string,
+  suiteCases: readonly string[],
+  color: boolean,
+): Promise<{ held: boolean; text: string; gate: GateResult }> {
+  const [
+    { approvedAsRun, approvedBaselinePath, readApprovedBaseline },
+    { compareRuns },
+    { evaluateGate, renderGate },
+  ] = await Promise.all([
+    import('../../runner/gate/approved-baseline.js'),
+    import('../../runner/report/compare-runs.js'),
+    import('../../runner/gate/evaluate-gate.js'),
+  ]);
+  let approved: { comparison: RunComparison } | { error: string };
+  try {
+    const baseline = approvedAsRun(
+      await readApprovedBaseline(agentFolder),
+      approvedBaselinePath(agentFolder),
+    );
+    approved = { comparison: compareRuns(result, baseline, { suiteCases }) };
+  } catch (error) {
+    approved = { error: error instanceof Error ? error.message : String(error) };
+  }
+  const verdict = evaluateGate(result, gate, approved);
+  const text = renderGate(verdict);
+  const coloured = color
+    ? text.replace(
+        /^Gate: (HELD|BROKEN)/,
+        (_all, word: string) => `Gate: \u001b[${word === 'HELD' ? 32 : 31}m${word}\u001b[39m`,
+      )
+    : text;
+  return { held: verdict.held, text: coloured, gate: verdict };
+}
+
+/** `the run stopped at its budget: --max-cost $0.50 reached ($0.52 spent); 3 cases not finished`. */
+export function describeBudgetStop(
+  budget: { max_cost_usd: number; spent_usd: number },
+  stopped: number,
+): string {
+  const cases = stopped === 1 ? '1 case' : `${stopped} cases`;
+  return `the run stopped at its budget: --max-cost $${budget.max_cost_usd} reached ($${budget.spent_usd.toFixed(4)} spent); ${cases} not finished, marked stopped`;
+}
+
+/**
+ * The CI surfaces: on GitHub Actions (GITHUB_ACTIONS=true) the Markdown summary appended to
+ * $GITHUB_STEP_SUMMARY and `::error` annotations on stdout; with `--ci-summary FILE` the same
+ * Markdown appended there. A surface that cannot be written is a warning: it never changes the
+ * exit code.
+ */
+export async function writeCiSurfaces(
+  result: RunReport,
+  comparison: RunComparison | undefined,
+  gate: GateResult | undefined,
+  ciSummary: string | undefined,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): Promise<void> {
+  const onGitHub = env.GITHUB_ACTIONS === 'true';
+  if (!onGitHub && ciSummary === undefined) return;
+  const { githubAnnotations, writeCiSummary } = await import('../../runner/report/ci-surfaces.js');
+  const markdown = writeCiSummary(result, comparison, gate);
+  const targets = [
+    ...(onGitHub && env.GITHUB_STEP_SUMMARY ? [env.GITHUB_STEP_SUMMARY] : []),
+    ...(ciSummary ? [ciSummary] : []),
+  ];
+  for (const target of targets) {
+    try {
+      await appendFile(target, markdown);
+    } catch (error) {
+      warn(
+        `could not write the CI summary to ${target} (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
+  if (onGitHub) {
+    const lines = githubAnnotations(result, comparison, env.GITHUB_WORKSPACE ?? process.cwd());
+    if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
+  }
+}
