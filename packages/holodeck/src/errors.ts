@@ -112,3 +112,16 @@ export class InterruptedError extends HoloDeckError {
 export class RuntimeMissingError extends HoloDeckError {
   override name = 'RuntimeMissingError';
 }
+
+/**
+ * A user's module (a function tool, a code grader) failed outside a tool call, e.g. its `close()`
+ * threw at teardown: the user's code, named in the message, not a bug in HoloDeck.
+ */
+export class UserModuleError extends HoloDeckError {
+  override name = 'UserModuleError';
+}
+
+/** A broken invariant of HoloDeck itself: a bug to report (exit 4, "rerun with --debug"). */
+export class InternalError extends HoloDeckError {
+  override name = 'InternalError';
+}

@@ -4,7 +4,10 @@ import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
 import type { ChatRecording } from '../recording/chat-recording.js';
+import { describeTools } from './describe-tools.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
+import { describeCommands, parsePromptInput } from './slash-commands.js';
+import { UsageSummary } from './usage-summary.js';
 
 export interface InteractiveChatIO {
   input: NodeJS.ReadableStream;
@@ -66,7 +69,8 @@ function render(event: SessionEvent, status: (line: string) => void): string {
 /**
  * A line-based conversation on one session (one CLI process for the whole chat), for piped input:
  * one message per line, plain output. `/exit`, `/quit` or end of input ends it; the session id is
- * reported so it can be resumed. Tool calls that need approval are refused with a message naming
+ * reported so it can be resumed. `/help`, `/clear`, `/tools` and `/usage` are answered here (on
+ * stderr), never sent to the model; `//text` sends `/text`. Tool calls that need approval are refused with a message naming
  * the setting that allows them (the terminal chat, `terminal-chat.ts`, asks instead).
  */
 export async function runInteractiveChat(
@@ -108,14 +112,36 @@ async function lineChat(
     let failed = false;
     let turn = 0;
     io.status(io.prompt);
+    const usage = new UsageSummary();
+    let offered: string[] | undefined;
     for await (const line of lines) {
-      const message = line.trim();
-      if (message === '/exit' || message === '/quit') break;
-      if (message) {
+      const input = parsePromptInput(line);
+      if (input.kind === 'command' && (input.name === 'exit' || input.name === 'quit')) break;
+      // The chat's own commands are answered here, as on a terminal: never billed model turns.
+      if (input.kind === 'command' || input.kind === 'unknown-command') {
+        if (input.kind === 'unknown-command')
+          io.status(`Unknown command ${input.word}. Commands:\n${describeCommands()}`);
+        else if (input.name === 'help')
+          io.status(`Commands:\n${describeCommands()}\n  //text sends a message that starts with /`);
+        else if (input.name === 'clear') {
+          await session.reset();
+          io.status('New conversation: the agent remembers nothing of the last one.');
+        } else if (input.name === 'tools') {
+          offered ??= (await backend.listTools()).map((tool) => tool.name);
+          io.status(describeTools(agent.config, offered));
+        } else if (input.name === 'usage') io.status(usage.describe());
+        else io.status(`/${input.name} is for the chat on a terminal`);
+        io.status(io.prompt);
+        continue;
+      }
+      if (input.kind === 'message') {
+        const message = input.text;
         recording?.turn(++turn);
         try {
           for await (const event of session.sendStreaming(message)) {
             io.output.write(shown(render(event, status)));
+            if (event.type === 'session-start') offered = event.tools;
+            if (event.type === 'finish') usage.add(event.result);
             if (event.type === 'finish' && event.result.is_error) failed = true;
           }
         } catch (error) {

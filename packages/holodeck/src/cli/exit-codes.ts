@@ -6,6 +6,7 @@ import {
   InterruptedError,
   RuntimeMissingError,
   UsageError,
+  UserModuleError,
 } from '../errors.js';
 import { JudgeError } from '../evals/judge/judge-error.js';
 import { RecordingError } from '../recording/recording-error.js';
@@ -20,7 +21,9 @@ export const ExitCode = {
   configuration: 2,
   /** The agent ran and failed (API error, crash, max_turns, invalid structured output). */
   execution: 3,
-  /** An unexpected internal error: a bug. */
+  /** `holodeck ingest`: some files could not be parsed; the others were indexed. */
+  ingestIncomplete: 5,
+  /** An unexpected internal error (InternalError, or an error nothing classified): a bug. */
   internal: 4,
   /**
    * Stopped by SIGINT (Ctrl+C) or SIGTERM, or a chat on a terminal by SIGHUP (the terminal closed);
@@ -45,11 +48,16 @@ export const EXIT_CODE_MEANINGS: readonly { code: ExitCodeValue; meaning: string
   },
   {
     code: ExitCode.execution,
-    meaning: 'chat: the agent run failed (API error, crash, max_turns, invalid structured output)',
+    meaning:
+      "chat: the agent run failed (API error, crash, max_turns, invalid structured output); any command: a user's tool module failed at teardown (its close() threw)",
   },
   {
     code: ExitCode.internal,
     meaning: 'internal error: a bug in holodeck (rerun with --debug and report it)',
+  },
+  {
+    code: ExitCode.ingestIncomplete,
+    meaning: 'ingest: some files could not be parsed (named on stderr); the others were indexed',
   },
   {
     code: ExitCode.interrupted,
@@ -84,5 +92,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   }
   if (error instanceof InterruptedError) return ExitCode.interrupted;
   if (error instanceof AgentSessionError) return ExitCode.execution;
+  // The user's module failed (its close() threw): the message names it; not a bug of holodeck.
+  if (error instanceof UserModuleError) return ExitCode.execution;
   return ExitCode.internal;
 }

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError, InterruptedError } from '../errors.js';
 import { holodeckVersion } from '../holodeck-version.js';
+import { userModulesLoading } from '../load-user-module.js';
 import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerIngestCommand } from './commands/ingest-command.js';
@@ -23,6 +24,7 @@ const EXIT_CODES_HELP = exitCodesHelp();
  */
 async function main(argv: string[]): Promise<void> {
   const style = createStyle(process.stderr);
+  neverEndWithoutOurCode(style);
   stopQuietlyWhenStdoutCloses();
   const debug = argv.includes('--debug');
   let exitCode: ExitCodeValue = ExitCode.ok;
@@ -72,8 +74,36 @@ async function main(argv: string[]): Promise<void> {
   await exitWhenFlushed(exitCode);
 }
 
+/** True once holodeck itself decided how the process ends (its code is set). */
+let exitDecided = false;
+
+/** The only way holodeck ends the process: with a code it chose. */
+function exitWith(code: number): never {
+  exitDecided = true;
+  process.exit(code);
+}
+
+/**
+ * A command must never end without its own exit code: a user module that calls process.exit(0)
+ * while it loads, or anything else that ends the process before the command finished, turns into
+ * exit 4 with a line saying what happened (and which module was loading), not a silent 0 that
+ * reads green in CI.
+ */
+function neverEndWithoutOurCode(style: Style): void {
+  process.on('exit', (code) => {
+    if (exitDecided) return;
+    const loading = userModulesLoading();
+    const cause = loading.length
+      ? `while loading ${loading.join(', ')} (process.exit(${code}) or the like in that module)`
+      : `with code ${code} before its command finished`;
+    process.stderr.write(`${style.red('error')} holodeck ended ${cause}; treated as exit 4\n`);
+    process.exitCode = ExitCode.internal;
+  });
+}
+
 /** Exits once stdout and stderr have handed over what was written (pipes are async on macOS). */
 async function exitWhenFlushed(code: ExitCodeValue): Promise<never> {
+  exitDecided = true;
   process.exitCode = code;
   await Promise.all(
     [process.stdout, process.stderr].map(
@@ -84,7 +114,7 @@ async function exitWhenFlushed(code: ExitCodeValue): Promise<never> {
         }),
     ),
   );
-  process.exit(code);
+  return exitWith(code);
 }
 
 /**
@@ -98,7 +128,13 @@ function watchInterrupts(style: Style, stopping: string): AbortSignal {
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       process.stderr.write(`${style.yellow('stopped')} at once (${signal} again)\n`);
-      process.exit(ExitCode.interrupted);
+      exitWith(ExitCode.interrupted);
+    }
+    // Still preparing: a user module that is loading cannot be stopped, so stop the command.
+    const loading = userModulesLoading();
+    if (loading.length) {
+      process.stderr.write(`${style.yellow('stopped')} (${signal}) while loading ${loading.join(', ')}\n`);
+      exitWith(ExitCode.interrupted);
     }
     process.stderr.write(
       `\n${style.yellow('stopping')} (${signal}): ${stopping}; press Ctrl+C again to quit at once\n`,
@@ -117,7 +153,7 @@ function watchInterrupts(style: Style, stopping: string): AbortSignal {
 function stopQuietlyWhenStdoutCloses() {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? ExitCode.ok);
+    exitWith(Number(process.exitCode ?? ExitCode.ok));
   });
 }
 

@@ -3,6 +3,7 @@ import type { ConfigIssue } from '../errors.js';
 import { closestMatch } from './did-you-mean.js';
 import type { FieldIssue } from './field-issue.js';
 import type { CheckGovernanceFiles } from './loaded-agent.js';
+import { isRecord } from './raw-value.js';
 import {
   type GovernanceConfig,
   GovernanceConfigSchema,
@@ -37,7 +38,11 @@ export async function checkGovernance(
   const parsed = GovernanceConfigSchema.safeParse(data.governance);
   if (!parsed.success) return { fieldIssues: [], fileIssues: [] };
   const governance = parsed.data;
-  const fieldIssues = [...checkWriteSpecKeys(governance), ...checkServerKey(governance, env)];
+  const fieldIssues = [
+    ...checkWriteSpecKeys(governance),
+    ...checkServerKey(governance, env),
+    ...checkToolKinds(governance, data.tools),
+  ];
   if (!checkFiles) return { fieldIssues, fileIssues: [] };
   const resolve = (field: 'rules_file' | 'config_file'): string | undefined => {
     const value = governance[field];
@@ -46,8 +51,86 @@ export async function checkGovernance(
   };
   const report = await checkFiles({ rulesFile: resolve('rules_file'), configFile: resolve('config_file') });
   if (report.actionTypes) fieldIssues.push(...checkActionTypes(governance, report.actionTypes));
+  // Novarch judges an agent by its team's rules: another team's file would judge nothing of it.
+  if (report.team !== undefined && report.team !== governance.team_id)
+    fieldIssues.push({
+      path: ['governance', 'team_id'],
+      message: `team_id is "${governance.team_id}", but ${governance.rules_file ?? 'the rules file'} holds the rules of team "${report.team}"`,
+      hint: `set team_id: ${report.team}, or point rules_file at team ${governance.team_id}'s rules`,
+    });
   return { fieldIssues, fileIssues: report.issues };
 }
+
+/**
+ * tool_kinds names the agent's tools (function tools by name, MCP tools as mcp__<server>__<tool>,
+ * built-ins such as Write): a key naming none of them classifies nothing, and a function tool
+ * missing from it is gated as Novarch's default for unknown tools, which the author did not choose.
+ */
+export function checkToolKinds(governance: GovernanceConfig, tools: unknown): FieldIssue[] {
+  const entries = Array.isArray(tools) ? tools.filter(isRecord) : [];
+  // An agent that declares no tools at all has only the CLI's built-ins: nothing to cross-check.
+  if (!entries.length) return [];
+  const functionTools = entries
+    .filter((tool) => tool.type === 'function' && typeof tool.name === 'string')
+    .map((tool) => String(tool.name));
+  const mcpServers = entries
+    .filter((tool) => tool.type === 'mcp' && typeof tool.name === 'string')
+    .map((tool) => String(tool.name));
+  const retrieval = entries
+    .filter(
+      (tool) =>
+        (tool.type === 'vectorstore' || tool.type === 'hierarchical_document') &&
+        typeof tool.name === 'string',
+    )
+    .map((tool) => `${String(tool.name)}_search`);
+  const known = new Set([...functionTools, ...retrieval]);
+  const names = (name: string) =>
+    known.has(name) ||
+    known.has(name.replace(/^mcp__holodeck_tools__/, '')) ||
+    BUILTIN_TOOL_NAMES.has(name) ||
+    mcpServers.some((server) => name.startsWith(`mcp__${server}__`));
+  const issues: FieldIssue[] = [];
+  for (const name of Object.keys(governance.tool_kinds)) {
+    if (names(name)) continue;
+    const match = closestMatch(name, [...known]);
+    issues.push({
+      path: ['governance', 'tool_kinds', name],
+      anchor: 'key',
+      message: `tool_kinds names "${name}", which is none of the agent's tools`,
+      hint:
+        match !== undefined
+          ? `did you mean "${match}"?`
+          : `name a function tool, a built-in (Write, Bash…) or an MCP tool as mcp__<server>__<tool>; the agent has: ${[...known].join(', ') || 'no function tools'}`,
+    });
+  }
+  const listed = new Set(
+    Object.keys(governance.tool_kinds).map((name) => name.replace(/^mcp__holodeck_tools__/, '')),
+  );
+  for (const name of functionTools.filter((tool) => !listed.has(tool)))
+    issues.push({
+      path: ['governance', 'tool_kinds'],
+      message: `function tool "${name}" is missing from tool_kinds, so governance does not know whether it reads or writes`,
+      hint: `add ${name}: read (its result becomes evidence) or ${name}: write (with a write spec)`,
+    });
+  return issues;
+}
+
+/** Built-in tools of the Claude CLI that tool_kinds may classify. */
+const BUILTIN_TOOL_NAMES = new Set([
+  'Bash',
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'Glob',
+  'Grep',
+  'LS',
+  'NotebookEdit',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'Task',
+]);
 
 /** With `server:`, the agent key must be in the environment (agent.yaml never holds it). */
 export function checkServerKey(

@@ -46,6 +46,14 @@ export async function loadEnvFiles(options: {
       continue;
     }
     result.files.push(file);
+    for (const line of malformedEnvLines(text))
+      result.issues.push({
+        path: [],
+        file,
+        position: { line, column: 1 },
+        message: `line ${line} of this .env file is not NAME=value, so it sets nothing`,
+        hint: 'write NAME=value (a # starts a comment); quote a value that spans lines',
+      });
     for (const [name, value] of Object.entries(parseEnv(text))) {
       if (value !== undefined) result.env[name] = value;
     }
@@ -54,6 +62,34 @@ export async function loadEnvFiles(options: {
     if (value !== undefined) result.env[name] = value;
   }
   return result;
+}
+
+/**
+ * Lines of a .env file that set nothing (Node's parser skips them silently): not blank, not a
+ * comment, not `NAME=value` (optionally `export NAME=value`), and not inside a quoted value that
+ * spans lines.
+ */
+export function malformedEnvLines(text: string): number[] {
+  const malformed: number[] = [];
+  let openQuote: string | undefined;
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
+    if (openQuote) {
+      if (line.includes(openQuote)) openQuote = undefined;
+      continue;
+    }
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const assignment = /^(?:export\s+)?[A-Za-z_][A-Za-z0-9_.-]*\s*=\s*(.*)$/.exec(trimmed);
+    if (!assignment) {
+      malformed.push(index + 1);
+      continue;
+    }
+    const value = assignment[1] ?? '';
+    const quote = value[0];
+    if ((quote === '"' || quote === "'" || quote === '`') && !value.slice(1).includes(quote))
+      openQuote = quote;
+  }
+  return malformed;
 }
 
 /** Narrows an unknown thrown value to a Node.js system error. */

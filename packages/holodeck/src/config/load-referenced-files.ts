@@ -5,6 +5,7 @@ import { checkJsonSchema } from './check-json-schema.js';
 import type { FieldIssue, PathSegment } from './field-issue.js';
 import { isNodeError } from './load-env-files.js';
 import { isRecord } from './raw-value.js';
+import { textProblem } from './text-problem.js';
 
 /** Contents of the files agent.yaml names, and the problems found reading and checking them. */
 export interface ReferencedFiles {
@@ -119,11 +120,47 @@ async function readText(
 ): Promise<string | undefined> {
   const absolute = path.resolve(directory, file);
   try {
-    return await readFile(absolute, 'utf8');
+    // A FIFO or a device would block the read (validate hanging): only regular files are read.
+    if (!(await stat(absolute)).isFile()) {
+      issues.push({
+        path: fieldPath,
+        message: `${label} ${absolute} is not a regular file`,
+        hint: `point it at a text file; ${where}`,
+      });
+      return undefined;
+    }
+    return checkTextFile(await readFile(absolute), absolute, label, fieldPath, issues);
   } catch (error) {
     issues.push({ path: fieldPath, ...describeFsError(error, absolute, label, 'file', where) });
     return undefined;
   }
+}
+
+/** Above this, an instructions (or schema) file is refused: a system prompt is not a data dump. */
+const MAX_TEXT_FILE_BYTES = 1024 * 1024;
+
+/** The text of a file agent.yaml names, when it is non-empty UTF-8 text of a sane size. */
+function checkTextFile(
+  bytes: Buffer,
+  absolute: string,
+  label: string,
+  fieldPath: PathSegment[],
+  issues: FieldIssue[],
+): string | undefined {
+  const refuse = (message: string, hint: string) => {
+    issues.push({ path: fieldPath, message: `${label} ${absolute} ${message}`, hint });
+    return undefined;
+  };
+  if (bytes.length > MAX_TEXT_FILE_BYTES)
+    return refuse(
+      `is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; at most 1 MB is read`,
+      'point it at the text itself; large documents belong in a retrieval tool',
+    );
+  const problem = textProblem(bytes);
+  if (problem) return refuse(problem, 'save it as UTF-8 text');
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return refuse('is empty', 'write the text in it, or use inline');
+  return text;
 }
 
 async function readSchemaFile(

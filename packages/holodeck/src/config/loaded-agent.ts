@@ -56,6 +56,8 @@ export interface GovernanceFilesReport {
   issues: ConfigIssue[];
   /** The rules file's `action_types`, when it can be read (also when other parts of it are broken). */
   actionTypes?: readonly string[];
+  /** The rules file's `team:`, when the file is valid. */
+  team?: string;
 }
 
 /** Reads and checks the governance files. Injected by the caller because config/ does not import novarch. */

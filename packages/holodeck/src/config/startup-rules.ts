@@ -26,5 +26,21 @@ export function checkStartupRules(config: AgentConfig): StartupRuleResult {
       hint: 'use openai, azure_openai or ollama',
     });
   }
+  // Judges answer at temperature 0 so that re-runs agree; an embedding model has no temperature.
+  if (config.evaluations?.model?.temperature !== undefined) {
+    result.issues.push({
+      path: ['evaluations', 'model', 'temperature'],
+      message:
+        'the judge always answers at temperature 0 (so re-runs agree); evaluations.model.temperature would have no effect',
+      hint: "remove it; for several judge answers use the metric's samples",
+    });
+  }
+  if (config.embedding_provider?.temperature !== undefined) {
+    result.issues.push({
+      path: ['embedding_provider', 'temperature'],
+      message: 'an embedding model has no temperature; embedding_provider.temperature would have no effect',
+      hint: 'remove it',
+    });
+  }
   return result;
 }

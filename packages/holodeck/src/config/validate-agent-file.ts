@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigIssue } from '../errors.js';
 import { checkGovernance } from './check-governance.js';
 import { type FieldIssue, formatFieldPath } from './field-issue.js';
 import { findDuplicateNames } from './find-duplicate-names.js';
+import { findLiteralPasswords } from './find-literal-passwords.js';
 import { envSourcesHint, isNodeError, loadEnvFiles } from './load-env-files.js';
 import { loadReferencedFiles } from './load-referenced-files.js';
 import type { AgentValidation, ConfigWarning, LoadAgentOptions } from './loaded-agent.js';
@@ -16,6 +17,7 @@ import { resolveAgentConfig } from './resolve-agent-config.js';
 import { type AgentConfig, AgentConfigSchema } from './schema/agent-config-schema.js';
 import { checkStartupRules, type StartupRuleResult } from './startup-rules.js';
 import { substituteEnvVars } from './substitute-env-vars.js';
+import { textProblem } from './text-problem.js';
 
 /**
  * Checks agent.yaml and everything it references, collecting every problem instead of stopping at
@@ -24,29 +26,55 @@ import { substituteEnvVars } from './substitute-env-vars.js';
  * unique names, the governance block (and its files, with `checkGovernanceFiles`), then (on a valid
  * schema) path resolution and startup rules (the backend's own with `checkBackendConfig`).
  */
+/** A folder stands for its agent.yaml (`holodeck validate .`). */
+async function resolveAgentFile(given: string): Promise<string> {
+  const isDirectory = await stat(given).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+  return isDirectory ? path.join(given, 'agent.yaml') : given;
+}
+
+/** A file next to a missing agent.yaml that is probably the one meant (agent.yml, Agent.yaml…). */
+async function nearAgentFile(missing: string): Promise<string | undefined> {
+  const names = await readdir(path.dirname(missing)).catch(() => [] as string[]);
+  const wanted = path
+    .basename(missing)
+    .toLowerCase()
+    .replace(/\.ya?ml$/, '');
+  const near = names.find(
+    (name) => /\.ya?ml$/i.test(name) && name.toLowerCase().replace(/\.ya?ml$/, '') === wanted,
+  );
+  return near ? path.join(path.dirname(missing), near) : undefined;
+}
+
 export async function validateAgentFile(
   file: string,
   options: LoadAgentOptions = {},
 ): Promise<AgentValidation> {
-  const agentFile = path.resolve(file);
+  const agentFile = await resolveAgentFile(path.resolve(file));
   const directory = path.dirname(agentFile);
+  const refuse = (message: string, hint: string): AgentValidation => ({
+    issues: [{ file: agentFile, path: '', message, hint }],
+    warnings: [],
+  });
   let text: string;
   try {
-    text = await readFile(agentFile, 'utf8');
+    if (!(await stat(agentFile)).isFile())
+      return refuse('agent file is not a regular file', 'pass the path of an agent.yaml');
+    const bytes = await readFile(agentFile);
+    const problem = textProblem(bytes);
+    if (problem) return refuse(`agent file ${problem}`, 'save agent.yaml as UTF-8 text');
+    text = bytes.toString('utf8');
   } catch (error) {
-    const reason =
-      isNodeError(error) && error.code === 'ENOENT' ? 'not found' : `cannot be read (${String(error)})`;
-    return {
-      issues: [
-        {
-          file: agentFile,
-          path: '',
-          message: `agent file ${reason}`,
-          hint: 'pass the path of an agent.yaml',
-        },
-      ],
-      warnings: [],
-    };
+    if (isNodeError(error) && error.code === 'ENOENT') {
+      const near = await nearAgentFile(agentFile);
+      return refuse(
+        'agent file not found',
+        near ? `did you mean ${near}?` : 'pass the path of an agent.yaml',
+      );
+    }
+    return refuse(`agent file cannot be read (${String(error)})`, 'pass the path of an agent.yaml');
   }
 
   const parsed = parseAgentYaml(text);
@@ -94,20 +122,22 @@ export async function validateAgentFile(
     locateYamlPath(parsed.document, parsed.lineCounter, issue.path, issue.anchor);
   const issues: ConfigIssue[] = fieldIssues.map((issue) => ({
     file: issue.file ?? agentFile,
-    ...(issue.file === undefined ? (issue.position ?? locate(issue)) : {}),
+    ...(issue.file === undefined ? (issue.position ?? locate(issue)) : (issue.position ?? {})),
     path: formatFieldPath(issue.path),
     message: issue.message,
     ...(issue.hint === undefined ? {} : { hint: issue.hint }),
   }));
   issues.push(...governance.fileIssues);
   issues.sort(byPosition);
-  const warnings: ConfigWarning[] = rules.warnings.map((warning) => ({
-    code: warning.code,
-    message: warning.message,
-    path: formatFieldPath(warning.path),
-    file: agentFile,
-    line: locate(warning).line,
-  }));
+  const warnings: ConfigWarning[] = [...rules.warnings, ...findLiteralPasswords(parsed.data)].map(
+    (warning) => ({
+      code: warning.code,
+      message: warning.message,
+      path: formatFieldPath(warning.path),
+      file: agentFile,
+      line: locate(warning).line,
+    }),
+  );
 
   if (issues.length > 0 || !config || files.instructions === undefined) return { issues, warnings };
   return {

@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 import { backendProfile } from '../backends/select-backend.js';
 import type { AgentValidation, ConfigWarning, LoadedAgent } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
@@ -22,6 +24,41 @@ async function checkFunctionTools(agent: LoadedAgent): Promise<ConfigIssue[]> {
   }
 }
 
+/** Whether `command` names an executable file (a path) or one on PATH. */
+function onPath(command: string, pathVariable: string | undefined): boolean {
+  const executable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) return executable(command);
+  return (pathVariable ?? '')
+    .split(path.delimiter)
+    .some((folder) => folder !== '' && executable(path.join(folder, command)));
+}
+
+/** MCP servers whose `command` is not found: the run would stop at start-up (a warning: PATH may differ there). */
+function mcpCommandWarnings(agent: LoadedAgent): ConfigWarning[] {
+  return (agent.config.tools ?? []).flatMap((tool, index) => {
+    if (tool.type !== 'mcp' || tool.command === undefined) return [];
+    const command =
+      tool.cwd && tool.command.includes('/') ? path.resolve(tool.cwd, tool.command) : tool.command;
+    if (onPath(command, agent.env.PATH)) return [];
+    return [
+      {
+        code: 'mcp-command-not-found',
+        path: `tools[${index}].command`,
+        file: agent.file,
+        ...(agent.locate ? { line: agent.locate(['tools', index, 'command']).line } : {}),
+        message: `MCP server "${tool.name}" (tools[${index}]): command "${tool.command}" is not on PATH here, so the server would not start; install it or give its full path`,
+      },
+    ];
+  });
+}
+
 /**
  * `holodeck validate`: everything `chat` and `test` check before they start a model process, with
  * the same functions they use. agent.yaml and the files it names (validateAgent, as loadAgent),
@@ -44,6 +81,7 @@ export async function checkAgentRun(file: string, options: AgentFileOptions = {}
       .credentialWarnings(agent)
       .map((warning) => ({ ...warning })),
     ...suite.warnings,
+    ...mcpCommandWarnings(agent),
     ...(suite.suite?.usesJudge ? judgeWarnings(agent) : []),
   ];
   const issues = [...validation.issues, ...toolIssues, ...suite.issues].sort(byPosition);

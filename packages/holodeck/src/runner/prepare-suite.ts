@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { backendProfile } from '../backends/select-backend.js';
 import type {
   ConfigWarning,
   FieldPath,
@@ -141,7 +142,11 @@ async function gatherCases(
  */
 export async function inspectSuite(
   agent: LoadedAgent,
-  options: { requireCases: boolean },
+  options: {
+    requireCases: boolean;
+    /** The agent as written, when `agent` is it with side effects off (`holodeck test`). */
+    withSideEffects?: LoadedAgent;
+  },
 ): Promise<SuiteInspection> {
   const { config } = agent;
   const issues: ConfigIssue[] = [];
@@ -163,6 +168,13 @@ export async function inspectSuite(
     );
 
   const known = knownToolNames(config);
+  // The tools `holodeck test` turns off unless --allow-side-effects (Write, Edit, Bash): an
+  // expectation naming one is told so, not "unknown tool".
+  const offInTests = sideEffectToolNames(agent, options.withSideEffects);
+  const offMessage = (caseName: string, name: string) =>
+    `test case "${caseName}" expects tool "${name}", which holodeck test turns off: side effects are off unless --allow-side-effects`;
+  const offHint =
+    'run holodeck test --allow-side-effects (each case gets its own copy of the working directory), or drop the expectation';
   const deferredToolNames: DeferredToolName[] = [];
   const seen = new Map<string, CaseSource>();
   for (const { config: testCase, source } of gathered) {
@@ -203,6 +215,18 @@ export async function inspectSuite(
         })),
       ];
       for (const { name, field } of named) {
+        if (offInTests.has(name)) {
+          const off = {
+            code: 'tool-off-in-tests',
+            message: `${offMessage(testCase.name, name)}; ${offHint}`,
+            file: source.file,
+          };
+          if (options.withSideEffects)
+            issues.push(issueAt(source, field, offMessage(testCase.name, name), offHint));
+          // validate: the agent has it, so it is a warning about what `holodeck test` will do.
+          else if (field.includes('expected_tools')) warnings.push(off);
+          continue;
+        }
         if (isKnownToolName(name, known)) continue;
         // A name none of the declared tools has may be a tool of an MCP server: only the started
         // agent knows those, so it is resolved when the run starts.
@@ -239,8 +263,20 @@ export async function inspectSuite(
   const resolveName = (name: string) => toolNames.get(name) ?? name;
   let usesJudge = false;
   /** Builds one metric; a problem is reported at `where` (its agent.yaml entry) and yields undefined. */
+  const reportsCost = backendProfile(config.model.provider).knowsCost === true;
   const build = async (entry: MetricConfig, where: CaseSource, field: FieldPath) => {
     if (JUDGE_METRIC_TYPES.has(entry.type)) usesJudge = true;
+    if (entry.type === 'cost' && !reportsCost) {
+      issues.push(
+        issueAt(
+          where,
+          [...field, 'type'],
+          `a cost metric needs the run's cost, and provider ${config.model.provider} reports no price, so it could never be graded`,
+          'remove the cost metric, or budget tokens or turns instead (metric turns)',
+        ),
+      );
+      return undefined;
+    }
     try {
       return await createMetric(entry, agent.directory);
     } catch (error) {
@@ -312,9 +348,28 @@ export async function inspectSuite(
   return { suite: { cases, usesJudge, deferredToolNames, toolNames }, issues, warnings };
 }
 
+/**
+ * Tool names the agent as written has and its side-effect-free copy lacks: with `withSideEffects`,
+ * `agent` is that copy; without, the copy is made here (validate).
+ */
+function sideEffectToolNames(agent: LoadedAgent, withSideEffects: LoadedAgent | undefined): Set<string> {
+  const full = withSideEffects ?? agent;
+  const reduced = withSideEffects
+    ? agent
+    : backendProfile(full.config.model.provider).sideEffects(full).withoutSideEffects();
+  const without = knownToolNames(reduced.config).names;
+  return new Set([...knownToolNames(full.config).names].filter((name) => !without.has(name)));
+}
+
 /** The suite of `holodeck test`; throws one ConfigError with every problem inspectSuite found. */
-export async function prepareSuite(agent: LoadedAgent): Promise<PreparedSuite> {
-  const inspection = await inspectSuite(agent, { requireCases: true });
+export async function prepareSuite(
+  agent: LoadedAgent,
+  withSideEffects?: LoadedAgent,
+): Promise<PreparedSuite> {
+  const inspection = await inspectSuite(agent, {
+    requireCases: true,
+    ...(withSideEffects && withSideEffects !== agent ? { withSideEffects } : {}),
+  });
   if (!inspection.suite) throw new ConfigError(inspection.issues);
   return inspection.suite;
 }

@@ -8,9 +8,9 @@ import { markTurn, runInScope } from '../recording/recording-scope.js';
 import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import { allDecidingPassed, weightedScore } from './attempt-outcome.js';
 import { buildCaseReport } from './build-case-report.js';
+import { evaluateAll, metricInput } from './grade-attempt.js';
 import { type PreparedCase, prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, RunReport, TurnRecord } from './report/run-report.js';
-import { evaluateAll, metricInput } from './run-attempt.js';
 import { RunRecord } from './run-record.js';
 import { judgeFor } from './run-test-suite.js';
 

@@ -147,7 +147,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     randomBytes(3).toString('hex'),
     startedAt,
   );
-  const suite = await prepareSuite(agent);
+  const suite = await prepareSuite(agent, loaded);
   const cases = selectCases(suite.cases, options);
   if (!cases.length && (options.filter !== undefined || options.tags?.length))
     throw nothingSelected(suite.cases, options);

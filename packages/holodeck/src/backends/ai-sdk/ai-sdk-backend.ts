@@ -1,5 +1,5 @@
 import { formatFieldPath, type LoadedAgent } from '../../config/index.js';
-import { AgentSessionError, ConfigError, HoloDeckError } from '../../errors.js';
+import { AgentSessionError, ConfigError, InternalError } from '../../errors.js';
 import type {
   AgentBackend,
   AgentSession,
@@ -179,8 +179,7 @@ export class AiSdkBackend implements AgentBackend {
   }
 
   private requireRuntime(): AiSdkRuntime {
-    if (!this.runtime)
-      throw new HoloDeckError('AiSdkBackend.initialize() must be called first (this is a bug).');
+    if (!this.runtime) throw new InternalError('AiSdkBackend.initialize() must be called first.');
     return this.runtime;
   }
 }

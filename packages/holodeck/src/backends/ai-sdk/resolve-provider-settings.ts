@@ -1,7 +1,7 @@
 import { DEFAULT_AZURE_API_VERSION } from 'judge-client/provider-defaults';
 import type { LoadedAgent } from '../../config/index.js';
 import { OLLAMA_DEFAULT_ENDPOINT } from '../../config/index.js';
-import { ConfigError, HoloDeckError } from '../../errors.js';
+import { ConfigError, InternalError } from '../../errors.js';
 import { findApiKey } from './api-key-source.js';
 import { MissingApiKeyError } from './missing-api-key-error.js';
 
@@ -79,7 +79,7 @@ export function resolveProviderSettings(agent: LoadedAgent): ProviderSettings {
     case 'azure_openai': {
       if (!key.apiKey) throw new MissingApiKeyError('azure_openai', key.origin);
       // The schema requires the endpoint for azure_openai; its absence here is a bug.
-      if (!model.endpoint) throw new HoloDeckError('azure_openai without model.endpoint (this is a bug)');
+      if (!model.endpoint) throw new InternalError('azure_openai without model.endpoint');
       return {
         provider: 'azure_openai',
         deployment: model.deployment ?? model.name,
@@ -106,8 +106,6 @@ export function resolveProviderSettings(agent: LoadedAgent): ProviderSettings {
       };
     }
     case 'anthropic':
-      throw new HoloDeckError(
-        'provider anthropic runs on the Claude backend, not the AI SDK one (this is a bug)',
-      );
+      throw new InternalError('provider anthropic runs on the Claude backend, not the AI SDK one');
   }
 }

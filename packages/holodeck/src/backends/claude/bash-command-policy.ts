@@ -7,7 +7,9 @@
  * `git push -f` but not `git pull`). Unless `allow_unsafe` is true, it fails closed: a command
  * whose words cannot be known without running the shell (a variable or substitution as the
  * command, a glob) is refused, and so are a small built-in list of destructive or
- * privilege-raising commands and a shell reading commands from its input.
+ * privilege-raising commands, a shell reading commands from its input, and any command the guard
+ * cannot see into (not a known wrapper, not a command that only prints its arguments) whose
+ * arguments name an excluded or unsafe command (`flock /tmp/l rm -rf x`, `script -c "rm x"`).
  *
  * A guard, not a sandbox: a program can still do what it likes (a script file, `python -c`, a
  * binary that deletes files). Use an OS sandbox or container for agents whose inputs you do not trust.
@@ -83,6 +85,74 @@ function removesRootOrHome(words: readonly ShellWord[]): 'yes' | 'unknown' | 'no
   return targets.some((word) => word === undefined) ? 'unknown' : 'no';
 }
 
+/**
+ * Commands that never run an argument as a command: an argument naming an excluded command is
+ * only text to them (`echo rm`, `grep -r 'rm -rf' .`). Every other command whose arguments name
+ * one is refused unless allow_unsafe: the guard cannot know what `flock`, `script -c`, `chrt`,
+ * `unshare` or a command it has never heard of does with them (fail closed, not a wrapper list).
+ */
+const PASSIVE_COMMANDS = new Set([
+  'echo',
+  'printf',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'diff',
+  'which',
+  'whereis',
+  'type',
+  // Only reached as `command -v` / `-V` (a lookup): `command rm` is unwrapped like a wrapper.
+  'command',
+  'whatis',
+  'man',
+  'test',
+  '[',
+  'true',
+  'false',
+  'basename',
+  'dirname',
+]);
+
+/** The words an argument could hold as a command line (`script -c "rm x"`, `--exec=rm`). */
+function argumentTokens(args: readonly ShellWord[]): string[] {
+  return args.flatMap((arg) => (arg === undefined ? [] : arg.split(/[\s;&|()<>`'"=]+/))).filter(Boolean);
+}
+
+/** Why a command may run an excluded or unsafe command its arguments name, else undefined. */
+function argumentRefusal(name: string, args: readonly ShellWord[], policy: BashPolicy): string | undefined {
+  if (PASSIVE_COMMANDS.has(name)) return undefined;
+  const tokens = argumentTokens(args);
+  const names = tokens.map(commandName);
+  const unseen = `"${name}" is not a command HoloDeck can see into, so it is refused (${ALLOW_UNSAFE})`;
+  for (const entry of policy.excludedCommands) {
+    const [head, ...tail] = entry.trim().split(/\s+/);
+    const at = names.findIndex(
+      (token, index) => token === head && tail.every((word, offset) => tokens[index + 1 + offset] === word),
+    );
+    if (at >= 0)
+      return `an argument of "${name}" names "${entry}", which is in claude.bash.excluded_commands; ${unseen}`;
+  }
+  const unsafe = names.find((token) => UNSAFE_COMMANDS.includes(token));
+  if (unsafe) return `an argument of "${name}" names "${unsafe}", which is refused as unsafe; ${unseen}`;
+  const removal = names.indexOf('rm');
+  if (removal >= 0) {
+    const words = tokens.slice(removal);
+    if (isRecursiveRemoval(words) && removesRootOrHome(words) === 'yes')
+      return `an argument of "${name}" is a recursive removal of / or ~; ${unseen}`;
+  }
+  return undefined;
+}
+
 /** The refusal for one simple command and everything it runs, or undefined when it may run. */
 function checkCommand(words: readonly ShellWord[], policy: BashPolicy, depth: number): string | undefined {
   const [first] = words;
@@ -105,7 +175,13 @@ function checkCommand(words: readonly ShellWord[], policy: BashPolicy, depth: nu
         return `recursive removal of a path that is not written out is refused as unsafe (${ALLOW_UNSAFE})`;
     }
   }
-  for (const inner of innerCommands(name, words.slice(1))) {
+  const inners = innerCommands(name, words.slice(1));
+  // What a command runs that the guard cannot see into is judged by its arguments (fail closed).
+  if (!policy.allowUnsafe && !inners.length) {
+    const refusal = argumentRefusal(name, words.slice(1), policy);
+    if (refusal) return refusal;
+  }
+  for (const inner of inners) {
     if (inner.kind === 'command') {
       const refusal = checkCommand(inner.words, policy, depth);
       if (refusal) return refusal;

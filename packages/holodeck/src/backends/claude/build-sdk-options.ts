@@ -144,14 +144,6 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
     .filter((name) => isListed(`mcp__${FUNCTION_TOOLS_SERVER}__${name}`));
   const mcpTools = (config.tools ?? []).filter((tool): tool is McpToolConfig => tool.type === 'mcp');
 
-  if (config.model.temperature !== undefined) {
-    warnings.push({
-      code: 'temperature-unsupported',
-      message:
-        'model.temperature is not supported by the Claude Agent SDK and is ignored for provider: anthropic.',
-    });
-  }
-
   const thinking = claude?.extended_thinking?.enabled
     ? ({ type: 'enabled', budgetTokens: claude.extended_thinking.budget_tokens } as const)
     : ({ type: 'disabled' } as const);

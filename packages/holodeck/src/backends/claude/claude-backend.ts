@@ -1,6 +1,6 @@
 import { availableParallelism, freemem } from 'node:os';
 import type { LoadedAgent } from '../../config/index.js';
-import { HoloDeckError } from '../../errors.js';
+import { InternalError } from '../../errors.js';
 import type { FunctionToolEntry, LoadedTools } from '../../tools/index.js';
 import type {
   AgentBackend,
@@ -16,6 +16,7 @@ import type {
 } from '../contract/index.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
+import { checkResumable } from './check-resumable.js';
 import { ClaudeSession } from './claude-session.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
@@ -117,12 +118,7 @@ export class ClaudeBackend implements AgentBackend {
     const authProvider = config.model.auth_provider ?? 'api_key';
     const permissionMode = config.claude?.permission_mode ?? 'manual';
     const telemetry = mapObservabilityEnv(config.observability);
-    for (const field of telemetry.ignored) {
-      this.collectedWarnings.push({
-        code: 'observability-unsupported',
-        message: `${field} has no Claude Code equivalent and is ignored.`,
-      });
-    }
+    // Ignored telemetry fields and model.temperature are warned of by the startup rules (validate too).
     // Order matters for the user: credentials, then the runtime, then tool modules.
     const env = buildSubprocessEnv({
       env: this.agent.env,
@@ -206,6 +202,7 @@ export class ClaudeBackend implements AgentBackend {
 
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const prepared = this.requirePrepared();
+    if (options.resume) await checkResumable(options.resume, prepared.plan.options.env ?? {});
     const session = await withSpawnRetry(async () => {
       const release = await this.slots.acquire();
       try {
@@ -259,8 +256,7 @@ export class ClaudeBackend implements AgentBackend {
   }
 
   private requirePrepared(): PreparedAgent {
-    if (!this.prepared)
-      throw new HoloDeckError('ClaudeBackend.initialize() must be called first (this is a bug).');
+    if (!this.prepared) throw new InternalError('ClaudeBackend.initialize() must be called first.');
     return this.prepared;
   }
 }

@@ -21,6 +21,7 @@ import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
+import { SessionCostMeter } from './session-cost-meter.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
 
 interface Turn {
@@ -44,12 +45,16 @@ export class ClaudeSession implements AgentSession {
   private closed = false;
   private announced = false;
   private id: string | undefined;
+  /** The session id given to resume, if any. */
+  private readonly resumed: string | undefined;
   /** What the last turn did when it ended without a result (stopped, or the process died). */
   private unfinished: ExecutionResult | undefined;
   /** Tools the user allowed for the rest of the session (approvals: 'ask'). */
   private readonly allowedForSession = new Set<string>();
   /** Answers of approval requests still waiting; interrupt() and close() deny them. */
   private readonly pendingApprovals = new Set<(decision: ApprovalDecision) => void>();
+  /** Turns the CLI's running session total into each turn's own cost. */
+  private readonly costs = new SessionCostMeter();
 
   constructor(
     private readonly prepared: PreparedAgent,
@@ -58,6 +63,7 @@ export class ClaudeSession implements AgentSession {
     private readonly governed?: GovernedRun,
   ) {
     this.id = options.resume;
+    this.resumed = options.resume;
     this.run = query({
       prompt: this.input,
       options: queryOptions(prepared, {
@@ -81,6 +87,25 @@ export class ClaudeSession implements AgentSession {
       await this.run.initializationResult();
     } catch (error) {
       throw this.fail(error, false);
+    }
+    if (this.resumed) await this.readResumedCost(this.resumed);
+  }
+
+  /**
+   * A resumed session's running total continues from what its transcript saved, so its first
+   * result would carry the earlier turns' cost too: ask the CLI for the total it starts from. The
+   * control request is marked experimental in the SDK; when it fails, that first turn's cost is
+   * unknown (null), never the history's.
+   */
+  private async readResumedCost(sessionId: string): Promise<void> {
+    try {
+      const usage = await this.run.usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET({
+        skipBehaviors: true,
+      });
+      const total = usage.session?.total_cost_usd;
+      this.costs.resumedAt(sessionId, typeof total === 'number' ? total : null);
+    } catch {
+      this.costs.resumedAt(sessionId, null);
     }
   }
 
@@ -271,13 +296,18 @@ export class ClaudeSession implements AgentSession {
     }
     if (message.type === 'result') {
       this.id = message.session_id;
-      const result = buildExecutionResult(state, {
+      const built = buildExecutionResult(state, {
         startedAt: turn.startedAt,
         credentialHint: this.prepared.credentialHint,
         ...(this.prepared.validateStructuredOutput
           ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
           : {}),
       });
+      const total = message.total_cost_usd;
+      const result =
+        typeof total === 'number'
+          ? { ...built, cost_usd: this.costs.turnCost(message.session_id, total) }
+          : built;
       // A session Novarch killed is a failed turn, whatever the model said afterwards.
       const killed = this.governed?.killReason();
       const final = killed ? { ...result, is_error: true, error_reason: killed } : result;

@@ -4,6 +4,7 @@ import type { FieldPath } from '../../config/field-issue.js';
 import type { AgentConfig } from '../../config/index.js';
 import type { BackendChecks } from '../contract/index.js';
 import { checkAllowedTools } from './check-allowed-tools.js';
+import { mapObservabilityEnv } from './map-observability-env.js';
 
 async function isFile(file: string): Promise<boolean> {
   try {
@@ -43,6 +44,34 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
     result.issues.push(...(await checkRetrievalTools(config)));
   }
 
+  // The model's sampling temperature is not a setting of the Claude Agent SDK.
+  if (config.model.temperature !== undefined) {
+    warn(
+      'temperature-unsupported',
+      ['model', 'temperature'],
+      'model.temperature is not supported by the Claude Agent SDK and is ignored for provider: anthropic.',
+    );
+  }
+
+  // Settings of the other providers' APIs: the Claude CLI reads its endpoint and key from the env.
+  const elsewhere: Record<string, string> = {
+    api_key:
+      'set ANTHROPIC_API_KEY in the environment or .env (model.auth_provider picks the kind of credential)',
+    endpoint: 'set ANTHROPIC_BASE_URL in the environment or .env to use another Messages API endpoint',
+    organization: 'organization is an OpenAI setting; remove it',
+    deployment: 'deployment is an Azure OpenAI setting; remove it',
+    api_version: 'api_version is an Azure OpenAI setting; remove it',
+  };
+  for (const [field, hint] of Object.entries(elsewhere)) {
+    if (config.model[field as keyof typeof config.model] === undefined) continue;
+    result.issues.push({
+      code: 'model-field-unused',
+      path: ['model', field],
+      message: `model.${field} is not used by provider anthropic (the Claude Agent SDK), so it would have no effect`,
+      hint,
+    });
+  }
+
   // Tool filtering is an in-process feature of the other backend.
   if (config.tool_filtering !== undefined) {
     warn(
@@ -74,6 +103,7 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
     observability?.traces?.redaction_patterns !== undefined ? 'traces.redaction_patterns' : undefined,
     observability?.traces?.sample_rate !== undefined ? 'traces.sample_rate' : undefined,
     observability?.logs?.filter_namespaces !== undefined ? 'logs.filter_namespaces' : undefined,
+    ...mapObservabilityEnv(observability).ignored.map((field) => field.replace(/^observability\./, '')),
   ].filter((field) => field !== undefined);
   if (unsupported.length > 0) {
     warn(

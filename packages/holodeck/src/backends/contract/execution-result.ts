@@ -75,7 +75,10 @@ export interface ExecutionResult {
   is_error: boolean;
   /** Human-readable reason when `is_error` is true. */
   error_reason?: string;
-  /** Cost in USD as the runtime or provider reports it; `null` when the backend cannot know it. */
+  /**
+   * Cost in USD of this run or turn alone (a session turn does not include the turns before it);
+   * `null` when the backend cannot know it.
+   */
   cost_usd: number | null;
   /** Wall time of the invocation in milliseconds. */
   duration_ms: number;

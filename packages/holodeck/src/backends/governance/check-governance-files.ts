@@ -15,6 +15,7 @@ export async function checkGovernanceFiles(files: GovernanceFiles): Promise<Gove
   return {
     issues: [...configIssues, ...(rules?.issues ?? [])],
     ...(rules?.actionTypes ? { actionTypes: rules.actionTypes } : {}),
+    ...(rules?.ruleSet ? { team: rules.ruleSet.team } : {}),
   };
 }
 

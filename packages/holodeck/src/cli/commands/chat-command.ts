@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { BackendWarning } from '../../backends/contract/index.js';
+import { neutraliseTerminalText } from '../../chat/neutralise-terminal-text.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -28,6 +29,14 @@ export async function chatCommand(
   style: Style,
   signal: AbortSignal,
 ): Promise<ExitCodeValue> {
+  if (options.json && options.prompt === undefined)
+    throw new UsageError(
+      '--json',
+      'prints the result of one answer, so it needs -p',
+      'holodeck chat agent.yaml -p "<message>" --json',
+    );
+  if (options.prompt !== undefined && options.prompt.trim() === '')
+    throw new UsageError('-p', 'the message is empty', 'give the message to send: -p "<message>"');
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const onWarnings = (warnings: BackendWarning[]) => printWarnings(warnings, style);
@@ -99,7 +108,10 @@ export async function chatCommand(
       `${style.red('error')} the agent run failed: ${result.error_reason ?? 'unknown reason'}\n`,
     );
   } else {
-    process.stdout.write(`${result.response}\n`);
+    // On a terminal the model's escape sequences are neutralised (no clearing the screen, no
+    // title); a pipe gets the answer as it is.
+    const response = process.stdout.isTTY ? neutraliseTerminalText(result.response) : result.response;
+    process.stdout.write(`${response}\n`);
   }
   if (signal.aborted) return ExitCode.interrupted;
   return result.is_error ? ExitCode.execution : ExitCode.ok;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AgentSessionError } from '../../errors.js';
+import { EmbeddingsRequestError } from '../../tools/retrieval/embed/embeddings-client.js';
 import type { IngestEvent } from '../../tools/retrieval/ingest/ingest-collection.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -15,9 +16,9 @@ export interface IngestOptions {
 export const INGEST_EXIT_CODES_HELP = `
 Exit codes of ingest:
   0  every index is up to date
-  1  some files could not be parsed (named above); the others were indexed
-  2  configuration or credential error (no source, a database that cannot be opened or reached, missing API key, wrong vector size)
-  3  the embeddings API or the database failed during ingestion`;
+  2  configuration or credential error (no source, a database that cannot be opened or reached, missing or rejected API key, wrong vector size)
+  3  the embeddings API or the database failed during ingestion
+  5  some files could not be parsed (named above); the others were indexed`;
 
 /** Progress: a line rewritten in place on a terminal, a plain line per indexed file otherwise. */
 function progressPrinter(style: Style, tty: boolean) {
@@ -75,6 +76,11 @@ export async function ingestCommand(
     if (signal.aborted) return ExitCode.interrupted;
     // The embeddings API (EmbeddingsRequestError) or the index's database (IndexDatabaseError)
     // failed mid-ingest: both are failures of the run, exit 3.
+    // Rejected credentials are a configuration problem, as everywhere else (exit 2).
+    if (error instanceof EmbeddingsRequestError && (error.status === 401 || error.status === 403)) {
+      process.stderr.write(`${style.red('error')} ${error.message}\n`);
+      return ExitCode.configuration;
+    }
     if (error instanceof AgentSessionError) {
       process.stderr.write(`${style.red('error')} ${error.message}\n`);
       return ExitCode.execution;
@@ -96,7 +102,7 @@ export async function ingestCommand(
       `${partial ? style.yellow('!') : style.green('✓')} ${describeIngestSummary(report)}\n`,
     );
   }
-  return failed ? ExitCode.testsFailed : ExitCode.ok;
+  return failed ? ExitCode.ingestIncomplete : ExitCode.ok;
 }
 
 /**

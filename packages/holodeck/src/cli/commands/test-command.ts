@@ -1,4 +1,4 @@
-import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
@@ -12,6 +12,7 @@ import {
   parseRecordingFlags,
   type RecordingFlags,
 } from './recording-options.js';
+import { resolveReportOutputs, writeReportOutputs } from './report-outputs.js';
 import { registerTestAddCommand } from './test-add-command.js';
 import { registerTestApproveCommand } from './test-approve-command.js';
 import { registerTestMergeCommand } from './test-merge-command.js';
@@ -41,7 +42,7 @@ export interface TestCommandOptions extends RecordingFlags, VerdictCommandOption
   allowSideEffects: boolean;
   keepWorkdirs: boolean;
   copyIgnored: boolean;
-  output?: string;
+  output: string[];
   format?: string;
   baseline?: string;
   save: boolean;
@@ -106,19 +107,7 @@ export async function testCommand(
   // Every flag is checked before anything is loaded or run.
   if (options.isolation !== 'process' && options.isolation !== 'session')
     throw new UsageError('--isolation', `unknown isolation "${options.isolation}"`, 'use process or session');
-  const format = options.format
-    ? report.REPORT_FORMATS.find((candidate) => candidate === options.format)
-    : options.output
-      ? report.inferReportFormat(options.output)
-      : undefined;
-  if (options.format && !format)
-    throw new UsageError(
-      '--format',
-      `unknown report format "${options.format}"`,
-      'use json, junit, markdown or html',
-    );
-  if (options.format && !options.output)
-    throw new UsageError('--format', 'needs --output <file> to write the report to');
+  const outputs = resolveReportOutputs(options.output, options.format, report);
   const selection = {
     concurrency: positiveInteger('--concurrency', options.concurrency),
     ...(options.repeat ? { repeat: parseRepeat(options.repeat) } : {}),
@@ -132,7 +121,9 @@ export async function testCommand(
       : {}),
   };
   const recording = parseRecordingFlags(options);
-  const output = options.output ? await prepareOutput(options.output) : undefined;
+  for (const output of outputs) if (output.target !== '-') await prepareOutput(output.given);
+  // With a report on stdout, the summary goes to stderr so stdout holds only the report.
+  const summaryStream = outputs.some((output) => output.target === '-') ? process.stderr : process.stdout;
   const agent = await loadAgent(file);
   const { recorder } = await recording.open(agent, (message) =>
     process.stderr.write(`${style.yellow('note')} ${message}\n`),
@@ -175,15 +166,15 @@ export async function testCommand(
   }).finally(() => progress.finish());
 
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
-  process.stdout.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
+  summaryStream.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
   const recordingNote = describeRecording(recorder);
   if (recordingNote) process.stderr.write(`${style.dim(recordingNote)}\n`);
-  if (comparison) process.stdout.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
+  if (comparison) summaryStream.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   const gateConfig = agent.config.evaluations?.gate ?? (options.gate ? {} : undefined);
   const gate = gateConfig
     ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color)
     : undefined;
-  if (gate) process.stdout.write(`${gate.text}\n`);
+  if (gate) summaryStream.write(`${gate.text}\n`);
   await writeCiSurfaces(result, comparison, gate?.gate, options.ciSummary, process.env, (message) =>
     process.stderr.write(`${style.yellow('warning')} ${message}\n`),
   );
@@ -194,16 +185,16 @@ export async function testCommand(
       `${style.dim(`run saved: ${path.relative(process.cwd(), saved) || saved} (id ${result.run_id}${marked})`)}\n`,
     );
   }
-  if (output && format) {
-    const text =
-      format === 'html'
-        ? (await import('../../view/write-html-report.js')).writeHtmlReport(result, {
-            ...(baseline && comparison ? { baseline: { report: baseline, comparison } } : {}),
-          })
-        : report.writeReport(result, format, comparison);
-    await writeFile(output, text);
-    process.stderr.write(`${style.dim(`${format} report written to ${options.output}`)}\n`);
-  }
+  await writeReportOutputs(outputs, result, {
+    report,
+    html: async () =>
+      (await import('../../view/write-html-report.js')).writeHtmlReport(result, {
+        ...(baseline && comparison ? { baseline: { report: baseline, comparison } } : {}),
+      }),
+    ...(comparison ? { comparison } : {}),
+    onWritten: (output) =>
+      process.stderr.write(`${style.dim(`${output.format} report written to ${output.given}`)}\n`),
+  });
   if (result.budget?.reached) {
     process.stderr.write(
       `${style.red('error')} ${describeBudgetStop(result.budget, result.summary.interrupted ?? 0)}\n`,
@@ -256,7 +247,9 @@ export function registerTestCommand(program: Command, context: CommandContext) {
     )
     .option(
       '-o, --output <file>',
-      'write a report (.json, .xml for JUnit, .md for Markdown, .html for a page)',
+      'write a report (.json, .xml for JUnit, .md for Markdown, .html for a page); repeatable; - for stdout (JSON unless --format)',
+      (value: string, all: string[]) => [...all, value],
+      [],
     )
     .option(
       '--format <format>',

@@ -5,16 +5,58 @@ import { MetricConfigSchema } from './metric-config-schema.js';
 
 export { type MetricConfig, MetricConfigSchema, type MetricType } from './metric-config-schema.js';
 
-/** An expected argument value: a literal, `{regex: pattern}`, or `{fuzzy: text}` (case/space-insensitive containment). */
-export const ExpectedArgSchema = z.union([
-  z.strictObject({
-    regex: z.string().min(1).describe('The argument (as text) must match this regular expression.'),
-  }),
-  z.strictObject({
-    fuzzy: z.string().describe('The argument must contain this text, ignoring case and spacing.'),
-  }),
-  z.unknown(),
-]);
+/** The keys each matcher object takes; any other key would turn it into a literal silently. */
+const MATCHER_KEYS: Record<'regex' | 'fuzzy', readonly string[]> = {
+  regex: ['regex', 'flags'],
+  fuzzy: ['fuzzy'],
+};
+
+/**
+ * An expected argument value: a literal, `{regex: pattern, flags?}`, or `{fuzzy: text}`
+ * (case/space-insensitive containment). An object with a `regex` or `fuzzy` key is a matcher: its
+ * keys, its types and its pattern (it must compile) are checked here, not after the paid run.
+ */
+export const ExpectedArgSchema = z
+  .unknown()
+  .superRefine((value, context) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+    const record = value as Record<string, unknown>;
+    const kind = 'regex' in record ? 'regex' : 'fuzzy' in record ? 'fuzzy' : undefined;
+    if (!kind) return;
+    const allowed = MATCHER_KEYS[kind];
+    for (const key of Object.keys(record).filter((key) => !allowed.includes(key)))
+      addConfigIssue(
+        context,
+        [key],
+        `unknown key "${key}" in a {${kind}} matcher`,
+        `a {${kind}} matcher takes ${allowed.join(' and ')}; to expect a literal object, nest it under a key of its own`,
+      );
+    const pattern = record[kind];
+    if (typeof pattern !== 'string' || (kind === 'regex' && pattern === ''))
+      return addConfigIssue(
+        context,
+        [kind],
+        `${kind} must be a non-empty string`,
+        `e.g. {${kind}: "A-\\d+"}`,
+      );
+    if (kind !== 'regex') return;
+    const flags = record.flags;
+    if (flags !== undefined && (typeof flags !== 'string' || !/^[dgimsuvy]*$/.test(flags)))
+      return addConfigIssue(context, ['flags'], 'regex flags are some of d g i m s u v y', 'e.g. flags: i');
+    try {
+      new RegExp(pattern, typeof flags === 'string' ? flags : undefined);
+    } catch (error) {
+      addConfigIssue(
+        context,
+        ['regex'],
+        `invalid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+        'fix the pattern (JavaScript syntax); escape a literal ( [ { . * + ? with a backslash',
+      );
+    }
+  })
+  .describe(
+    'A literal value, {regex: pattern, flags?: "i"}, or {fuzzy: text} (case- and space-insensitive).',
+  );
 
 /** A tool the agent must call: a name, or `{name, args, count}`. */
 export const ExpectedToolSchema = z.union([

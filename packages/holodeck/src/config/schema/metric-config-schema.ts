@@ -52,6 +52,22 @@ const equals = z.strictObject({
 });
 const contains = textMatch('contains');
 const icontains = textMatch('icontains');
+/** `contains-any` / `*-all` say in their name how a list matches: a `mode` would be ignored. */
+function refuseMode<S extends z.ZodObject<ReturnType<typeof textMatch>['shape'], z.core.$strict>>(
+  schema: S,
+): S {
+  return schema.superRefine((metric, context) => {
+    if (metric.mode === undefined) return;
+    const type = String(metric.type);
+    const base = type.replace(/^not-/, '').replace(/-(any|all)$/, '');
+    addConfigIssue(
+      context,
+      ['mode'],
+      `mode does not apply to ${type}: its name already says how a list matches`,
+      `remove mode, or use type: ${base} with mode: ${metric.mode}`,
+    );
+  });
+}
 const containsAny = textMatch('contains-any');
 const containsAll = textMatch('contains-all');
 const icontainsAny = textMatch('icontains-any');
@@ -248,20 +264,20 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   equals,
   contains,
   icontains,
-  containsAny,
-  containsAll,
-  icontainsAny,
-  icontainsAll,
+  refuseMode(containsAny),
+  refuseMode(containsAll),
+  refuseMode(icontainsAny),
+  refuseMode(icontainsAll),
   regex,
   isJson,
   jsonSchema,
   negated(equals, 'not-equals'),
   negated(contains, 'not-contains'),
   negated(icontains, 'not-icontains'),
-  negated(containsAny, 'not-contains-any'),
-  negated(containsAll, 'not-contains-all'),
-  negated(icontainsAny, 'not-icontains-any'),
-  negated(icontainsAll, 'not-icontains-all'),
+  refuseMode(negated(containsAny, 'not-contains-any')),
+  refuseMode(negated(containsAll, 'not-contains-all')),
+  refuseMode(negated(icontainsAny, 'not-icontains-any')),
+  refuseMode(negated(icontainsAll, 'not-icontains-all')),
   notRegex,
   negated(isJson, 'not-is-json'),
   negated(jsonSchema, 'not-json-schema'),

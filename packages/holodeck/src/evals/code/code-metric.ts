@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { MetricConfig } from '../../config/index.js';
 import { HoloDeckError } from '../../errors.js';
-import { importUserModule } from '../../import-module.js';
+import { loadUserModule } from '../../load-user-module.js';
 import { describeModuleLoadError, type ModuleLoadProblem } from '../../tools/index.js';
 import type { Metric, MetricInput, MetricOutcome } from '../metric.js';
 import { errorOutcome, metricName, scoredOutcome } from '../metric-outcome.js';
@@ -45,7 +45,7 @@ export async function loadGrader(config: CodeConfig): Promise<Grader> {
   if (!found) throw new GraderLoadError(`code metric file not found: ${config.file}`, 'file');
   let module: Record<string, unknown>;
   try {
-    module = await importUserModule(config.file);
+    module = await loadUserModule(config.file);
   } catch (error) {
     const problem = describeModuleLoadError(error, config.file);
     throw new GraderLoadError(

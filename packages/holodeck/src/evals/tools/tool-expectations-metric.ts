@@ -21,7 +21,10 @@ export function argumentMatches(expected: unknown, actual: unknown): boolean {
   if (isRecord(expected) && Object.keys(expected).length === 1) {
     if (actual === undefined && ('regex' in expected || 'fuzzy' in expected)) return false;
     const text = typeof actual === 'string' ? actual : JSON.stringify(actual);
-    if (typeof expected.regex === 'string') return new RegExp(expected.regex).test(text);
+    if (typeof expected.regex === 'string')
+      return new RegExp(expected.regex, typeof expected.flags === 'string' ? expected.flags : undefined).test(
+        text,
+      );
     if (typeof expected.fuzzy === 'string') return normalise(text).includes(normalise(expected.fuzzy));
   }
   return deepEqual(expected, actual);

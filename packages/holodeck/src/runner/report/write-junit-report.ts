@@ -45,7 +45,8 @@ export function writeJunitReport(report: RunReport): string {
     attempt_pass_rate_upper: report.summary.attempts?.pass_interval?.upper,
     cases_flaky: report.summary.states?.flaky,
     total_tokens: report.summary.token_usage.total_tokens,
-    cost_usd: report.summary.cost_usd ?? undefined,
+    // Rounded: a sum of float costs carries noise (0.30000000000000004).
+    cost_usd: report.summary.cost_usd === null ? undefined : Math.round(report.summary.cost_usd * 1e6) / 1e6,
     // Per case (junit.xsd allows properties on the suite only): state, pass rate and interval.
     ...Object.fromEntries(
       report.cases.map((caseReport) => [`case[${caseReport.name}]`, caseFigures(caseReport)]),

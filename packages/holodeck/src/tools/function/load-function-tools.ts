@@ -1,7 +1,7 @@
 import type { FieldPath, FunctionToolConfig, YamlPosition } from '../../config/index.js';
-import { ConfigError, type ConfigIssue, HoloDeckError } from '../../errors.js';
-import { importUserModule } from '../../import-module.js';
+import { ConfigError, type ConfigIssue, UserModuleError } from '../../errors.js';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
+import { loadUserModule } from '../../load-user-module.js';
 import { describeModuleLoadError } from '../describe-module-error.js';
 import type { HoloDeckTool, LoadedTools, ToolOutput } from '../holodeck-tool.js';
 import { callWithTimeout, type ToolImplementation } from './call-with-timeout.js';
@@ -72,7 +72,7 @@ export async function loadFunctionTools(
     let module = modules.get(config.file);
     if (!module) {
       try {
-        module = await importUserModule(config.file);
+        module = await loadUserModule(config.file);
         modules.set(config.file, module);
       } catch (error) {
         // Located in the module (its syntax error, the line that threw while loading).
@@ -121,7 +121,9 @@ export async function loadFunctionTools(
       }
     }
     if (failures.length)
-      throw new HoloDeckError(`close() of a function tool module failed: ${failures.join('; ')}`);
+      throw new UserModuleError(
+        `close() of a function tool module failed: ${failures.join('; ')}; fix the module's close() export`,
+      );
   };
   if (issues.length) {
     await closeAll().catch(() => {});

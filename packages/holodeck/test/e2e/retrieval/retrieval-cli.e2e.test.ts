@@ -99,13 +99,13 @@ describe('holodeck ingest', () => {
     expect(forced.code).toBe(0);
   }, 60_000);
 
-  it('names a file that cannot be parsed, indexes the others, and exits 1', async () => {
+  it('names a file that cannot be parsed, indexes the others, and exits 5', async () => {
     const agent = claudeAgent();
     writeFileSync(path.join(agent.directory, 'docs/broken.pdf'), 'not a pdf at all');
     const outcome = await runHolodeckCli(['ingest', agent.file], agent.env);
     expect(outcome.stderr).toMatch(/warning tool handbook: cannot index broken\.pdf: .+/);
     expect(outcome.stdout).toMatch(/! handbook: 5 files \(4 indexed, 0 unchanged, 0 removed, 1 failed\)/);
-    expect(outcome.code).toBe(1);
+    expect(outcome.code).toBe(5);
   }, 30_000);
 
   it('stops with the variable to set when the embeddings key is missing', async () => {

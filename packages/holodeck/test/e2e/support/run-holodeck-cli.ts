@@ -11,11 +11,17 @@ export interface CliOutcome {
 }
 
 /** Runs the real `holodeck` bin as a user would, with exactly the given environment. */
-export function runHolodeckCli(args: string[], env: Record<string, string>, stdin = ''): Promise<CliOutcome> {
+export function runHolodeckCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin = '',
+  cwd?: string,
+): Promise<CliOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [HOLODECK_BIN, ...args], {
       env: { NO_COLOR: '1', ...env },
       stdio: 'pipe',
+      ...(cwd ? { cwd } : {}),
     });
     let stdout = '';
     let stderr = '';

@@ -22,7 +22,7 @@ export const holodeckLayers: PackageLayers = {
     ['evals', 'recording', 'load-agent.ts'],
     ['backends'],
     ['tools'],
-    ['config'],
+    ['config', 'load-user-module.ts'],
     [
       'json-schema',
       'errors.ts',

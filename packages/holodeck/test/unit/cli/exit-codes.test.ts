@@ -4,8 +4,10 @@ import {
   AgentSessionError,
   ConfigError,
   CredentialRejectedError,
+  InternalError,
   InterruptedError,
   UsageError,
+  UserModuleError,
 } from '../../../src/errors.js';
 
 describe('exit codes', () => {
@@ -21,10 +23,13 @@ describe('exit codes', () => {
     expect(exitCodeFor(new CredentialRejectedError('authentication failed', 'case'))).toBe(2);
     expect(exitCodeFor(new AgentSessionError('the claude process exited with code 1'))).toBe(3);
     expect(exitCodeFor(new InterruptedError('interrupted by SIGINT'))).toBe(130);
+    // A user's tool module failing at teardown is the user's error, not a bug of holodeck.
+    expect(exitCodeFor(new UserModuleError('close() of a function tool module failed: x.mjs: boom'))).toBe(3);
+    expect(exitCodeFor(new InternalError('ClaudeBackend.initialize() must be called first.'))).toBe(4);
   });
 
   it('documents each code once, in order', () => {
-    expect(EXIT_CODE_MEANINGS.map((entry) => entry.code)).toEqual([0, 1, 2, 3, 4, 130]);
+    expect(EXIT_CODE_MEANINGS.map((entry) => entry.code)).toEqual([0, 1, 2, 3, 4, 5, 130]);
   });
 
   it('130 covers SIGHUP too, which ends a chat on a terminal (README "Chatting on a terminal")', () => {

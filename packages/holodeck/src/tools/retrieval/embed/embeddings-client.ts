@@ -164,8 +164,12 @@ export class EmbeddingsClient {
                 ? error.cause.message
                 : error.message
               : String(error);
+          const fix =
+            reason === 'bad port'
+              ? `fetch refuses that port: use another port in ${settings.providerField}.endpoint`
+              : `check ${settings.providerField}.endpoint and that the server is running`;
           throw new EmbeddingsRequestError(
-            `cannot reach the embeddings API at ${this.scrub(settings.url)}: ${reason}`,
+            `cannot reach the embeddings API at ${this.scrub(settings.url)}: ${reason} (${fix})`,
           );
         }
         await sleep(this.baseDelayMs * 2 ** attempt, signal);
@@ -181,7 +185,9 @@ export class EmbeddingsClient {
             ? ` (check the API key of ${settings.providerField})`
             : response.status === 404
               ? ` (check the embedding model "${settings.model}" and the endpoint)`
-              : '';
+              : retryable
+                ? ` (the service of ${settings.providerField} is failing or overloaded: retry later, or check ${settings.providerField}.endpoint)`
+                : '';
         throw new EmbeddingsRequestError(
           `the embeddings API at ${this.scrub(settings.url)} answered ${response.status}${tried}${hint}: ${text}`,
           response.status,

@@ -95,7 +95,9 @@ describe('EmbeddingsClient', () => {
       const exhausted = await client.embed(['a']).catch((error: unknown) => error);
       expect(exhausted).toBeInstanceOf(EmbeddingsRequestError);
       expect((exhausted as Error).message).toMatch(
-        new RegExp(`^the embeddings API at ${fake.baseUrl}/embeddings answered 503 after 2 attempts: `),
+        new RegExp(
+          `^the embeddings API at ${fake.baseUrl}/embeddings answered 503 after 2 attempts \\(the service of embedding_provider is failing or overloaded: retry later, or check embedding_provider\\.endpoint\\): `,
+        ),
       );
       const refused = await client.embed(['a']).catch((error: unknown) => error);
       expect((refused as Error).message).toMatch(

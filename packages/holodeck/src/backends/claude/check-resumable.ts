@@ -1,0 +1,43 @@
+import { access, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../../errors.js';
+
+/**
+ * The CLI's config folder as the agent's CLI process sees it: its env is built from agent.env
+ * (build-subprocess-env.ts), so it is that env's CLAUDE_CONFIG_DIR, else its HOME's `.claude`.
+ */
+function configDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
+  return env.HOME ? path.join(env.HOME, '.claude') : undefined;
+}
+
+/**
+ * `--resume <id>` of a session the CLI has no transcript of stops before a process starts, with
+ * exit 2, instead of the CLI's own exit and stderr. A transcript is `projects/<folder>/<id>.jsonl`
+ * in the CLI's config folder; any project folder counts (the CLI names them after the working
+ * directory in its own way). When the folder is not known, the CLI decides.
+ */
+export async function checkResumable(
+  sessionId: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  const config = configDirectory(env);
+  if (!config) return;
+  const projects = path.join(config, 'projects');
+  const folders = await readdir(projects).catch(() => [] as string[]);
+  const file = `${sessionId}.jsonl`;
+  const found = await Promise.all(
+    folders.map((folder) =>
+      access(path.join(projects, folder, file)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  if (found.some(Boolean)) return;
+  throw new UsageError(
+    '--resume',
+    `no saved session "${sessionId}" for this agent (the Claude CLI keeps sessions in ${projects})`,
+    'use the id the chat printed when it ended ("resume with --resume <id>"), with the same agent.yaml and HOME',
+  );
+}
