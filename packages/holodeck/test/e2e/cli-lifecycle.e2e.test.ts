@@ -151,7 +151,7 @@ describe('exit codes', () => {
     const agent = lingeringAgent({ test_cases: [{ name: 'greets', input: 'say hi' }] });
     const cases: [string[], string][] = [
       [['--concurrency', '0'], 'error --concurrency: needs a whole number ≥ 1, got "0"\n'],
-      [['--repeat', 'two'], 'error --repeat: needs a whole number ≥ 1, got "two"\n'],
+      [['--repeat', 'two'], 'error --repeat: needs a whole number ≥ 1 or "auto", got "two"\n'],
       [
         ['--shard', '3/2'],
         'error --shard: invalid shard "3/2"\n    hint: use i/n with 1 ≤ i ≤ n, e.g. --shard 2/4\n',

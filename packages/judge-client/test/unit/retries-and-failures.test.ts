@@ -200,9 +200,12 @@ describe('network errors, timeouts and aborts', () => {
   it('stops at once when the caller aborts while waiting to retry', async () => {
     server.script(serverError(500));
     const controller = new AbortController();
-    setTimeout(() => controller.abort('interrupted'), 100);
     // Waiting out the 60 s retry delay would outlast the test's timeout.
-    const error = await clientError(client({ retryDelayMs: 60_000 }).ask(request, controller.signal));
+    const pending = clientError(client({ retryDelayMs: 60_000 }).ask(request, controller.signal));
+    // Abort once the first attempt was answered (a fixed delay could fire before it, under load).
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 10_000 });
+    controller.abort('interrupted');
+    const error = await pending;
     expect(error.message).toBe('the judge call was aborted: interrupted');
     expect(server.requests).toHaveLength(1);
   });
