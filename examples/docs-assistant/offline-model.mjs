@@ -99,9 +99,9 @@ function faithfulnessVerdict(prompt) {
 function relevancyVerdict(prompt) {
   const asked = stems(between(prompt, 'user_input'));
   const context = between(prompt, 'retrieval_context');
-  // Each chunk's own text, without its citation line.
+  // Each chunk's own text (its citation is the chunk's source attribute, not part of the text).
   const statements = [...context.matchAll(/<context_chunk[^>]*>\n?([\s\S]*?)\n?<\/context_chunk>/g)].flatMap(
-    (match) => sentences((match[1] ?? '').split('\n').slice(1).join('\n')),
+    (match) => sentences(match[1] ?? ''),
   );
   return {
     statements: statements.map((statement) => {

@@ -121,7 +121,11 @@ describe('webhooks of novarch serve', () => {
         }),
       ).toEqual({ valid: false, reason: 'no signature matches the body under the secret' });
     }
-    expect(JSON.parse(ofFirst[0]?.body ?? '')).toEqual({
+    const payload = JSON.parse(ofFirst[0]?.body ?? '');
+    // The delivery id travels inside the signed body too (the header alone is not signed).
+    expect(payload.deliveryId).toBe(request?.headers['novarch-delivery']);
+    expect(payload).toEqual({
+      deliveryId: expect.any(String),
       event: 'hold.created',
       tenant: 'acme',
       team: 'cs-ops',

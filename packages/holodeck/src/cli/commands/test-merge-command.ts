@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
 import { RunReportError } from '../../runner/report/run-report-error.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -68,8 +69,19 @@ export function registerTestMergeCommand(test: Command, context: CommandContext)
     .option('-o, --output <file>', 'write the merged run here (default: stdout)')
     .option('--save-to <agent.yaml>', "also save it among this agent's runs (.holodeck/runs/)")
     // `-o` is also an option of `test` itself, which commander gives it: read both levels.
+    // `test`'s `-o` is repeatable (a list); merge writes one file, so one `-o` is allowed.
     .action((files: string[], options: TestMergeOptions, command: Command) => {
-      const output = command.optsWithGlobals<TestMergeOptions>().output;
-      context.run(testMergeCommand(files, { ...options, ...(output ? { output } : {}) }, context.style));
+      const given: unknown = command.optsWithGlobals().output;
+      const outputs = (Array.isArray(given) ? given : [given]).filter(
+        (value): value is string => typeof value === 'string',
+      );
+      const output = outputs[0];
+      context.run(
+        outputs.length > 1
+          ? Promise.reject(
+              new UsageError('-o', `test merge writes one merged run; got ${outputs.length} -o options`),
+            )
+          : testMergeCommand(files, { ...options, ...(output ? { output } : {}) }, context.style),
+      );
     });
 }

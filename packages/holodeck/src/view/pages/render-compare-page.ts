@@ -110,7 +110,7 @@ export function renderComparePage(
     ${comparison.notSelected.length ? html`<p class="notice" role="note">${comparison.notSelected.length} case(s) of the baseline are in the suite but were not selected by the current run (its --filter, --tag or --shard): they are left out, not counted as removed.</p>` : ''}
     ${renderCaseRows(pick('regressed'), comparison, mode, 'Regressions')}
     ${renderCaseRows(pick('improved'), comparison, mode, 'Improvements')}
-    ${renderCaseRows(unchangedWithMetricMoves, comparison, mode, 'Same status, metrics flipped')}
+    ${renderCaseRows(unchangedWithMetricMoves, comparison, mode, 'No significant change, but the status or metrics moved')}
     ${renderCaseRows(pick('new'), comparison, mode, 'New cases')}
     ${renderCaseRows(pick('removed'), comparison, mode, 'Removed cases')}`;
   return {
