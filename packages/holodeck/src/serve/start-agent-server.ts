@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { serve } from '@hono/node-server';
 import { backendProfile, selectBackend } from '../backends/select-backend.js';
 import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
 import { UsageError } from '../errors.js';
+import { listenHttp } from '../listen-http.js';
 import { loadAgent } from '../load-agent.js';
 import { isLoopbackHost } from '../loopback-host.js';
 import { API_KEYS_VARIABLE, ApiKeys } from './api-keys.js';
@@ -97,7 +97,12 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
   // before the instance id is known when the port is chosen by the system.
   let handle: (request: Request) => Response | Promise<Response> = () =>
     new Response(null, { status: 503, headers: { 'retry-after': '1' } });
-  const server = await listen((request) => handle(request), host, port);
+  const server = await listenHttp(
+    (request) => handle(request),
+    host,
+    port,
+    'pick another port with --port (0: a free one)',
+  );
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shown}:${address.port}/`;
@@ -181,29 +186,4 @@ function defaultInstanceId(port: number): string {
       .replace(/[^a-z0-9-]/g, '-')
       .slice(0, 30) || 'serve';
   return `${name}-${port}`.replace(/^-+/, '');
-}
-
-function listen(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number) {
-  return new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const started = serve({ fetch, port, hostname: host }, () => resolve(started));
-    started.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE')
-        reject(
-          new UsageError(
-            '--port',
-            `port ${port} on ${host} is in use`,
-            'pick another port with --port (0: a free one)',
-          ),
-        );
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-        reject(
-          new UsageError(
-            '--host',
-            `cannot listen on ${host} (${error.code})`,
-            'give an address of this machine',
-          ),
-        );
-      else reject(error);
-    });
-  });
 }

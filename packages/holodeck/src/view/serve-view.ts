@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { UsageError } from '../errors.js';
+import { listenHttp } from '../listen-http.js';
 import { isLoopbackHost } from '../loopback-host.js';
 import { createViewApp } from './view-app.js';
 
@@ -50,28 +50,12 @@ export async function serveView(options: ServeViewOptions): Promise<ViewServer> 
     ...(local ? {} : { allowedHosts: 'any' as const }),
   });
   await view.catalog.refresh();
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const started = serve({ fetch: view.app.fetch, port, hostname: host }, () => resolve(started));
-    started.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE')
-        reject(
-          new UsageError(
-            '--port',
-            `port ${port} on ${host} is in use`,
-            'pick another port, or leave --port out for a free one',
-          ),
-        );
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-        reject(
-          new UsageError(
-            '--host',
-            `cannot listen on ${host} (${error.code})`,
-            'give an address of this machine',
-          ),
-        );
-      else reject(error);
-    });
-  });
+  const server = await listenHttp(
+    view.app.fetch,
+    host,
+    port,
+    'pick another port, or leave --port out for a free one',
+  );
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

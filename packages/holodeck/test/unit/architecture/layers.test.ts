@@ -22,7 +22,7 @@ export const holodeckLayers: PackageLayers = {
     ['evals', 'recording', 'load-agent.ts'],
     ['backends'],
     ['tools'],
-    ['config', 'load-user-module.ts'],
+    ['config', 'load-user-module.ts', 'listen-http.ts'],
     [
       'json-schema',
       'errors.ts',
