@@ -1,13 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  documentedLayerSection,
-  findLayerProblems,
-  normalizeLayerSection,
-  type PackageLayers,
-  renderLayerSection,
-  updateLayerSectionIfAsked,
-} from '@holodeck/testkit/import-graph';
-import { describe, expect, it } from 'vitest';
+import { describeLayerTests, type PackageLayers } from '@holodeck/testkit/import-graph';
 
 // HoloDeck's layers, top first (DESIGN.md: cli → runner/chat/view → backends → tools → config).
 // A module imports its own folder and layers below it only; docs/architecture/layers.md shows
@@ -41,28 +33,4 @@ export const holodeckLayers: PackageLayers = {
 
 const DOC = fileURLToPath(new URL('../../../../../docs/architecture/layers.md', import.meta.url));
 
-describe('HoloDeck layers', () => {
-  const findings = findLayerProblems(holodeckLayers);
-
-  it('reads the import graph (the test can see what it checks)', () => {
-    expect(findings.pairsRead).toBeGreaterThan(30);
-  });
-
-  it('places every folder and root file of src/ in a layer', () => {
-    expect(findings.unplaced, 'add them to holodeckLayers (and docs/architecture/layers.md)').toEqual([]);
-  });
-
-  it('nothing imports a layer above its own, nor another folder of its layer', () => {
-    expect(findings.newViolations).toEqual([]);
-  });
-
-  it('lists only debt that still exists', () => {
-    expect(findings.settledDebt, 'remove these from holodeckLayers.debt').toEqual([]);
-  });
-
-  it('docs/architecture/layers.md shows this table (UPDATE_LAYER_DOCS=1 rewrites it)', () => {
-    updateLayerSectionIfAsked(DOC, holodeckLayers);
-    const documented = documentedLayerSection(DOC, 'holodeck') ?? '(no holodeck section)';
-    expect(normalizeLayerSection(documented)).toBe(normalizeLayerSection(renderLayerSection(holodeckLayers)));
-  });
-});
+describeLayerTests('HoloDeck layers', holodeckLayers, 'holodeckLayers', DOC);

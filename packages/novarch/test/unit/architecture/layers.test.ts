@@ -1,13 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  documentedLayerSection,
-  findLayerProblems,
-  normalizeLayerSection,
-  type PackageLayers,
-  renderLayerSection,
-  updateLayerSectionIfAsked,
-} from '@holodeck/testkit/import-graph';
-import { describe, expect, it } from 'vitest';
+import { describeLayerTests, type PackageLayers } from '@holodeck/testkit/import-graph';
 
 // Novarch's layers, top first: the operator CLI, the server and its console, the remote client,
 // the three integrations (augur's decorator floor, the framework-neutral governor, the Claude
@@ -45,28 +37,4 @@ export const novarchLayers: PackageLayers = {
 
 const DOC = fileURLToPath(new URL('../../../../../docs/architecture/layers.md', import.meta.url));
 
-describe('Novarch layers', () => {
-  const findings = findLayerProblems(novarchLayers);
-
-  it('reads the import graph (the test can see what it checks)', () => {
-    expect(findings.pairsRead).toBeGreaterThan(30);
-  });
-
-  it('places every folder and root file of src/ in a layer', () => {
-    expect(findings.unplaced, 'add them to novarchLayers (and docs/architecture/layers.md)').toEqual([]);
-  });
-
-  it('nothing imports a layer above its own, nor another folder of its layer', () => {
-    expect(findings.newViolations).toEqual([]);
-  });
-
-  it('lists only debt that still exists', () => {
-    expect(findings.settledDebt, 'remove these from novarchLayers.debt').toEqual([]);
-  });
-
-  it('docs/architecture/layers.md shows this table (UPDATE_LAYER_DOCS=1 rewrites it)', () => {
-    updateLayerSectionIfAsked(DOC, novarchLayers);
-    const documented = documentedLayerSection(DOC, 'novarch') ?? '(no novarch section)';
-    expect(normalizeLayerSection(documented)).toBe(normalizeLayerSection(renderLayerSection(novarchLayers)));
-  });
-});
+describeLayerTests('Novarch layers', novarchLayers, 'novarchLayers', DOC);
