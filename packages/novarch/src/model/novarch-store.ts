@@ -190,4 +190,18 @@ export interface WebhookDeliveryStore {
  * records, the teams' versioned rules and the webhook deliveries. Code that only governs calls
  * takes a `NovarchStore`; a wrapper (a tenant-scoped view, a fault injector) need not implement the rest.
  */
-export interface NovarchDatabaseStore extends NovarchStore, RuleSetStore, WebhookDeliveryStore {}
+export interface NovarchDatabaseStore
+  extends NovarchStore,
+    RuleSetStore,
+    WebhookDeliveryStore,
+    ReplayEvidenceStore {}
+
+/** What a replay of recorded decisions reads beyond the audit (`rules test`). */
+export interface ReplayEvidenceStore {
+  /**
+   * The evidence of action `actionId`'s session that was stored before the action, in the store's
+   * own order (a sequence, not the agent's or any process's clock), oldest first: what the judge
+   * of that action saw. Fails when no action has that id.
+   */
+  listEvidenceBefore(actionId: string): Promise<EvidenceRecord[]>;
+}

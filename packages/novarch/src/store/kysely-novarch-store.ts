@@ -34,6 +34,7 @@ import type {
   WebhookDeliveryRecord,
 } from '../model/webhook-delivery.js';
 import { decideHold } from './decide-hold.js';
+import { insertEvidenceRow, listEvidenceBefore } from './evidence-queries.js';
 import { toJsonColumn } from './json-column.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
 import { osUser } from './os-user.js';
@@ -309,9 +310,15 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
       };
       // Parse before writing: a row that could not be read back must not be stored.
       const record = parseEvidenceRow(row, 'new');
-      await db.insertInto('evidence').values(row).execute();
+      await insertEvidenceRow(db, row);
       return record;
     });
+  }
+
+  listEvidenceBefore(actionId: string): Promise<EvidenceRecord[]> {
+    return this.#run(`list the evidence stored before action ${actionId}`, (db) =>
+      listEvidenceBefore(db, actionId),
+    );
   }
 
   listEvidence(sessionId: string): Promise<EvidenceRecord[]> {

@@ -5,6 +5,7 @@ import {
   type OpenStore,
   type StoreConformanceOptions,
 } from './conformance-context.js';
+import { describeEvidenceOrderCases } from './evidence-order-cases.js';
 import { describeHoldCases } from './hold-cases.js';
 import { describeRecordCases } from './record-cases.js';
 import { describeRuleSetCases } from './rule-set-cases.js';
@@ -27,6 +28,7 @@ export function describeStoreConformance(
     const context = createConformanceContext(openStore, options);
     describeSessionCases(context);
     describeRecordCases(context);
+    describeEvidenceOrderCases(context);
     describeHoldCases(context);
     describeAuditCases(context);
     describeRuleSetCases(context);
