@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ZodError } from 'zod';
 import { OperationRefusedError, OperatorUsageError } from '../cli/operator-errors.js';
+import { DecisionError } from '../engine/decision-error.js';
 import { NovarchError } from '../errors.js';
 import { IdentityError } from '../identity/identity-store.js';
 import { NovarchStoreError, UnknownRecordError } from '../store/novarch-store-error.js';
@@ -26,6 +27,8 @@ export interface Problem {
  * - anything else: 500, with no detail (it is logged on the server's stderr).
  */
 export function problemOf(error: unknown): Problem {
+  // A decision that failed after its action was recorded answers as its cause does (503 for the store).
+  if (error instanceof DecisionError) return problemOf(error.cause);
   if (error instanceof ProblemError)
     return {
       type: 'about:blank',
