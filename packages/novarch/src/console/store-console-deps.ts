@@ -1,5 +1,5 @@
 import { pendingHoldState } from '../model/hold-state.js';
-import type { NovarchStore } from '../model/novarch-store.js';
+import type { NovarchStore, WithinScope } from '../model/novarch-store.js';
 import type { HoldRecord, SessionRecord } from '../model/records.js';
 import { buildTimeline } from './build-timeline.js';
 import type {
@@ -14,7 +14,7 @@ import type {
 } from './console-deps.js';
 import { ConsoleRequestError } from './console-errors.js';
 import { describeHoldDecision } from './describe-hold-decision.js';
-import { grantedTenants, operatorCovers, tenantFilters } from './operator-scope.js';
+import { grantedTenants, operatorCovers, operatorWithin } from './operator-scope.js';
 import { searchStoreAudit } from './search-store-audit.js';
 import { readSessionRecords, type SessionRecords, triageHold } from './store-triage.js';
 
@@ -64,6 +64,12 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
     return session !== undefined && operatorCovers(operator, session) ? session : undefined;
   }
 
+  /** `filter`, reading only the operator's tenants and teams. */
+  function within<F extends object>(operator: ConsoleOperator, filter: F): F & { within?: WithinScope[] } {
+    const scopes = operatorWithin(operator);
+    return scopes === undefined ? filter : { ...filter, within: scopes };
+  }
+
   async function visibleHold(
     operator: ConsoleOperator,
     holdId: string,
@@ -81,7 +87,7 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
 
     async listTriage(operator) {
       const at = now();
-      const pending = await store.listHolds({ status: 'pending' });
+      const pending = await store.listHolds(within(operator, { status: 'pending' as const }));
       const records = new Map<string, SessionRecords | undefined>();
       const holds: TriageHold[] = [];
       let unattended = 0;
@@ -113,13 +119,11 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
     },
 
     async listSessions(operator) {
-      const sessions: SessionRecord[] = [];
-      for (const tenantId of tenantFilters(operator)) {
-        const ofTenant = await store.listSessions(tenantId === undefined ? {} : { tenantId });
-        sessions.push(...ofTenant.filter((session) => operatorCovers(operator, session)));
-      }
+      const sessions = (await store.listSessions(within(operator, {}))).filter((session) =>
+        operatorCovers(operator, session),
+      );
       sessions.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-      const pending = await store.listHolds({ status: 'pending' });
+      const pending = await store.listHolds(within(operator, { status: 'pending' as const }));
       const at = now();
       const summaries: SessionSummary[] = [];
       for (const session of sessions.slice(0, options.sessionLimit ?? 100)) {

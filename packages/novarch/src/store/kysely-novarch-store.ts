@@ -5,10 +5,12 @@ import type {
   AuditEntry,
   AuditFilter,
   CallRefusal,
+  HoldFilter,
   HoldWaiterIdentity,
   NovarchDatabaseStore,
   ReleaseResult,
   SessionBinding,
+  SessionFilter,
 } from '../model/novarch-store.js';
 import {
   type ActionRecord,
@@ -51,6 +53,7 @@ import {
   recordWebhookAttempt,
   recordWebhookDelivery,
 } from './webhook-delivery-queries.js';
+import { sessionIdsWithin } from './within-scope.js';
 
 /** How a `KyselyNovarchStore` guards its operations (the SQLite store sets them all). */
 export interface KyselyStoreGuards {
@@ -248,9 +251,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     });
   }
 
-  listSessions(
-    filter: { tenantId?: string; agentId?: string; killed?: boolean } = {},
-  ): Promise<SessionRecord[]> {
+  listSessions(filter: SessionFilter = {}): Promise<SessionRecord[]> {
     return this.#run('list sessions', async (db) => {
       const rows = await db
         .selectFrom('sessions')
@@ -259,6 +260,9 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         .$if(filter.agentId !== undefined, (query) => query.where('agent_id', '=', filter.agentId ?? ''))
         .$if(filter.killed === true, (query) => query.where('killed_at', 'is not', null))
         .$if(filter.killed === false, (query) => query.where('killed_at', 'is', null))
+        .$if(filter.within !== undefined, (query) =>
+          query.where('id', 'in', sessionIdsWithin(db, filter.within ?? [])),
+        )
         .orderBy('seq', 'asc')
         .execute();
       return rows.map((row) => parseSessionRow(row));
@@ -527,7 +531,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     });
   }
 
-  listHolds(filter: { status?: HoldStatus; sessionId?: string } = {}): Promise<HoldRecord[]> {
+  listHolds(filter: HoldFilter = {}): Promise<HoldRecord[]> {
     return this.#run('list holds', async (db) => {
       const rows = await db
         .selectFrom('holds')
@@ -535,6 +539,9 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
         .$if(filter.status !== undefined, (query) => query.where('status', '=', filter.status ?? ''))
         .$if(filter.sessionId !== undefined, (query) =>
           query.where('session_id', '=', filter.sessionId ?? ''),
+        )
+        .$if(filter.within !== undefined, (query) =>
+          query.where('session_id', 'in', sessionIdsWithin(db, filter.within ?? [])),
         )
         .orderBy('seq', 'asc')
         .execute();

@@ -11,6 +11,7 @@ import { describeRecordCases } from './record-cases.js';
 import { describeRuleSetCases } from './rule-set-cases.js';
 import { describeSessionCases } from './session-cases.js';
 import { describeWebhookDeliveryCases } from './webhook-delivery-cases.js';
+import { describeWithinScopeCases } from './within-scope-cases.js';
 
 export type { OpenStore, StoreConformanceOptions } from './conformance-context.js';
 
@@ -31,6 +32,7 @@ export function describeStoreConformance(
     describeEvidenceOrderCases(context);
     describeHoldCases(context);
     describeAuditCases(context);
+    describeWithinScopeCases(context);
     describeRuleSetCases(context);
     describeWebhookDeliveryCases(context);
   });
