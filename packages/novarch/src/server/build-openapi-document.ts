@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { ProblemSchema } from '../wire/identity-schemas.js';
 import type { RouteSpec } from './route-spec.js';
-import { ProblemSchema } from './schemas/identity-schemas.js';
 
 /** JSON Schema of a zod schema, inline (OpenAPI 3.1 uses JSON Schema 2020-12 as is). */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {

@@ -1,9 +1,9 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { formatAuditTable } from '../../format/format-audit.js';
+import { formatJson } from '../../format/format-table.js';
+import { auditRows } from '../../operations/audit-rows.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatAuditTable } from '../format/format-audit.js';
-import { formatJson } from '../format/format-table.js';
-import { auditRows } from '../operations/audit-rows.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,

@@ -1,12 +1,12 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { formatDecidedHold, formatHoldDetail } from '../../format/format-hold-detail.js';
+import { formatHoldsTable } from '../../format/format-holds.js';
+import { formatJson } from '../../format/format-table.js';
 import { PENDING_HOLD_STATES, WAITER_STALE_AFTER_MS } from '../../model/hold-state.js';
+import { decideHoldAsOperator } from '../../operations/decide-hold-as-operator.js';
+import { listHoldSummaries, loadHoldDetail } from '../../operations/hold-operations.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatDecidedHold, formatHoldDetail } from '../format/format-hold-detail.js';
-import { formatHoldsTable } from '../format/format-holds.js';
-import { formatJson } from '../format/format-table.js';
-import { decideHoldAsOperator } from '../operations/decide-hold-as-operator.js';
-import { listHoldSummaries, loadHoldDetail } from '../operations/hold-operations.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,

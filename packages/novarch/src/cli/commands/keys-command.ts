@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { OperatorUsageError } from '../../errors.js';
+import { cell, formatJson, formatTable } from '../../format/format-table.js';
 import type { AgentKeyInfo } from '../../identity/identity-store.js';
 import type { IdentityOperations } from '../../remote/remote-identities.js';
 import { resolveServerSettings } from '../../server/resolve-server-settings.js';
 import { ExitCode } from '../exit-codes.js';
-import { cell, formatJson, formatTable } from '../format/format-table.js';
-import { OperatorUsageError } from '../operator-errors.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,

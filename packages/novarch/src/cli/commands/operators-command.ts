@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { OperatorUsageError } from '../../errors.js';
+import { cell, formatJson, formatTable } from '../../format/format-table.js';
 import type { OperatorTokenInfo } from '../../identity/identity-store.js';
 import { formatGrant, type Grant, OPERATOR_ROLES, parseGrant } from '../../identity/principal.js';
+import { checkOperatorName } from '../../operations/governed-process.js';
 import { ExitCode } from '../exit-codes.js';
-import { cell, formatJson, formatTable } from '../format/format-table.js';
-import { checkOperatorName } from '../operations/governed-process.js';
-import { OperatorUsageError } from '../operator-errors.js';
 import { IDENTITY_STORE_HELP, onIdentities } from './keys-command.js';
 import {
   GlobalOptionsSchema,

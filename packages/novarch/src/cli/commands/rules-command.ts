@@ -2,9 +2,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { RulesError } from '../../errors.js';
+import { OperatorUsageError, RulesError } from '../../errors.js';
+import { formatJson } from '../../format/format-table.js';
+import {
+  formatReplayReport,
+  formatRuleSetDiff,
+  formatRuleSetsTable,
+  formatServerRuleSetsTable,
+  replayReportJson,
+  shortHash,
+} from '../../format/rules-format.js';
 import type { NovarchDatabaseStore } from '../../model/novarch-store.js';
 import type { StoredRuleSet } from '../../model/stored-rule-set.js';
+import { closestIds } from '../../operations/closest-ids.js';
 import { ModelLlmJudge } from '../../rules/llm/model-llm-judge.js';
 import { loadNovarchConfig } from '../../rules/load-novarch-config.js';
 import { validateRulesFile } from '../../rules/load-rules-file.js';
@@ -12,10 +22,7 @@ import { resolveUserPath } from '../../rules/novarch-config.js';
 import { ReplayScopeError, replayRules } from '../../rules/replay/replay-rules.js';
 import type { RuleSet } from '../../rules/rule-set.js';
 import { pushRules } from '../../rules/stored-rules.js';
-import { closestIds } from '../closest-ids.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatJson } from '../format/format-table.js';
-import { OperatorUsageError } from '../operator-errors.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -25,14 +32,6 @@ import {
   type ServerOperations,
   serverClient,
 } from './operator-context.js';
-import {
-  formatReplayReport,
-  formatRuleSetDiff,
-  formatRuleSetsTable,
-  formatServerRuleSetsTable,
-  replayReportJson,
-  shortHash,
-} from './rules-format.js';
 import { onRulesStore } from './rules-store.js';
 
 const versionArgument = z

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { formatKilledSession, formatSessionsTable } from '../../format/format-sessions.js';
+import { formatJson } from '../../format/format-table.js';
+import { killSessionAsOperator } from '../../operations/session-operations.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatKilledSession, formatSessionsTable } from '../format/format-sessions.js';
-import { formatJson } from '../format/format-table.js';
-import { killSessionAsOperator } from '../operations/session-operations.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,

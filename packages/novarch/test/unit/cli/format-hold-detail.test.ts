@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecidedHold, formatHoldDetail } from '../../../src/cli/format/format-hold-detail.js';
+import { formatDecidedHold, formatHoldDetail } from '../../../src/format/format-hold-detail.js';
 import {
   action,
   checkedInHold,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatAuditTable } from '../../../src/cli/format/format-audit.js';
-import { formatHoldsTable } from '../../../src/cli/format/format-holds.js';
-import { formatKilledSession, formatSessionsTable } from '../../../src/cli/format/format-sessions.js';
-import { formatJson, formatTable } from '../../../src/cli/format/format-table.js';
-import { createStyle } from '../../../src/cli/terminal-style.js';
+import { formatAuditTable } from '../../../src/format/format-audit.js';
+import { formatHoldsTable } from '../../../src/format/format-holds.js';
+import { formatKilledSession, formatSessionsTable } from '../../../src/format/format-sessions.js';
+import { formatJson, formatTable } from '../../../src/format/format-table.js';
+import { createStyle } from '../../../src/format/terminal-style.js';
 import {
   action,
   auditEntry,

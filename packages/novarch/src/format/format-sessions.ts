@@ -1,7 +1,7 @@
-import type { SessionRecord } from '../../model/records.js';
-import { PLAIN_STYLE, type Style } from '../terminal-style.js';
+import type { SessionRecord } from '../model/records.js';
 import { cell, formatTable } from './format-table.js';
 import { paintStatus } from './paint-status.js';
+import { PLAIN_STYLE, type Style } from './terminal-style.js';
 
 const HEADERS = ['SESSION', 'TENANT', 'TEAM', 'AGENT', 'STARTED', 'HOLD WAIT', 'KILLED', 'KILL REASON'];
 const KILLED_COLUMN = 6;

@@ -1,4 +1,4 @@
-import type { Style } from '../terminal-style.js';
+import type { Style } from './terminal-style.js';
 
 /**
  * Colours a hold status, verdict kind or kill marker: green goes on, yellow waits, red stops (a

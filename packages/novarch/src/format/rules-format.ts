@@ -1,11 +1,11 @@
-import type { Citations, RuleSetReference } from '../../model/records.js';
-import type { StoredRuleSet, StoredRuleSetSummary } from '../../model/stored-rule-set.js';
-import { type DiffLine, diffLines } from '../../rules/diff-lines.js';
-import type { ReplayedDecision, ReplayReport } from '../../rules/replay/replay-rules.js';
-import { NOT_REJUDGED_LLM } from '../../rules/replay/replay-rules.js';
-import { formatTable } from '../format/format-table.js';
-import { agentText, neutralise } from '../format/neutralise-text.js';
-import type { Style } from '../terminal-style.js';
+import type { Citations, RuleSetReference } from '../model/records.js';
+import type { StoredRuleSet, StoredRuleSetSummary } from '../model/stored-rule-set.js';
+import { type DiffLine, diffLines } from '../rules/diff-lines.js';
+import type { ReplayedDecision, ReplayReport } from '../rules/replay/replay-rules.js';
+import { NOT_REJUDGED_LLM } from '../rules/replay/replay-rules.js';
+import { formatTable } from './format-table.js';
+import { agentText, neutralise } from './neutralise-text.js';
+import type { Style } from './terminal-style.js';
 
 /** A content hash as tables show it: `sha256:` and its first 12 hex digits. */
 export function shortHash(hash: string): string {

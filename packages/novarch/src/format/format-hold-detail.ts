@@ -1,10 +1,10 @@
 import type { OperatorDecisionResult } from '../operations/decide-hold-as-operator.js';
 import { describeWaiter, explainHoldState, holdStatusLabel } from '../operations/describe-hold-state.js';
 import type { HoldDetail } from '../operations/hold-operations.js';
-import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { formatInlineJson } from './format-table.js';
 import { agentText, neutralise } from './neutralise-text.js';
 import { paintStatus } from './paint-status.js';
+import { PLAIN_STYLE, type Style } from './terminal-style.js';
 
 const KEY_WIDTH = 11;
 

@@ -1,8 +1,8 @@
 import { holdStatusLabel } from '../operations/describe-hold-state.js';
 import type { HoldSummary } from '../operations/hold-operations.js';
-import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { cell, formatTable } from './format-table.js';
 import { paintStatus } from './paint-status.js';
+import { PLAIN_STYLE, type Style } from './terminal-style.js';
 
 const HEADERS = ['HOLD', 'STATUS', 'SESSION', 'ACTION', 'RECORD', 'DEADLINE', 'SUMMARY'];
 /** RECORD and SUMMARY come from the agent's tool input: the table says so under it. */

@@ -1,8 +1,8 @@
 import type { AuditRow } from '../operations/audit-rows.js';
 import { holdStatusLabel } from '../operations/describe-hold-state.js';
-import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { cell, formatTable } from './format-table.js';
 import { paintStatus } from './paint-status.js';
+import { PLAIN_STYLE, type Style } from './terminal-style.js';
 
 const HEADERS = ['TIME', 'SESSION', 'AGENT', 'ACTION', 'RECORD', 'VERDICT', 'RULES', 'HOLD'];
 /** RECORD comes from the agent's tool input: the table says so under it. */
