@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import os from 'node:os';
-import { createStyle } from '../format/terminal-style.js';
 import { buildProgram } from './build-program.js';
 import type { OperatorContext } from './commands/operator-context.js';
 import { ExitCode, type ExitCodeValue, exitCodeFor, isExpectedError } from './exit-codes.js';
+import { createStyle } from './terminal-style.js';
 
 /**
  * `novarch audit --json | head -5`: the reader closing the pipe early is not an error, so no EPIPE

@@ -2,7 +2,6 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { OperationRefusedError, OperatorUsageError } from '../../errors.js';
-import type { Style } from '../../format/terminal-style.js';
 import type { NovarchStore } from '../../model/novarch-store.js';
 import {
   checkOperatorName,
@@ -14,6 +13,7 @@ import { RemoteOperatorClient } from '../../remote/remote-operator-client.js';
 import type { ExitCodeValue } from '../exit-codes.js';
 import { withOperatorStore } from '../open-operator-store.js';
 import { type ResolvedStorePath, resolveStorePath } from '../resolve-store-path.js';
+import type { Style } from '../terminal-style.js';
 
 /** What commands read and write besides the store: the process's, or a test's. */
 export interface OperatorContext {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RulesError } from '../../errors.js';
 import { formatRuleSetDiff } from '../../format/rules-format.js';
-import { PLAIN_STYLE } from '../../format/terminal-style.js';
+import { plainText } from '../../format/styled-text.js';
 import { mayAccess, type OperatorPrincipal } from '../../identity/principal.js';
 import type { RuleSetStore } from '../../model/novarch-store.js';
 import type { StoredRuleSet, StoredRuleSetSummary } from '../../model/stored-rule-set.js';
@@ -203,7 +203,7 @@ export const RULES_ROUTES = [
       return {
         from: version(tenantId, from),
         to: version(tenantId, to),
-        diff: formatRuleSetDiff(from, to, PLAIN_STYLE),
+        diff: plainText(formatRuleSetDiff(from, to)),
       };
     },
   }),

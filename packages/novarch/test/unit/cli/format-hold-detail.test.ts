@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecidedHold, formatHoldDetail } from '../../../src/format/format-hold-detail.js';
+import * as holdDetail from '../../../src/format/format-hold-detail.js';
 import {
   action,
   checkedInHold,
@@ -10,6 +10,10 @@ import {
   session,
   verdict,
 } from './cli-fixtures.js';
+import { printed } from './printed.js';
+
+const formatHoldDetail = printed(holdDetail.formatHoldDetail);
+const formatDecidedHold = printed(holdDetail.formatDecidedHold);
 
 describe('formatHoldDetail', () => {
   it('shows the hold, session, action, verdict citations and the cited evidence', () => {

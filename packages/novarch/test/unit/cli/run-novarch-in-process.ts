@@ -1,7 +1,7 @@
 import { buildProgram } from '../../../src/cli/build-program.js';
 import type { OperatorContext } from '../../../src/cli/commands/operator-context.js';
 import { type ExitCodeValue, exitCodeFor } from '../../../src/cli/exit-codes.js';
-import { PLAIN_STYLE } from '../../../src/format/terminal-style.js';
+import { PLAIN_STYLE } from '../../../src/cli/terminal-style.js';
 
 /** What a `novarch` command printed and how it exited. */
 export interface CliResult {
