@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createStyle } from '../../../src/cli/terminal-style.js';
 import * as holdDetail from '../../../src/format/format-hold-detail.js';
 import {
   action,
@@ -124,6 +125,17 @@ describe('formatHoldDetail: is anything waiting on a pending hold?', () => {
   waiter     pid 4242 on agent-7, last check-in 2026-03-01T10:00:40.000Z
   decided    2026-03-01T10:01:00.000Z by bob
   rationale  not a double charge`);
+  });
+});
+
+describe('formatHoldDetail on a colour terminal', () => {
+  /** Before styled lines, the status was painted and then neutralised: `\x1b[31mdenied…` literally. */
+  it('colours the status and verdict without escaping its own colour codes', () => {
+    const colours = createStyle({ isTTY: true }, {});
+    const text = formatHoldDetail({ hold: deniedHold, verdict, citedEvidence: [] }, colours);
+    expect(text).toContain('  status     \u001b[31mdenied\u001b[39m\n');
+    expect(text).toContain('\u001b[1mHold\u001b[22m hold_1\n');
+    expect(text).not.toContain('\\x1b');
   });
 });
 
