@@ -26,7 +26,7 @@ export const novarchLayers: PackageLayers = {
     ['rules'],
     ['notify', 'identity'],
     ['store'],
-    ['errors.ts'],
+    ['errors.ts', 'novarch-version.ts'],
     ['model'],
   ],
   debt: {},
