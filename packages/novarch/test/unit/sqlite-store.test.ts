@@ -231,6 +231,23 @@ describe('openSqliteStore', () => {
     await migrated.close();
   });
 
+  it('opens a store at this schema version while another process holds the write lock', async () => {
+    const file = files.next();
+    await (await openSqliteStore(file)).close();
+    // Another process in the middle of a write: before, every open took the write lock to check
+    // the migrations, so under many writers opens failed with "database is locked".
+    const writer = new Database(file);
+    writer.exec('begin immediate');
+    try {
+      const store = await openSqliteStore(file);
+      expect(await store.listSessions()).toEqual([]);
+      await store.close();
+    } finally {
+      writer.exec('rollback');
+      writer.close();
+    }
+  });
+
   it('refuses a hold row with half a check-in as damaged', async () => {
     const file = files.next();
     const store = await openSqliteStore(file);
