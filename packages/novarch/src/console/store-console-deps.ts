@@ -38,7 +38,7 @@ export interface StoreConsoleDepsOptions {
   now?: () => Date;
   /** How many of a session's latest calls a hold shows (default 8). */
   recentCalls?: number;
-  /** How many sessions the sessions page lists, most recent first (default 100). */
+  /** How many sessions a page of the sessions page lists, most recent first (default 100). */
   sessionLimit?: number;
 }
 
@@ -118,15 +118,26 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
       return outcome;
     },
 
-    async listSessions(operator) {
-      const sessions = (await store.listSessions(within(operator, {}))).filter((session) =>
-        operatorCovers(operator, session),
+    async listSessions(operator, query = {}) {
+      const needle = query.search?.trim().toLowerCase() ?? '';
+      const matching = (await store.listSessions(within(operator, {}))).filter(
+        (session) =>
+          operatorCovers(operator, session) &&
+          (needle === '' ||
+            [session.id, session.tenantId, session.teamId, session.agentId].some((value) =>
+              value.toLowerCase().includes(needle),
+            )),
       );
-      sessions.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+      // Most recent first, in the store's order (start times may tie within a millisecond).
+      matching.reverse();
+      const size = options.sessionLimit ?? 100;
+      const pages = Math.max(1, Math.ceil(matching.length / size));
+      const page = Math.min(Math.max(1, query.page ?? 1), pages);
+      const sessions = matching.slice((page - 1) * size, page * size);
       const pending = await store.listHolds(within(operator, { status: 'pending' as const }));
       const at = now();
       const summaries: SessionSummary[] = [];
-      for (const session of sessions.slice(0, options.sessionLimit ?? 100)) {
+      for (const session of sessions) {
         const timeline = buildTimeline(session, ...(await timelineRecords(store, session)));
         const waiting = pending.filter(
           (hold) => hold.sessionId === session.id && pendingHoldState(hold, at) === 'waiting',
@@ -137,7 +148,7 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
         const status = session.killedAt !== undefined ? 'killed' : waiting > 0 || recent ? 'live' : 'idle';
         summaries.push({ session, status, lastActivityAt, calls: calls.length, pendingHolds: waiting });
       }
-      return summaries;
+      return { sessions: summaries, total: matching.length, page, pages };
     },
 
     async getSessionTimeline(operator, sessionId) {
