@@ -1,10 +1,9 @@
-import { pendingHoldState } from '../../model/hold-state.js';
 import type { AuditEntry } from '../../model/novarch-store.js';
-import type { HoldRecord } from '../../model/records.js';
 import { type AuditQuery, auditQueryString } from '../audit-query.js';
 import { describeHoldDecision } from '../describe-hold-decision.js';
 import { AUDIT_PAGE_SIZE } from '../search-store-audit.js';
 import { html, idPath, type Markup, timeTag } from './markup.js';
+import { pendingHoldLabel } from './pending-hold-label.js';
 import { renderMessage } from './render-layout.js';
 
 const FIELDS: { name: keyof AuditQuery; label: string; type?: string }[] = [
@@ -77,13 +76,4 @@ ${
       )}</tbody>
 </table>`
 }`;
-}
-
-/**
- * A pending hold as Triage and the session page name it: `waiting` (an agent waits on it),
- * `abandoned` (its agent stopped: nothing will run the write) or `expired` (past its deadline).
- */
-function pendingHoldLabel(hold: HoldRecord, now: Date): string {
-  const state = pendingHoldState(hold, now) ?? 'waiting';
-  return state === 'waiting' ? 'pending (waiting)' : `pending (${state}: the write will not run)`;
 }

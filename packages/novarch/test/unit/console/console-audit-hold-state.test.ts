@@ -9,7 +9,7 @@ let world: ConsoleWorld;
 afterEach(() => world?.close());
 
 describe('console audit: the state of a pending hold', () => {
-  it('says waiting for a hold an agent waits on, and expired past its deadline', async () => {
+  it('says waiting for a hold an agent waits on, and expired past its deadline, in the audit and on its session page', async () => {
     world = await createConsoleWorld();
     await world.refund({ tenantId: 'acme', amount: 900 });
     const session = await world.engine.openSession({
@@ -30,5 +30,10 @@ describe('console audit: the state of a pending hold', () => {
     const page = await (await client.get('/console/audit?tenant=acme')).text();
     expect(page).toContain('<td>pending (waiting)</td>');
     expect(page).toContain('<td>pending (expired: the write will not run)</td>');
+    // The session page says the same.
+    const timeline = await (await client.get(`/console/sessions/${session.id}`)).text();
+    expect(timeline).toContain(
+      '<span class="hold-status">hold pending (expired: the write will not run)</span>',
+    );
   });
 });
