@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, startFakeAnthropic } from '@holodeck/testkit';
+import { reply, startFakeAnthropic, waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type NovarchStore, openSqliteStore } from '../../src/index.js';
@@ -68,24 +68,14 @@ async function openStore(file: string): Promise<NovarchStore> {
 }
 
 /** Polls `probe` until it gives a value; fails early when the agent exits, or at the deadline. */
-async function eventually<T>(
-  what: string,
-  agent: StoreChild,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  let exit: Awaited<StoreChild['exited']> | undefined;
-  void agent.exited.then((result) => {
-    exit = result;
+function eventually<T>(what: string, agent: StoreChild, probe: () => Promise<T | undefined>): Promise<T> {
+  const polled = new AbortController();
+  const exitedFirst = agent.exited.then((exit) => {
+    if (polled.signal.aborted) return new Promise<never>(() => {});
+    throw new Error(`the agent exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stderr}`);
   });
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (exit !== undefined)
-      throw new Error(`the agent exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stderr}`);
-    if (Date.now() >= deadline) throw new Error(`no ${what} within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const found = waitUntil(probe, { timeoutMs: WAIT_MS, what, intervalMs: 50 }).finally(() => polled.abort());
+  return Promise.race([found, exitedFirst]);
 }
 
 const refundLine = z.object({ customer_id: z.string(), amount: z.number() });
