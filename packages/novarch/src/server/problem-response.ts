@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { ZodError } from 'zod';
 import { DecisionError } from '../engine/decision-error.js';
 import { NovarchError, OperationRefusedError, OperatorUsageError } from '../errors.js';
-import { IdentityError } from '../identity/identity-store.js';
+import { IdentityError } from '../identity/identity-error.js';
 import { NovarchStoreError, UnknownRecordError } from '../store/novarch-store-error.js';
 import { notFound, ProblemError, type ProblemIssue } from './problem-error.js';
 
