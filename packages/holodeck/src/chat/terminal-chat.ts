@@ -12,10 +12,12 @@ import { describeApproval } from './approval-view.js';
 import { type ChatStyle, createChatStyle } from './chat-style.js';
 import { saveTranscript, type Transcript, type TranscriptTurn } from './chat-transcript.js';
 import { describeTools } from './describe-tools.js';
+import { editInExternalEditor } from './external-editor.js';
 import { type Key, LineEditor } from './line-editor.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { appendPromptHistory, readPromptHistory } from './prompt-history.js';
-import { describeCommands, KEYS_HELP, parsePromptInput } from './slash-commands.js';
+import { describeCommands, KEYS_HELP, parsePromptInput, SLASH_COMMANDS } from './slash-commands.js';
+import { wrapForTerminal } from './terminal-text-width.js';
 import { type ChatScreen, TurnView } from './turn-view.js';
 import { contextWindow, turnFooter, UsageSummary } from './usage-summary.js';
 
@@ -63,7 +65,21 @@ export async function runTerminalChat(
   };
   const backend = selectBackend(agent);
   const history = readPromptHistory(agent.directory);
-  const editor = new LineEditor(screen.write, screen.columns, history);
+  const editor = new LineEditor(screen.write, screen.columns, history, {
+    completions: SLASH_COMMANDS.map((command) => `/${command.name}`),
+    dim: style.dim,
+    openEditor: (text) => {
+      // The editor owns the terminal until it exits: cooked mode, no bracketed paste.
+      io.output.write('\u001b[?2004l');
+      io.input.setRawMode(false);
+      try {
+        return editInExternalEditor(text);
+      } finally {
+        io.input.setRawMode(true);
+        io.output.write('\u001b[?2004h');
+      }
+    },
+  });
   const ended = new AbortController();
   let signalled = false;
   const endBySignal = () => {
@@ -104,7 +120,7 @@ export async function runTerminalChat(
     onKey = (text, key) => chat.key(text, key);
     screen.write(
       `${style.bold(neutraliseTerminalText(agent.config.name))} ${style.dim(`(${agent.config.model.provider} ${agent.config.model.name})`)}\r\n` +
-        `${style.dim('/help for commands · Ctrl+C interrupts · Ctrl+D or /exit ends')}\r\n`,
+        `${style.dim('/help for commands · Ctrl+C or Esc interrupts · Ctrl+D or /exit ends')}\r\n`,
     );
     await chat.run();
     const sessionId = session.sessionId;
@@ -142,6 +158,9 @@ class ChatLoop {
   private turns: TranscriptTurn[] = [];
   private offered: string[] | undefined;
   private interrupted = false;
+  /** When the approval being asked was asked, and how long this turn waited for the human. */
+  private askedAt: number | undefined;
+  private approvalWaitMs = 0;
   private stopEnd: (() => void) | undefined;
   /** Keys typed while a turn runs: replayed into the next prompt (type-ahead), never into an approval. */
   private typeAhead: { text: string | undefined; key: Key }[] = [];
@@ -164,7 +183,7 @@ class ChatLoop {
       this.editor.key(text, key);
       return;
     }
-    if (mode.kind === 'turn' && key.ctrl && key.name === 'c') {
+    if (mode.kind === 'turn' && ((key.ctrl && key.name === 'c') || key.name === 'escape')) {
       this.interrupt(mode.view);
       return;
     }
@@ -212,8 +231,9 @@ class ChatLoop {
     }
   }
 
+  /** Prints text above the prompt, word-wrapped to the terminal's width. */
   private print(text: string): void {
-    this.screen.write(`${text.replace(/\r?\n/g, '\r\n')}\r\n`);
+    this.screen.write(`${wrapForTerminal(text, this.screen.columns()).replace(/\r?\n/g, '\r\n')}\r\n`);
   }
 
   private async command(name: string, argument: string): Promise<void> {
@@ -259,6 +279,7 @@ class ChatLoop {
     const view = new TurnView(this.screen, this.style);
     this.mode = { kind: 'turn', view };
     this.interrupted = false;
+    this.approvalWaitMs = 0;
     const record: TranscriptTurn = { user: message, assistant: '', tool_calls: [], interrupted: false };
     this.turns.push(record);
     let result: ExecutionResult | undefined;
@@ -293,7 +314,7 @@ class ChatLoop {
       this.usage.add(result);
       record.token_usage = result.token_usage;
       record.cost_usd = result.cost_usd;
-      const footer = turnFooter(result, contextWindow(this.config.model.provider));
+      const footer = turnFooter(result, contextWindow(this.config.model.provider), this.approvalWaitMs);
       view.finish(result, `${this.interrupted ? '  (interrupted)' : ''}${footer.text}`);
       if (footer.warning) this.print(this.style.yellow(`warning ${footer.warning}`));
     } else {
@@ -313,21 +334,29 @@ class ChatLoop {
     // What was typed before the question is not an answer to it.
     this.typeAhead = [];
     this.mode = { kind: 'approval', request, view };
+    this.askedAt = Date.now();
     this.print(describeApproval(request, this.style, this.screen.columns()));
-    this.screen.write(
-      `${this.style.bold('Allow?')} ${this.style.dim('[y] once · [a] for this session · [n] deny with a reason · Ctrl+C interrupts')} `,
+    this.print(
+      `${this.style.bold('Allow?')} ${this.style.dim('[y] once · [a] for this session · [n] deny with a reason · Ctrl+C or Esc interrupts')}`,
     );
+  }
+
+  /** The human answered: the wait is not the turn's time. */
+  private answered(): void {
+    if (this.askedAt !== undefined) this.approvalWaitMs += Date.now() - this.askedAt;
+    this.askedAt = undefined;
   }
 
   private approvalKey(mode: Extract<Mode, { kind: 'approval' }>, text: string | undefined, key: Key): void {
     const answer = (decision: ApprovalDecision, label: string) => {
-      this.screen.write(`${label}\r\n`);
+      this.answered();
+      this.print(label);
       mode.request.respond(decision);
       this.mode = { kind: 'turn', view: mode.view };
       mode.view.start();
     };
-    if (key.ctrl && key.name === 'c') {
-      this.screen.write('\r\n');
+    if ((key.ctrl && key.name === 'c') || key.name === 'escape') {
+      this.answered();
       mode.request.respond({ behavior: 'deny', reason: 'the user interrupted the turn' });
       this.mode = { kind: 'turn', view: mode.view };
       this.interrupt(mode.view);
@@ -346,11 +375,11 @@ class ChatLoop {
       return;
     }
     if (choice === 'n') {
-      this.screen.write('\r\n');
       void this.editor.read(this.style.bold('Reason (the agent is told): '), false).then((read) => {
+        this.answered();
         const reason = read.kind === 'line' && read.text.trim() ? read.text.trim() : 'no reason given';
         mode.request.respond({ behavior: 'deny', reason });
-        this.screen.write(`${this.style.yellow('denied')}\r\n`);
+        this.print(this.style.yellow('denied'));
         this.mode = { kind: 'turn', view: mode.view };
         mode.view.start();
       });
