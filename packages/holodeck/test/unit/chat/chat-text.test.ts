@@ -53,8 +53,8 @@ describe('wrapLine and terminalTextWidth', () => {
       '                .json file',
     ]);
     expect(wrapForTerminal('  + a line of content that is long enough to wrap', 30).split('\n')).toEqual([
-      '  + a line of content that',
-      '    is long enough to wrap',
+      '  + a line of content that is',
+      '    long enough to wrap',
     ]);
     for (const line of wrapForTerminal(help, 40).split('\n')) expect(terminalTextWidth(line)).toBeLessThan(40);
   });
