@@ -7,9 +7,11 @@ import type {
   ExecutionResult,
 } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
+import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
+import type { ChatRecording } from '../recording/chat-recording.js';
 import { describeApproval } from './approval-view.js';
-import { type ChatStyle, createChatStyle } from './chat-style.js';
+import { type ChatStyle, createChatStyle, terminalSupportsHyperlinks } from './chat-style.js';
 import { saveTranscript, type Transcript, type TranscriptTurn } from './chat-transcript.js';
 import { describeTools } from './describe-tools.js';
 import { editInExternalEditor } from './external-editor.js';
@@ -37,6 +39,8 @@ export interface TerminalChatOptions {
   signal?: AbortSignal;
   /** How `holodeck` was called, for the resume hint. */
   command?: string;
+  /** `--record`/`--replay`: the model traffic of this chat is recorded or replayed, a turn per message. */
+  recording?: ChatRecording;
 }
 
 /** How the chat ended. */
@@ -56,14 +60,25 @@ export async function runTerminalChat(
   io: TerminalChatIO,
   options: TerminalChatOptions = {},
 ): Promise<TerminalChatOutcome> {
-  const agent = await loadAgent(agentFile, options.env ? { env: options.env } : {});
-  const style = createChatStyle(io.colour);
+  const loaded = await loadAgent(agentFile, options.env ? { env: options.env } : {});
+  const { recording } = options;
+  if (recording) return recording.run(() => terminalChat(recording.agent(loaded), agentFile, io, options));
+  return terminalChat(loaded, agentFile, io, options);
+}
+
+async function terminalChat(
+  agent: LoadedAgent,
+  agentFile: string,
+  io: TerminalChatIO,
+  options: TerminalChatOptions,
+): Promise<TerminalChatOutcome> {
+  const style = createChatStyle(io.colour, { hyperlinks: terminalSupportsHyperlinks(options.env ?? process.env) });
   const screen: ChatScreen = {
     write: (text) => io.output.write(text),
     columns: () => io.output.columns || 80,
     rows: () => io.output.rows || 24,
   };
-  const backend = selectBackend(agent);
+  const backend = selectBackend(agent, options.recording?.backendOptions() ?? {});
   const history = readPromptHistory(agent.directory);
   const editor = new LineEditor(screen.write, screen.columns, history, {
     completions: SLASH_COMMANDS.map((command) => `/${command.name}`),
@@ -116,6 +131,7 @@ export async function runTerminalChat(
       style,
       history,
       ended.signal,
+      options.recording,
     );
     onKey = (text, key) => chat.key(text, key);
     screen.write(
@@ -161,6 +177,8 @@ class ChatLoop {
   /** When the approval being asked was asked, and how long this turn waited for the human. */
   private askedAt: number | undefined;
   private approvalWaitMs = 0;
+  /** Messages sent so far: the recording's turn. */
+  private sent = 0;
   private stopEnd: (() => void) | undefined;
   /** Keys typed while a turn runs: replayed into the next prompt (type-ahead), never into an approval. */
   private typeAhead: { text: string | undefined; key: Key }[] = [];
@@ -175,6 +193,7 @@ class ChatLoop {
     private readonly style: ChatStyle,
     private readonly history: string[],
     private readonly ended: AbortSignal,
+    private readonly recording: ChatRecording | undefined,
   ) {}
 
   key(text: string | undefined, key: Key): void {
@@ -280,6 +299,7 @@ class ChatLoop {
     this.mode = { kind: 'turn', view };
     this.interrupted = false;
     this.approvalWaitMs = 0;
+    this.recording?.turn(++this.sent);
     const record: TranscriptTurn = { user: message, assistant: '', tool_calls: [], interrupted: false };
     this.turns.push(record);
     let result: ExecutionResult | undefined;

@@ -47,12 +47,6 @@ export async function chatCommand(
   );
   // Loaded on use: the Claude SDK is large and `validate`/`schema` do not need it.
   if (options.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
-    if (recording)
-      throw new UsageError(
-        options.record !== undefined ? '--record' : '--replay',
-        'records chat -p and a conversation on piped input, not the terminal chat',
-        'pipe the messages in (one per line), or use -p',
-      );
     const { runTerminalChat } = await import('../../chat/terminal-chat.js');
     const outcome = await runTerminalChat(
       file,
