@@ -20,7 +20,8 @@ export interface ChatStyle {
  * terminals known to (iTerm2, WezTerm, VS Code, Ghostty, kitty, Windows Terminal, Konsole, VTE ≥ 0.50).
  */
 export function terminalSupportsHyperlinks(env: Record<string, string | undefined> = process.env): boolean {
-  if (env.FORCE_HYPERLINK !== undefined) return env.FORCE_HYPERLINK !== '0' && env.FORCE_HYPERLINK !== 'false';
+  if (env.FORCE_HYPERLINK !== undefined)
+    return env.FORCE_HYPERLINK !== '0' && env.FORCE_HYPERLINK !== 'false';
   if (env.TERM === 'dumb') return false;
   if (['iTerm.app', 'WezTerm', 'vscode', 'ghostty'].includes(env.TERM_PROGRAM ?? '')) return true;
   if (env.WT_SESSION || env.KITTY_WINDOW_ID || env.KONSOLE_VERSION || env.TERM === 'xterm-kitty') return true;

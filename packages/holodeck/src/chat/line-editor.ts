@@ -210,7 +210,11 @@ export class LineEditor {
         return;
       case 'r':
         if (this.historyIndex < 0) return;
-        this.search = { query: '', index: this.history.length, before: { buffer: this.buffer, cursor: this.cursor } };
+        this.search = {
+          query: '',
+          index: this.history.length,
+          before: { buffer: this.buffer, cursor: this.cursor },
+        };
         this.render();
         return;
       case 'x':
@@ -376,8 +380,7 @@ export class LineEditor {
     const search = this.search;
     if (!search) return;
     const find = (query: string, from: number) => {
-      for (let index = from; index >= 0; index--)
-        if (this.history[index]?.includes(query)) return index;
+      for (let index = from; index >= 0; index--) if (this.history[index]?.includes(query)) return index;
       return undefined;
     };
     const name = key.name;
@@ -491,7 +494,8 @@ export class LineEditor {
       : this.buffer;
     const shownCursor = search ? shownBuffer.length : this.cursor;
     const savedPrompt = this.prompt;
-    if (search) this.prompt = `(history search) ${search.query}${shownBuffer || !search.query ? '' : ' (no match)'}: `;
+    if (search)
+      this.prompt = `(history search) ${search.query}${shownBuffer || !search.query ? '' : ' (no match)'}: `;
     const display = shownBuffer.replace(/\t/g, '  ');
     const lines = this.lines(display);
     out += lines.join('\r\n');

@@ -14,7 +14,12 @@ function settledEnd(text: string): number {
     offset += line.length + 1;
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && !line.trim().slice(marker.length))
+      if (
+        marker &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        !line.trim().slice(marker.length)
+      )
         fence = undefined;
       if (!fence) settled = offset;
       continue;

@@ -72,7 +72,9 @@ async function terminalChat(
   io: TerminalChatIO,
   options: TerminalChatOptions,
 ): Promise<TerminalChatOutcome> {
-  const style = createChatStyle(io.colour, { hyperlinks: terminalSupportsHyperlinks(options.env ?? process.env) });
+  const style = createChatStyle(io.colour, {
+    hyperlinks: terminalSupportsHyperlinks(options.env ?? process.env),
+  });
   const screen: ChatScreen = {
     write: (text) => io.output.write(text),
     columns: () => io.output.columns || 80,
@@ -134,10 +136,10 @@ async function terminalChat(
       options.recording,
     );
     onKey = (text, key) => chat.key(text, key);
-    screen.write(
-      `${style.bold(neutraliseTerminalText(agent.config.name))} ${style.dim(`(${agent.config.model.provider} ${agent.config.model.name})`)}\r\n` +
-        `${style.dim('/help for commands · Ctrl+C or Esc interrupts · Ctrl+D or /exit ends')}\r\n`,
-    );
+    const header =
+      `${style.bold(neutraliseTerminalText(agent.config.name))} ${style.dim(`(${agent.config.model.provider} ${agent.config.model.name})`)}\n` +
+      style.dim('/help for commands · Ctrl+C or Esc interrupts · Ctrl+D or /exit ends');
+    screen.write(`${wrapForTerminal(header, screen.columns()).replace(/\n/g, '\r\n')}\r\n`);
     await chat.run();
     const sessionId = session.sessionId;
     return { sessionId, signalled };

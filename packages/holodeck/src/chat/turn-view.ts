@@ -50,7 +50,11 @@ export class TurnView {
     private readonly screen: ChatScreen,
     private readonly style: ChatStyle,
   ) {
-    this.answer = new StreamedMarkdown(style, () => screen.columns(), () => screen.rows());
+    this.answer = new StreamedMarkdown(
+      style,
+      () => screen.columns(),
+      () => screen.rows(),
+    );
   }
 
   start(): void {
@@ -131,7 +135,9 @@ export class TurnView {
   finish(_result: ExecutionResult | undefined, footer: string): void {
     this.stopSpinner();
     this.endText();
-    this.screen.write(`${this.style.dim(footer)}\r\n`);
+    this.screen.write(
+      `${wrapForTerminal(this.style.dim(footer), this.screen.columns()).replace(/\n/g, '\r\n')}\r\n`,
+    );
   }
 
   stopSpinner(): void {

@@ -142,13 +142,19 @@ describe('LineEditor keys', () => {
 
   it('searches the history with Ctrl+R: typing narrows, Ctrl+R goes further back, Enter sends the match', async () => {
     const history = ['deploy staging', 'list files', 'deploy production', 'hello'];
-    expect(await read(`${ctrl('r')}dep${ENTER}`, history)).toEqual({ kind: 'line', text: 'deploy production' });
+    expect(await read(`${ctrl('r')}dep${ENTER}`, history)).toEqual({
+      kind: 'line',
+      text: 'deploy production',
+    });
     expect(await read(`${ctrl('r')}dep${ctrl('r')}${ENTER}`, history)).toEqual({
       kind: 'line',
       text: 'deploy staging',
     });
     // → takes the match into the line to edit it; Ctrl+G cancels the search and keeps the draft.
-    expect(await read(`${ctrl('r')}list${RIGHT}!${ENTER}`, history)).toEqual({ kind: 'line', text: 'list files!' });
+    expect(await read(`${ctrl('r')}list${RIGHT}!${ENTER}`, history)).toEqual({
+      kind: 'line',
+      text: 'list files!',
+    });
     expect(await read(`draft${ctrl('r')}dep${ctrl('g')}${ENTER}`, history)).toEqual({
       kind: 'line',
       text: 'draft',
@@ -199,7 +205,9 @@ describe('LineEditor keys', () => {
     const editor = new LineEditor(screen.write, screen.columns, [], {
       openEditor: (text) => {
         seen.push(text);
-        return seen.length === 1 ? { text: `${text} and more\nsecond line\n` } : { error: 'the editor vi did not start' };
+        return seen.length === 1
+          ? { text: `${text} and more\nsecond line\n` }
+          : { error: 'the editor vi did not start' };
       },
     });
     const input = new PassThrough();

@@ -56,7 +56,8 @@ describe('wrapLine and terminalTextWidth', () => {
       '  + a line of content that is',
       '    long enough to wrap',
     ]);
-    for (const line of wrapForTerminal(help, 40).split('\n')) expect(terminalTextWidth(line)).toBeLessThan(40);
+    for (const line of wrapForTerminal(help, 40).split('\n'))
+      expect(terminalTextWidth(line)).toBeLessThan(40);
   });
 });
 

@@ -87,6 +87,7 @@ describe('tool lines', () => {
     expect(written.split('Hello there.')).toHaveLength(2);
     expect(written).not.toContain('**there**');
     // No redraw climbs above the block being written (at most its own rows).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: reading cursor moves is the point
     const climbs = [...written.matchAll(/\u001b\[(\d+)A/g)].map((match) => Number(match[1]));
     expect(Math.max(0, ...climbs)).toBeLessThanOrEqual(2);
   });
