@@ -101,7 +101,7 @@ export class TurnView {
       }
       case 'hold-pending': {
         this.endText();
-        this.line(describePendingHold(event.hold, this.style));
+        this.line(describePendingHold(event.hold, this.style), false);
         const { hold } = event;
         this.spin(() => holdWaitText(hold, Date.now()));
         return;
@@ -123,11 +123,15 @@ export class TurnView {
     }
   }
 
-  /** Prints a line (or several) above the spinner. */
-  line(text: string): void {
+  /**
+   * Prints a line (or several) above the spinner, word-wrapped to the width; `wrap: false` for
+   * commands to copy (the terminal wraps them softly, so they paste as one line).
+   */
+  line(text: string, wrap = true): void {
     const shown = this.spinnerShown;
     this.hideSpinner();
-    this.screen.write(`${wrapForTerminal(text, this.screen.columns()).replace(/\r?\n/g, '\r\n')}\r\n`);
+    const fitted = wrap ? wrapForTerminal(text, this.screen.columns()) : text;
+    this.screen.write(`${fitted.replace(/\r?\n/g, '\r\n')}\r\n`);
     if (shown) this.drawSpinner();
   }
 

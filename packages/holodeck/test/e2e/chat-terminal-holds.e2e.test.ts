@@ -209,8 +209,14 @@ describe.each(backendVariants())(
       );
       const agent = governedAgent(2);
       const holdId = await chatUntilHeld(agent);
+      // Wrapped at a word boundary to the terminal's width.
       await terminal?.waitFor(
-        `⊘ hold ${holdId} timed out: no operator decision before the deadline; the session is stopped`,
+        new RegExp(
+          `⊘ hold ${holdId} timed out: no operator decision before the deadline; the session is stopped`.replace(
+            / /g,
+            '\\s+',
+          ),
+        ),
       );
       await terminal?.waitFor(/Novarch killed session/);
       await terminal?.waitFor(PROMPT);

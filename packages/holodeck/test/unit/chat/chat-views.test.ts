@@ -6,6 +6,7 @@ import { createChatStyle } from '../../../src/chat/chat-style.js';
 import {
   describePendingHold,
   describeResolvedHold,
+  formatDeadline,
   holdCountdown,
   holdWaitText,
 } from '../../../src/chat/hold-view.js';
@@ -235,12 +236,25 @@ describe('hold view', () => {
     expect(lines[0]).toBe('⏸ refund_order is held for an operator (rule TEAM-2)');
     expect(lines[1]).toBe('  why: TEAM-2 v1 (hold): Refunds over 500 are held for a human.');
     expect(lines[2]).toMatch(
-      /^ {2}hold hold_1 · no decision by \d\d:\d\d:\d\d refuses it and stops the session$/,
+      /^ {2}hold hold_1 · no decision by 2026-12-01 \d\d:\d\d:00 \S+ refuses it and stops the session$/,
     );
     expect(lines.slice(3)).toEqual([
       '  approve: novarch holds approve hold_1 --store /tmp/novarch.db',
       '  deny:    novarch holds deny hold_1 --store /tmp/novarch.db --rationale "…"',
     ]);
+    // Governed by a Novarch server: the hold's page in its console too.
+    const served = { ...hold, consoleUrl: 'https://novarch.internal:7311/console/holds/hold_1' };
+    expect(describePendingHold(served, plain).split('\n').at(-1)).toBe(
+      '  console: https://novarch.internal:7311/console/holds/hold_1',
+    );
+  });
+
+  it('writes the deadline with its date and time zone', () => {
+    expect(formatDeadline('2026-12-01T10:02:00.000Z', 'UTC')).toBe('2026-12-01 10:02:00 UTC');
+    expect(formatDeadline('2026-12-01T10:02:00.000Z', 'Europe/Paris')).toMatch(
+      /^2026-12-01 11:02:00 (CET|GMT\+1)$/,
+    );
+    expect(formatDeadline('2026-12-01T23:30:00.000Z', 'Asia/Tokyo')).toMatch(/^2026-12-02 08:30:00 /);
   });
 
   it('says how the hold ended', () => {
