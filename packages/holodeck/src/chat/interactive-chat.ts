@@ -101,7 +101,11 @@ async function lineChat(
       ...agent.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
       ...backend.warnings,
     ]);
-    const session = await backend.createSession(options.resume ? { resume: options.resume } : {});
+    // Nobody can answer an approval here: calls that would ask are refused, naming the setting.
+    const session = await backend.createSession({
+      approvals: 'refuse',
+      ...(options.resume ? { resume: options.resume } : {}),
+    });
     const lines = createInterface({ input: io.input, terminal: false });
     const stop = () => {
       lines.close();
