@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { emitKeypressEvents } from 'node:readline';
 import type {
   AgentSession,
@@ -10,7 +11,7 @@ import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
 import type { ChatRecording } from '../recording/chat-recording.js';
-import { describeApproval } from './approval-view.js';
+import { describeApproval, type ShownDiffLine } from './approval-view.js';
 import { type ChatStyle, createChatStyle, terminalSupportsHyperlinks } from './chat-style.js';
 import { saveTranscript, type Transcript, type TranscriptTurn } from './chat-transcript.js';
 import { describeTools } from './describe-tools.js';
@@ -18,6 +19,8 @@ import { editInExternalEditor } from './external-editor.js';
 import { type Key, LineEditor } from './line-editor.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { appendPromptHistory, readPromptHistory } from './prompt-history.js';
+import { readSavedApprovals, saveAlwaysAllowed, savedApprovalsPath } from './saved-approvals.js';
+import { shownToolName } from './shown-tool-name.js';
 import { describeCommands, KEYS_HELP, parsePromptInput, SLASH_COMMANDS } from './slash-commands.js';
 import { wrapForTerminal } from './terminal-text-width.js';
 import { type ChatScreen, TurnView } from './turn-view.js';
@@ -181,6 +184,8 @@ class ChatLoop {
   private approvalWaitMs = 0;
   /** Messages sent so far: the recording's turn. */
   private sent = 0;
+  /** Tools the user always allows for this agent (`.holodeck/chat-approvals.json`). */
+  private readonly alwaysAllowed: Set<string>;
   private stopEnd: (() => void) | undefined;
   /** Keys typed while a turn runs: replayed into the next prompt (type-ahead), never into an approval. */
   private typeAhead: { text: string | undefined; key: Key }[] = [];
@@ -196,7 +201,9 @@ class ChatLoop {
     private readonly history: string[],
     private readonly ended: AbortSignal,
     private readonly recording: ChatRecording | undefined,
-  ) {}
+  ) {
+    this.alwaysAllowed = readSavedApprovals(directory);
+  }
 
   key(text: string | undefined, key: Key): void {
     const mode = this.mode;
@@ -318,7 +325,7 @@ class ChatLoop {
         }
         if (event.type === 'finish') result = event.result;
         if (event.type === 'approval-request') {
-          this.approve(event.request, view);
+          await this.approve(event.request, view);
           continue;
         }
         if (event.type === 'error' && this.interrupted) continue;
@@ -351,16 +358,39 @@ class ChatLoop {
     void this.session.interrupt().catch(() => {});
   }
 
-  private approve(request: ApprovalRequest, view: TurnView): void {
+  private async approve(request: ApprovalRequest, view: TurnView): Promise<void> {
+    if (this.alwaysAllowed.has(request.toolName)) {
+      request.respond({ behavior: 'allow', scope: 'session' });
+      view.line(
+        this.style.dim(
+          `${shownToolName(request.toolName)} allowed: always allowed for this agent (${this.shownPath(savedApprovalsPath(this.directory))})`,
+        ),
+      );
+      return;
+    }
     view.stopSpinner();
     // What was typed before the question is not an answer to it.
     this.typeAhead = [];
+    const existing = await this.existingFileDiff(request);
     this.mode = { kind: 'approval', request, view };
     this.askedAt = Date.now();
-    this.print(describeApproval(request, this.style, this.screen.columns()));
+    this.print(describeApproval(request, this.style, this.screen.columns(), existing));
     this.print(
-      `${this.style.bold('Allow?')} ${this.style.dim('[y] once · [a] for this session · [n] deny with a reason · Ctrl+C or Esc interrupts')}`,
+      `${this.style.bold('Allow?')} ${this.style.dim('[y] once · [a] for this session · [t] always for this agent · [n] deny with a reason · Ctrl+C or Esc interrupts')}`,
     );
+  }
+
+  /** A `Write` over an existing file: the diff from what it holds now (`existing-file-diff.ts`, loaded on use). */
+  private async existingFileDiff(request: ApprovalRequest): Promise<ShownDiffLine[] | undefined> {
+    if (request.toolName !== 'Write') return undefined;
+    const base = path.resolve(this.directory, this.config.claude?.working_directory ?? '.');
+    return (await import('./existing-file-diff.js')).existingFileDiff(request, base);
+  }
+
+  /** A path as the user reads it: relative to where the chat runs, when under it. */
+  private shownPath(file: string): string {
+    const relative = path.relative(process.cwd(), file);
+    return relative && !relative.startsWith('..') ? relative : file;
   }
 
   /** The human answered: the wait is not the turn's time. */
@@ -392,7 +422,20 @@ class ChatLoop {
     if (choice === 'a') {
       answer(
         { behavior: 'allow', scope: 'session' },
-        this.style.green(`allowed ${neutraliseTerminalText(mode.request.toolName)} for this session`),
+        this.style.green(`allowed ${shownToolName(mode.request.toolName)} for this session`),
+      );
+      return;
+    }
+    if (choice === 't') {
+      const failed = saveAlwaysAllowed(this.directory, this.alwaysAllowed, mode.request.toolName);
+      const name = shownToolName(mode.request.toolName);
+      answer(
+        { behavior: 'allow', scope: 'session' },
+        failed
+          ? `${this.style.green(`allowed ${name} for this session`)} ${this.style.yellow(`(not saved: ${neutraliseTerminalText(failed)})`)}`
+          : this.style.green(
+              `allowed ${name} always for this agent (saved in ${this.shownPath(savedApprovalsPath(this.directory))}; delete it there to be asked again)`,
+            ),
       );
       return;
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { toolUse } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
 import { type ChatTerminal, startChatTerminal } from './chat-terminal-harness.js';
@@ -117,5 +118,91 @@ describe('tool approvals on Claude', () => {
     expect(outcome.stderr).toContain(
       'remove it; on Claude, claude.permission_mode and claude.allowed_tools decide',
     );
+  });
+});
+
+describe('approvals remembered and shown (terminal chat)', () => {
+  it('"[t] always for this agent" is saved: the next chat of the agent does not ask', async () => {
+    await aiSdk.start();
+    try {
+      aiSdk.script(
+        aiSdk.callTool('save_note', { text: 'one' }),
+        aiSdk.reply('first done'),
+        aiSdk.callTool('save_note', { text: 'two' }),
+        aiSdk.reply('second done'),
+      );
+      const agent = aiSdk.agent({ tools: [tool('save_note', 'saveNote')] }, { 'notes.mjs': NOTES });
+      let terminal = startChatTerminal([agent.file], agent.env, agent.directory);
+      await terminal.waitFor(PROMPT);
+      terminal.type(`note one${ENTER}`);
+      await terminal.waitFor('[t] always for this agent');
+      terminal.type('t');
+      await terminal.waitFor('first done');
+      await terminal.waitFor(PROMPT);
+      expect(terminal.text()).toMatch(
+        /allowed save_note always for this agent \(saved in\s+\.holodeck\/chat-approvals\.json;/,
+      );
+      terminal.type(`/exit${ENTER}`);
+      await terminal.exited;
+      expect(
+        JSON.parse(readFileSync(path.join(agent.directory, '.holodeck', 'chat-approvals.json'), 'utf8')),
+      ).toEqual({
+        always_allowed: ['save_note'],
+      });
+      terminal = startChatTerminal([agent.file], agent.env, agent.directory);
+      await terminal.waitFor(PROMPT);
+      terminal.type(`note two${ENTER}`);
+      await terminal.waitFor('second done');
+      await terminal.waitFor(PROMPT);
+      expect(terminal.text()).not.toContain('Allow?');
+      expect(terminal.text()).toContain('save_note allowed: always allowed for this agent');
+      expect(readFileSync(path.join(agent.directory, 'notes.log'), 'utf8')).toBe('one\ntwo\n');
+      terminal.type(`/exit${ENTER}`);
+      await terminal.exited;
+      aiSdk.checkAndReset();
+    } finally {
+      await aiSdk.close();
+    }
+  });
+
+  it('a Write over an existing file shows the diff from what the file holds now (Claude)', async () => {
+    await claude.start();
+    try {
+      const agent = claude.agent(
+        { claude: { working_directory: '.', file_system: { read: true, write: true } } },
+        { 'plan.md': 'keep one\nkeep two\nold line\nkeep three\n' },
+      );
+      const plan = path.join(agent.directory, 'plan.md');
+      // The CLI writes over a file only after reading it.
+      claude.script(
+        toolUse('Read', { file_path: plan }),
+        toolUse('Write', {
+          file_path: plan,
+          content: 'keep one\nkeep two\nchanged line\nkeep three\nadded line\n',
+        }),
+        claude.reply('Written.'),
+      );
+      const terminal = startChatTerminal([agent.file], agent.env, agent.directory);
+      await terminal.waitFor(PROMPT);
+      terminal.type(`update the plan${ENTER}`);
+      await terminal.waitFor('Allow?');
+      const shown = terminal.text();
+      expect(shown).toContain('replaces the existing file:');
+      expect(shown).toMatch(/^ {4}keep two$/m);
+      expect(shown).toMatch(/^ {2}- old line$/m);
+      expect(shown).toMatch(/^ {2}\+ changed line$/m);
+      expect(shown).toMatch(/^ {2}\+ added line$/m);
+      // Unchanged lines are context, not additions.
+      expect(shown).not.toMatch(/\+ keep one/);
+      terminal.type('n');
+      await terminal.waitFor('Reason (the agent is told):');
+      terminal.type(`not now${ENTER}`);
+      await terminal.waitFor(PROMPT);
+      terminal.type(`/exit${ENTER}`);
+      await terminal.exited;
+      claude.discardScript();
+    } finally {
+      await claude.close();
+    }
   });
 });
