@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { type ExecutionResult, emptyTokenUsage, type TokenUsage } from '../contract/index.js';
+import { describeMcpFailures, type McpServerPlace } from './describe-mcp-failure.js';
 import { mapResultSubtype } from './map-result-subtype.js';
 import type { TurnState } from './run-accumulator.js';
 
@@ -9,6 +10,8 @@ export interface ResultContext {
   validateStructuredOutput?: ValidateFunction;
   /** Names the credential variable to check on an authentication failure. */
   credentialHint: string;
+  /** agent.yaml's MCP servers by name, so a failure names its entry and cause. */
+  mcpServers?: ReadonlyMap<string, McpServerPlace>;
 }
 
 function mapUsage(usage: Record<string, unknown> | undefined): TokenUsage {
@@ -33,10 +36,12 @@ function describeApiError(state: TurnState, context: ResultContext, fallback: st
 }
 
 /** Why the run cannot be trusted when an MCP server of agent.yaml did not connect, else undefined. */
-export function mcpFailureReason(state: TurnState): string | undefined {
+export function mcpFailureReason(
+  state: TurnState,
+  servers?: ReadonlyMap<string, McpServerPlace>,
+): string | undefined {
   if (!state.mcpFailures.length) return undefined;
-  const servers = state.mcpFailures.map((server) => `"${server.name}" (${server.status})`).join(', ');
-  return `MCP server ${servers} did not start, so its tools are missing; check its command/url and env in agent.yaml`;
+  return describeMcpFailures(state.mcpFailures, servers, 'its tools are missing');
 }
 
 /**
@@ -57,7 +62,7 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
     duration_ms: Date.now() - context.startedAt,
     ...(state.sessionId ? { session_id: state.sessionId } : {}),
   };
-  const mcpFailure = mcpFailureReason(state);
+  const mcpFailure = mcpFailureReason(state, context.mcpServers);
   if (mcpFailure) return { ...base, error_reason: mcpFailure };
   if (!result) {
     // Stopped before its result: the tokens it used are known, its price is not.

@@ -107,6 +107,7 @@ export async function runOnce(
     const result = buildExecutionResult(accumulator.state, {
       startedAt,
       credentialHint: prepared.credentialHint,
+      mcpServers: prepared.mcpServers,
       ...(prepared.validateStructuredOutput
         ? { validateStructuredOutput: prepared.validateStructuredOutput }
         : {}),
