@@ -44,6 +44,30 @@ export function mcpFailureReason(
   return describeMcpFailures(state.mcpFailures, servers, 'its tools are missing');
 }
 
+/** Results that end a run still trying to give its structured output. */
+const STRUCTURED_RETRY_ENDS = new Set(['error_max_turns', 'error_max_structured_output_retries']);
+
+function schemaProblems(validate: ValidateFunction, output: unknown): string {
+  if (validate(output)) return 'it matched, but came too late';
+  return (validate.errors ?? [])
+    .map((error) => `${error.instancePath || '(root)'} ${error.message}`)
+    .join('; ');
+}
+
+/**
+ * A run that ran out of turns or retries while its structured output did not match
+ * response_format: the schema errors of its last attempt (the CLI's StructuredOutput tool call),
+ * not only "max_turns limit reached".
+ */
+function describeStructuredFailure(state: TurnState, context: ResultContext, failure: string): string {
+  const validate = context.validateStructuredOutput;
+  const attempts = state.toolCalls.filter((call) => call.name === 'StructuredOutput');
+  const last = attempts.at(-1);
+  if (!validate || !last)
+    return `the agent gave no structured output for response_format (it answered in text); ${failure}`;
+  return `the agent's structured output did not match response_format (${attempts.length} attempt(s); the last: ${schemaProblems(validate, last.arguments)}); ${failure}`;
+}
+
 /**
  * Turns the state of a finished turn into an ExecutionResult. A run that says `success`
  * but lacks valid structured output while `response_format` is set is an error: the
@@ -85,6 +109,8 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
     is_error: false,
   };
   const failure = mapResultSubtype(result);
+  if (failure && context.validateStructuredOutput && STRUCTURED_RETRY_ENDS.has(result.subtype))
+    return { ...outcome, is_error: true, error_reason: describeStructuredFailure(state, context, failure) };
   if (failure) return { ...outcome, is_error: true, error_reason: describeApiError(state, context, failure) };
 
   if (context.validateStructuredOutput && result.subtype === 'success') {
