@@ -84,9 +84,18 @@ export async function chatCommand(
   const { runOneShot } = await import('../../chat/run-one-shot.js');
   let outcome: Awaited<ReturnType<typeof runOneShot>>;
   try {
+    const holds = await import('../../chat/hold-view.js');
+    const holdStyle = (await import('../../chat/chat-style.js')).createChatStyle(style.enabled);
     outcome = await runOneShot(file, options.prompt, {
       onWarnings,
       signal,
+      // A write waiting for an operator says so on stderr: the hold, its deadline, how to decide it.
+      onHold: (event) => {
+        if (event.type === 'hold-pending')
+          process.stderr.write(`${holds.describePendingHold(event.hold, holdStyle)}\n`);
+        if (event.type === 'hold-resolved')
+          process.stderr.write(`${holds.describeResolvedHold(event.hold, holdStyle)}\n`);
+      },
       ...(options.resume ? { resume: options.resume } : {}),
       ...(recording ? { recording } : {}),
     });
