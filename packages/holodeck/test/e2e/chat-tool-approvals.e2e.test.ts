@@ -52,7 +52,11 @@ describe('tool approvals on the AI SDK backend', () => {
     );
     const asking = variant.agent({ tools: [tool('save_note', 'saveNote')] }, { 'notes.mjs': NOTES });
     const refused = await runHolodeckCli(['chat', asking.file], asking.env, 'save it\n');
-    expect(refused.code, refused.stderr).toBe(0);
+    // Said on stderr, and the chat exits 3 (the agent could not do what it was asked).
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr).toContain(
+      'error: save_note was refused: it needs approval and nobody can approve it here (not a terminal).',
+    );
     expect(refused.stdout).toContain(
       'told: save_note needs approval (a function tool asks by default; tools[0].approval: never runs it unasked) and nobody can approve it in this run (not a terminal); set tools[0].approval: never in agent.yaml to let it run unasked',
     );

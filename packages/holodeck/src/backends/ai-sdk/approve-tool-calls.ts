@@ -1,5 +1,5 @@
 import type { ToolSet } from 'ai';
-import type { ApprovalDecision } from '../contract/index.js';
+import { type ApprovalDecision, NO_APPROVER_REASON } from '../contract/index.js';
 
 /** One tool call waiting for a decision. */
 export interface ApprovalQuestion {
@@ -46,7 +46,7 @@ export function approveToolCalls(
       execute: async (input: unknown, options: Parameters<typeof execute>[1]) => {
         if (gate.kind === 'refuse')
           return {
-            text: `${name} needs approval (${approval.reason}) and nobody can approve it in this run (not a terminal); set ${approval.setting}: never in agent.yaml to let it run unasked`,
+            text: `${name} needs approval (${approval.reason}) and ${NO_APPROVER_REASON}; set ${approval.setting}: never in agent.yaml to let it run unasked`,
             isError: true,
           };
         if (!gate.allowedForSession.has(name)) {
