@@ -191,7 +191,10 @@ describe.each(backendVariants())(
       });
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       try {
-        await waitUntil(() => stderr.includes('deny:    novarch holds deny'), { timeoutMs: 30_000 });
+        await waitUntil(() => stderr.includes('deny:    novarch holds deny'), {
+          timeoutMs: 30_000,
+          what: 'chat -p to print the hold on stderr',
+        });
         const holdId = /hold (\S+) · no decision by \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+ refuses it/.exec(
           stderr,
         )?.[1];
