@@ -175,6 +175,10 @@ export interface ViewRunListEntry extends ViewRunHeader {
   instructions_changed: boolean;
   /** The suite (test cases, metrics, thresholds) differs from the previous run's. */
   suite_changed?: boolean;
+  /** With suite_changed: the case names the previous run's suite did not have. */
+  suite_added?: string[];
+  /** With suite_changed: the case names of the previous run's suite this one lacks. */
+  suite_removed?: string[];
 }
 
 /** A saved file that could not be read as a run. */

@@ -346,6 +346,16 @@ export const RunReportSchema = z
       .min(1)
       .optional()
       .describe('`holodeck test regrade`: the id of the run whose transcripts this run graded again.'),
+    continued_from: z
+      .looseObject({
+        run_id: z.string().min(1),
+        mode: z.enum(['retry-errored', 'resume']),
+        cases: z.array(z.string()),
+      })
+      .optional()
+      .describe(
+        '--retry-errored / --resume: the saved run this run continues; the cases named ran again, the others are copied from it.',
+      ),
     summary: RunSummarySchema,
     cases: z.array(CaseReportSchema),
     comparison: ComparisonSchema.optional().describe(

@@ -281,6 +281,11 @@ export interface RunReport {
   in_progress?: { planned_cases: number };
   /** `holodeck test regrade`: the id of the run whose transcripts this run graded again. */
   regraded_from?: string;
+  /**
+   * `--retry-errored` / `--resume`: the saved run this run continues. Its cases not named in
+   * `cases` are copied from that run as it saved them; the named ones ran again in this one.
+   */
+  continued_from?: { run_id: string; mode: 'retry-errored' | 'resume'; cases: string[] };
   summary: RunSummary;
   cases: CaseReport[];
   /** With `--baseline`: the comparison (JSON reports written by `-o`; saved runs do not keep it). */
