@@ -1,6 +1,7 @@
 import type { MetricContext } from '../evals/metric.js';
 import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import {
+  unknownCostOf,
   allDecidingPassed,
   failedAttempt,
   partialOf,
@@ -81,6 +82,7 @@ export async function runAttempt(
       ...(result.governance ? { governance: result.governance } : {}),
       token_usage: result.token_usage,
       cost_usd: result.cost_usd,
+      ...unknownCostOf(result),
       num_turns: result.num_turns,
       duration_ms: elapsed(),
     };

@@ -124,11 +124,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
       'leave --max-processes out, or use --concurrency to bound the runs at a time',
     );
   }
-  if (options.maxCostUsd !== undefined && !profile.knowsCost) {
+  const unknownCost = profile.unknownCostReason(loaded.config);
+  if (options.maxCostUsd !== undefined && unknownCost !== undefined) {
     throw new UsageError(
       '--max-cost',
-      `the ${profile.name} backend (provider ${loaded.config.model.provider}) reports no cost for its runs, so a budget cannot be kept`,
-      'leave --max-cost out on this provider',
+      `the cost of this agent's runs is unknown (${unknownCost}), so a budget cannot be kept`,
+      'set pricing: in agent.yaml, or leave --max-cost out',
     );
   }
   if (isolation === 'session' && sideEffects.isolateWorkingDirectory) {

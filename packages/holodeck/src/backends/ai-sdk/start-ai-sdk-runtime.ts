@@ -1,3 +1,4 @@
+import { modelPricing } from '../pricing/model-pricing.js';
 import { jsonSchema, Output } from 'ai';
 import type { LoadedAgent } from '../../config/index.js';
 import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
@@ -113,6 +114,7 @@ export async function startAiSdkRuntime(
     call: buildCallSettings(agent.config),
     ...structuredOutput,
     errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
+    pricing: modelPricing(agent.config),
     onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),
   };
   let closing: Promise<void> | undefined;

@@ -1,3 +1,4 @@
+import { modelPricing } from '../pricing/model-pricing.js';
 import { availableParallelism, freemem } from 'node:os';
 import type { LoadedAgent } from '../../config/index.js';
 import { InternalError } from '../../errors.js';
@@ -160,9 +161,11 @@ export class ClaudeBackend implements AgentBackend {
         : undefined;
     this.functionTools = functionTools?.loaded;
     const traffic = this.backendOptions.modelTraffic;
+    const pricing = modelPricing(this.agent.config);
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
+      ...(pricing.kind === 'prices' ? { prices: pricing.prices } : {}),
       ...(governance ? { governance } : {}),
       ...(this.backendOptions.modelTraffic
         ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }

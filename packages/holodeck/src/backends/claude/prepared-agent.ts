@@ -1,3 +1,4 @@
+import type { TokenPrices } from '../pricing/token-prices.js';
 import type {
   CanUseTool,
   HookCallbackMatcher,
@@ -19,6 +20,8 @@ export interface PreparedAgent {
   createFunctionToolsServer?: () => McpSdkServerConfigWithInstance;
   validateStructuredOutput?: ValidateFunction;
   credentialHint: string;
+  /** `pricing:` in agent.yaml, which replaces the CLI's own cost figure. */
+  prices?: TokenPrices;
   /** Novarch governance of tool calls, when agent.yaml has a `governance:` block. */
   governance?: GovernanceRuntime;
   /** The base URL for a CLI process started now, when model traffic is recorded (BackendOptions.modelTraffic). */

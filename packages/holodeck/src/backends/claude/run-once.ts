@@ -107,6 +107,7 @@ export async function runOnce(
     const result = buildExecutionResult(accumulator.state, {
       startedAt,
       credentialHint: prepared.credentialHint,
+      ...(prepared.prices ? { prices: prepared.prices } : {}),
       ...(prepared.validateStructuredOutput
         ? { validateStructuredOutput: prepared.validateStructuredOutput }
         : {}),

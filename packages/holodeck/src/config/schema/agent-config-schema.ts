@@ -1,3 +1,4 @@
+import { PricingSchema } from './pricing-schema.js';
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { ClaudeConfigSchema } from './claude-config-schema.js';
@@ -57,6 +58,7 @@ export const AgentConfigSchema = z
     description: z.string().optional().describe('What the agent does, for people.'),
     author: z.string().optional().describe('Who maintains the agent.'),
     model: LLMProviderSchema.describe('The model the agent runs on.'),
+    pricing: PricingSchema.optional(),
     instructions: InstructionsSchema,
     response_format: ResponseFormatSchema.optional(),
     max_turns: z

@@ -10,7 +10,14 @@ import {
 } from './case-status.js';
 import type { CaseComparison, RunComparison } from './compare-runs.js';
 import { describeSuiteAttempts } from './format-interval.js';
-import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
+import {
+  describeRunCost,
+  formatCost,
+  formatDuration,
+  formatPercent,
+  formatScore,
+  formatTokens,
+} from './format-units.js';
 import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
 import {
   CHANGE_WORDS,
@@ -61,7 +68,7 @@ function headline(report: RunReport): string {
     ...(attempts ? [markdownCell(attempts)] : []),
     formatDuration(summary.duration_ms),
     `${formatTokens(summary.token_usage.total_tokens)} tokens`,
-    formatCost(summary.cost_usd),
+    markdownCell(describeRunCost(summary)),
   ].join(' · ');
   const about = `<sub>run ${markdownCode(report.run_id)} · model ${markdownCode(agent.model)} (${markdownCell(agent.provider)}) · ${markdownCell(agent.file)}</sub>`;
   return [

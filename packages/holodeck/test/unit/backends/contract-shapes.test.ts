@@ -131,7 +131,7 @@ describe('backend contract shapes', () => {
     expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
       | 'name'
       | 'agentProcesses'
-      | 'knowsCost'
+      | 'unknownCostReason'
       | 'isolationLevels'
       | 'checkConfig'
       | 'credentialWarnings'
