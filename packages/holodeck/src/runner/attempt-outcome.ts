@@ -74,9 +74,9 @@ export function failedAttempt(
 }
 
 /** `cost_unknown_reason` of a result whose cost is null, for its attempt record. */
-export function unknownCostOf(
-  result: Pick<ExecutionResult, 'cost_usd' | 'cost_unknown_reason'>,
-): { cost_unknown_reason?: string } {
+export function unknownCostOf(result: Pick<ExecutionResult, 'cost_usd' | 'cost_unknown_reason'>): {
+  cost_unknown_reason?: string;
+} {
   return result.cost_usd === null && result.cost_unknown_reason
     ? { cost_unknown_reason: result.cost_unknown_reason }
     : {};

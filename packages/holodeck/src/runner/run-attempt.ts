@@ -1,10 +1,10 @@
 import type { MetricContext } from '../evals/metric.js';
 import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import {
-  unknownCostOf,
   allDecidingPassed,
   failedAttempt,
   partialOf,
+  unknownCostOf,
   untilAborted,
   weightedScore,
 } from './attempt-outcome.js';

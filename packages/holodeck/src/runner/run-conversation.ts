@@ -26,7 +26,8 @@ interface ConversationTotals {
 
 function addToTotals(totals: ConversationTotals, result: ExecutionResult): void {
   totals.cost = addCost(totals.cost, result.cost_usd);
-  if (result.cost_usd === null && result.cost_unknown_reason) totals.costUnknownReason ??= result.cost_unknown_reason;
+  if (result.cost_usd === null && result.cost_unknown_reason)
+    totals.costUnknownReason ??= result.cost_unknown_reason;
   totals.numTurns += result.num_turns;
   for (const key of Object.keys(totals.usage) as (keyof TokenUsage)[])
     totals.usage[key] += result.token_usage[key];
@@ -47,7 +48,9 @@ function conversationSoFar(
     num_turns: totals.numTurns,
     is_error: true,
     cost_usd: totals.cost,
-    ...(totals.cost === null && totals.costUnknownReason ? { cost_unknown_reason: totals.costUnknownReason } : {}),
+    ...(totals.cost === null && totals.costUnknownReason
+      ? { cost_unknown_reason: totals.costUnknownReason }
+      : {}),
     duration_ms: 0,
   };
 }
@@ -175,7 +178,9 @@ export async function runConversation(
     ),
     token_usage: totals.usage,
     cost_usd: totals.cost,
-    ...(totals.cost === null && totals.costUnknownReason ? { cost_unknown_reason: totals.costUnknownReason } : {}),
+    ...(totals.cost === null && totals.costUnknownReason
+      ? { cost_unknown_reason: totals.costUnknownReason }
+      : {}),
     num_turns: totals.numTurns,
     duration_ms: elapsed(),
     turns,

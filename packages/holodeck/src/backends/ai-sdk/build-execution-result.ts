@@ -22,8 +22,12 @@ export interface ResultContext extends ErrorContext {
 }
 
 /** The run's cost at the model's prices (Chat Completions counts cached tokens inside prompt_tokens). */
-function costOf(state: TurnState, pricing: ModelPricing): Pick<ExecutionResult, 'cost_usd' | 'cost_unknown_reason'> {
-  if (pricing.kind === 'prices') return { cost_usd: costOfUsage(state.usage, pricing.prices, 'cache-included') };
+function costOf(
+  state: TurnState,
+  pricing: ModelPricing,
+): Pick<ExecutionResult, 'cost_usd' | 'cost_unknown_reason'> {
+  if (pricing.kind === 'prices')
+    return { cost_usd: costOfUsage(state.usage, pricing.prices, 'cache-included') };
   return {
     cost_usd: null,
     cost_unknown_reason: pricing.kind === 'unknown' ? pricing.reason : 'the provider reported no cost',

@@ -1,9 +1,9 @@
-import { modelPricing } from '../pricing/model-pricing.js';
 import { jsonSchema, Output } from 'ai';
 import type { LoadedAgent } from '../../config/index.js';
 import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import type { LoadedTools } from '../../tools/index.js';
 import type { BackendWarning, ModelTraffic } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
 import { createLanguageModel } from './create-language-model.js';

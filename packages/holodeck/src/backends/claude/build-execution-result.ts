@@ -85,7 +85,9 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
     token_usage: usage,
     num_turns: result.num_turns,
     // The result's usage is the turn's own (its total_cost_usd is the session's running total).
-    cost_usd: context.prices ? costOfUsage(usage, context.prices, 'cache-apart') : (result.total_cost_usd ?? 0),
+    cost_usd: context.prices
+      ? costOfUsage(usage, context.prices, 'cache-apart')
+      : (result.total_cost_usd ?? 0),
     is_error: false,
   };
   const failure = mapResultSubtype(result);

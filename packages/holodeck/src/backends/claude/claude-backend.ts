@@ -1,4 +1,3 @@
-import { modelPricing } from '../pricing/model-pricing.js';
 import { availableParallelism, freemem } from 'node:os';
 import type { LoadedAgent } from '../../config/index.js';
 import { InternalError } from '../../errors.js';
@@ -15,6 +14,7 @@ import type {
   ModelTraffic,
   OfferedTool,
 } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { checkResumable } from './check-resumable.js';

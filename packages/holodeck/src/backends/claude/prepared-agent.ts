@@ -1,4 +1,3 @@
-import type { TokenPrices } from '../pricing/token-prices.js';
 import type {
   CanUseTool,
   HookCallbackMatcher,
@@ -7,6 +6,7 @@ import type {
   Options,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
+import type { TokenPrices } from '../pricing/token-prices.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
 import type { GovernanceRuntime } from './governance/prepare-governance.js';

@@ -16,14 +16,17 @@ function fromConfig(pricing: NonNullable<AgentConfig['pricing']>): TokenPrices {
   return {
     input: pricing.input_per_million,
     output: pricing.output_per_million,
-    ...(pricing.cached_input_per_million !== undefined ? { cachedInput: pricing.cached_input_per_million } : {}),
+    ...(pricing.cached_input_per_million !== undefined
+      ? { cachedInput: pricing.cached_input_per_million }
+      : {}),
     ...(pricing.cache_write_per_million !== undefined ? { cacheWrite: pricing.cache_write_per_million } : {}),
   };
 }
 
 /** The pricing of the agent's model: `pricing:` first, then what the provider offers. */
 export function modelPricing(config: AgentConfig): ModelPricing {
-  if (config.pricing) return { kind: 'prices', prices: fromConfig(config.pricing), source: 'agent.yaml pricing' };
+  if (config.pricing)
+    return { kind: 'prices', prices: fromConfig(config.pricing), source: 'agent.yaml pricing' };
   const { provider, name } = config.model;
   switch (provider) {
     case 'anthropic':

@@ -1,4 +1,3 @@
-import { PricingSchema } from './pricing-schema.js';
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { ClaudeConfigSchema } from './claude-config-schema.js';
@@ -6,6 +5,7 @@ import { EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-sche
 import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
+import { PricingSchema } from './pricing-schema.js';
 import { ServeConfigSchema } from './serve-config-schema.js';
 import { ToolConfigSchema } from './tool-config-schema.js';
 

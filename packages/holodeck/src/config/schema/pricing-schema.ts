@@ -1,10 +1,6 @@
 import { z } from 'zod';
 
-const perMillion = (what: string) =>
-  z
-    .number()
-    .nonnegative()
-    .describe(`USD per million ${what}.`);
+const perMillion = (what: string) => z.number().nonnegative().describe(`USD per million ${what}.`);
 
 /**
  * `pricing:` in agent.yaml: the prices of the agent's model (`model:`), in US dollars per million

@@ -90,11 +90,7 @@ export function evaluateGate(
   if (gate.max_cost_usd !== undefined) {
     add(
       `the run costs at most ${formatCost(gate.max_cost_usd)}`,
-      cost === null
-        ? [unknown]
-        : cost > gate.max_cost_usd
-          ? [`it cost ${formatCost(cost)}`]
-          : [],
+      cost === null ? [unknown] : cost > gate.max_cost_usd ? [`it cost ${formatCost(cost)}`] : [],
     );
   }
   if (gate.max_cost_per_passed_case_usd !== undefined) {

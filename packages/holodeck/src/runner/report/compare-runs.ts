@@ -245,7 +245,9 @@ function compareCase(
     baselineStatus,
     currentStatus,
     metrics,
-    ...(current && baseline ? { cost: { baseline: attemptCost(baseline), current: attemptCost(current) } } : {}),
+    ...(current && baseline
+      ? { cost: { baseline: attemptCost(baseline), current: attemptCost(current) } }
+      : {}),
   };
   if (!current) return { ...entry, change: 'removed' };
   if (!baseline) return { ...entry, change: 'new' };

@@ -36,7 +36,10 @@ export function comparisonJson(comparison: RunComparison): ReportComparison {
       delta_usd: difference(comparison.cost.current, comparison.cost.baseline),
       baseline_per_passed_case_usd: roundCost(comparison.cost.baselinePerPassed),
       current_per_passed_case_usd: roundCost(comparison.cost.currentPerPassed),
-      delta_per_passed_case_usd: difference(comparison.cost.currentPerPassed, comparison.cost.baselinePerPassed),
+      delta_per_passed_case_usd: difference(
+        comparison.cost.currentPerPassed,
+        comparison.cost.baselinePerPassed,
+      ),
     },
     suite: {
       baseline_pass_rate: round(suite.baselinePassRate),
@@ -63,11 +66,9 @@ export function comparisonJson(comparison: RunComparison): ReportComparison {
       name: entry.name,
       change: entry.change,
       ...(entry.notComparedReason !== undefined ? { not_compared_reason: entry.notComparedReason } : {}),
-      ...(entry.cost
-        ? { cost_per_attempt_delta_usd: difference(entry.cost.current, entry.cost.baseline) }
-        : {}),
       ...(entry.statistics
         ? {
+            cost_per_attempt_delta_usd: difference(entry.cost?.current ?? null, entry.cost?.baseline ?? null),
             baseline: entry.statistics.baseline,
             current: entry.statistics.current,
             delta: interval(entry.statistics.delta),

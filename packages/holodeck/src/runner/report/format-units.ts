@@ -40,7 +40,8 @@ export function describeRunCost(summary: {
 }): string {
   if (summary.cost_usd === null)
     return `cost unknown${summary.cost_unknown_reason ? ` (${summary.cost_unknown_reason})` : ''}`;
-  const perPassed = summary.passed > 0 ? ` (${formatCost(summary.cost_usd / summary.passed)} per passed case)` : '';
+  const perPassed =
+    summary.passed > 0 ? ` (${formatCost(summary.cost_usd / summary.passed)} per passed case)` : '';
   return `${formatCost(summary.cost_usd)}${perPassed}`;
 }
 

@@ -8,14 +8,7 @@ import {
   STATUS_LABEL,
 } from './case-status.js';
 import { compactCasePassRate, describeSuiteAttempts } from './format-interval.js';
-import {
-  describeRunCost,
-  formatCost,
-  formatDuration,
-  formatPercent,
-  formatScore,
-  formatTokens,
-} from './format-units.js';
+import { describeRunCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { createReportStyle } from './report-style.js';
 import type { CaseReport, RunReport, RunSummary } from './run-report.js';
 

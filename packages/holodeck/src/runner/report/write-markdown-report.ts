@@ -10,14 +10,7 @@ import {
 } from './case-status.js';
 import type { CaseComparison, RunComparison } from './compare-runs.js';
 import { describeSuiteAttempts } from './format-interval.js';
-import {
-  describeRunCost,
-  formatCost,
-  formatDuration,
-  formatPercent,
-  formatScore,
-  formatTokens,
-} from './format-units.js';
+import { describeRunCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
 import {
   CHANGE_WORDS,
