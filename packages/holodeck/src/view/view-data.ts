@@ -134,6 +134,10 @@ export interface ViewSummary {
   duration_ms: number;
   token_usage: ViewTokens;
   cost_usd: number | null;
+  /** Why cost_usd is null (a local model, a model without a price). */
+  cost_unknown_reason?: string;
+  /** cost_usd / passed cases; null when unknown or no case passed (absent in older reports). */
+  cost_per_passed_case_usd?: number | null;
   /** Finished attempts of every case and their pass rate, clustered by case (absent in older reports). */
   attempts?: { finished: number; passed: number; pass_interval: ViewInterval | null };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/runner/report/run-report.js';
-import { toRunHeader, toRunList } from '../../../src/view/build-view-data.js';
+import { toRunHeader, toRunList, toViewRun } from '../../../src/view/build-view-data.js';
+import { DEFAULT_CASE_QUERY } from '../../../src/view/pages/page-route.js';
+import { renderRunPage } from '../../../src/view/pages/render-run-page.js';
 import { renderRunsPage } from '../../../src/view/pages/render-runs-page.js';
 import { renderTrendChart } from '../../../src/view/pages/render-trend-chart.js';
 import { passingCase, runReport } from '../runner/report/report-builder.js';
@@ -79,5 +81,23 @@ describe('the runs trend', () => {
     expect(svg.match(/class="stopped-point"/g)).toHaveLength(1);
     expect(svg).toContain('(interrupted: 0 cases finished, not on the lines)');
     expect(svg).toContain('interrupted run (open mark, off the lines)');
+  });
+});
+
+describe('the cost on a run page', () => {
+  it('names why a cost is unknown, and shows the cost per passed case when it is known', () => {
+    const unknown = run('run-1', 1, ['a']);
+    unknown.summary.cost_usd = null;
+    unknown.summary.cost_unknown_reason =
+      'ollama runs llama3.2 on your own machine, so it has no per-token price';
+    const page = renderRunPage(toViewRun(unknown), DEFAULT_CASE_QUERY, 'served', null).body.value;
+    expect(page).toContain(
+      '<strong>unknown</strong> cost <span class="muted small">(ollama runs llama3.2 on your own machine, so it has no per-token price)</span>',
+    );
+    const known = run('run-2', 2, ['a', 'b']);
+    known.summary.cost_usd = 0.02;
+    known.summary.cost_per_passed_case_usd = 0.01;
+    const priced = renderRunPage(toViewRun(known), DEFAULT_CASE_QUERY, 'served', null).body.value;
+    expect(priced).toContain('<strong>$0.0100</strong> per passed case');
   });
 });
