@@ -41,6 +41,9 @@ export function toRunHeader(report: RunReport): ViewRunHeader {
       : null,
     selection: selectionOf(report),
     interrupted: report.interrupted === true,
+    ...(report.continued_from
+      ? { continued_from: { run_id: report.continued_from.run_id, mode: report.continued_from.mode } }
+      : {}),
     planned_cases: report.in_progress?.planned_cases ?? null,
     summary: report.summary,
   };

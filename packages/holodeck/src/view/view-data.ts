@@ -161,6 +161,8 @@ export interface ViewRunHeader {
   /** How the run selected and repeated its cases, as flags (`--filter x`, `--shard 1/2`). */
   selection: string[];
   interrupted: boolean;
+  /** `--retry-errored` / `--resume`: the saved run this one continues, and how. */
+  continued_from?: { run_id: string; mode: 'retry-errored' | 'resume' };
   /** Set while the run is going: how many cases it will have. */
   planned_cases: number | null;
   summary: ViewSummary;

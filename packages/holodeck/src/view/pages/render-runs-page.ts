@@ -15,15 +15,21 @@ export function renderGit(git: ViewGit | null): SafeHtml {
   }`;
 }
 
-/** `running 3/5`, `interrupted`, or nothing for a finished run. */
+/** `running 3/5`, `interrupted`, `resumes <run>` / `retries <run>`, or nothing for a finished run. */
 export function renderRunState(run: {
   planned_cases: number | null;
   interrupted: boolean;
+  continued_from?: { run_id: string; mode: 'retry-errored' | 'resume' };
   summary: { total: number };
 }): SafeHtml {
   if (run.planned_cases !== null)
     return html`<span class="badge badge-live">running ${run.summary.total}/${run.planned_cases}</span>`;
-  return run.interrupted ? html`<span class="badge badge-interrupted">interrupted</span>` : html``;
+  const continued = run.continued_from
+    ? html` <span class="badge" title="${run.continued_from.mode === 'resume' ? 'finishes the cases' : 're-runs the errored cases'} of ${run.continued_from.run_id}">${run.continued_from.mode === 'resume' ? 'resumes' : 'retries errored of'} ${run.continued_from.run_id}</span>`
+    : '';
+  return run.interrupted
+    ? html`<span class="badge badge-interrupted">interrupted</span>${continued}`
+    : html`${continued}`;
 }
 
 const NAMES_SHOWN = 5;

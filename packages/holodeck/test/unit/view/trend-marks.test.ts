@@ -82,6 +82,17 @@ describe('the runs trend', () => {
     expect(svg).toContain('(interrupted: 0 cases finished, not on the lines)');
     expect(svg).toContain('interrupted run (open mark, off the lines)');
   });
+
+  it('marks a run that resumes another', () => {
+    const stopped = run('run-1', 1, ['a']);
+    stopped.interrupted = true;
+    const resumed = run('run-2', 2, ['a', 'b'], {
+      continued_from: { run_id: 'run-1', mode: 'resume', cases: ['b'] },
+    });
+    const page = renderRunsPage({ runs: listed([stopped, resumed]), unreadable: [] }, 'served').body.value;
+    expect(page).toContain('<span class="badge badge-interrupted">interrupted</span>');
+    expect(page).toContain('<span class="badge" title="finishes the cases of run-1">resumes run-1</span>');
+  });
 });
 
 describe('the cost on a run page', () => {
