@@ -17,6 +17,7 @@ import {
   describeCaseChange,
   describeChangeCounts,
   describeContext,
+  describeCostChange,
   describeMetricFlips,
   describePassRateMove,
   describeSuiteChange,
@@ -102,7 +103,8 @@ function comparisonSection(comparison: RunComparison): string {
   const changeCounts = describeChangeCounts(comparison);
   const emphasised =
     comparison.counts.regressed > 0 ? changeCounts.replace(/^(\d+ regressed)/, '**$1**') : changeCounts;
-  const counts = `${emphasised} · ${describePassRateMove(comparison)}\n\n${markdownCell(describeSuiteChange(comparison), 600)}`;
+  const cost = comparison.compared > 0 ? `\n\n${markdownCell(describeCostChange(comparison), 600)}` : '';
+  const counts = `${emphasised} · ${describePassRateMove(comparison)}\n\n${markdownCell(describeSuiteChange(comparison), 600)}${cost}`;
   const context = describeContext(comparison).flatMap((line) => [`> ${markdownCell(line, 600)}`, '']);
   const notable = notableCases(comparison);
   if (notable.length === 0) return [title, '', ...context, counts, '', 'No case changed.'].join('\n');

@@ -4,6 +4,7 @@ import { compareRuns } from '../../../../src/runner/report/compare-runs.js';
 import { comparisonJson } from '../../../../src/runner/report/comparison-json.js';
 import { describeCostChange } from '../../../../src/runner/report/render-comparison.js';
 import { renderTotals } from '../../../../src/runner/report/render-summary.js';
+import { writeMarkdownReport } from '../../../../src/runner/report/write-markdown-report.js';
 import { attempt, bleu, runReport, testCase } from './report-builder.js';
 
 const OLLAMA =
@@ -63,6 +64,9 @@ describe('the cost in a comparison', () => {
     });
     expect(describeCostChange(comparison)).toBe(
       'cost of the 2 compared cases $0.0200 → $0.0300 (+$0.0100, +50%); per passed case $0.0100 → $0.0300 (+$0.0200, +200%)',
+    );
+    expect(writeMarkdownReport(current, comparison)).toContain(
+      'cost of the 2 compared cases $0.0200 → $0.0300 (+$0.0100, +50%); per passed case',
     );
     const json = comparisonJson(comparison);
     expect(json.cost).toEqual({
