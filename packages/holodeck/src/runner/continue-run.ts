@@ -56,16 +56,18 @@ export function casesToContinue(continuation: Continuation, current: CurrentSuit
     );
   const saved = new Map(run.cases.map((caseReport) => [caseReport.name, caseReport] as const));
   if (mode === 'retry-errored') {
+    // The merged run would still lack what the saved one did not finish: finish it first.
+    if (run.interrupted || run.in_progress !== undefined)
+      throw new UsageError(
+        flag,
+        `run ${run.run_id} did not finish (it was interrupted)`,
+        `finish it first with --resume ${run.run_id}, then retry the errored cases of the run that makes`,
+      );
     const names = current.selected.filter((name) => {
       const caseReport = saved.get(name);
       return caseReport !== undefined && errored(caseReport);
     });
-    if (!names.length)
-      throw new UsageError(
-        flag,
-        `run ${run.run_id} has no errored case: nothing to retry`,
-        run.interrupted || run.in_progress ? `finish it with --resume ${run.run_id}` : undefined,
-      );
+    if (!names.length) throw new UsageError(flag, `run ${run.run_id} has no errored case: nothing to retry`);
     return names;
   }
   if (!run.interrupted && run.in_progress === undefined)

@@ -65,7 +65,11 @@ describe('continuing a saved run', () => {
     clean.agent.suite_hash = SUITE;
     const state = { configHash: clean.agent.config_hash, suiteHash: SUITE, selected: ['a'] };
     expect(() => casesToContinue({ mode: 'retry-errored', run: clean }, state)).toThrow(
-      '--retry-errored: run run-2 has no errored case: nothing to retry\n    hint: finish it with --resume run-2',
+      '--retry-errored: run run-2 did not finish (it was interrupted)\n    hint: finish it first with --resume run-2, then retry the errored cases of the run that makes',
+    );
+    const complete = { ...clean, interrupted: undefined };
+    expect(() => casesToContinue({ mode: 'retry-errored', run: complete }, state)).toThrow(
+      '--retry-errored: run run-2 has no errored case: nothing to retry',
     );
     expect(() => casesToContinue({ mode: 'resume', run: clean }, state)).toThrow(
       '--resume: every selected case of run run-2 finished: nothing to resume',
