@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { type ExecutionResult, emptyTokenUsage, type TokenUsage } from '../contract/index.js';
-import { describeMcpFailures, type McpServerPlace } from './describe-mcp-failure.js';
 import { costOfUsage, type TokenPrices } from '../pricing/token-prices.js';
+import { describeMcpFailures, type McpServerPlace } from './describe-mcp-failure.js';
 import { mapResultSubtype } from './map-result-subtype.js';
 import type { TurnState } from './run-accumulator.js';
 
