@@ -8,6 +8,7 @@ export {
   formatFieldPath,
 } from './field-issue.js';
 export { loadAgentConfig } from './load-agent-config.js';
+export { type LabelsFile, loadLabelsFile } from './load-labels-file.js';
 export { loadTestCasesFile, type TestCasesFile } from './load-test-cases-file.js';
 export type {
   AgentValidation,
@@ -27,6 +28,11 @@ export {
   ResponseFormatSchema,
 } from './schema/agent-config-schema.js';
 export { EXPRESSION_NAMES, PII_KINDS } from './schema/assertion-metric-schemas.js';
+export {
+  type LabelledExample,
+  LabelledExampleSchema,
+  LabelsFileSchema,
+} from './schema/labels-file-schema.js';
 export {
   type BashConfig,
   BashConfigSchema,
