@@ -55,6 +55,7 @@ export async function judgeCalibrateCommand(
     cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge'),
     onWarning: note,
     settingsPath: judgeModel ? 'evaluations.model' : 'model',
+    samplingTemperature: judgeModel?.temperature,
   });
   const calibration = await runCalibration(agent, {
     judge,

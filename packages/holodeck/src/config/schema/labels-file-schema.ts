@@ -23,8 +23,8 @@ export const LabelledExampleSchema = z
     label: z.enum(['pass', 'fail']).describe("The human's verdict: pass or fail."),
     score: z
       .number()
-      .min(0, 'score is a number from 0 to 1')
-      .max(1, 'score is a number from 0 to 1')
+      .min(0)
+      .max(1)
       .optional()
       .describe("The human's score from 0 to 1, when they gave one."),
     comment: z.string().optional().describe('Why the human labelled it so.'),

@@ -192,8 +192,8 @@ const judgeCommon = {
     ),
   min_kappa: z
     .number()
-    .min(-1, 'min_kappa is a number from -1 to 1')
-    .max(1, 'min_kappa is a number from -1 to 1')
+    .min(-1)
+    .max(1)
     .optional()
     .describe(
       "The lowest Cohen's kappa with the human labels this judge may have: `holodeck test` warns (and the gate breaks) when its last calibration is below it, stale or missing. Needs calibration.",

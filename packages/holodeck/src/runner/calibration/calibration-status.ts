@@ -5,7 +5,7 @@ import type { LoadedAgent, MetricConfig } from '../../config/index.js';
 import { JUDGE_METRIC_TYPES } from '../../evals/create-metric.js';
 import { metricName } from '../../evals/metric-outcome.js';
 import { calibrationsDirectory, listCalibrations } from './calibration-store.js';
-import { judgeFingerprint } from './judge-fingerprint.js';
+import { judgeFingerprint, judgeSettingsOf } from './judge-fingerprint.js';
 
 /** Whether a judge metric with `min_kappa` can be trusted, and why not. */
 export interface CalibrationStatus {
@@ -52,7 +52,7 @@ export async function calibrationStatuses(agent: LoadedAgent): Promise<Calibrati
   const wanted = metricsWithMinKappa(agent);
   if (wanted.length === 0) return [];
   const { calibrations } = await listCalibrations(calibrationsDirectory(agent.directory));
-  const judge = agent.config.evaluations?.model ?? agent.config.model;
+  const judge = judgeSettingsOf(agent.config);
   const statuses: CalibrationStatus[] = [];
   for (const { config } of wanted) {
     const name = metricName(config);

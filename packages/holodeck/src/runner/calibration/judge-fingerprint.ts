@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LLMProvider, MetricConfig } from '../../config/index.js';
+import type { AgentConfig, LLMProvider, MetricConfig } from '../../config/index.js';
 
 /** Settings of a metric that do not decide its verdict: a change of them leaves a calibration current. */
 const NOT_DECIDING = new Set(['name', 'weight', 'calibration', 'min_kappa']);
@@ -15,14 +15,26 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The judge of an agent: `evaluations.model`, else the agent's model; repeats at evaluations.model.temperature only. */
+export interface JudgeSettings {
+  model: LLMProvider;
+  samplingTemperature: number | undefined;
+}
+
+/** The judge settings of an agent.yaml. */
+export function judgeSettingsOf(config: AgentConfig): JudgeSettings {
+  const judge = config.evaluations?.model;
+  return { model: judge ?? config.model, samplingTemperature: judge?.temperature };
+}
+
 /** What decides a judge metric's verdict, as a plain record: the judge model and the metric's settings. */
-export function decidingSettings(judge: LLMProvider, metric: MetricConfig): Record<string, unknown> {
+export function decidingSettings(judge: JudgeSettings, metric: MetricConfig): Record<string, unknown> {
   return {
     judge: {
-      provider: judge.provider,
-      name: judge.name,
-      deployment: judge.deployment ?? null,
-      temperature: judge.temperature ?? null,
+      provider: judge.model.provider,
+      name: judge.model.name,
+      deployment: judge.model.deployment ?? null,
+      temperature: judge.samplingTemperature ?? null,
     },
     metric: Object.fromEntries(Object.entries(metric).filter(([key]) => !NOT_DECIDING.has(key))),
   };
@@ -34,6 +46,6 @@ export function decidingSettings(judge: LLMProvider, metric: MetricConfig): Reco
  * min_kappa (type, criteria, evaluation_steps, rubric, threshold, score_range, samples, strict_mode,
  * ...). A calibration made under another fingerprint is stale.
  */
-export function judgeFingerprint(judge: LLMProvider, metric: MetricConfig): string {
+export function judgeFingerprint(judge: JudgeSettings, metric: MetricConfig): string {
   return `sha256:${createHash('sha256').update(canonical(decidingSettings(judge, metric))).digest('hex')}`;
 }

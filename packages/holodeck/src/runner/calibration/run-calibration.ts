@@ -9,7 +9,7 @@ import { calibrateMetric } from './calibrate-metric.js';
 import type { CalibratedExample, CalibrationReport, MetricCalibration } from './calibration-report.js';
 import { CALIBRATION_SCHEMA_VERSION } from './calibration-report.js';
 import { newCalibrationId } from './calibration-store.js';
-import { judgeFingerprint } from './judge-fingerprint.js';
+import { judgeFingerprint, judgeSettingsOf } from './judge-fingerprint.js';
 
 /** Options of `runCalibration` (`holodeck judge calibrate`). */
 export interface CalibrationOptions {
@@ -79,7 +79,8 @@ export async function runCalibration(agent: LoadedAgent, options: CalibrationOpt
   const started = new Date();
   const samples = options.samples ?? DEFAULT_CALIBRATION_SAMPLES;
   const confidence = agent.config.evaluations?.confidence ?? 0.95;
-  const judgeModel = agent.config.evaluations?.model ?? agent.config.model;
+  const judge = judgeSettingsOf(agent.config);
+  const judgeModel = judge.model;
   const chosen = calibratedMetrics(agent, options.metric);
   const prepared = [];
   for (const { config, index } of chosen) {
@@ -97,7 +98,7 @@ export async function runCalibration(agent: LoadedAgent, options: CalibrationOpt
           judge: options.judge,
           labels,
           labelsPath: path.relative(agent.directory, labels.file) || labels.file,
-          fingerprint: judgeFingerprint(judgeModel, config),
+          fingerprint: judgeFingerprint(judge, config),
           minKappa: config.min_kappa,
           samples,
           confidence,

@@ -9,8 +9,8 @@ import {
   startFakeAnthropic,
   toolUse,
 } from '@holodeck/testkit';
-import { stringify } from 'yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { createE2eAgent } from '../support/e2e-agent.js';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 
@@ -58,7 +58,13 @@ function calibratedAgent(minKappa: number) {
     config: {
       evaluations: {
         metrics: [
-          { type: 'rubric', name: 'tone', value: 'Polite and correct.', calibration: 'labels.yaml', min_kappa: minKappa },
+          {
+            type: 'rubric',
+            name: 'tone',
+            value: 'Polite and correct.',
+            calibration: 'labels.yaml',
+            min_kappa: minKappa,
+          },
         ],
       },
       test_cases: [{ name: 'greets', input: 'hello' }],
@@ -76,13 +82,15 @@ describe('holodeck judge calibrate', () => {
     expect(outcome.code).toBe(1);
     // TP 5, FN 1, FP 1, TN 3: p_o 0.8, p_e 0.6·0.6 + 0.4·0.4 = 0.52, kappa 0.28 / 0.48 = 0.583.
     expect(outcome.stdout).toContain('agreement         80%');
-    expect(outcome.stdout).toMatch(/Cohen's kappa {5}0\.58 \[0\.\d\d, 1\.00\]  min_kappa 0\.7: NOT met/);
+    expect(outcome.stdout).toMatch(/Cohen's kappa {5}0\.58 \[0\.\d\d, 1\.00\] {2}min_kappa 0\.7: NOT met/);
     expect(outcome.stdout).toContain('base rate         60% labelled pass; the judge passed 60%');
     expect(outcome.stdout).toMatch(/human pass +5 +1\n +human fail +1 +3/);
     expect(outcome.stdout).toMatch(/false pass +25% of the human fails \[/);
     expect(outcome.stdout).toMatch(/false fail +16\.7% of the human passes \[/);
     expect(outcome.stdout).toContain('self-consistency  1 of 10 examples flipped across 3 samples');
-    expect(outcome.stdout).toMatch(/labels\.yaml:\d+ {2}human pass, judge fail: Rubric not met: misses the rubric/);
+    expect(outcome.stdout).toMatch(
+      /labels\.yaml:\d+ {2}human pass, judge fail: Rubric not met: misses the rubric/,
+    );
     const json = JSON.parse(readFileSync(report, 'utf8'));
     const [tone] = json.metrics;
     expect(tone).toMatchObject({
@@ -121,7 +129,10 @@ describe('holodeck judge calibrate', () => {
       /broken {2}every judge with min_kappa is calibrated, current and at or above it \(1\): judge "tone": kappa 0\.58/,
     );
     expect(tested.code).toBe(1);
-    const yaml = readFileSync(agent.file, 'utf8').replace('Polite and correct.', 'Polite, correct and brief.');
+    const yaml = readFileSync(agent.file, 'utf8').replace(
+      'Polite and correct.',
+      'Polite, correct and brief.',
+    );
     writeFileSync(agent.file, yaml);
     const stale = await runHolodeckCli(['test', agent.file, '--no-save'], agent.env);
     expect(stale.stderr).toContain(
@@ -137,9 +148,14 @@ describe('holodeck judge calibrate', () => {
       agent.env,
     );
     expect(outcome.code).toBe(0);
-    expect(JSON.parse(outcome.stdout).metrics[0].self_consistency).toMatchObject({ samples: 1, flip_rate: null });
+    expect(JSON.parse(outcome.stdout).metrics[0].self_consistency).toMatchObject({
+      samples: 1,
+      flip_rate: null,
+    });
     expect(outcome.stderr).toContain('min_kappa 0.5: met');
-    expect(outcome.stderr).toContain('self-consistency  not measured (1 sample per example; use --samples 3)');
+    expect(outcome.stderr).toContain(
+      'self-consistency  not measured (1 sample per example; use --samples 3)',
+    );
     expect(existsSync(path.join(agent.directory, '.holodeck', 'calibrations'))).toBe(false);
   });
 
