@@ -7,10 +7,13 @@ import { isRecord } from './raw-value.js';
 
 /**
  * Checks the labels file of every judge metric in `evaluations.metrics` that names one
- * (`calibration:`): a missing file is reported at that key of agent.yaml; a problem inside it at
- * its own line and field path (`examples[2].label`) in that file. Works on the raw data.
+ * (`calibration:`): a problem inside it is reported at its own line and field path
+ * (`examples[2].label`) in that file; a folder there at the key of agent.yaml. Works on the raw data.
  */
-export async function checkLabelsFiles(data: Record<string, unknown>, directory: string): Promise<FieldIssue[]> {
+export async function checkLabelsFiles(
+  data: Record<string, unknown>,
+  directory: string,
+): Promise<FieldIssue[]> {
   const evaluations = data.evaluations;
   const metrics = isRecord(evaluations) && Array.isArray(evaluations.metrics) ? evaluations.metrics : [];
   const issues: FieldIssue[] = [];
@@ -19,11 +22,14 @@ export async function checkLabelsFiles(data: Record<string, unknown>, directory:
     const fieldPath = ['evaluations', 'metrics', index, 'calibration'];
     const file = path.resolve(directory, metric.calibration);
     const found = await stat(file).catch(() => undefined);
-    if (!found?.isFile()) {
+    // Not there yet is fine here: `holodeck test add --label` creates it, and `holodeck judge
+    // calibrate` (and min_kappa's warning in `holodeck test`) say it is missing.
+    if (found === undefined) continue;
+    if (!found.isFile()) {
       issues.push({
         path: fieldPath,
-        message: `labels file ${file} ${found ? 'is not a file' : 'not found'}`,
-        hint: `create it with examples: [{input, output, label: pass | fail}] (holodeck test add --label writes them from a run); relative paths start from ${directory}`,
+        message: `labels file ${file} is not a file`,
+        hint: `point calibration at a YAML file with examples:; relative paths start from ${directory}`,
       });
       continue;
     }

@@ -29,11 +29,6 @@ export {
 } from './schema/agent-config-schema.js';
 export { EXPRESSION_NAMES, PII_KINDS } from './schema/assertion-metric-schemas.js';
 export {
-  type LabelledExample,
-  LabelledExampleSchema,
-  LabelsFileSchema,
-} from './schema/labels-file-schema.js';
-export {
   type BashConfig,
   BashConfigSchema,
   type ClaudeConfig,
@@ -70,6 +65,11 @@ export {
   type GovernanceWriteSpec,
   NOVARCH_API_KEY_VARIABLE,
 } from './schema/governance-config-schema.js';
+export {
+  type LabelledExample,
+  LabelledExampleSchema,
+  LabelsFileSchema,
+} from './schema/labels-file-schema.js';
 export {
   type AuthProvider,
   AuthProviderSchema,

@@ -86,7 +86,8 @@ export async function judgeCalibrateCommand(
   if (calibration.interrupted) return ExitCode.interrupted;
   const below = calibration.metrics.some(
     (metric) =>
-      metric.min_kappa !== undefined && (metric.kappa.estimate === null || metric.kappa.estimate < metric.min_kappa),
+      metric.min_kappa !== undefined &&
+      (metric.kappa.estimate === null || metric.kappa.estimate < metric.min_kappa),
   );
   return below ? ExitCode.testsFailed : ExitCode.ok;
 }

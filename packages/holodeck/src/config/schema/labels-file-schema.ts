@@ -21,12 +21,7 @@ export const LabelledExampleSchema = z
       .optional()
       .describe('Retrieved passages, for RAG metrics (DeepEval\'s name for "context").'),
     label: z.enum(['pass', 'fail']).describe("The human's verdict: pass or fail."),
-    score: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .describe("The human's score from 0 to 1, when they gave one."),
+    score: z.number().min(0).max(1).optional().describe("The human's score from 0 to 1, when they gave one."),
     comment: z.string().optional().describe('Why the human labelled it so.'),
     source: z
       .string()

@@ -201,11 +201,16 @@ const judgeCommon = {
   strict_mode: z
     .boolean()
     .default(false)
-    .describe('As in DeepEval: the score becomes 1 for a perfect answer and 0 otherwise, and the threshold 1.'),
+    .describe(
+      'As in DeepEval: the score becomes 1 for a perfect answer and 0 otherwise, and the threshold 1.',
+    ),
 };
 
 /** min_kappa without labels could never be met: say so at load, not at the first `holodeck test`. */
-function checkCalibration(metric: { calibration?: string; min_kappa?: number }, context: z.RefinementCtx): void {
+function checkCalibration(
+  metric: { calibration?: string; min_kappa?: number },
+  context: z.RefinementCtx,
+): void {
   if (metric.min_kappa !== undefined && metric.calibration === undefined)
     addConfigIssue(
       context,
@@ -283,17 +288,17 @@ const rag = <const T extends string>(type: T) =>
 /** deepeval's definition: a claim is unfaithful when the context contradicts it. */
 const faithfulness = z
   .strictObject({
-  type: metricType('faithfulness'),
-  penalize_ambiguous_claims: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Also count claims the context does not mention as unfaithful; default false (only contradicted claims are).',
-    ),
-  threshold: threshold(0.5, 'Pass mark.'),
-  ...common,
-  ...judgeCommon,
-})
+    type: metricType('faithfulness'),
+    penalize_ambiguous_claims: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also count claims the context does not mention as unfaithful; default false (only contradicted claims are).',
+      ),
+    threshold: threshold(0.5, 'Pass mark.'),
+    ...common,
+    ...judgeCommon,
+  })
   .superRefine(checkCalibration);
 
 /** A JS/TS grader: `(input) => boolean | number | {score, passed?, reason?}`. */

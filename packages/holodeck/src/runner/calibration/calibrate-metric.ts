@@ -1,11 +1,6 @@
 import type { LabelledExample, LabelsFile } from '../../config/index.js';
 import type { JudgeClient, Metric, MetricInput, MetricOutcome } from '../../evals/metric.js';
-import {
-  agreementStatistics,
-  confusionOf,
-  selfConsistency,
-  type Verdict,
-} from './agreement-statistics.js';
+import { agreementStatistics, confusionOf, selfConsistency, type Verdict } from './agreement-statistics.js';
 import type { CalibratedExample, MetricCalibration } from './calibration-report.js';
 
 /** What `calibrateMetric` needs besides the metric. */
@@ -122,8 +117,10 @@ export async function calibrateMetric(
   const difference =
     scored.length === 0
       ? undefined
-      : scored.reduce((sum, result) => sum + Math.abs((result.scores[0] ?? 0) - (result.human_score ?? 0)), 0) /
-        scored.length;
+      : scored.reduce(
+          (sum, result) => sum + Math.abs((result.scores[0] ?? 0) - (result.human_score ?? 0)),
+          0,
+        ) / scored.length;
   return {
     metric: metric.name,
     type: metric.type,

@@ -70,7 +70,8 @@ export async function calibrationStatuses(agent: LoadedAgent): Promise<Calibrati
     const changes: string[] = [];
     if (measured.fingerprint !== judgeFingerprint(judge, config))
       changes.push('the judge model or the metric settings (criteria, steps, rubric, threshold, ...)');
-    const labelsFile = config.calibration === undefined ? undefined : path.resolve(agent.directory, config.calibration);
+    const labelsFile =
+      config.calibration === undefined ? undefined : path.resolve(agent.directory, config.calibration);
     const labelsHash = labelsFile === undefined ? undefined : await hashOf(labelsFile);
     if (labelsHash !== measured.labels.hash) changes.push('the labels');
     if (changes.length > 0) {

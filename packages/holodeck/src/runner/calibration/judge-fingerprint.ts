@@ -47,5 +47,7 @@ export function decidingSettings(judge: JudgeSettings, metric: MetricConfig): Re
  * ...). A calibration made under another fingerprint is stale.
  */
 export function judgeFingerprint(judge: JudgeSettings, metric: MetricConfig): string {
-  return `sha256:${createHash('sha256').update(canonical(decidingSettings(judge, metric))).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(canonical(decidingSettings(judge, metric)))
+    .digest('hex')}`;
 }

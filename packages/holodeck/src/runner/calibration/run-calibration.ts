@@ -31,7 +31,10 @@ export const DEFAULT_CALIBRATION_SAMPLES = 3;
 type CalibratedConfig = MetricConfig & { calibration: string; min_kappa?: number };
 
 /** The judge metrics of `evaluations.metrics` that name a labels file, or a UsageError saying what to add. */
-export function calibratedMetrics(agent: LoadedAgent, only?: string): { config: CalibratedConfig; index: number }[] {
+export function calibratedMetrics(
+  agent: LoadedAgent,
+  only?: string,
+): { config: CalibratedConfig; index: number }[] {
   const metrics = agent.config.evaluations?.metrics ?? [];
   const judges = metrics
     .map((config, index) => ({ config, index }))
@@ -75,7 +78,10 @@ export function calibratedMetrics(agent: LoadedAgent, only?: string): { config: 
  * first (any problem stops everything before a judge is paid), then judges each example
  * `samples` times. Returns the report; interrupted (and incomplete) when `signal` aborted.
  */
-export async function runCalibration(agent: LoadedAgent, options: CalibrationOptions): Promise<CalibrationReport> {
+export async function runCalibration(
+  agent: LoadedAgent,
+  options: CalibrationOptions,
+): Promise<CalibrationReport> {
   const started = new Date();
   const samples = options.samples ?? DEFAULT_CALIBRATION_SAMPLES;
   const confidence = agent.config.evaluations?.confidence ?? 0.95;

@@ -176,4 +176,66 @@ describe('holodeck judge calibrate', () => {
       `${path.join(agent.directory, 'labels.yaml')}:4:12  examples[0].label: expected one of "pass", "fail"; got the string "maybe"`,
     );
   });
+
+  it("test add --label appends a run's answer to the labels file, comments kept and secrets redacted", async () => {
+    const agent = createE2eAgent(fake.url, {
+      config: {
+        evaluations: {
+          metrics: [{ type: 'rubric', name: 'tone', value: 'Polite.', calibration: 'labels.yaml' }],
+        },
+        test_cases: [
+          { name: 'greets', input: 'hello, my key is sk-test-holodeck-e2e', ground_truth: 'Hello!' },
+        ],
+      },
+    });
+    const tested = await runHolodeckCli(['test', agent.file], agent.env);
+    expect(tested.code).toBe(0);
+    const added = await runHolodeckCli(
+      [
+        'test',
+        'add',
+        agent.file,
+        '--from-run',
+        'latest',
+        '--case',
+        'greets',
+        '--label',
+        'fail',
+        '--comment',
+        'too curt',
+      ],
+      agent.env,
+    );
+    expect(added.code).toBe(0);
+    expect(added.stderr).toMatch(
+      /labelled case "greets" of run \S+ fail for judge "tone" in \S*labels\.yaml/,
+    );
+    const labels = path.join(agent.directory, 'labels.yaml');
+    writeFileSync(labels, readFileSync(labels, 'utf8').replace('examples:', '# reviewed by Ana\nexamples:'));
+    await runHolodeckCli(
+      ['test', 'add', agent.file, '--from-run', 'latest', '--case', 'greets', '--label', 'pass'],
+      agent.env,
+    );
+    const text = readFileSync(labels, 'utf8');
+    expect(text).toContain('# reviewed by Ana');
+    expect(text).not.toContain('sk-test-holodeck-e2e');
+    const parsed = (await import('yaml')).parse(text);
+    expect(parsed.examples).toEqual([
+      {
+        input: expect.stringContaining('my key is'),
+        output: 'GOOD answer from the agent',
+        expected_output: 'Hello!',
+        label: 'fail',
+        comment: 'too curt',
+        source: expect.stringMatching(/^run \S+, case greets, attempt 1$/),
+      },
+      expect.objectContaining({ label: 'pass', output: 'GOOD answer from the agent' }),
+    ]);
+    const bad = await runHolodeckCli(
+      ['test', 'add', agent.file, '--from-run', 'latest', '--case', 'greets', '--label', 'maybe'],
+      agent.env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('error --label: is pass or fail, got "maybe"');
+  });
 });
