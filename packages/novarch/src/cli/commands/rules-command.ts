@@ -33,6 +33,7 @@ import {
   type ServerOperations,
   serverClient,
 } from './operator-context.js';
+import { registerRulesCalibrateCommands } from './rules-calibrate-command.js';
 import { onRulesStore } from './rules-store.js';
 
 const versionArgument = z
@@ -96,7 +97,7 @@ const TestOptionsSchema = GlobalOptionsSchema.extend({
 });
 
 /** Loads a rules file for a command, or throws its RulesError; `team` must be the file's. */
-async function loadRulesFor(
+export async function loadRulesFor(
   file: string,
   context: OperatorContext,
   team: string | undefined,
@@ -124,7 +125,7 @@ function parseVersion(command: string, value: string): number {
 }
 
 /** `--since`: a date (UTC midnight) or a time with its zone, as the ISO UTC text the store compares. */
-function parseSince(value: string): string {
+export function parseSince(value: string, command = 'test'): string {
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value)
     ? new Date(`${value}T00:00:00.000Z`)
     : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)
@@ -132,14 +133,14 @@ function parseSince(value: string): string {
       : undefined;
   if (date === undefined || Number.isNaN(date.getTime())) {
     throw new OperatorUsageError(
-      `novarch rules test: --since: expected a date (2026-05-01, midnight UTC) or a time with its zone (2026-05-01T12:00:00Z); got ${JSON.stringify(value)}.`,
+      `novarch rules ${command}: --since: expected a date (2026-05-01, midnight UTC) or a time with its zone (2026-05-01T12:00:00Z); got ${JSON.stringify(value)}.`,
     );
   }
   return date.toISOString();
 }
 
 /** The team's stored version, or a usage error listing what the store has. */
-async function storedVersion(
+export async function storedVersion(
   store: NovarchDatabaseStore,
   where: string,
   team: string,
@@ -367,4 +368,5 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
         return report.changed.length > 0 || report.notRejudged.length > 0 ? ExitCode.changes : ExitCode.ok;
       }),
     );
+  registerRulesCalibrateCommands(rules, run, context);
 }
