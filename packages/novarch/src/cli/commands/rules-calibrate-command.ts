@@ -19,6 +19,7 @@ import {
   type OperatorContext,
   parseCommandOptions,
   type RunCommand,
+  serverClient,
 } from './operator-context.js';
 import { loadRulesFor, parseSince, storedVersion } from './rules-command.js';
 import { onRulesStore } from './rules-store.js';
@@ -30,7 +31,7 @@ const CalibrateOptionsSchema = GlobalOptionsSchema.extend({
   team: z.string().optional(),
   tenant: z.string().optional(),
   since: z.string().optional(),
-  labels: z.string().default(DEFAULT_LABELS_FILE),
+  labels: z.string().optional(),
   withJudge: z.boolean().default(false),
   json: z.boolean().default(false),
 });
@@ -94,18 +95,40 @@ export function registerRulesCalibrateCommands(
     .option('--json', 'print JSON instead of text')
     .addHelpText(
       'after',
-      '\nExit codes of rules calibrate: 0 measured, 4 some labelled actions of LLM rules were not re-judged\n(no --with-judge), 2 usage error, 1 the store could not be read.',
+      "\nWith --server URL (an admin token in $NOVARCH_TOKEN), --tenant and --team: the rules pushed to the\nserver for that tenant's team, against its decided holds, judged by the server's judge.\n" +
+        '\nExit codes of rules calibrate: 0 measured, 4 some labelled actions of LLM rules were not re-judged\n(no --with-judge), 2 usage error, 1 the store could not be read.',
     )
     .action((file: string | undefined, _options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(CalibrateOptionsSchema, command);
-        refuseServer(options, 'calibrate');
+        const server = serverClient(options, context);
+        if (server !== undefined) {
+          if (file !== undefined || options.labels !== undefined || options.withJudge)
+            throw new OperatorUsageError(
+              'novarch rules calibrate --server measures the rules pushed to the server against its decided holds, with its own judge: drop the rules file, --labels and --with-judge.',
+            );
+          if (options.tenant === undefined || options.team === undefined)
+            throw new OperatorUsageError(
+              'novarch rules calibrate --server: pass --tenant TENANT and --team TEAM (a server keeps each tenant apart).',
+            );
+          const { tenant, team } = options;
+          const since = options.since === undefined ? undefined : parseSince(options.since, 'calibrate');
+          const report = await server.call((client) => client.rules().calibration(tenant, team, since));
+          context.stdout.write(
+            options.json ? formatJson(report) : paint(formatRulesCalibration(report), context.style),
+          );
+          return report.notRejudged > 0 ? ExitCode.changes : ExitCode.ok;
+        }
         if (file === undefined && options.team === undefined)
           throw new OperatorUsageError(
             'novarch rules calibrate: name the team (--team T, its latest pushed rules) or a rules file.',
           );
         const since = options.since === undefined ? undefined : parseSince(options.since, 'calibrate');
-        const labelsFile = resolveUserPath(options.labels, context.cwd, context.homeDirectory);
+        const labelsFile = resolveUserPath(
+          options.labels ?? DEFAULT_LABELS_FILE,
+          context.cwd,
+          context.homeDirectory,
+        );
         const labels = await readLabelsFile(labelsFile);
         const llmJudge = await llmJudgeOf(options, context);
         const fromFile = file === undefined ? undefined : await loadRulesFor(file, context, options.team);

@@ -81,18 +81,18 @@ describe('novarch rules label and rules calibrate', () => {
     expect(pushed.stdout).toMatch(/\nTEAM-2 +cel +2 +0% +-1\.00 \[-1\.00, -1\.00\] +0 +1 +1 +0 +1\n/);
   });
 
-  it('needs a team or a file, and says what --server cannot do yet', async () => {
+  it('needs a team or a file; rules label keeps labels in a local file, not on a server', async () => {
     expect(await novarch('rules', 'calibrate')).toMatchObject({
       code: 2,
       error: 'novarch rules calibrate: name the team (--team T, its latest pushed rules) or a rules file.',
     });
     const server = await runNovarch(
-      ['--server', 'http://127.0.0.1:1', 'rules', 'calibrate', '--team', 'cs-ops'],
+      ['--server', 'http://127.0.0.1:1', 'rules', 'label', 'x', 'kill'],
       {
         cwd: dir,
       },
     );
     expect(server.code).toBe(2);
-    expect(server.error).toContain('novarch rules calibrate works on a store, not through a server (yet)');
+    expect(server.error).toContain('novarch rules label works on a store, not through a server (yet)');
   });
 });
