@@ -86,12 +86,9 @@ describe('novarch rules label and rules calibrate', () => {
       code: 2,
       error: 'novarch rules calibrate: name the team (--team T, its latest pushed rules) or a rules file.',
     });
-    const server = await runNovarch(
-      ['--server', 'http://127.0.0.1:1', 'rules', 'label', 'x', 'kill'],
-      {
-        cwd: dir,
-      },
-    );
+    const server = await runNovarch(['--server', 'http://127.0.0.1:1', 'rules', 'label', 'x', 'kill'], {
+      cwd: dir,
+    });
     expect(server.code).toBe(2);
     expect(server.error).toContain('novarch rules label works on a store, not through a server (yet)');
   });
