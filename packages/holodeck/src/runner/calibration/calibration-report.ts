@@ -57,13 +57,22 @@ export interface CalibrationReport {
   metrics: MetricCalibration[];
 }
 
-/** The parts of a saved calibration that `holodeck test` and the gate read, checked. */
+const SavedInterval = z.object({
+  estimate: z.number(),
+  lower: z.number(),
+  upper: z.number(),
+  confidence: z.number(),
+});
+
+/** The parts of a saved calibration that `holodeck test`, the gate and the viewer read, checked. */
 export const SavedCalibrationSchema = z.object({
   schema_version: z.literal(CALIBRATION_SCHEMA_VERSION),
   kind: z.literal('holodeck-calibration'),
   calibration_id: z.string().min(1),
   started_at: z.string().min(1),
   interrupted: z.boolean().optional(),
+  judge: z.object({ provider: z.string(), model: z.string() }),
+  samples: z.number(),
   metrics: z.array(
     z.object({
       metric: z.string(),
@@ -71,10 +80,23 @@ export const SavedCalibrationSchema = z.object({
       fingerprint: z.string(),
       labels: z.object({ file: z.string(), hash: z.string(), examples: z.number() }),
       examples: z.array(z.unknown()),
+      min_kappa: z.number().optional(),
+      judged: z.number(),
+      errored: z.number(),
       kappa: z.object({
         estimate: z.number().nullable(),
-        interval: z.object({ lower: z.number(), upper: z.number(), confidence: z.number() }).nullable(),
+        interval: SavedInterval.nullable(),
       }),
+      agreement: SavedInterval.nullable(),
+      false_pass_rate: SavedInterval.nullable(),
+      false_fail_rate: SavedInterval.nullable(),
+      confusion: z.object({
+        true_pass: z.number(),
+        false_pass: z.number(),
+        false_fail: z.number(),
+        true_fail: z.number(),
+      }),
+      self_consistency: z.object({ samples: z.number(), examples: z.number(), flipped: z.number() }),
     }),
   ),
 });
