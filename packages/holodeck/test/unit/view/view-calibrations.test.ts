@@ -90,7 +90,8 @@ describe('calibrations in the viewer', () => {
     await saveCalibration(await calibration(), path.join(path.dirname(runsDir), 'calibrations'));
     view = createViewApp({ runsDir, pollIntervalMs: 50 });
     const response = await view.app.request('/api/runs', { headers: { host: '127.0.0.1:4173' } });
-    const list = await response.json();
+    // biome-ignore lint/suspicious/noExplicitAny: the server's own JSON, read field by field
+    const list: any = await response.json();
     expect(list.calibrations).toEqual([
       expect.objectContaining({
         metric: 'tone <i>',
@@ -112,7 +113,10 @@ describe('calibrations in the viewer', () => {
 
   it('leaves the runs page as it was without calibrations', async () => {
     view = createViewApp({ runsDir: runsFolder(viewRuns()), pollIntervalMs: 50 });
-    const list = await (await view.app.request('/api/runs', { headers: { host: '127.0.0.1:4173' } })).json();
+    // biome-ignore lint/suspicious/noExplicitAny: the server's own JSON, read field by field
+    const list: any = await (
+      await view.app.request('/api/runs', { headers: { host: '127.0.0.1:4173' } })
+    ).json();
     expect(list.calibrations).toBeUndefined();
     expect(String(renderCalibrations([]))).toBe('');
   });

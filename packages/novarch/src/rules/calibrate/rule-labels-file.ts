@@ -1,5 +1,5 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { isMap, isSeq, LineCounter, parseDocument, type YAMLSeq } from 'yaml';
+import { isMap, isNode, isSeq, LineCounter, parseDocument, type YAMLSeq } from 'yaml';
 import { z } from 'zod';
 import { OperatorUsageError } from '../../errors.js';
 import type { LabelEntry } from './rule-labels.js';
@@ -38,10 +38,9 @@ export async function readLabelsFile(file: string): Promise<LabelEntry[]> {
   const parsed = LabelsFileSchema.safeParse(document.toJS() ?? { labels: [] });
   if (parsed.success) return parsed.data.labels;
   const problems = parsed.error.issues.map((issue) => {
-    const node = document.getIn(issue.path as (string | number)[], true) as
-      | { range?: [number, number] }
-      | undefined;
-    const where = node?.range ? lineCounter.linePos(node.range[0]).line : undefined;
+    const keys = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
+    const node: unknown = document.getIn(keys, true);
+    const where = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
     const field = issue.path
       .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
       .join('');

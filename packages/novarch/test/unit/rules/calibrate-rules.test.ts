@@ -64,3 +64,23 @@ describe('novarch rules calibrate (library, SQLite)', () => {
     expect(labels.get(recorded.close.action.id)).toMatchObject({ label: 'kill', source: 'hold', by: 'ben' });
   });
 });
+
+describe('labels files of novarch rules label', () => {
+  it('reads nothing from a missing file and refuses a bad entry at its line', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { readLabelsFile, appendLabelEntry } = await import(
+      '../../../src/rules/calibrate/rule-labels-file.js'
+    );
+    const path = await import('node:path');
+    const os = await import('node:os');
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'novarch-labels-'));
+    const file = path.join(folder, 'labels.yaml');
+    expect(await readLabelsFile(file)).toEqual([]);
+    await appendLabelEntry(file, { action: 'act_1', label: 'kill', by: 'ana' });
+    expect(await readLabelsFile(file)).toEqual([{ action: 'act_1', label: 'kill', by: 'ana' }]);
+    writeFileSync(file, '# checked\nlabels:\n  - action: act_1\n    label: maybe\n');
+    await expect(readLabelsFile(file)).rejects.toThrow(
+      `${file}:4  labels[0].label: Invalid option: expected one of "pass"|"kill"\n    hint: each label is {action: <action id>, label: pass | kill}; novarch rules label writes them`,
+    );
+  });
+});
