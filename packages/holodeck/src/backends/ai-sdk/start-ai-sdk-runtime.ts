@@ -11,6 +11,7 @@ import { describeCallWarning } from './describe-call-warning.js';
 import type { ProviderSettings } from './resolve-provider-settings.js';
 import { runTurn, type TurnPlan } from './run-turn.js';
 import { toAiSdkTools } from './to-ai-sdk-tools.js';
+import { toolApproval } from './tool-approval-policy.js';
 
 /**
  * Loads the function tool modules and starts the MCP servers; on a failure, closes what started.
@@ -111,6 +112,7 @@ export async function startAiSdkRuntime(
     system: agent.instructions,
     tools: (run) => (run ? toAiSdkTools(tools, run) : ungoverned),
     call: buildCallSettings(agent.config),
+    approvalOf: (name) => toolApproval(agent.config, name),
     ...structuredOutput,
     errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
     onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),

@@ -19,6 +19,7 @@ import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { checkResumable } from './check-resumable.js';
 import { ClaudeSession } from './claude-session.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { mcpServerPlaces } from './describe-mcp-failure.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
@@ -163,6 +164,7 @@ export class ClaudeBackend implements AgentBackend {
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
+      mcpServers: mcpServerPlaces(this.agent, this.agent.env ?? process.env),
       ...(governance ? { governance } : {}),
       ...(this.backendOptions.modelTraffic
         ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }

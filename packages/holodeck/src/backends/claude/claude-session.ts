@@ -277,7 +277,7 @@ export class ClaudeSession implements AgentSession {
     const state = turn.accumulator.state;
     if (message.type === 'system' && message.subtype === 'init') {
       this.id = message.session_id;
-      const mcpFailure = mcpFailureReason(state);
+      const mcpFailure = mcpFailureReason(state, this.prepared.mcpServers);
       if (mcpFailure) {
         this.fail(new AgentSessionError(mcpFailure), true);
         this.run.close();
@@ -299,6 +299,7 @@ export class ClaudeSession implements AgentSession {
       const built = buildExecutionResult(state, {
         startedAt: turn.startedAt,
         credentialHint: this.prepared.credentialHint,
+        mcpServers: this.prepared.mcpServers,
         ...(this.prepared.validateStructuredOutput
           ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
           : {}),
@@ -323,6 +324,7 @@ export class ClaudeSession implements AgentSession {
     return buildExecutionResult(turn.accumulator.state, {
       startedAt: turn.startedAt,
       credentialHint: this.prepared.credentialHint,
+      mcpServers: this.prepared.mcpServers,
     });
   }
 

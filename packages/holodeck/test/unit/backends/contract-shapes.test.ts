@@ -101,6 +101,7 @@ describe('backend contract shapes', () => {
       | 'createdAt'
       | 'deadline'
       | 'commands'
+      | 'consoleUrl'
     >();
     expectTypeOf<Extract<SessionEvent, { type: 'finish' }>>().toEqualTypeOf<{
       type: 'finish';

@@ -1,28 +1,27 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { OperatorUsageError } from '../../errors.js';
-import { formatJson } from '../../format/format-table.js';
-import { formatRulesCalibration } from '../../format/rule-calibration-format.js';
-import { calibrateRules } from '../../rules/calibrate/calibrate-rules.js';
-import { appendLabelEntry, readLabelsFile } from '../../rules/calibrate/rule-labels-file.js';
-import type { LlmJudge } from '../../rules/llm/llm-judge.js';
-import { ModelLlmJudge } from '../../rules/llm/model-llm-judge.js';
-import { loadNovarchConfig } from '../../rules/load-novarch-config.js';
-import { resolveUserPath } from '../../rules/novarch-config.js';
-import { ReplayScopeError } from '../../rules/replay/replay-rules.js';
-import type { RuleSet } from '../../rules/rule-set.js';
-import { ruleSetFromStored } from '../../rules/stored-rules.js';
-import { ExitCode } from '../exit-codes.js';
-import { paint } from '../terminal-style.js';
+import { OperatorUsageError } from '../../../errors.js';
+import { formatJson } from '../../../format/format-table.js';
+import { formatRulesCalibration } from '../../../format/rule-calibration-format.js';
+import { storedVersion } from '../../../operations/rules-service.js';
+import { calibrateRules } from '../../../rules/calibrate/calibrate-rules.js';
+import { appendLabelEntry, readLabelsFile } from '../../../rules/calibrate/rule-labels-file.js';
+import { resolveUserPath } from '../../../rules/novarch-config.js';
+import { ReplayScopeError } from '../../../rules/replay/replay-rules.js';
+import type { RuleSet } from '../../../rules/rule-set.js';
+import { ruleSetFromStored } from '../../../rules/stored-rules.js';
+import { ExitCode } from '../../exit-codes.js';
+import { paint } from '../../terminal-style.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
   parseCommandOptions,
   type RunCommand,
   serverClient,
-} from './operator-context.js';
-import { loadRulesFor, parseSince, storedVersion } from './rules-command.js';
+} from '../operator-context.js';
+import { loadRulesFor } from './rules-arguments.js';
 import { onRulesStore } from './rules-store.js';
+import { llmJudgeOf, parseSince } from './rules-test-command.js';
 
 /** Where `novarch rules label` writes, and `rules calibrate` reads, labels by default. */
 export const DEFAULT_LABELS_FILE = 'novarch-labels.yaml';
@@ -46,25 +45,6 @@ function refuseServer(options: { server?: string | undefined }, command: string)
     throw new OperatorUsageError(
       `novarch rules ${command} works on a store, not through a server (yet): drop --server and pass --store postgres://… (the server's store) or the SQLite file.`,
     );
-}
-
-/** The LLM judge of `--with-judge`: the judge: section of --config FILE. */
-async function llmJudgeOf(
-  options: { withJudge: boolean; config?: string | undefined },
-  context: OperatorContext,
-): Promise<LlmJudge | undefined> {
-  if (!options.withJudge) return undefined;
-  if (options.config === undefined)
-    throw new OperatorUsageError(
-      '--with-judge needs an LLM judge: pass --config FILE, a Novarch configuration whose judge: section names it.',
-    );
-  const configFile = resolveUserPath(options.config, context.cwd, context.homeDirectory);
-  const config = await loadNovarchConfig(configFile, { homeDirectory: context.homeDirectory });
-  if (config.judge === undefined)
-    throw new OperatorUsageError(
-      `--with-judge: ${configFile} has no judge: section; add one (see the README, "The LLM judge").`,
-    );
-  return new ModelLlmJudge({ ...config.judge, env: context.env });
 }
 
 /** `novarch rules calibrate [file] --team T` and `novarch rules label <id> pass|kill`. */
