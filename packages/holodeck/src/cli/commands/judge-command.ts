@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../command-context.js';
-import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
+import { ExitCode, type ExitCodeValue, exitCodesHelp } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
 export interface JudgeCalibrateOptions {
@@ -107,6 +107,7 @@ export function registerJudgeCommand(program: Command, context: CommandContext) 
     .option('-c, --concurrency <n>', 'examples judged at a time', '4')
     .option('-o, --output <file>', 'also write the calibration as JSON (a .json file, or - for stdout)')
     .option('--no-save', 'do not save this calibration under .holodeck/calibrations/')
+    .addHelpText('after', exitCodesHelp())
     .action((file: string, options: JudgeCalibrateOptions) =>
       context.run(
         judgeCalibrateCommand(
