@@ -1,12 +1,14 @@
 // Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
 export { agentJsonSchema } from './agent-json-schema.js';
 export { checkServerKey, checkWriteSpecKeys } from './check-governance.js';
+export { suggestionHint } from './did-you-mean.js';
 export {
   type FieldIssue,
   type FieldPath,
   type FieldWarning,
   formatFieldPath,
 } from './field-issue.js';
+export { type CaseFileMatch, findCaseFiles } from './find-case-files.js';
 export { loadAgentConfig } from './load-agent-config.js';
 export { loadTestCasesFile, type TestCasesFile } from './load-test-cases-file.js';
 export type {
@@ -19,6 +21,7 @@ export type {
   LoadedAgent,
 } from './loaded-agent.js';
 export type { YamlPosition } from './locate-yaml-path.js';
+export { isTemplate, renderTemplate } from './render-template.js';
 export {
   type AgentConfig,
   AgentConfigSchema,
@@ -44,6 +47,7 @@ export {
   SubagentConfigSchema,
 } from './schema/claude-config-schema.js';
 export {
+  type DefaultCase,
   type EvaluationConfig,
   EvaluationConfigSchema,
   type ExpectedTool,

@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { type FieldPath, formatFieldPath } from './field-issue.js';
+import { loadCsvCases, loadJsonlCases } from './load-case-data-file.js';
 import { isNodeError } from './load-env-files.js';
 import { locateYamlPath, type YamlPosition } from './locate-yaml-path.js';
 import { mapZodIssues } from './map-zod-issues.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
 import { type TestCase, TestCaseSchema } from './schema/evaluation-config-schema.js';
 
-/** A `test_cases_file`: a YAML list of test cases, or a mapping with a `test_cases` list (a bare list is read as the latter). */
+/** A `test_cases_file`: a YAML (or JSON) list of test cases, or a mapping with a `test_cases` list (a bare list is read as the latter). */
 const TestCasesFileSchema = z.strictObject({ test_cases: z.array(TestCaseSchema) });
 
 /** The test cases of a `test_cases_file`, and where each field of them is in that file. */
@@ -45,8 +47,12 @@ export async function loadTestCasesFile(file: string): Promise<TestCasesFile> {
       },
     ]);
   }
-  // parseAgentYaml wants a mapping at the root; wrap a bare list so both shapes parse with positions.
-  const bare = /^\s*-/m.test(
+  const extension = path.extname(file).toLowerCase();
+  if (extension === '.csv') return loadCsvCases(file, text);
+  if (extension === '.jsonl' || extension === '.ndjson') return loadJsonlCases(file, text);
+  // parseAgentYaml wants a mapping at the root; wrap a bare list so both shapes parse with
+  // positions (JSON is YAML: a .json file is read the same way).
+  const bare = /^\s*[-[]/m.test(
     text.split('\n').find((line) => line.trim() && !line.trim().startsWith('#')) ?? '',
   );
   const wrapped = bare ? `test_cases:\n${text.replace(/^/gm, ' '.repeat(WRAP_INDENT))}` : text;

@@ -20,6 +20,8 @@ export interface MetricInput {
   tokenUsage: TokenUsage;
   /** Novarch's verdicts, when the agent is governed. */
   governance?: GovernanceSummary;
+  /** The test case's `vars` (after default_case), for expressions. */
+  vars?: Readonly<Record<string, unknown>>;
 }
 
 /** What one metric concluded. Every metric yields a score in [0, 1], a pass/fail and a reason. */

@@ -9,7 +9,7 @@ import type {
   TestTurn,
   YamlPosition,
 } from '../config/index.js';
-import { formatFieldPath, loadTestCasesFile } from '../config/index.js';
+import { findCaseFiles, formatFieldPath, loadTestCasesFile } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { GraderLoadError } from '../evals/code/code-metric.js';
 import { createMetric, JUDGE_METRIC_TYPES } from '../evals/create-metric.js';
@@ -18,6 +18,7 @@ import { createGovernanceMetric } from '../evals/tools/governance-expectations-m
 import { createToolExpectationsMetric } from '../evals/tools/tool-expectations-metric.js';
 import { retrievalToolEntries } from '../tools/retrieval/retrieval-tool-entries.js';
 import { checkCaseInputs } from './check-case-inputs.js';
+import { expandCase } from './expand-case.js';
 import { describeKnownTools, isKnownToolName, knownToolNames } from './known-tool-names.js';
 
 /** Where a test case is written: agent.yaml's `test_cases` or the `test_cases_file`. */
@@ -86,7 +87,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The sources of every case: agent.yaml's `test_cases`, then the `test_cases_file`'s. */
+/** The sources of every case: agent.yaml's `test_cases`, then each `test_cases_file`'s in order. */
 async function gatherCases(
   agent: LoadedAgent,
   issues: ConfigIssue[],
@@ -99,38 +100,84 @@ async function gatherCases(
       ...(agent.locate ? { locate: agent.locate } : {}),
     },
   }));
-  const file = agent.config.test_cases_file;
-  if (!file) return inline;
-  try {
-    const loaded = await loadTestCasesFile(file);
-    return [
-      ...inline,
-      ...loaded.cases.map((config, index) => ({
-        config,
-        source: {
-          file,
-          path: [...loaded.listPath, index],
-          locate: (fieldPath: FieldPath) => loaded.locate(fieldPath.slice(loaded.listPath.length)),
-        },
-      })),
-    ];
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const agentSource: CaseSource = {
-      file: agent.file,
-      path: [],
-      ...(agent.locate ? { locate: agent.locate } : {}),
-    };
-    for (const issue of error.issues) {
-      // A missing file is a problem of agent.yaml's test_cases_file line; one inside it, of that file.
-      issues.push(
-        issue.line === undefined
-          ? issueAt(agentSource, ['test_cases_file'], `${issue.message}: ${file}`, issue.hint)
-          : issue,
-      );
+  const setting = agent.config.test_cases_file;
+  if (!setting) return inline;
+  const agentSource: CaseSource = {
+    file: agent.file,
+    path: [],
+    ...(agent.locate ? { locate: agent.locate } : {}),
+  };
+  const several = typeof setting !== 'string';
+  const patterns = typeof setting === 'string' ? [setting] : setting;
+  const field = (index: number): FieldPath => (several ? ['test_cases_file', index] : ['test_cases_file']);
+  const gathered = [...inline];
+  for (const [index, match] of (await findCaseFiles(patterns)).entries()) {
+    if (match.problem)
+      issues.push(issueAt(agentSource, field(index), match.problem.message, match.problem.hint));
+    for (const file of match.files) {
+      try {
+        const loaded = await loadTestCasesFile(file);
+        gathered.push(
+          ...loaded.cases.map((config, caseIndex) => ({
+            config,
+            source: {
+              file,
+              path: [...loaded.listPath, caseIndex],
+              locate: (fieldPath: FieldPath) => loaded.locate(fieldPath.slice(loaded.listPath.length)),
+            },
+          })),
+        );
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        for (const issue of error.issues) {
+          // A missing file is a problem of agent.yaml's test_cases_file line; one inside it, of that file.
+          issues.push(
+            issue.line === undefined
+              ? issueAt(agentSource, field(index), `${issue.message}: ${file}`, issue.hint)
+              : issue,
+          );
+        }
+      }
     }
-    return inline;
   }
+  return gathered;
+}
+
+/**
+ * Each case as it runs (expandCase): default_case merged in, thresholds and `{{ vars }}` applied.
+ * A problem is reported in the case's own file, at default_case or at evaluations.metrics, where
+ * the field it is in was written.
+ */
+function expandCases(
+  agent: LoadedAgent,
+  gathered: { config: TestCase; source: CaseSource }[],
+  issues: ConfigIssue[],
+): { config: TestCase; source: CaseSource }[] {
+  const agentSource: CaseSource = {
+    file: agent.file,
+    path: [],
+    ...(agent.locate ? { locate: agent.locate } : {}),
+  };
+  const defaultCase = agent.config.default_case;
+  const defaultMetrics = agent.config.evaluations?.metrics ?? [];
+  return gathered.map(({ config, source }) => ({
+    source,
+    config: expandCase(
+      config,
+      { ...(defaultCase ? { defaultCase } : {}), defaultMetrics },
+      (place, field, message, hint) =>
+        issues.push(
+          place === 'case'
+            ? issueAt(source, field, message, hint)
+            : issueAt(
+                agentSource,
+                [...(place === 'default' ? ['default_case'] : DEFAULTS_PATH), ...field],
+                message,
+                hint,
+              ),
+        ),
+    ),
+  }));
 }
 
 /**
@@ -151,7 +198,7 @@ export async function inspectSuite(
   const { config } = agent;
   const issues: ConfigIssue[] = [];
   const warnings: ConfigWarning[] = [];
-  const gathered = await gatherCases(agent, issues);
+  const gathered = expandCases(agent, await gatherCases(agent, issues), issues);
   const agentSource: CaseSource = {
     file: agent.file,
     path: [],
@@ -325,12 +372,20 @@ export async function inspectSuite(
         ? [createGovernanceMetric(testCase.expected_verdicts ?? [], testCase.expect_killed)]
         : [];
     const own = testCase.metrics ? await buildAll(testCase.metrics, source, ['metrics']) : defaults;
-    const metrics = [...own, ...(testCase.turns ? [] : toolMetrics(testCase)), ...governance];
+    const metrics = withCaseVars(
+      [...own, ...(testCase.turns ? [] : toolMetrics(testCase)), ...governance],
+      testCase.vars,
+    );
     const turnMetrics = await Promise.all(
-      (testCase.turns ?? []).map(async (turn, turnIndex) => [
-        ...(turn.metrics ? await buildAll(turn.metrics, source, ['turns', turnIndex, 'metrics']) : []),
-        ...toolMetrics(turn),
-      ]),
+      (testCase.turns ?? []).map(async (turn, turnIndex) =>
+        withCaseVars(
+          [
+            ...(turn.metrics ? await buildAll(turn.metrics, source, ['turns', turnIndex, 'metrics']) : []),
+            ...toolMetrics(turn),
+          ],
+          testCase.vars,
+        ),
+      ),
     );
     const all = [...metrics, ...turnMetrics.flat()];
     if (all.length > 0 && all.every((metric) => metric.weight === 0))
@@ -346,6 +401,17 @@ export async function inspectSuite(
   }
   if (issues.length) return { issues, warnings };
   return { suite: { cases, usesJudge, deferredToolNames, toolNames }, issues, warnings };
+}
+
+/** The metrics, each given the case's vars with every answer it grades (expressions read them). */
+function withCaseVars(metrics: Metric[], vars: TestCase['vars']): Metric[] {
+  if (!vars) return metrics;
+  return metrics.map((metric) => ({
+    name: metric.name,
+    type: metric.type,
+    ...(metric.weight !== undefined ? { weight: metric.weight } : {}),
+    evaluate: (input, context) => metric.evaluate({ ...input, vars }, context),
+  }));
 }
 
 /**

@@ -76,11 +76,12 @@ function nothingSelected(cases: readonly PreparedCase[], options: TestRunOptions
   const flags = [
     ...(options.filter !== undefined ? [`--filter ${JSON.stringify(options.filter)}`] : []),
     ...(options.tags ?? []).map((tag) => `--tag ${tag}`),
+    ...(options.caseNames ?? []).map((name) => `--case ${JSON.stringify(name)}`),
   ];
   const names = cases.map((testCase) => testCase.config.name);
   const tags = [...new Set(cases.flatMap((testCase) => testCase.config.tags ?? []))];
   return new UsageError(
-    options.filter !== undefined ? '--filter' : '--tag',
+    options.filter !== undefined ? '--filter' : options.tags?.length ? '--tag' : '--case',
     `${flags.join(' and ')} match${flags.length === 1 ? 'es' : ''} no test case`,
     `the cases are ${names.join(', ')}; their tags: ${tags.length ? tags.join(', ') : '(none)'}`,
   );
@@ -149,7 +150,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   );
   const suite = await prepareSuite(agent, loaded);
   const cases = selectCases(suite.cases, options);
-  if (!cases.length && (options.filter !== undefined || options.tags?.length))
+  if (!cases.length && (options.filter !== undefined || options.tags?.length || options.caseNames?.length))
     throw nothingSelected(suite.cases, options);
   recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   record.setSuiteCases(suite.cases.map((testCase) => testCase.config.name));
