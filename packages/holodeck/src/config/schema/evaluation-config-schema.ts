@@ -178,15 +178,17 @@ export type TestTurn = z.infer<typeof TestTurnSchema>;
 
 /** `vars:` of a case: values `{{name}}` in its texts and metric values stand for. */
 export const CaseVarsSchema = z
-  .record(
-    z
-      .string()
-      .regex(
-        /^[A-Za-z_][A-Za-z0-9_]*$/,
-        'a variable name is letters, digits and _, not starting with a digit',
-      ),
-    z.unknown(),
-  )
+  .record(z.string(), z.unknown())
+  .superRefine((vars, context) => {
+    for (const name of Object.keys(vars))
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+        addConfigIssue(
+          context,
+          [name],
+          `variable name "${name}" is not letters, digits and _ (not starting with a digit)`,
+          '{{ name }} placeholders can only name such variables: rename it, e.g. order_id',
+        );
+  })
   .describe('Values of {{name}} placeholders in input, ground_truth, context, turns and metric values.');
 
 /** The fields a case shares with `default_case` (all but name, input and turns). */
