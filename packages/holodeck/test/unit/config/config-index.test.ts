@@ -40,9 +40,13 @@ describe('config/index.ts', () => {
         'agentJsonSchema',
         'checkServerKey',
         'checkWriteSpecKeys',
+        'findCaseFiles',
         'formatFieldPath',
+        'isTemplate',
         'loadAgentConfig',
         'loadTestCasesFile',
+        'renderTemplate',
+        'suggestionHint',
         'validateAgentFile',
       ].sort(),
     );
