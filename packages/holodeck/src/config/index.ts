@@ -97,5 +97,12 @@ export {
   type VectorstoreToolConfig,
   VectorstoreToolSchema,
 } from './schema/tool-config-schema.js';
+export {
+  type CalledBefore,
+  type MaxToolCalls,
+  SEQUENCE_MODES,
+  type SequenceStep,
+  type ToolSequence,
+} from './schema/trajectory-schema.js';
 export type { CheckBackendConfig, StartupRuleResult } from './startup-rules.js';
 export { validateAgentFile } from './validate-agent-file.js';

@@ -112,7 +112,7 @@ function renderDeep(
 }
 
 /** The fields of a case (and of its turns) whose strings are templates over its vars. */
-const TEMPLATED = ['input', 'ground_truth', 'context', 'expected_tools', 'metrics'];
+const TEMPLATED = ['input', 'ground_truth', 'context', 'expected_tools', 'expected_tool_sequence', 'metrics'];
 /** Keys of a metric that are never templated: they choose the metric, not what it checks. */
 const METRIC_KEYS_KEPT = new Set(['type', 'name', 'file', 'function']);
 

@@ -16,6 +16,11 @@ import { createMetric, JUDGE_METRIC_TYPES } from '../evals/create-metric.js';
 import type { Metric } from '../evals/metric.js';
 import { createGovernanceMetric } from '../evals/tools/governance-expectations-metric.js';
 import { createToolExpectationsMetric } from '../evals/tools/tool-expectations-metric.js';
+import {
+  createTrajectoryMetric,
+  hasTrajectory,
+  type TrajectoryExpectations,
+} from '../evals/tools/trajectory-metric.js';
 import { retrievalToolEntries } from '../tools/retrieval/retrieval-tool-entries.js';
 import { checkCaseInputs } from './check-case-inputs.js';
 import { expandCase } from './expand-case.js';
@@ -260,6 +265,7 @@ export async function inspectSuite(
           name,
           field: [...prefix, 'forbidden_tools', index],
         })),
+        ...trajectoryToolNames(owner, prefix),
       ];
       for (const { name, field } of named) {
         if (offInTests.has(name)) {
@@ -355,9 +361,13 @@ export async function inspectSuite(
   const toolMetrics = (owner: TestCase | TestTurn): Metric[] => {
     const expected = owner.expected_tools ?? [];
     const forbidden = owner.forbidden_tools ?? [];
-    return expected.length || forbidden.length
-      ? [createToolExpectationsMetric(expected, forbidden, resolveName)]
-      : [];
+    const trajectory = trajectoryOf(owner);
+    return [
+      ...(expected.length || forbidden.length
+        ? [createToolExpectationsMetric(expected, forbidden, resolveName)]
+        : []),
+      ...(hasTrajectory(trajectory) ? [createTrajectoryMetric(trajectory, resolveName)] : []),
+    ];
   };
   // Default metrics are built once and shared by the cases that use them.
   const defaults = await buildAll(
@@ -401,6 +411,52 @@ export async function inspectSuite(
   }
   if (issues.length) return { issues, warnings };
   return { suite: { cases, usesJudge, deferredToolNames, toolNames }, issues, warnings };
+}
+
+/** The trajectory expectations of a case or turn. */
+function trajectoryOf(owner: TestCase | TestTurn): TrajectoryExpectations {
+  return {
+    ...(owner.expected_tool_sequence !== undefined ? { sequence: owner.expected_tool_sequence } : {}),
+    ...(owner.called_before !== undefined ? { calledBefore: owner.called_before } : {}),
+    ...(owner.max_tool_calls !== undefined ? { maxToolCalls: owner.max_tool_calls } : {}),
+  };
+}
+
+/** The tool names the trajectory fields of a case or turn name, each with its field. */
+function trajectoryToolNames(
+  owner: TestCase | TestTurn,
+  prefix: FieldPath,
+): { name: string; field: FieldPath }[] {
+  const sequence = owner.expected_tool_sequence;
+  const steps = sequence === undefined ? [] : Array.isArray(sequence) ? sequence : sequence.tools;
+  const stepsField = Array.isArray(sequence)
+    ? ['expected_tool_sequence']
+    : ['expected_tool_sequence', 'tools'];
+  const before = owner.called_before;
+  const pairs =
+    before === undefined
+      ? []
+      : typeof before[0] === 'string'
+        ? [before as [string, string]]
+        : (before as [string, string][]);
+  const single = before !== undefined && typeof before[0] === 'string';
+  const limits = owner.max_tool_calls;
+  return [
+    ...steps.map((step, index) => ({
+      name: typeof step === 'string' ? step : step.name,
+      field: [...prefix, ...stepsField, index],
+    })),
+    ...pairs.flatMap((pair, index) =>
+      pair.map((name, side) => ({
+        name,
+        field: [...prefix, 'called_before', ...(single ? [] : [index]), side],
+      })),
+    ),
+    ...Object.keys(typeof limits === 'object' ? (limits.per_tool ?? {}) : {}).map((name) => ({
+      name,
+      field: [...prefix, 'max_tool_calls', 'per_tool', name],
+    })),
+  ];
 }
 
 /** The metrics, each given the case's vars with every answer it grades (expressions read them). */

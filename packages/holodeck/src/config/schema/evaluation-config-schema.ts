@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { MetricConfigSchema } from './metric-config-schema.js';
+import { trajectoryFields } from './trajectory-schema.js';
 
 export { type MetricConfig, MetricConfigSchema, type MetricType } from './metric-config-schema.js';
 
@@ -168,6 +169,7 @@ export const TestTurnSchema = z.strictObject({
     .optional()
     .describe('Tools this turn must call (a call counts when the tool ran).'),
   forbidden_tools: z.array(z.string().min(1)).optional().describe('Tools this turn must not call.'),
+  ...trajectoryFields(ExpectedArgSchema),
   metrics: z
     .array(MetricConfigSchema)
     .optional()
@@ -210,6 +212,7 @@ const CASE_SETTINGS = {
     .array(z.string().min(1))
     .optional()
     .describe('Tools the agent must not call (refused calls count too).'),
+  ...trajectoryFields(ExpectedArgSchema),
   tags: z.array(z.string().min(1)).optional().describe('Labels to select cases with --tag.'),
   metrics: z.array(MetricConfigSchema).optional().describe('Replaces evaluations.metrics for this case.'),
   repeat: RepeatSchema.optional().describe(
@@ -248,6 +251,15 @@ export const TestCaseSchema = z
         'use input for one message, turns for a conversation',
       );
     }
+    if (testCase.turns !== undefined)
+      for (const field of ['expected_tool_sequence', 'called_before', 'max_tool_calls'] as const)
+        if (testCase[field] !== undefined)
+          addConfigIssue(
+            context,
+            [field],
+            `${field} checks one answer's tool calls: set it on a turn of this conversation`,
+            'move it under turns[n] (the turn whose calls it checks)',
+          );
     if (testCase.input === undefined && testCase.turns === undefined) {
       addConfigIssue(context, [], 'a test case needs "input" or "turns"', 'add input: <the user message>');
     }
