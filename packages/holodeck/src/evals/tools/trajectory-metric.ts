@@ -2,7 +2,7 @@ import type { ToolCall, ToolResult } from '../../backends/contract/index.js';
 import type { CalledBefore, MaxToolCalls, SequenceStep, ToolSequence } from '../../config/index.js';
 import type { Metric, MetricOutcome } from '../metric.js';
 import { classifyToolCall } from './classify-tool-call.js';
-import { matchesToolName } from './match-tool-name.js';
+import { matchesToolName, shortToolName } from './match-tool-name.js';
 import { argumentMatches, type ToolNameResolver } from './tool-expectations-metric.js';
 
 /** The trajectory expectations of a case or turn (expected_tool_sequence, called_before, max_tool_calls). */
@@ -122,7 +122,8 @@ export function evaluateTrajectory(
     }
   }
   const unmet = findings.filter((finding) => !finding.met);
-  const order = ran.length ? ran.map((call) => call.name).join(' → ') : 'no tool ran';
+  // Named as agent.yaml names them (an MCP tool by its short name), the same on every backend.
+  const order = ran.length ? ran.map((call) => shortToolName(call.name)).join(' → ') : 'no tool ran';
   return {
     name: 'tool-trajectory',
     type: 'tool-trajectory',

@@ -28,13 +28,13 @@ describe('tool trajectories', () => {
     expect(check({ sequence: ['search', 'refund'] })).toMatchObject({
       passed: true,
       score: 1,
-      reason: 'met: sequence (in order) search → refund (ran: search → mcp__shop__lookup → refund)',
+      reason: 'met: sequence (in order) search → refund (ran: search → lookup → refund)',
     });
     expect(check({ sequence: ['refund', 'search'] })).toMatchObject({
       passed: false,
       score: 0,
       reason:
-        'not met: sequence (in order) refund → search: stopped at step 2, search (ran: search → mcp__shop__lookup → refund)',
+        'not met: sequence (in order) refund → search: stopped at step 2, search (ran: search → lookup → refund)',
     });
     // The refused lookup did not run, so the calls that ran are search, lookup, refund.
     expect(check({ sequence: { tools: ['search', 'lookup', 'refund'], mode: 'exact' } }).passed).toBe(true);
@@ -44,7 +44,7 @@ describe('tool trajectories', () => {
     ).toMatchObject({
       passed: false,
       reason:
-        'not met: sequence (any order) refund → lookup {"id":"A-2"}: no call for lookup {"id":"A-2"} (ran: search → mcp__shop__lookup → refund)',
+        'not met: sequence (any order) refund → lookup {"id":"A-2"}: no call for lookup {"id":"A-2"} (ran: search → lookup → refund)',
     });
     expect(
       check({ sequence: { tools: ['refund', { name: 'lookup', args: { id: 'A-1' } }], mode: 'any_order' } })
@@ -64,7 +64,7 @@ describe('tool trajectories', () => {
     // 6 expectations: refund-before-search and the total (4 calls, refused one included) fail.
     expect(outcome).toMatchObject({ passed: false, score: 4 / 6, threshold: 1 });
     expect(outcome.reason).toBe(
-      'not met: refund before search: search was called first; at most 3 tool call(s) in all: 4 (ran: search → mcp__shop__lookup → refund)',
+      'not met: refund before search: search was called first; at most 3 tool call(s) in all: 4 (ran: search → lookup → refund)',
     );
     expect(check({ calledBefore: ['search', 'lookup'], maxToolCalls: 4 }).passed).toBe(true);
   });
