@@ -22,6 +22,7 @@ import {
   createGEvalMetric,
   createRubricMetric,
 } from './judge/index.js';
+import { createRefusalMetric } from './judge/refusal-metric.js';
 import type { Metric } from './metric.js';
 import { createNlpMetric } from './nlp-metric.js';
 
@@ -34,6 +35,8 @@ export const JUDGE_METRIC_TYPES = new Set<MetricConfig['type']>([
   'contextual_precision',
   'contextual_recall',
   'contextual_relevancy',
+  'is-refusal',
+  'not-is-refusal',
 ]);
 
 async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
@@ -135,6 +138,9 @@ async function buildMetric(config: MetricConfig, baseDirectory: string): Promise
       return createGEvalMetric(config);
     case 'rubric':
       return createRubricMetric(config);
+    case 'is-refusal':
+    case 'not-is-refusal':
+      return createRefusalMetric(config);
     case 'faithfulness':
       return createFaithfulnessMetric(config);
     case 'answer_relevancy':

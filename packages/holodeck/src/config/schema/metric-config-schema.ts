@@ -11,6 +11,7 @@ import {
   startsWith,
   wordCount,
 } from './assertion-metric-schemas.js';
+import { isRefusal, notIsRefusal } from './judged-assertion-schemas.js';
 
 /**
  * Metrics of `evaluations.metrics` and a test case's `metrics`. Type names follow promptfoo
@@ -304,6 +305,8 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   levenshtein,
   gEval,
   rubric,
+  isRefusal,
+  notIsRefusal,
   faithfulness,
   rag('answer_relevancy'),
   rag('contextual_precision'),
