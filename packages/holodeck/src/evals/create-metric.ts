@@ -13,6 +13,7 @@ import {
 import { createJsonMetric } from './deterministic/json-metrics.js';
 import { createPiiMetric } from './deterministic/pii-metric.js';
 import { createTextMatchMetric } from './deterministic/text-match-metric.js';
+import { createSimilarMetric } from './embedding/similar-metric.js';
 import {
   createAnswerRelevancyMetric,
   createContextualPrecisionMetric,
@@ -141,6 +142,8 @@ async function buildMetric(config: MetricConfig, baseDirectory: string): Promise
     case 'is-refusal':
     case 'not-is-refusal':
       return createRefusalMetric(config);
+    case 'similar':
+      return createSimilarMetric(config);
     case 'faithfulness':
       return createFaithfulnessMetric(config);
     case 'answer_relevancy':

@@ -1,4 +1,5 @@
 import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../backends/contract/index.js';
+import type { LLMProvider } from '../config/index.js';
 
 /** Everything a metric may look at: one agent answer and what led to it. */
 export interface MetricInput {
@@ -46,6 +47,11 @@ export interface MetricContext {
   judge?: JudgeClient;
   /** The attempt's signal: aborted when the case times out or the run is interrupted (Ctrl+C). */
   signal?: AbortSignal;
+  /**
+   * Embeds texts (the `similar` metric): with `provider` (a metric's own embedding_provider), else
+   * the agent's embeddings model. Throws when there is none or the request fails.
+   */
+  embed?: (texts: readonly string[], provider?: LLMProvider, signal?: AbortSignal) => Promise<Float32Array[]>;
 }
 
 /** A configured metric, ready to evaluate answers. */

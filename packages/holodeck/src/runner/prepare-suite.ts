@@ -330,6 +330,20 @@ export async function inspectSuite(
       );
       return undefined;
     }
+    if (entry.type === 'similar') {
+      const provider = entry.embedding_provider ?? config.embedding_provider ?? config.model;
+      if (provider.provider === 'anthropic') {
+        issues.push(
+          issueAt(
+            where,
+            [...field, ...(entry.embedding_provider ? ['embedding_provider', 'provider'] : ['type'])],
+            'similar compares embeddings, and provider anthropic has no embeddings API',
+            'add embedding_provider to agent.yaml or to the metric, e.g. embedding_provider: {provider: openai, name: text-embedding-3-small}',
+          ),
+        );
+        return undefined;
+      }
+    }
     try {
       return await createMetric(entry, agent.directory);
     } catch (error) {

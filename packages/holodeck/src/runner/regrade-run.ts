@@ -12,7 +12,8 @@ import { evaluateAll, metricInput } from './grade-attempt.js';
 import { type PreparedCase, prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, RunReport, TurnRecord } from './report/run-report.js';
 import { RunRecord } from './run-record.js';
-import { judgeFor } from './run-test-suite.js';
+import { metricEmbeddings } from './metric-embeddings.js';
+import { judgeFor, usesEmbeddings } from './run-test-suite.js';
 
 /** Options of `regradeRun` (`holodeck test regrade`). */
 export interface RegradeOptions {
@@ -152,7 +153,12 @@ export async function regradeRun(
   );
   record.setSuiteCases(suite.cases.map((entry) => entry.config.name));
   const usesJudge = suite.usesJudge;
-  const context: MetricContext = usesJudge ? { judge: judgeFor(agent, {}, options.recorder) } : {};
+  const context: MetricContext = {
+    ...(usesJudge ? { judge: judgeFor(agent, {}, options.recorder) } : {}),
+    ...(usesEmbeddings(suite.cases)
+      ? { embed: metricEmbeddings(agent, options.recorder?.fetchFor('embeddings')) }
+      : {}),
+  };
   await options.recorder?.start();
   try {
     const reports = [];

@@ -21,6 +21,7 @@ import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
 import { RunRecord } from './run-record.js';
 import { scheduleAttempts } from './schedule-attempts.js';
+import { metricEmbeddings } from './metric-embeddings.js';
 import { type CaseSelection, selectCases } from './select-cases.js';
 import { planSideEffects } from './side-effect-policy.js';
 import { WorkdirCopies } from './workdir-copies.js';
@@ -192,7 +193,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
       options.onNotice?.(warning.message);
     await resolveToolNames(suite, backend);
-    const metricContext: MetricContext = suite.usesJudge ? { judge: judgeFor(agent, options, recorder) } : {};
+    const metricContext: MetricContext = {
+      ...(suite.usesJudge ? { judge: judgeFor(agent, options, recorder) } : {}),
+      ...(usesEmbeddings(suite.cases)
+        ? { embed: metricEmbeddings(agent, recorder?.fetchFor('embeddings')) }
+        : {}),
+    };
     const runner: AttemptRunner =
       isolation === 'session'
         ? sessionIsolation(backend, {
@@ -279,6 +285,13 @@ export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>):
 }
 
 /** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
+/** True when a metric of the cases embeds texts (similar). */
+export function usesEmbeddings(cases: readonly PreparedCase[]): boolean {
+  return cases.some((testCase) =>
+    [...testCase.metrics, ...testCase.turnMetrics.flat()].some((metric) => metric.type === 'similar'),
+  );
+}
+
 export function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?: Recorder) {
   const judgeModel = agent.config.evaluations?.model;
   return judgeClientFor(judgeModel ?? agent.config.model, {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { LLMProviderSchema } from './llm-provider-schema.js';
 
 /**
  * Assertions of the catalogue that need a model: `is-refusal` / `not-is-refusal` (a judge check
- * against the published rubric in evals/judge/refusal-rubric.ts).
+ * against the published rubric in evals/judge/refusal-rubric.ts) and `similar` (embeddings).
  */
 const common = {
   name: z.string().min(1).optional().describe('Display name; defaults to the type.'),
@@ -21,5 +22,24 @@ export const isRefusal = z.strictObject({
 /** not-is-refusal: passes when the judge finds the response is no refusal. */
 export const notIsRefusal = z.strictObject({
   type: z.literal('not-is-refusal').describe('Metric type: not-is-refusal.'),
+  ...common,
+});
+
+/** similar: the cosine similarity of the response's embedding to the reference's (promptfoo's `similar`). */
+export const similar = z.strictObject({
+  type: z.literal('similar').describe('Metric type: similar.'),
+  value: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .describe("The reference text (or texts: the closest counts); default the case's ground_truth."),
+  threshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.75)
+    .describe('Lowest cosine similarity that passes, 0..1; default 0.75.'),
+  embedding_provider: LLMProviderSchema.optional().describe(
+    "The embeddings model (openai, azure_openai or ollama); default the agent's embedding_provider, else its model's provider.",
+  ),
   ...common,
 });

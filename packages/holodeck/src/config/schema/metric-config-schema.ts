@@ -11,7 +11,7 @@ import {
   startsWith,
   wordCount,
 } from './assertion-metric-schemas.js';
-import { isRefusal, notIsRefusal } from './judged-assertion-schemas.js';
+import { isRefusal, notIsRefusal, similar } from './judged-assertion-schemas.js';
 
 /**
  * Metrics of `evaluations.metrics` and a test case's `metrics`. Type names follow promptfoo
@@ -307,6 +307,7 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   rubric,
   isRefusal,
   notIsRefusal,
+  similar,
   faithfulness,
   rag('answer_relevancy'),
   rag('contextual_precision'),
