@@ -76,7 +76,12 @@ describe.each(backendVariants())('cases from data on the $name backend', (varian
       ['expression', true, undefined],
     ]);
     expect(variant.requests().map((request) => request.lastUserText)).toEqual(
-      expect.arrayContaining(['Weather in Paris?', 'Weather in Oslo?', 'Weather in Lima?', 'Weather in Tokyo?']),
+      expect.arrayContaining([
+        'Weather in Paris?',
+        'Weather in Oslo?',
+        'Weather in Lima?',
+        'Weather in Tokyo?',
+      ]),
     );
   });
 
@@ -124,10 +129,14 @@ describe('bad case data through holodeck validate', () => {
     const csv = path.join(agent.directory, 'cases.csv');
     const jsonl = path.join(agent.directory, 'cases.jsonl');
     expect(outcome.stderr).toContain(`error ${csv}:1:3  column 3: unknown column "expected_tool"`);
-    expect(outcome.stderr).toContain('hint: did you mean "expected_tools"? (or vars.expected_tool for a variable)');
+    expect(outcome.stderr).toContain(
+      'hint: did you mean "expected_tools"? (or vars.expected_tool for a variable)',
+    );
     expect(outcome.stderr).toContain(
       `error ${jsonl}:1:45  [0].vars.1x: variable name "1x" is not letters, digits and _ (not starting with a digit)`,
     );
-    expect(outcome.stderr).toContain('hint: {{ name }} placeholders can only name such variables: rename it, e.g. order_id');
+    expect(outcome.stderr).toContain(
+      'hint: {{ name }} placeholders can only name such variables: rename it, e.g. order_id',
+    );
   });
 });

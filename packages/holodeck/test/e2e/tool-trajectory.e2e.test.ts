@@ -24,8 +24,10 @@ const tool = (name: string, fn: string) => ({
 /** Looks the order up, then refunds it, then answers. */
 function model(request: SeenRequest): ModelAnswer {
   const order = /A-\d+/.exec(request.conversation)?.[0] ?? 'A-0';
-  if (request.toolResults.length === 0) return { kind: 'tool', name: 'lookup_order', args: { order_id: order } };
-  if (request.toolResults.length === 1) return { kind: 'tool', name: 'refund_order', args: { order_id: order } };
+  if (request.toolResults.length === 0)
+    return { kind: 'tool', name: 'lookup_order', args: { order_id: order } };
+  if (request.toolResults.length === 1)
+    return { kind: 'tool', name: 'refund_order', args: { order_id: order } };
   return { kind: 'reply', text: `Order ${order} is refunded.` };
 }
 
@@ -68,7 +70,9 @@ describe.each(backendVariants())('tool trajectories on the $name backend', (vari
     const json = JSON.parse(readFileSync(report, 'utf8'));
     const trajectory = (name: string) => {
       const entry = json.cases.find((candidate: { name: string }) => candidate.name === name);
-      const metric = entry.metrics.find((candidate: { type: string }) => candidate.type === 'tool-trajectory');
+      const metric = entry.metrics.find(
+        (candidate: { type: string }) => candidate.type === 'tool-trajectory',
+      );
       return [entry.passed, metric.score, metric.reason];
     };
     const ran = '(ran: lookup_order → refund_order)';
