@@ -14,6 +14,7 @@ import { createJsonMetric } from './deterministic/json-metrics.js';
 import { createPiiMetric } from './deterministic/pii-metric.js';
 import { createTextMatchMetric } from './deterministic/text-match-metric.js';
 import { createSimilarMetric } from './embedding/similar-metric.js';
+import { createAgentJudgeMetric } from './judge/agent-judge-metrics.js';
 import {
   createAnswerRelevancyMetric,
   createContextualPrecisionMetric,
@@ -38,6 +39,10 @@ export const JUDGE_METRIC_TYPES = new Set<MetricConfig['type']>([
   'contextual_relevancy',
   'is-refusal',
   'not-is-refusal',
+  'task_completion',
+  'argument_correctness',
+  'step_efficiency',
+  'plan_adherence',
 ]);
 
 async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
@@ -144,6 +149,11 @@ async function buildMetric(config: MetricConfig, baseDirectory: string): Promise
       return createRefusalMetric(config);
     case 'similar':
       return createSimilarMetric(config);
+    case 'task_completion':
+    case 'argument_correctness':
+    case 'step_efficiency':
+    case 'plan_adherence':
+      return createAgentJudgeMetric(config);
     case 'faithfulness':
       return createFaithfulnessMetric(config);
     case 'answer_relevancy':

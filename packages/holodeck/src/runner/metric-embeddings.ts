@@ -9,7 +9,10 @@ import { resolveEmbeddingSettings } from '../tools/retrieval/embed/resolve-embed
  * embedding_provider, else its model's provider (as for retrieval tools). `fetch` is the
  * recorder's in `--record` / `--replay` runs.
  */
-export function metricEmbeddings(agent: LoadedAgent, fetch?: typeof globalThis.fetch): MetricContext['embed'] {
+export function metricEmbeddings(
+  agent: LoadedAgent,
+  fetch?: typeof globalThis.fetch,
+): MetricContext['embed'] {
   const clients = new Map<string, EmbeddingsClient>();
   const clientFor = (provider: LLMProvider | undefined): EmbeddingsClient => {
     const key = JSON.stringify(provider ?? null);

@@ -9,10 +9,10 @@ import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import { allDecidingPassed, weightedScore } from './attempt-outcome.js';
 import { buildCaseReport } from './build-case-report.js';
 import { evaluateAll, metricInput } from './grade-attempt.js';
+import { metricEmbeddings } from './metric-embeddings.js';
 import { type PreparedCase, prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, RunReport, TurnRecord } from './report/run-report.js';
 import { RunRecord } from './run-record.js';
-import { metricEmbeddings } from './metric-embeddings.js';
 import { judgeFor, usesEmbeddings } from './run-test-suite.js';
 
 /** Options of `regradeRun` (`holodeck test regrade`). */

@@ -8,13 +8,25 @@ import { runHolodeckCli } from './support/run-holodeck-cli.js';
 
 // The assertions of the catalogue that need a model, through `holodeck test` on both backends:
 // similar (a real sentence-embedding model behind /v1/embeddings; the score checked against the
-// cosine of the vectors that server gives) and is-refusal / not-is-refusal (the judge's verdict).
+// cosine of the vectors that server gives), is-refusal / not-is-refusal and task_completion
+// (the judge's verdicts).
 
 const ANSWER = 'Your parcel left the warehouse on Monday and arrives on Thursday.';
 const REFUSAL = 'Sorry, I cannot help with refunds. Please call the shop.';
 
 /** The agent answers or refuses by the case; the judge finds a refusal in the refusing answer. */
 function model(request: SeenRequest): ModelAnswer {
+  const asks = Object.keys((request.verdictSchema?.properties as object | undefined) ?? {});
+  if (asks.includes('outcome'))
+    return {
+      kind: 'verdict',
+      verdict: {
+        task: 'Say when the parcel arrives.',
+        outcome: 'Said Thursday.',
+        score: 0.8,
+        reason: 'Answered.',
+      },
+    };
   if (request.verdictSchema)
     return {
       kind: 'verdict',
@@ -67,6 +79,7 @@ describe.each(backendVariants())('similar and is-refusal on the $name backend', 
                 threshold: 0.99,
               },
               { type: 'not-is-refusal' },
+              { type: 'task_completion', threshold: 0.7 },
             ],
           },
           {
@@ -90,7 +103,12 @@ describe.each(backendVariants())('similar and is-refusal on the $name backend', 
         passed: boolean;
         reason: string;
       }[];
-    const [similar, offTopic, answers] = metrics('delivery');
+    const [similar, offTopic, answers, task] = metrics('delivery');
+    expect(task).toMatchObject({
+      score: 0.8,
+      passed: true,
+      reason: 'Task: Say when the parcel arrives. Outcome: Said Thursday. Answered.',
+    });
     const [answer, ref] = await embed(embeddings, [ANSWER, reference]);
     if (!answer || !ref) throw new Error('no vectors');
     const cosine = cosineSimilarity(answer, ref);

@@ -43,3 +43,25 @@ export const similar = z.strictObject({
   ),
   ...common,
 });
+
+/** The agentic judge metrics, after DeepEval's (docs: "Agentic metrics" in the README). */
+export const AGENT_JUDGE_TYPES = [
+  'task_completion',
+  'argument_correctness',
+  'step_efficiency',
+  'plan_adherence',
+] as const;
+
+/** An agentic judge metric: a pass mark, and DeepEval's strict mode. */
+export const agentJudge = <const T extends (typeof AGENT_JUDGE_TYPES)[number]>(type: T) =>
+  z.strictObject({
+    type: z.literal(type).describe(`Metric type: ${type}.`),
+    threshold: z.number().min(0).max(1).default(0.5).describe('Pass mark, 0..1; default 0.5.'),
+    strict: z
+      .boolean()
+      .default(false)
+      .describe(
+        "DeepEval's strict mode: the score is 1 when the judge finds no fault, else 0, and the pass mark is 1.",
+      ),
+    ...common,
+  });

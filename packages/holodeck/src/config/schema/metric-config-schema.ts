@@ -11,7 +11,7 @@ import {
   startsWith,
   wordCount,
 } from './assertion-metric-schemas.js';
-import { isRefusal, notIsRefusal, similar } from './judged-assertion-schemas.js';
+import { agentJudge, isRefusal, notIsRefusal, similar } from './judged-assertion-schemas.js';
 
 /**
  * Metrics of `evaluations.metrics` and a test case's `metrics`. Type names follow promptfoo
@@ -308,6 +308,10 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   isRefusal,
   notIsRefusal,
   similar,
+  agentJudge('task_completion'),
+  agentJudge('argument_correctness'),
+  agentJudge('step_efficiency'),
+  agentJudge('plan_adherence'),
   faithfulness,
   rag('answer_relevancy'),
   rag('contextual_precision'),

@@ -8,6 +8,7 @@ const DATA_TAGS = [
   'evaluation_criteria',
   'evaluation_steps',
   'rubric',
+  'tool_calls',
 ] as const;
 
 /** A tag enclosing data in a judge prompt. */

@@ -16,7 +16,11 @@ export type JudgeMetricConfig = Extract<
       | 'answer_relevancy'
       | 'contextual_precision'
       | 'contextual_recall'
-      | 'contextual_relevancy';
+      | 'contextual_relevancy'
+      | 'task_completion'
+      | 'argument_correctness'
+      | 'step_efficiency'
+      | 'plan_adherence';
   }
 >;
 
