@@ -15,6 +15,7 @@ import { createPiiMetric } from './deterministic/pii-metric.js';
 import { createTextMatchMetric } from './deterministic/text-match-metric.js';
 import { createSimilarMetric } from './embedding/similar-metric.js';
 import { createAgentJudgeMetric } from './judge/agent-judge-metrics.js';
+import { createConversationJudgeMetric } from './judge/conversation-judge-metrics.js';
 import {
   createAnswerRelevancyMetric,
   createContextualPrecisionMetric,
@@ -43,6 +44,10 @@ export const JUDGE_METRIC_TYPES = new Set<MetricConfig['type']>([
   'argument_correctness',
   'step_efficiency',
   'plan_adherence',
+  'knowledge_retention',
+  'role_adherence',
+  'conversation_relevancy',
+  'conversation_completeness',
 ]);
 
 async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
@@ -154,6 +159,11 @@ async function buildMetric(config: MetricConfig, baseDirectory: string): Promise
     case 'step_efficiency':
     case 'plan_adherence':
       return createAgentJudgeMetric(config);
+    case 'knowledge_retention':
+    case 'role_adherence':
+    case 'conversation_relevancy':
+    case 'conversation_completeness':
+      return createConversationJudgeMetric(config);
     case 'faithfulness':
       return createFaithfulnessMetric(config);
     case 'answer_relevancy':

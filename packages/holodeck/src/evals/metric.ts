@@ -21,6 +21,8 @@ export interface MetricInput {
   tokenUsage: TokenUsage;
   /** Novarch's verdicts, when the agent is governed. */
   governance?: GovernanceSummary;
+  /** A conversation's turns so far, in order (case metrics of a `turns:` case); unset for one answer. */
+  conversation?: readonly { input: string; response: string }[];
   /** The test case's `vars` (after default_case), for expressions. */
   vars?: Readonly<Record<string, unknown>>;
 }

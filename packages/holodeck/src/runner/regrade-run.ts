@@ -96,12 +96,10 @@ async function regradeAttempt(
     const metrics = await grade(turnMetrics, turn.metrics, selected, input, context);
     turns.push({ ...turn, metrics, passed: allDecidingPassed(turnMetrics, metrics) });
     if (index === attempt.turns.length - 1) {
-      const finalInput = metricInput(
-        turn.input,
-        result,
-        config.ground_truth ?? turnConfig?.ground_truth,
-        contextPassages,
-      );
+      const finalInput = {
+        ...metricInput(turn.input, result, config.ground_truth ?? turnConfig?.ground_truth, contextPassages),
+        conversation: attempt.turns.map((entry) => ({ input: entry.input, response: entry.response })),
+      };
       caseMetrics = await grade(testCase.metrics, attempt.metrics, selected, finalInput, context);
     }
   }

@@ -130,6 +130,7 @@ export async function runConversation(
           costUsd: totals.cost,
           numTurns: totals.numTurns,
           tokenUsage: { ...totals.usage },
+          conversation: turns.map((entry) => ({ input: entry.input, response: entry.response })),
         };
         caseMetrics = await untilAborted(
           evaluateAll(testCase.metrics, finalInput, { ...options.metricContext, signal: run.signal }),

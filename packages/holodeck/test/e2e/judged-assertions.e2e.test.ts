@@ -8,8 +8,8 @@ import { runHolodeckCli } from './support/run-holodeck-cli.js';
 
 // The assertions of the catalogue that need a model, through `holodeck test` on both backends:
 // similar (a real sentence-embedding model behind /v1/embeddings; the score checked against the
-// cosine of the vectors that server gives), is-refusal / not-is-refusal and task_completion
-// (the judge's verdicts).
+// cosine of the vectors that server gives), is-refusal / not-is-refusal, task_completion and
+// knowledge_retention over a three-turn conversation (the judge's verdicts).
 
 const ANSWER = 'Your parcel left the warehouse on Monday and arrives on Thursday.';
 const REFUSAL = 'Sorry, I cannot help with refunds. Please call the shop.';
@@ -27,6 +27,20 @@ function model(request: SeenRequest): ModelAnswer {
         reason: 'Answered.',
       },
     };
+  if (asks.includes('turns')) {
+    // One verdict per turn the judge was shown (the conversation is JSON: \n is escaped).
+    const shown = [...request.conversation.matchAll(/Turn (\d+)\\nUser:/g)].map((match) => Number(match[1]));
+    return {
+      kind: 'verdict',
+      verdict: {
+        turns: shown.map((turn) => ({
+          turn,
+          retained: turn !== 2,
+          reason: turn === 2 ? 'forgot A-7' : 'kept A-7',
+        })),
+      },
+    };
+  }
   if (request.verdictSchema)
     return {
       kind: 'verdict',
@@ -60,7 +74,7 @@ describe.each(backendVariants())('similar and is-refusal on the $name backend', 
   });
 
   it('scores the cosine of the embeddings, and grades refusals by the judge', async () => {
-    variant.script(...Array.from({ length: 12 }, () => variant.respond(model)));
+    variant.script(...Array.from({ length: 16 }, () => variant.respond(model)));
     const reference = 'The package ships Monday and is delivered Thursday.';
     const agent = variant.agent(
       {
@@ -81,6 +95,11 @@ describe.each(backendVariants())('similar and is-refusal on the $name backend', 
               { type: 'not-is-refusal' },
               { type: 'task_completion', threshold: 0.7 },
             ],
+          },
+          {
+            name: 'remembers',
+            turns: [{ input: 'My order is A-7' }, { input: 'Where is it?' }, { input: 'Thanks' }],
+            metrics: [{ type: 'knowledge_retention', threshold: 0.6 }],
           },
           {
             name: 'refund',
@@ -126,6 +145,12 @@ describe.each(backendVariants())('similar and is-refusal on the $name backend', 
     });
     expect(offTopic?.score).toBeCloseTo(1, 5);
     expect(answers).toMatchObject({ passed: true, reason: 'Not a refusal: answers the question (a)' });
+    const [retention] = metrics('remembers');
+    expect(retention).toMatchObject({
+      passed: true,
+      reason: '2 of 3 turns that keep what the user said; not: turn 2: forgot A-7',
+    });
+    expect(retention?.score).toBeCloseTo(2 / 3, 10);
     expect(metrics('refund').map((metric) => [metric.name, metric.passed, metric.reason])).toEqual([
       ['is-refusal', true, 'A refusal: says it cannot help (1)'],
       ['must-help', false, 'A refusal: says it cannot help (1)'],

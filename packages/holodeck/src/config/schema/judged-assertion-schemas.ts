@@ -65,3 +65,34 @@ export const agentJudge = <const T extends (typeof AGENT_JUDGE_TYPES)[number]>(t
       ),
     ...common,
   });
+
+/** The conversational judge metrics, after DeepEval's. */
+export const CONVERSATION_JUDGE_TYPES = [
+  'knowledge_retention',
+  'role_adherence',
+  'conversation_relevancy',
+  'conversation_completeness',
+] as const;
+
+const conversationalCommon = {
+  threshold: z.number().min(0).max(1).default(0.5).describe('Pass mark, 0..1; default 0.5.'),
+  strict: z
+    .boolean()
+    .default(false)
+    .describe(
+      "DeepEval's strict mode: the score is 1 when the judge finds no fault, else 0, and the pass mark is 1.",
+    ),
+  ...common,
+};
+/** knowledge_retention, conversation_relevancy, conversation_completeness. */
+export const conversational = <
+  const T extends Exclude<(typeof CONVERSATION_JUDGE_TYPES)[number], 'role_adherence'>,
+>(
+  type: T,
+) => z.strictObject({ type: z.literal(type).describe(`Metric type: ${type}.`), ...conversationalCommon });
+/** role_adherence: the role the agent must keep to. */
+export const roleAdherence = z.strictObject({
+  type: z.literal('role_adherence').describe('Metric type: role_adherence.'),
+  role: z.string().min(1).describe('The role the agent must keep to in every turn (DeepEval chatbot_role).'),
+  ...conversationalCommon,
+});

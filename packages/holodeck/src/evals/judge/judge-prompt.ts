@@ -9,6 +9,8 @@ const DATA_TAGS = [
   'evaluation_steps',
   'rubric',
   'tool_calls',
+  'conversation',
+  'agent_role',
 ] as const;
 
 /** A tag enclosing data in a judge prompt. */

@@ -20,7 +20,11 @@ export type JudgeMetricConfig = Extract<
       | 'task_completion'
       | 'argument_correctness'
       | 'step_efficiency'
-      | 'plan_adherence';
+      | 'plan_adherence'
+      | 'knowledge_retention'
+      | 'role_adherence'
+      | 'conversation_relevancy'
+      | 'conversation_completeness';
   }
 >;
 
