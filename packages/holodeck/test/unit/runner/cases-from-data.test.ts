@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgent } from '../../../src/load-agent.js';
-import { inspectSuite } from '../../../src/runner/prepare-suite.js';
+import { inspectSuite, type PreparedCase } from '../../../src/runner/prepare-suite.js';
 import { selectCases } from '../../../src/runner/select-cases.js';
 import { type AgentSandbox, BASE, brief, createSandbox, lines } from '../config/agent-sandbox.js';
 import { metricInput } from '../evals/metric-input.js';
@@ -210,14 +210,14 @@ describe('vars, {{templates}} and default_case', () => {
 });
 
 describe('--case, --sample, --limit', () => {
-  const cases = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((name, index) => ({
+  const cases: PreparedCase[] = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((name, index) => ({
     index,
     config: { name, input: name },
     metrics: [],
     turnMetrics: [],
     source: { file: 'agent.yaml', path: ['test_cases', index] },
   }));
-  const names = (selected: typeof cases) => selected.map((testCase) => testCase.config.name);
+  const names = (selected: readonly PreparedCase[]) => selected.map((testCase) => testCase.config.name);
 
   it('--case takes exact names, and names the closest case for a typo', () => {
     expect(names(selectCases(cases, { caseNames: ['gamma', 'alpha'] }))).toEqual(['alpha', 'gamma']);
