@@ -100,7 +100,6 @@ export {
 export {
   type CalledBefore,
   type MaxToolCalls,
-  SEQUENCE_MODES,
   type SequenceStep,
   type ToolSequence,
 } from './schema/trajectory-schema.js';
