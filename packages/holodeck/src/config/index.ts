@@ -97,11 +97,11 @@ export {
   type VectorstoreToolConfig,
   VectorstoreToolSchema,
 } from './schema/tool-config-schema.js';
-export {
-  type CalledBefore,
-  type MaxToolCalls,
-  type SequenceStep,
-  type ToolSequence,
+export type {
+  CalledBefore,
+  MaxToolCalls,
+  SequenceStep,
+  ToolSequence,
 } from './schema/trajectory-schema.js';
 export type { CheckBackendConfig, StartupRuleResult } from './startup-rules.js';
 export { validateAgentFile } from './validate-agent-file.js';

@@ -63,7 +63,15 @@ export async function loadTestCasesFile(file: string): Promise<TestCasesFile> {
   const parsed = parseAgentYaml(wrapped);
   if (!parsed.ok) {
     throw new ConfigError(
-      parsed.problems.map((problem) => ({ file, path: '', ...problem, ...unwrap(problem) })),
+      parsed.problems.map((problem) => ({
+        file,
+        path: '',
+        ...problem,
+        ...unwrap(problem),
+        ...(extension === '.json'
+          ? { message: problem.message.replace(/^invalid YAML/, 'invalid JSON') }
+          : {}),
+      })),
     );
   }
   const locate = (path: FieldPath, anchor?: 'key' | 'value') =>

@@ -4,6 +4,9 @@ import { isTemplate, MetricConfigSchema, renderTemplate, suggestionHint } from '
 /** Where an issue goes: the case's own field, or default_case's when the field came from there. */
 export type IssueAt = (place: 'case' | 'default', field: FieldPath, message: string, hint?: string) => void;
 
+/** The trajectory fields, which grade one answer (a case's, or a turn's). */
+const TRAJECTORY_KEYS = ['expected_tool_sequence', 'called_before', 'max_tool_calls'];
+
 /** Keys of default_case that merge key by key (the case's entries win) or add up, not replace. */
 const MERGED = new Set(['vars', 'thresholds', 'tags']);
 
@@ -141,6 +144,8 @@ export function expandCase(
 ): TestCase {
   const { merged, fromDefault } = applyDefaultCase(testCase, options.defaultCase);
   const expanded: Record<string, unknown> = { ...merged };
+  // default_case's trajectory checks are about one answer's calls: a conversation does not take them.
+  if (merged.turns) for (const field of TRAJECTORY_KEYS) if (fromDefault.has(field)) delete expanded[field];
   const ownMetrics = merged.metrics !== undefined;
   if (!ownMetrics && (merged.thresholds || hasTemplate(options.defaultMetrics)))
     expanded.metrics = [...options.defaultMetrics];

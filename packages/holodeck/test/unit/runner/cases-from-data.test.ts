@@ -199,6 +199,26 @@ describe('vars, {{templates}} and default_case', () => {
     ]);
   });
 
+  it("a conversation does not take default_case's trajectory checks; a broken JSON file says JSON", async () => {
+    const inspection = await inspect(
+      'default_case:',
+      '  max_tool_calls: 3',
+      'test_cases:',
+      '  - { name: one, input: hi }',
+      '  - { name: chat, turns: [{ input: hi }] }',
+    );
+    expect(issuesOf(inspection)).toEqual([]);
+    const [one, chat] = inspection.suite?.cases ?? [];
+    expect(one?.config.max_tool_calls).toBe(3);
+    expect(one?.metrics.map((metric) => metric.type)).toContain('tool-trajectory');
+    expect(chat?.config.max_tool_calls).toBeUndefined();
+    await sandbox.write('cases.json', '[{"name": "a", "input": "hi"');
+    const broken = issuesOf(await inspect('test_cases_file: cases.json'));
+    expect(broken.length).toBeGreaterThan(0);
+    for (const line of broken)
+      expect(line).toMatch(/^cases\.json:1:29 : invalid JSON: Flow (map|sequence) in block collection/);
+  });
+
   it('default_case refuses name, input and turns', async () => {
     const validation = await sandbox.validate(
       lines(...BASE, 'default_case:', '  input: hi', 'test_cases:', '  - { name: a, input: hi }'),
