@@ -39,7 +39,12 @@ describe.each(backendVariants())('cases from data on the $name backend', (varian
           metrics: [
             { type: 'rouge', variant: 'rougeL', threshold: 0.5 },
             { type: 'contains', value: '{{city}}' },
-            { type: 'expression', value: "output.includes(String(vars.temp)) && vars.city !== ''" },
+            // A generous time limit: the first evaluation compiles the script, slow on a loaded machine.
+            {
+              type: 'expression',
+              value: "output.includes(String(vars.temp)) && vars.city !== ''",
+              timeout_ms: 5000,
+            },
           ],
         },
         test_cases_file: 'cases/*',
@@ -62,6 +67,8 @@ describe.each(backendVariants())('cases from data on the $name backend', (varian
       ['lima', true],
     ]);
     const paris = json.cases.find((entry: { name: string }) => entry.name === 'paris');
+    const expression = paris.metrics.find((metric: { type: string }) => metric.type === 'expression');
+    expect(expression.reason).toMatch(/ is true$/);
     expect(paris.input).toBe('Weather in Paris?');
     expect(paris.ground_truth).toBe('It is 21 degrees in Paris');
     expect(
@@ -95,12 +102,17 @@ describe.each(backendVariants())('cases from data on the $name backend', (varian
         agent.env,
       );
       expect(outcome.code, outcome.stderr).toBe(0);
-      return JSON.parse(readFileSync(report, 'utf8')).cases.map((entry: { name: string }) => entry.name);
+      const json = JSON.parse(readFileSync(report, 'utf8'));
+      options = json.options;
+      return json.cases.map((entry: { name: string }) => entry.name);
     };
+    let options: Record<string, unknown> = {};
     expect(await ran('--case', 'oslo', '--case', 'lima')).toEqual(['oslo', 'lima']);
+    expect(options).toMatchObject({ cases: ['oslo', 'lima'] });
     expect(await ran('--tag', 'eu', '--limit', '1', '--filter', 'o')).toEqual(['oslo']);
     const sampled = await ran('--sample', '2', '--sample-seed', '3', '--filter', 'o');
     expect(sampled).toHaveLength(2);
+    expect(options).toMatchObject({ sample: 2, sample_seed: 3, filter: 'o' });
     expect(sampled.every((name: string) => ['tokyo', 'oslo'].includes(name))).toBe(true);
 
     const typo = await runHolodeckCli(['test', agent.file, '--case', 'olso', '--no-save'], agent.env);
