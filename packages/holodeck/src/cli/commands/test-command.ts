@@ -252,7 +252,7 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       [],
     )
     .option('--shard <i/n>', 'run the i-th of n slices of the suite (for CI matrices)')
-    .option('--sample <k>', 'a random k of the selected cases (the same k for the same --sample-seed)')
+    .option('--sample <k>', 'k of the selected cases at random (the same ones for the same --sample-seed)')
     .option('--sample-seed <n>', 'seed of --sample (default 0)')
     .option('--limit <n>', 'only the first n selected cases, in the order they are written')
     .option('--timeout <seconds>', 'time limit per attempt when a case sets none (default 180)')
