@@ -150,7 +150,13 @@ export function expandCase(
   if (!ownMetrics && (merged.thresholds || hasTemplate(options.defaultMetrics)))
     expanded.metrics = [...options.defaultMetrics];
   if (merged.thresholds)
-    expanded.metrics = withThresholds(expanded.metrics as MetricConfig[], merged.thresholds, issueAt);
+    // A threshold the case does not set itself came from default_case: reported there.
+    expanded.metrics = withThresholds(
+      expanded.metrics as MetricConfig[],
+      merged.thresholds,
+      (_place, field, message, hint) =>
+        issueAt(testCase.thresholds?.[String(field[1])] !== undefined ? 'case' : 'default', field, message, hint),
+    );
   const vars = merged.vars ?? {};
   const report = (field: FieldPath, message: string, hint: string) => {
     const [top] = field;

@@ -219,6 +219,23 @@ describe('vars, {{templates}} and default_case', () => {
       expect(line).toMatch(/^cases\.json:1:29 : invalid JSON: Flow (map|sequence) in block collection/);
   });
 
+  it('a default_case threshold naming a metric the case lacks is reported at default_case', async () => {
+    expect(
+      issuesOf(
+        await inspect(
+          'default_case:',
+          '  thresholds: { bleu: 0.4 }',
+          'test_cases:',
+          '  - name: a',
+          '    input: hi',
+          '    metrics: [{ type: contains, value: hi }]',
+        ),
+      ),
+    ).toEqual([
+      'agent.yaml:8:23 default_case.thresholds.bleu: thresholds names metric "bleu", which the case does not have | its metrics are: "contains"',
+    ]);
+  });
+
   it('default_case refuses name, input and turns', async () => {
     const validation = await sandbox.validate(
       lines(...BASE, 'default_case:', '  input: hi', 'test_cases:', '  - { name: a, input: hi }'),
