@@ -42,6 +42,7 @@ export class RunRecord {
   private readonly options: RunReport['options'];
   private suiteCases: string[] | null = null;
   private readonly confidence: number | undefined;
+  private continuedFrom: RunReport['continued_from'];
 
   constructor(loaded: LoadedAgent, options: RunRecordOptions, idSuffix: string, startedAt = new Date()) {
     this.startedAt = startedAt;
@@ -75,6 +76,16 @@ export class RunRecord {
     };
   }
 
+  /** `sha256:<hex>` of the redacted agent configuration. */
+  get configHash(): string | null {
+    return this.agent.config_hash;
+  }
+
+  /** `--retry-errored` / `--resume`: the saved run this one continues, and the cases it ran again. */
+  setContinuedFrom(continued: NonNullable<RunReport['continued_from']>): void {
+    this.continuedFrom = continued;
+  }
+
   /** Every case name of the suite, selected or not (compare tells "not selected" from "removed"). */
   setSuiteCases(names: readonly string[]): void {
     this.suiteCases = [...names];
@@ -106,6 +117,7 @@ export class RunRecord {
       options: this.options,
       ...(state.interrupted ? { interrupted: true } : {}),
       ...(state.budget ? { budget: state.budget } : {}),
+      ...(this.continuedFrom ? { continued_from: this.continuedFrom } : {}),
       ...(state.plannedCases !== undefined ? { in_progress: { planned_cases: state.plannedCases } } : {}),
       summary: summarise(cases, finishedAt.getTime() - this.startedAt.getTime(), this.confidence),
       cases: [...cases],
