@@ -1,4 +1,5 @@
 import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../backends/contract/index.js';
+import type { LLMProvider } from '../config/index.js';
 
 /** Everything a metric may look at: one agent answer and what led to it. */
 export interface MetricInput {
@@ -22,6 +23,10 @@ export interface MetricInput {
   tokenUsage: TokenUsage;
   /** Novarch's verdicts, when the agent is governed. */
   governance?: GovernanceSummary;
+  /** A conversation's turns so far, in order (case metrics of a `turns:` case); unset for one answer. */
+  conversation?: readonly { input: string; response: string }[];
+  /** The test case's `vars` (after default_case), for expressions. */
+  vars?: Readonly<Record<string, unknown>>;
 }
 
 /** What one metric concluded. Every metric yields a score in [0, 1], a pass/fail and a reason. */
@@ -51,6 +56,11 @@ export interface MetricContext {
    * several times); 0 or unset is the judgement `holodeck test` makes. Passed on as JudgeRequest.sample.
    */
   sample?: number;
+  /**
+   * Embeds texts (the `similar` metric): with `provider` (a metric's own embedding_provider), else
+   * the agent's embeddings model. Throws when there is none or the request fails.
+   */
+  embed?: (texts: readonly string[], provider?: LLMProvider, signal?: AbortSignal) => Promise<Float32Array[]>;
 }
 
 /** A configured metric, ready to evaluate answers. */

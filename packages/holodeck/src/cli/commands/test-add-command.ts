@@ -130,7 +130,13 @@ export function registerTestAddCommand(test: Command, context: CommandContext) {
       '--recordings <dir>',
       `recording folder to copy the case's recording in (default ${DEFAULT_RECORDING_DIR}/ next to agent.yaml)`,
     )
-    .action((file: string, options: TestAddOptions) =>
-      context.run(testAddCommand(file, options, context.style)),
-    );
+    .action((file: string, options: TestAddOptions, command: Command) => {
+      // `holodeck test` has a --case of its own (repeatable), and commander gives a parent's option
+      // to the parent wherever it is written: the name then arrives there.
+      const parentCases = (command.parent?.getOptionValue('case') as string[] | undefined) ?? [];
+      const name = options.case ?? parentCases.at(-1);
+      return context.run(
+        testAddCommand(file, { ...options, ...(name !== undefined ? { case: name } : {}) }, context.style),
+      );
+    });
 }

@@ -39,6 +39,10 @@ export interface TestCommandOptions extends RecordingFlags, VerdictCommandOption
   repeat?: string;
   filter?: string;
   tag: string[];
+  case: string[];
+  limit?: string;
+  sample?: string;
+  sampleSeed?: string;
   shard?: string;
   timeout?: string;
   isolation: string;
@@ -56,6 +60,20 @@ function positiveInteger(flag: string, value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1)
     throw new UsageError(flag, `needs a whole number ≥ 1, got "${value}"`);
+  return parsed;
+}
+
+/** `--sample-seed`: a whole number ≥ 0, and only with --sample (alone it would change nothing). */
+function seed(value: string, sample: string | undefined): number {
+  if (sample === undefined)
+    throw new UsageError(
+      '--sample-seed',
+      'has no effect without --sample',
+      'add --sample <k>, or leave --sample-seed out',
+    );
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new UsageError('--sample-seed', `needs a whole number ≥ 0, got "${value}"`);
   return parsed;
 }
 
@@ -120,6 +138,10 @@ export async function testCommand(
     ...(options.filter ? { filter: options.filter } : {}),
     ...(options.tag.length ? { tags: options.tag } : {}),
     ...(options.shard ? { shard: parseShard(options.shard) } : {}),
+    ...(options.case.length ? { caseNames: options.case } : {}),
+    ...(options.limit !== undefined ? { limit: positiveInteger('--limit', options.limit) } : {}),
+    ...(options.sample !== undefined ? { sample: positiveInteger('--sample', options.sample) } : {}),
+    ...(options.sampleSeed !== undefined ? { sampleSeed: seed(options.sampleSeed, options.sample) } : {}),
     ...(options.timeout ? { timeoutSeconds: positiveInteger('--timeout', options.timeout) } : {}),
     ...(options.maxProcesses !== undefined
       ? { maxProcesses: positiveInteger('--max-processes', options.maxProcesses) }
@@ -243,7 +265,16 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       (value: string, all: string[]) => [...all, value],
       [],
     )
+    .option(
+      '--case <name>',
+      'only the case with this exact name (repeatable)',
+      (value: string, all: string[]) => [...all, value],
+      [],
+    )
     .option('--shard <i/n>', 'run the i-th of n slices of the suite (for CI matrices)')
+    .option('--sample <k>', 'k of the selected cases at random (the same ones for the same --sample-seed)')
+    .option('--sample-seed <n>', 'seed of --sample (default 0)')
+    .option('--limit <n>', 'only the first n selected cases, in the order they are written')
     .option('--timeout <seconds>', 'time limit per attempt when a case sets none (default 180)')
     .option(
       '--isolation <level>',

@@ -11,6 +11,14 @@ import {
   startsWith,
   wordCount,
 } from './assertion-metric-schemas.js';
+import {
+  agentJudge,
+  conversational,
+  isRefusal,
+  notIsRefusal,
+  roleAdherence,
+  similar,
+} from './judged-assertion-schemas.js';
 
 /**
  * Metrics of `evaluations.metrics` and a test case's `metrics`. Type names follow promptfoo
@@ -361,6 +369,17 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   levenshtein,
   gEval,
   rubric,
+  isRefusal,
+  notIsRefusal,
+  similar,
+  agentJudge('task_completion'),
+  agentJudge('argument_correctness'),
+  agentJudge('step_efficiency'),
+  agentJudge('plan_adherence'),
+  conversational('knowledge_retention'),
+  roleAdherence,
+  conversational('conversation_relevancy'),
+  conversational('conversation_completeness'),
   faithfulness,
   rag('answer_relevancy'),
   rag('contextual_precision'),

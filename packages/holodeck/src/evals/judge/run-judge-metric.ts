@@ -16,7 +16,15 @@ export type JudgeMetricConfig = Extract<
       | 'answer_relevancy'
       | 'contextual_precision'
       | 'contextual_recall'
-      | 'contextual_relevancy';
+      | 'contextual_relevancy'
+      | 'task_completion'
+      | 'argument_correctness'
+      | 'step_efficiency'
+      | 'plan_adherence'
+      | 'knowledge_retention'
+      | 'role_adherence'
+      | 'conversation_relevancy'
+      | 'conversation_completeness';
   }
 >;
 
