@@ -1,13 +1,19 @@
 import { crc32 } from 'node:zlib';
 
-/** A tiny valid PDF (Helvetica text), one page per entry, one line per string. */
-export function makePdf(pages: readonly (readonly string[])[]): Buffer {
+/** A tiny valid PDF (Helvetica text), one page per entry, one line per string (12 pt, or `{ text, size }`). */
+export function makePdf(pages: readonly (readonly (string | { text: string; size: number })[])[]): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const escapeText = (line: string) => line.replace(/[\\()]/g, (char) => `\\${char}`);
   const contents = pages.map((lines) => {
-    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((line) => `(${escapeText(line)}) Tj T*`).join(' ')} ET`;
+    const stream = `BT 72 720 Td 14 TL ${lines
+      .map((line) =>
+        typeof line === 'string'
+          ? `/F1 12 Tf (${escapeText(line)}) Tj T*`
+          : `/F1 ${line.size} Tf (${escapeText(line.text)}) Tj T*`,
+      )
+      .join(' ')} ET`;
     return add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
   });
   const pagesId = objects.length + pages.length + 1;
