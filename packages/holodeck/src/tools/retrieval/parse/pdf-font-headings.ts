@@ -43,12 +43,10 @@ export function headingsFromFontSizes(
     ...new Set(pages.flatMap(({ lines }) => lines.filter(isHeading).map((line) => rounded(line.size)))),
   ].sort((a, b) => b - a);
   return pages.flatMap(({ page, lines }) =>
-    lines
-      .filter(isHeading)
-      .map((line) => ({
-        title: line.text.trim(),
-        depth: Math.min(6, sizes.indexOf(rounded(line.size)) + 1),
-        page,
-      })),
+    lines.filter(isHeading).map((line) => ({
+      title: line.text.trim(),
+      depth: Math.min(6, sizes.indexOf(rounded(line.size)) + 1),
+      page,
+    })),
   );
 }
