@@ -13,6 +13,7 @@ import type {
   InvokeOptions,
   ModelTraffic,
   OfferedTool,
+  SessionTranscript,
 } from '../contract/index.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
@@ -242,6 +243,12 @@ export class ClaudeBackend implements AgentBackend {
     } finally {
       release();
     }
+  }
+
+  async readTranscript(sessionId: string): Promise<SessionTranscript> {
+    // The CLI's env is built from agent.env (build-subprocess-env.ts): its HOME and CLAUDE_CONFIG_DIR.
+    const { readClaudeTranscript } = await import('./read-claude-transcript.js');
+    return readClaudeTranscript(sessionId, this.agent.env);
   }
 
   async teardown(): Promise<void> {

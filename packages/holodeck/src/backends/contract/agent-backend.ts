@@ -3,6 +3,7 @@ import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
 import type { BackendWarning } from './session-event.js';
+import type { SessionTranscript } from './session-transcript.js';
 
 /** A prior message handed to `invokeOnce` as conversation context. */
 export interface ConversationMessage {
@@ -115,6 +116,13 @@ export interface AgentBackend {
    * AgentSessionError when an MCP server of agent.yaml does not start.
    */
   listTools(): Promise<OfferedTool[]>;
+  /**
+   * The transcript of a saved chat session (the id a chat prints when it ends): its user turns,
+   * the tools each ran and each final answer. Reads files only: needs no `initialize()`, starts
+   * nothing. Throws AgentSessionError naming where it looked when there is no such session, or
+   * when its file cannot be read.
+   */
+  readTranscript(sessionId: string): Promise<SessionTranscript>;
   /** Releases everything the backend holds (sessions, warm processes). */
   teardown(): Promise<void>;
 }
