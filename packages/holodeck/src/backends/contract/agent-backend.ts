@@ -61,8 +61,9 @@ export interface BackendOptions {
   maxProcesses?: number;
   /**
    * Model traffic goes through HoloDeck's recorder (`holodeck test --record/--replay`): in-process
-   * model requests use `fetch`; an agent process gets `baseUrlFor(<its Anthropic base URL>)` as its
-   * base URL, taken when the process starts (so processes are not pre-warmed).
+   * model requests use `fetch`; an agent process gets the base URL of `routeFor(<its Anthropic base
+   * URL>)` when it starts, and claims the route when a run uses it (at once, or when a run takes a
+   * pre-warmed spare).
    */
   modelTraffic?: ModelTraffic;
 }
@@ -76,10 +77,28 @@ export interface ModelTraffic {
    * (as `--force-ingest`), so a recording holds every embedding a fresh checkout needs.
    */
   embeddingsFetch: typeof fetch;
-  /** The base URL for an agent process started now, whose live requests would go to `upstream`. */
-  baseUrlFor(upstream: string): string;
+  /** The route of an agent process started now, whose live requests would go to `upstream`. */
+  routeFor(upstream: string): ModelRoute;
   /** The in-process tools (function, retrieval) as the run uses them: some answered from the recording. */
   wrapTools(tools: readonly HoloDeckTool[]): HoloDeckTool[];
+}
+
+/** Where an agent process sends its model requests when they are recorded or replayed. */
+export interface ModelRoute {
+  /** The base URL the process is started with. */
+  baseUrl: string;
+  /**
+   * Binds the route to the run of the code calling it (its case and attempt): the process's
+   * requests belong to it, those already made wait for this call. Call it once, when a run starts
+   * using the process.
+   */
+  claim(): void;
+  /**
+   * Runs `task`, a call of one of the process's in-process tools, as part of the run that claimed
+   * the route (its embeddings requests and replayed tool results are that run's); before the
+   * claim, as the code calling it.
+   */
+  bind<T>(task: () => Promise<T>): Promise<T>;
 }
 
 /** A tool the started agent is offered, as `listTools()` reports it. */

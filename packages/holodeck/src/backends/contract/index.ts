@@ -4,6 +4,7 @@ export type {
   ConversationMessage,
   CreateSessionOptions,
   InvokeOptions,
+  ModelRoute,
   ModelTraffic,
   OfferedTool,
   PrewarmHint,
