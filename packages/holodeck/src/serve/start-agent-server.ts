@@ -136,6 +136,7 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     maxMessageChars: settings.maxMessageChars,
     maxBodyBytes: settings.maxBodyBytes,
     corsOrigins: settings.corsOrigins,
+    ...(local ? { loopbackHosts: settings.allowedHosts } : {}),
     phase: () => phase,
     publicUrl: () => url.replace(/\/$/, ''),
     state: new Map(),
