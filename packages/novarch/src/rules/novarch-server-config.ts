@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { webhookSecretVariable, webhookUrlProblem } from '../notify/webhook-target.js';
-import { publicUrlProblem } from '../server/check-public-url.js';
+import { publicUrlProblem } from './check-public-url.js';
 import type { YamlPosition } from './yaml/locate-yaml-path.js';
 
 /** The `server:` section: where `novarch serve` listens, its store, the tenants it serves. */

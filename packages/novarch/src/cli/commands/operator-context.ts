@@ -1,17 +1,17 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { OperationRefusedError, OperatorUsageError } from '../../errors.js';
 import type { NovarchStore } from '../../model/novarch-store.js';
-import { NovarchServerError } from '../../remote/novarch-http-client.js';
-import { RemoteOperatorClient } from '../../remote/remote-operator-client.js';
-import type { ExitCodeValue } from '../exit-codes.js';
-import { withOperatorStore } from '../open-operator-store.js';
 import {
   checkOperatorName,
   governedSessionOf,
   refuseInsideGovernedSession,
-} from '../operations/governed-process.js';
-import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js';
+} from '../../operations/governed-process.js';
+import { NovarchServerError } from '../../remote/novarch-http-client.js';
+import { RemoteOperatorClient } from '../../remote/remote-operator-client.js';
+import type { ExitCodeValue } from '../exit-codes.js';
+import { withOperatorStore } from '../open-operator-store.js';
 import { type ResolvedStorePath, resolveStorePath } from '../resolve-store-path.js';
 import type { Style } from '../terminal-style.js';
 
