@@ -108,6 +108,7 @@ describe.each(backendVariants())('holodeck serve: OpenTelemetry spans ($name bac
       expect(rest.at(-1)?.event).toBe('finish');
       const turn = await waitUntil(() => spans.find((span) => span.name === 'invoke_agent e2e-agent'), {
         timeoutMs: 20_000,
+        what: 'the turn span at the OTLP receiver',
       });
       const tool = spans.find((span) => span.name.startsWith('execute_tool '));
       expect(tool?.name).toBe(variant.name === 'claude' ? 'execute_tool Write' : 'execute_tool save_note');
