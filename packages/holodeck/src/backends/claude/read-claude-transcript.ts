@@ -15,7 +15,9 @@ interface Block {
   input?: unknown;
 }
 
-interface Entry {
+/** One line of a transcript, as far as the turns need it (the CLI writes many other fields). */
+export interface TranscriptEntry {
+  [field: string]: unknown;
   type?: unknown;
   isSidechain?: unknown;
   isMeta?: unknown;
@@ -38,12 +40,12 @@ function userText(content: unknown): string | undefined {
   return texts.length ? texts.join('\n') : undefined;
 }
 
-function parseLines(text: string, file: string): Entry[] {
+function parseLines(text: string, file: string): TranscriptEntry[] {
   return text.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return [];
     try {
       const entry: unknown = JSON.parse(line);
-      return entry && typeof entry === 'object' && !Array.isArray(entry) ? [entry as Entry] : [];
+      return entry && typeof entry === 'object' && !Array.isArray(entry) ? [entry as TranscriptEntry] : [];
     } catch (error) {
       throw new AgentSessionError(
         `session transcript ${file}:${index + 1} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
@@ -58,7 +60,10 @@ function parseLines(text: string, file: string): Entry[] {
  * assistant's tool uses are its tools (function tools by their agent.yaml names), and the text of
  * the assistant's last message after its last tool use is its answer.
  */
-export function transcriptOfEntries(sessionId: string, entries: readonly Entry[]): SessionTranscript {
+export function transcriptOfEntries(
+  sessionId: string,
+  entries: readonly TranscriptEntry[],
+): SessionTranscript {
   const turns: TranscriptTurn[] = [];
   let answerMessage: unknown;
   for (const entry of entries) {
