@@ -8,8 +8,9 @@ import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 
 // A recorded run pre-warms Claude CLI processes as a live one does: a spare is started before its
 // case is known, and its recording route is bound to the case of the run that takes it. A model
-// that answers after 4 s (far longer than a CLI start-up) makes spares pay off.
-const SLOW_MS = 4_000;
+// that answers after 10 s (longer than a CLI start-up, even on a loaded 2-core machine, where one
+// took 5 s and more) makes spares pay off.
+const SLOW_MS = 10_000;
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
 beforeAll(async () => {
   fake = await startFakeAnthropic({
@@ -55,6 +56,15 @@ describe('holodeck test --record with pre-warmed CLI processes', () => {
         text.match(/question number \d+/g)?.every((found) => found === `question number ${number}`),
       ).toBe(true);
     }
+    // Recorded through a spare or by a process started for its run: the same bytes.
+    const bytes = () => new Map(files.map((name) => [name, readFileSync(path.join(folder, name), 'utf8')]));
+    const throughSpares = bytes();
+    const cold = await runHolodeckCli(
+      ['test', agent.file, '--record', '--re-record', '--concurrency', '6', '--no-save'],
+      agent.env,
+    );
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(bytes()).toEqual(throughSpares);
     const before = fake.requests.length;
     const replayed = await runHolodeckCli(
       ['test', agent.file, '--replay', '--no-save', '-c', '2'],
