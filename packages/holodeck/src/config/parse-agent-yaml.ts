@@ -22,23 +22,43 @@ export type ParsedAgentYaml =
     }
   | { ok: false; problems: PositionedProblem[] };
 
+/** An unquoted `${VAR}` (or `${VAR:-default}`) after a `{` or `[` on a line: YAML reads its braces as a mapping. */
+function unquotedVariableInFlow(line: string): string | undefined {
+  const flow = line.search(/[{[]/);
+  if (flow === -1) return undefined;
+  const match = /(?<!["'\w])\$\{[^}"']*\}/.exec(line.slice(flow + 1));
+  return match?.[0];
+}
+
 /**
  * Parses agent.yaml keeping positions. Duplicate keys are found here (with their field path)
  * rather than by the yaml library, so parsing can go on and report other problems too.
  */
 export function parseAgentYaml(text: string): ParsedAgentYaml {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
+  // Merge keys (`<<: *base`) are read as YAML 1.1 defines them: the anchored mapping's keys merged in.
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true, merge: true });
   if (document.errors.length > 0) {
-    return {
-      ok: false,
-      problems: document.errors.map((error) => ({
-        line: error.linePos?.[0].line ?? 1,
-        column: error.linePos?.[0].col ?? 1,
+    const lines = text.split('\n');
+    const problems: PositionedProblem[] = [];
+    for (const error of document.errors) {
+      const line = error.linePos?.[0].line ?? 1;
+      const column = error.linePos?.[0].col ?? 1;
+      const unquoted = unquotedVariableInFlow(lines[line - 1] ?? '');
+      // One problem per line for an unquoted ${VAR}: the parser reports each token it trips on.
+      if (unquoted && problems.some((problem) => problem.line === line)) continue;
+      problems.push({
+        line,
+        column,
         message: `invalid YAML: ${(error.message.split(' at line ')[0] ?? error.message).trim()}`,
-        hint: 'check the indentation, quotes and brackets on this line and the one before it',
-      })),
-    };
+        hint: unquoted
+          ? `${unquoted} inside a flow mapping or list ({ … } or [ … ]) is read as YAML syntax: quote it, e.g. "${unquoted}"`
+          : 'check the indentation, quotes and brackets on this line and the one before it',
+      });
+    }
+    // The tokens after an unquoted ${VAR} in a flow only repeat it: its lines are the problem.
+    const quoteIt = problems.filter((problem) => problem.hint?.includes('quote it'));
+    return { ok: false, problems: quoteIt.length ? quoteIt : problems };
   }
   let data: unknown;
   try {

@@ -17,11 +17,13 @@ import type {
   OfferedTool,
   SessionTranscript,
 } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { checkResumable } from './check-resumable.js';
 import { ClaudeSession } from './claude-session.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { mcpServerPlaces } from './describe-mcp-failure.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
@@ -175,9 +177,12 @@ export class ClaudeBackend implements AgentBackend {
         : undefined;
     this.functionTools = functionTools?.loaded;
     const traffic = this.backendOptions.modelTraffic;
+    const pricing = modelPricing(this.agent.config);
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
+      mcpServers: mcpServerPlaces(this.agent, this.agent.env ?? process.env),
+      ...(pricing.kind === 'prices' ? { prices: pricing.prices } : {}),
       ...(governance ? { governance } : {}),
       ...(this.backendOptions.modelTraffic ? { routeFor: this.backendOptions.modelTraffic.routeFor } : {}),
       ...(functionTools ? { createFunctionToolsServer: functionTools.createServer(traffic) } : {}),

@@ -277,7 +277,7 @@ export class ClaudeSession implements AgentSession {
     const state = turn.accumulator.state;
     if (message.type === 'system' && message.subtype === 'init') {
       this.id = message.session_id;
-      const mcpFailure = mcpFailureReason(state);
+      const mcpFailure = mcpFailureReason(state, this.prepared.mcpServers);
       if (mcpFailure) {
         this.fail(new AgentSessionError(mcpFailure), true);
         this.run.close();
@@ -299,14 +299,25 @@ export class ClaudeSession implements AgentSession {
       const built = buildExecutionResult(state, {
         startedAt: turn.startedAt,
         credentialHint: this.prepared.credentialHint,
+        mcpServers: this.prepared.mcpServers,
+        ...(this.prepared.prices ? { prices: this.prepared.prices } : {}),
         ...(this.prepared.validateStructuredOutput
           ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
           : {}),
       });
       const total = message.total_cost_usd;
+      // The meter follows the CLI's running total even when pricing: sets the cost (a later turn
+      // may need it); the cost from pricing: is the turn's own already.
+      const metered = typeof total === 'number' ? this.costs.turnCost(message.session_id, total) : undefined;
       const result =
-        typeof total === 'number'
-          ? { ...built, cost_usd: this.costs.turnCost(message.session_id, total) }
+        metered !== undefined && !this.prepared.prices
+          ? {
+              ...built,
+              cost_usd: metered,
+              ...(metered === null
+                ? { cost_unknown_reason: "the CLI could not say the resumed session's cost before this turn" }
+                : {}),
+            }
           : built;
       // A session Novarch killed is a failed turn, whatever the model said afterwards.
       const killed = this.governed?.killReason();
@@ -323,6 +334,8 @@ export class ClaudeSession implements AgentSession {
     return buildExecutionResult(turn.accumulator.state, {
       startedAt: turn.startedAt,
       credentialHint: this.prepared.credentialHint,
+      mcpServers: this.prepared.mcpServers,
+      ...(this.prepared.prices ? { prices: this.prepared.prices } : {}),
     });
   }
 

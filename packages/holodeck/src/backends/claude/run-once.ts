@@ -109,6 +109,8 @@ export async function runOnce(
     const result = buildExecutionResult(accumulator.state, {
       startedAt,
       credentialHint: prepared.credentialHint,
+      mcpServers: prepared.mcpServers,
+      ...(prepared.prices ? { prices: prepared.prices } : {}),
       ...(prepared.validateStructuredOutput
         ? { validateStructuredOutput: prepared.validateStructuredOutput }
         : {}),
@@ -125,6 +127,7 @@ export async function runOnce(
     options.signal?.throwIfAborted();
     const accumulator = new RunAccumulator(false);
     governed = await prepared.governance?.openRun();
+    if (options.onHold) governed?.watchHolds(options.onHold);
     const { handle, run, release, cold, spawnedAt, startupTurn } = await startRun(
       prepared,
       renderPrompt(message, context),

@@ -2,7 +2,7 @@ import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
-import type { BackendWarning } from './session-event.js';
+import type { BackendWarning, SessionEvent } from './session-event.js';
 import type { SessionTranscript } from './session-transcript.js';
 
 /** A prior message handed to `invokeOnce` as conversation context. */
@@ -17,6 +17,8 @@ export interface InvokeOptions {
   workingDirectory?: string;
   /** Aborts the run (timeouts, Ctrl-C); the promise then rejects with AgentSessionError. */
   signal?: AbortSignal;
+  /** Told of each Novarch hold of a governed run (`hold-pending`, `hold-resolved`) as it happens. */
+  onHold?: (event: SessionEvent) => void;
 }
 
 /** Options for a new session. */
