@@ -94,7 +94,9 @@ describe.each(backendVariants())('holodeck serve: OpenTelemetry spans ($name bac
           },
         ),
       );
-      const { callId } = (events.at(-1)?.data as { approval: { callId: string } }).approval;
+      const callId =
+        (events.at(-1)?.data as { approval?: { callId: string } } | undefined)?.approval?.callId ?? '';
+      expect(callId).not.toBe('');
       const rest = await readSse(
         await postJson(
           `${server.url}/v1/sessions/${id}/approvals/${callId}`,
