@@ -8,6 +8,7 @@ export {
   formatFieldPath,
 } from './field-issue.js';
 export { loadAgentConfig } from './load-agent-config.js';
+export { type LabelsFile, loadLabelsFile } from './load-labels-file.js';
 export { loadTestCasesFile, type TestCasesFile } from './load-test-cases-file.js';
 export type {
   AgentValidation,
@@ -64,6 +65,11 @@ export {
   type GovernanceWriteSpec,
   NOVARCH_API_KEY_VARIABLE,
 } from './schema/governance-config-schema.js';
+export {
+  type LabelledExample,
+  LabelledExampleSchema,
+  LabelsFileSchema,
+} from './schema/labels-file-schema.js';
 export {
   type AuthProvider,
   AuthProviderSchema,

@@ -22,6 +22,7 @@ import {
   createGEvalMetric,
   createRubricMetric,
 } from './judge/index.js';
+import { withStrictMode } from './judge/strict-mode-metric.js';
 import type { Metric } from './metric.js';
 import { createNlpMetric } from './nlp-metric.js';
 
@@ -63,7 +64,8 @@ async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
  * suite before any agent runs.
  */
 export async function createMetric(config: MetricConfig, baseDirectory: string): Promise<Metric> {
-  const metric = await buildMetric(config, baseDirectory);
+  const built = await buildMetric(config, baseDirectory);
+  const metric = 'strict_mode' in config && config.strict_mode === true ? withStrictMode(built) : built;
   return config.weight === undefined ? metric : { ...metric, weight: config.weight };
 }
 

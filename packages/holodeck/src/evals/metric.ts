@@ -46,6 +46,11 @@ export interface MetricContext {
   judge?: JudgeClient;
   /** The attempt's signal: aborted when the case times out or the run is interrupted (Ctrl+C). */
   signal?: AbortSignal;
+  /**
+   * Which repeat of the same judgement this is (`holodeck judge calibrate` judges each example
+   * several times); 0 or unset is the judgement `holodeck test` makes. Passed on as JudgeRequest.sample.
+   */
+  sample?: number;
 }
 
 /** A configured metric, ready to evaluate answers. */
@@ -64,13 +69,14 @@ export interface JudgeRequest {
   /** JSON Schema of the verdict the judge must return (through a forced tool call). */
   verdictSchema: Record<string, unknown>;
   /**
-   * Which of several samples of the same request this is (g-eval \`samples\`): 1 and up get cache
-   * entries of their own; 0 or unset is the single answer. The judge still answers at temperature 0.
+   * Which of several samples of the same request this is (g-eval \`samples\`, calibration's
+   * self-consistency): 1 and up get cache entries of their own and are asked at the judge's sampling
+   * temperature (evaluations.model.temperature, default 1); 0 or unset is the single answer, at 0.
    */
   sample?: number;
 }
 
-/** Calls the judge model at temperature 0 and returns its validated structured verdict. */
+/** Calls the judge model (temperature 0 but for repeats) and returns its validated structured verdict. */
 export interface JudgeClient {
   readonly model: string;
   judge(request: JudgeRequest, signal?: AbortSignal): Promise<Record<string, unknown>>;

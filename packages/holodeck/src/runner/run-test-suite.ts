@@ -324,5 +324,6 @@ export function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?:
       : { cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge') }),
     ...(options.onNotice ? { onWarning: options.onNotice } : {}),
     settingsPath: judgeModel ? 'evaluations.model' : 'model',
+    samplingTemperature: judgeModel?.temperature,
   });
 }

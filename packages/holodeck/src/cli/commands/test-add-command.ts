@@ -15,6 +15,9 @@ export interface TestAddOptions {
   withArgs: boolean;
   asCounterexample: boolean;
   recordings?: string;
+  label?: string;
+  metric?: string;
+  comment?: string;
 }
 
 /** Whether the suite already has a case of this name: the new one needs another. */
@@ -35,7 +38,9 @@ function relative(file: string): string {
  * `holodeck test add <agent.yaml> --from-run <run> --case <name>` or `--from-session <id>`:
  * appends a test case made from a saved run's case, or from a saved chat session, to the suite
  * (comments kept), validates the result, and copies the recording (the case's, or the chat's when
- * it recorded that session) so the new case replays at once.
+ * it recorded that session) so the new case replays at once. With `--from-run` and
+ * `--label pass|fail`, appends the case's answer as a labelled example to a judge metric's
+ * calibration file instead.
  */
 export async function testAddCommand(
   file: string,
@@ -67,6 +72,19 @@ export async function testAddCommand(
     import('../../runner/append-test-case.js'),
     import('../../runner/report/redact-agent-config.js'),
   ]);
+  if (options.fromSession !== undefined && options.label !== undefined)
+    throw new UsageError(
+      '--label',
+      'goes with --from-run, not --from-session',
+      'label a case of a saved run',
+    );
+  if (options.label !== undefined && options.label !== 'pass' && options.label !== 'fail')
+    throw new UsageError('--label', `is pass or fail, got "${options.label}"`);
+  if (options.label === undefined && (options.metric !== undefined || options.comment !== undefined))
+    throw new UsageError(
+      options.metric !== undefined ? '--metric' : '--comment',
+      'goes with --label pass|fail',
+    );
   const agent = await loadAgent(file);
   const recordings = options.recordings
     ? path.resolve(options.recordings)
@@ -107,6 +125,21 @@ export async function testAddCommand(
     ]);
     const run = await report.loadRun(options.fromRun as string, report.runsDirectory(agent.directory));
     const source = findRunCase(run, options.case as string);
+    if (options.label !== undefined) {
+      const { appendLabel } = await import('../../runner/calibration/append-label.js');
+      const labelled = await appendLabel(agent, {
+        run,
+        source,
+        metric: options.metric,
+        label: options.label,
+        comment: options.comment,
+        secrets: caseOptions.secrets,
+      });
+      process.stderr.write(
+        `${style.dim(`labelled case "${source.name}" of run ${run.run_id} ${options.label} for judge "${labelled.metric}" in ${relative(labelled.file)}`)}\n`,
+      );
+      return ExitCode.ok;
+    }
     name = options.name ?? `${source.name} (from run ${run.run_id})`;
     checkNameFree(cases, name);
     testCase = caseFromRun(source, { name, ...caseOptions });
@@ -175,6 +208,12 @@ export function registerTestAddCommand(test: Command, context: CommandContext) {
       'the answer must differ from this one (a not-contains check) instead of being the ground truth',
       false,
     )
+    .option(
+      '--label <verdict>',
+      "instead of a test case, add the case's answer with this human verdict (pass or fail) to a judge metric's calibration file",
+    )
+    .option('--metric <name>', 'with --label: the judge metric (needed when several have a calibration file)')
+    .option('--comment <text>', 'with --label: why the human labelled it so')
     .option(
       '--recordings <dir>',
       `recording folder to copy the case's (or the chat's) recording in (default ${DEFAULT_RECORDING_DIR}/ next to agent.yaml)`,

@@ -1,6 +1,7 @@
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { LoadedAgent } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
@@ -129,6 +130,7 @@ export async function testCommand(
   // With a report on stdout, the summary goes to stderr so stdout holds only the report.
   const summaryStream = outputs.some((output) => output.target === '-') ? process.stderr : process.stdout;
   const agent = await loadAgent(file);
+  const judges = await warnAboutCalibrations(agent, style);
   const { recorder } = await recording.open(agent, (message) =>
     process.stderr.write(`${style.yellow('note')} ${message}\n`),
   );
@@ -178,7 +180,7 @@ export async function testCommand(
   if (comparison) summaryStream.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   const gateConfig = agent.config.evaluations?.gate ?? (options.gate ? {} : undefined);
   const gate = gateConfig
-    ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color)
+    ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color, judges)
     : undefined;
   if (gate) summaryStream.write(`${gate.text}\n`);
   await writeCiSurfaces(result, comparison, gate?.gate, options.ciSummary, process.env, (message) =>
@@ -210,6 +212,18 @@ export async function testCommand(
   if (result.interrupted) return ExitCode.interrupted;
   if (gate && !gate.held) return ExitCode.testsFailed;
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
+}
+
+/**
+ * The judge metrics that set min_kappa and whose last calibration is missing, stale or below it:
+ * one warning each on stderr (the gate, when checked, breaks on them). Returns every state.
+ */
+async function warnAboutCalibrations(agent: LoadedAgent, style: Style) {
+  const { calibrationStatuses } = await import('../../runner/calibration/calibration-status.js');
+  const statuses = await calibrationStatuses(agent);
+  for (const status of statuses)
+    if (status.state !== 'ok') process.stderr.write(`${style.yellow('warning')} ${status.message}\n`);
+  return statuses;
 }
 
 export function registerTestCommand(program: Command, context: CommandContext) {

@@ -102,7 +102,12 @@ export async function runJudgeMetric<Verdict extends z.ZodType>(
   if (context.judge === undefined) return errorOutcome(config, NO_JUDGE_MESSAGE, config.threshold);
   try {
     const raw = await context.judge.judge(
-      { system: call.system, prompt: call.prompt, verdictSchema: toVerdictSchema(call.verdict) },
+      {
+        system: call.system,
+        prompt: call.prompt,
+        verdictSchema: toVerdictSchema(call.verdict),
+        ...(context.sample ? { sample: context.sample } : {}),
+      },
       context.signal,
     );
     return gradedOutcome(config, call.grade(parseVerdict(call.verdict, raw)));
