@@ -219,6 +219,11 @@ const cli = await build({
     '@a2a-js/sdk/*',
     '@ag-ui/core',
     '@ag-ui/core/*',
+    // OpenTelemetry tracing of `holodeck serve` (src/telemetry), required only when it is on.
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace',
+    '@opentelemetry/resources',
+    '@opentelemetry/exporter-trace-otlp-http',
   ],
   // CommonJS has no import.meta: give the sources the bundle's own URL instead.
   define: { 'import.meta.url': '__holodeckBundleUrl' },

@@ -12,6 +12,7 @@ import type {
   ExecutionResult,
   InvokeOptions,
   OfferedTool,
+  SessionTranscript,
 } from './contract/index.js';
 
 /**
@@ -64,6 +65,10 @@ class BackendLoadedOnUse implements AgentBackend {
 
   async listTools(): Promise<OfferedTool[]> {
     return (await this.load()).listTools();
+  }
+
+  async readTranscript(sessionId: string): Promise<SessionTranscript> {
+    return (await this.load()).readTranscript(sessionId);
   }
 
   async teardown(): Promise<void> {

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { CHAT_CASE } from './chat-recording.js';
 import { caseFileName, readRecordingFile, serialiseRecording, writeAtomically } from './recording-file.js';
+import type { RecordingFile } from './recording-file-schema.js';
 
 /**
  * Saves the recording of a case made from another (`holodeck test add --from-run`): the source
@@ -34,4 +36,37 @@ export async function copyCaseRecording(
     }),
   );
   return target;
+}
+
+/** Whether a recording's agent requests are those of a conversation of these user turns, in order. */
+function isRecordingOf(recording: RecordingFile, inputs: readonly string[]): boolean {
+  const agent = recording.exchanges.filter((exchange) => exchange.source === 'agent');
+  const turns = Math.max(0, ...agent.map((exchange) => exchange.turn));
+  if (turns !== inputs.length) return false;
+  return inputs.every((input, index) => {
+    // The input as it appears inside a JSON string of the request body.
+    const quoted = JSON.stringify(input).slice(1, -1);
+    return agent.some(
+      (exchange) => exchange.turn === index + 1 && JSON.stringify(exchange.request.body).includes(quoted),
+    );
+  });
+}
+
+/**
+ * Saves the recording of a chat (`holodeck chat --record`, the case `chat`) as the recording of
+ * `toCase` (`holodeck test add --from-session`), when it is the recording of the conversation of
+ * `inputs`: one turn per input, each input in its turn's requests. Returns the file written, or
+ * why nothing was copied.
+ */
+export async function copyChatRecording(
+  directory: string,
+  toCase: string,
+  inputs: readonly string[],
+): Promise<{ file: string } | { reason: string }> {
+  const source = path.join(directory, caseFileName(CHAT_CASE));
+  if (!(await stat(source).catch(() => undefined))) return { reason: `no chat recording in ${directory}` };
+  const recording = await readRecordingFile(source);
+  if (!isRecordingOf(recording, inputs))
+    return { reason: `the chat recording ${source} is of another conversation` };
+  return { file: (await copyCaseRecording(directory, CHAT_CASE, toCase)) ?? source };
 }

@@ -6,7 +6,7 @@ export function modelTrafficOf(recorder: Recorder): ModelTraffic {
   return {
     fetch: recorder.fetchFor('agent'),
     embeddingsFetch: recorder.fetchFor('embeddings'),
-    baseUrlFor: (upstream) => recorder.baseUrlFor(upstream),
+    routeFor: (upstream) => recorder.routeFor(upstream),
     wrapTools: (tools) => recorder.wrapTools(tools),
   };
 }

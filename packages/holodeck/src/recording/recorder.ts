@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { ModelRoute } from '../backends/contract/index.js';
 import { holodeckVersion } from '../holodeck-version.js';
 import type { HoloDeckTool } from '../tools/holodeck-tool.js';
 import {
@@ -71,7 +72,7 @@ function errorResponse(requestPath: string, message: string): Response {
 /**
  * Records model traffic (`holodeck test --record`) or answers it from recordings (`--replay`).
  * Every client goes through `exchange`: the in-process ones (AI SDK, judges, embeddings) through
- * `fetchFor`, the Claude CLI through the loopback proxy at `baseUrlFor`. A request belongs to the
+ * `fetchFor`, the Claude CLI through the loopback proxy at `routeFor`. A request belongs to the
  * case, attempt and turn of the scope it was made in (`runAttempt`, `markTurn`).
  */
 export class Recorder {
@@ -154,10 +155,22 @@ export class Recorder {
     this.proxy ??= await RecordingProxy.listen((scope, request) => this.exchange('agent', scope, request));
   }
 
-  /** The base URL for an agent process started now: its requests belong to the current scope; live ones go to `upstream`. */
-  baseUrlFor(upstream: string): string {
+  /**
+   * The route of an agent process started now: live, its requests go to `upstream`; they belong to
+   * the scope current when `claim()` is called (a pre-warmed spare is claimed by the run that takes it).
+   */
+  routeFor(upstream: string): ModelRoute {
     if (!this.proxy) throw new Error('Recorder.start() must be called first (this is a bug).');
-    return this.proxy.routeFor(this.scopeNow(), upstream);
+    const route = this.proxy.routeFor(upstream);
+    let claimed: RecordingScope | undefined;
+    return {
+      baseUrl: route.baseUrl,
+      claim: () => {
+        claimed = this.scopeNow();
+        route.claim(claimed);
+      },
+      bind: (task) => (claimed ? runInScope(claimed, task) : task()),
+    };
   }
 
   /** fetch for an in-process client: its requests are recorded or replayed under the current scope. */

@@ -18,8 +18,16 @@ const HOP_HEADERS = new Set([
 ]);
 
 interface Route {
-  scope: RecordingScope;
+  /** The scope of the process's requests, known once the route is claimed. */
+  scope: Promise<RecordingScope>;
   upstream: string;
+}
+
+/** A route of the proxy: the base URL a process is started with, and the claim that binds it to a scope. */
+export interface ProxyRoute {
+  baseUrl: string;
+  /** From now on (and for requests already waiting) the route's requests belong to `scope`. */
+  claim(scope: RecordingScope): void;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -30,8 +38,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /**
  * The loopback HTTP proxy the Claude CLI reaches through `ANTHROPIC_BASE_URL`
- * (`http://127.0.0.1:PORT/r/<token>`). The token names the scope (case, attempt) of the process it
- * was handed to and the upstream base URL that live requests go to. Only 127.0.0.1 is listened on.
+ * (`http://127.0.0.1:PORT/r/<token>`). The token names the route of one process: the upstream base
+ * URL live requests go to, and the scope (case, attempt) its requests belong to, decided when the
+ * route is claimed: at once for a process started for a run, when a run takes it for a pre-warmed
+ * spare (started before its case was known). A request on a route not claimed yet waits for the
+ * claim. Only 127.0.0.1 is listened on.
  */
 export class RecordingProxy {
   private readonly routes = new Map<string, Route>();
@@ -54,11 +65,15 @@ export class RecordingProxy {
     return proxy;
   }
 
-  /** A base URL whose requests belong to `scope` and, live, go to `upstream`. */
-  routeFor(scope: RecordingScope, upstream: string): string {
+  /** A route whose requests, live, go to `upstream`; they belong to the scope it is claimed for. */
+  routeFor(upstream: string): ProxyRoute {
     const token = randomBytes(12).toString('hex');
+    let claim: (scope: RecordingScope) => void = () => {};
+    const scope = new Promise<RecordingScope>((resolve) => {
+      claim = resolve;
+    });
     this.routes.set(token, { scope, upstream: upstream.replace(/\/+$/, '') });
-    return `http://127.0.0.1:${this.port}/r/${token}`;
+    return { baseUrl: `http://127.0.0.1:${this.port}/r/${token}`, claim };
   }
 
   private async handle(
@@ -85,7 +100,7 @@ export class RecordingProxy {
         headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       const body = await readBody(request);
-      const answer = await exchange(route.scope, {
+      const answer = await exchange(await route.scope, {
         method: request.method ?? 'GET',
         url: `${route.upstream}${match?.[2] ?? '/'}`,
         headers,

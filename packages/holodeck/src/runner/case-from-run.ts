@@ -50,18 +50,45 @@ export function caseFromRun(source: CaseReport, options: CaseFromRunOptions): Re
       `case "${source.name}" did not run to an answer in that run${attempt?.error ? ` (${attempt.error})` : ''}`,
       'pick a case that ran, or a later run',
     );
-  const tools = attempt.tool_calls.map((call) => {
+  const turns = attempt.turns?.map((turn) => turn.input);
+  return caseFromConversation(
+    {
+      inputs: turns?.length ? turns : [source.input],
+      toolCalls: attempt.tool_calls.map((call) => ({ name: call.name, arguments: call.arguments })),
+      answer: attempt.response,
+    },
+    options,
+  );
+}
+
+/** What a new case is made of: the user turns, the tool calls in order, the final answer. */
+export interface Conversation {
+  inputs: readonly string[];
+  toolCalls: readonly { name: string; arguments: unknown }[];
+  answer: string;
+}
+
+/**
+ * A test case made from a conversation (`test add --from-run` and `--from-session`): one `input`
+ * or `turns`, the tools that ran as `expected_tools`, and the final answer as `ground_truth` (or,
+ * as a counterexample, as a `not-contains` metric). Secrets in any of it are redacted.
+ */
+export function caseFromConversation(
+  conversation: Conversation,
+  options: CaseFromRunOptions,
+): Record<string, unknown> {
+  const tools = conversation.toolCalls.map((call) => {
     const name = call.name.startsWith(FUNCTION_TOOLS_PREFIX)
       ? call.name.slice(FUNCTION_TOOLS_PREFIX.length)
       : call.name;
     return options.withArgs ? { name, args: call.arguments } : name;
   });
   const unique = options.withArgs ? tools : [...new Set(tools as string[])];
-  const answer = attempt.response;
-  const turns = attempt.turns?.map((turn) => ({ input: turn.input }));
+  const answer = conversation.answer;
+  const { inputs } = conversation;
   const testCase: Record<string, unknown> = {
     name: options.name,
-    ...(turns && turns.length > 1 ? { turns } : { input: turns?.[0]?.input ?? source.input }),
+    ...(inputs.length > 1 ? { turns: inputs.map((input) => ({ input })) } : { input: inputs[0] }),
     ...(unique.length ? { expected_tools: unique } : {}),
     ...(options.asCounterexample
       ? { metrics: [{ type: 'not-contains', value: answer }] }

@@ -210,8 +210,8 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   const singleTurnRuns = cases
     .filter((testCase) => !testCase.config.turns)
     .reduce((sum, testCase) => sum + attemptsOf(testCase), 0);
-  const canPrewarm =
-    !recorder && isolation === 'process' && !sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
+  // Recorded runs pre-warm too: a spare's recording route is bound to the run that takes it.
+  const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
   const backend: AgentBackend = selectBackend(agent, {
     ...(canPrewarm ? { prewarm: { runs: singleTurnRuns, concurrency } } : {}),
     ...(options.maxProcesses !== undefined ? { maxProcesses: options.maxProcesses } : {}),

@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
+import { checkRequestHost } from './check-request-host.js';
 import { readJsonBody } from './read-body.js';
 import type { RequestLogLine } from './request-log.js';
 import { errorResponse, problemOf, problemResponse, ServeProblem, zodIssues } from './serve-problem.js';
@@ -29,6 +30,12 @@ export function createServeApp(
   const app = new Hono();
   app.use('*', async (context, next) => {
     const started = Date.now();
+    if (services.loopbackHosts)
+      checkRequestHost(
+        { allowedHosts: services.loopbackHosts, corsOrigins: services.corsOrigins },
+        context.req.header('host'),
+        context.req.header('origin'),
+      );
     const cors = corsHeaders(context, services);
     if (context.req.method === 'OPTIONS' && cors) return new Response(null, { status: 204, headers: cors });
     await next();

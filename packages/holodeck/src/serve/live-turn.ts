@@ -6,6 +6,7 @@ import type {
   PendingHold,
   SessionEvent,
 } from '../backends/contract/index.js';
+import type { TurnObserver } from './turn-spans.js';
 
 /**
  * One turn of a served session, running in the background: the backend's events are kept in
@@ -29,12 +30,15 @@ export class LiveTurn {
   readonly done: Promise<void>;
   readonly startedAt = Date.now();
   private readonly timer: NodeJS.Timeout | undefined;
+  /** Spans of the turn and its tool calls (OpenTelemetry), when tracing is on. */
+  private readonly observer: TurnObserver | undefined;
 
   constructor(
     private readonly session: AgentSession,
     message: string,
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; observer?: TurnObserver } = {},
   ) {
+    this.observer = options.observer;
     this.done = this.pump(message);
     if (options.timeoutMs !== undefined) {
       this.timer = setTimeout(() => void this.interrupt(), options.timeoutMs);
@@ -45,6 +49,7 @@ export class LiveTurn {
   private async pump(message: string): Promise<void> {
     try {
       for await (const event of this.session.sendStreaming(message)) {
+        this.observer?.event(event);
         if (event.type === 'tool-call')
           this.toolCalls.set(event.callId, { name: event.name, arguments: event.arguments });
         if (event.type === 'approval-request') this.approvals.set(event.request.callId, event.request);
@@ -60,6 +65,7 @@ export class LiveTurn {
       this.failure = error instanceof Error ? error.message : String(error);
       if (this.events.at(-1)?.type !== 'error') this.push({ type: 'error', message: this.failure });
     } finally {
+      this.observer?.end(this.failure);
       if (this.timer) clearTimeout(this.timer);
       this.approvals.clear();
       this.holds.clear();

@@ -27,6 +27,8 @@ export interface ServeSettings {
   maxBodyBytes: number;
   maxMessageChars: number;
   corsOrigins: readonly string[];
+  /** serve.allowed_hosts, lowercase. */
+  allowedHosts: readonly string[];
   /** serve.sessions_dir, absolute (relative paths start at the agent folder). */
   sessionsDir: string | undefined;
 }
@@ -83,6 +85,7 @@ export function resolveServeSettings(
     maxBodyBytes: config?.max_body_bytes ?? 1024 * 1024,
     maxMessageChars: config?.max_message_chars ?? 100_000,
     corsOrigins: config?.cors?.origins ?? [],
+    allowedHosts: (config?.allowed_hosts ?? []).map((name) => name.toLowerCase()),
     sessionsDir:
       config?.sessions_dir === undefined ? undefined : path.resolve(agentDirectory, config.sessions_dir),
   };

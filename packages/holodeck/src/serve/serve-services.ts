@@ -21,6 +21,12 @@ export interface ServeServices {
   maxBodyBytes: number;
   /** CORS origins (empty: no cross-origin access). */
   corsOrigins: readonly string[];
+  /**
+   * On a server bound to a loopback address: the host names it answers besides the loopback ones
+   * (serve.allowed_hosts); any other Host or Origin is refused (DNS rebinding protection).
+   * Undefined on a server bound to another address (--allow-remote, API keys required).
+   */
+  loopbackHosts?: readonly string[];
   /** `ready` once the backend is initialised; /ready and protocol routes answer 503 otherwise. */
   phase: () => 'starting' | 'ready' | 'closing';
   /** The URL clients reach the server at (agent card), e.g. http://127.0.0.1:8000. */

@@ -3,6 +3,7 @@ import type { AgentBackend, AgentSession } from '../backends/contract/index.js';
 import { LiveTurn } from './live-turn.js';
 import type { SavedSessions } from './saved-sessions.js';
 import { ServeProblem } from './serve-problem.js';
+import type { ObserveTurn } from './turn-spans.js';
 
 /** A message of a served conversation, as kept for snapshots (AG-UI, GET of a session). */
 export interface TranscriptMessage {
@@ -53,6 +54,8 @@ export class SessionRegistry {
     readonly limits: RegistryLimits,
     /** `serve.sessions_dir`: sessions saved for other instances to resume. */
     private readonly saved?: SavedSessions,
+    /** Spans per turn and tool call (OpenTelemetry), when tracing is on. */
+    private readonly observeTurn?: ObserveTurn,
   ) {
     this.sweeper = setInterval(
       () => void this.sweep(),
@@ -194,7 +197,10 @@ export class SessionRegistry {
         `${this.runningTurns} turns are running, the most this server runs at once (serve.max_concurrent_turns): retry later`,
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
-    const turn = new LiveTurn(session.backendSession, message, { timeoutMs: this.limits.turnTimeoutMs });
+    const turn = new LiveTurn(session.backendSession, message, {
+      timeoutMs: this.limits.turnTimeoutMs,
+      ...(this.observeTurn ? { observer: this.observeTurn(session.id, message) } : {}),
+    });
     session.turn = turn;
     session.lastActive = Date.now();
     session.transcript.push({ id: `msg-${session.transcript.length + 1}`, role: 'user', content: message });

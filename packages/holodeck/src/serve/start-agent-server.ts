@@ -16,6 +16,7 @@ import { resolveServeSettings, type ServeSettings } from './resolve-serve-settin
 import { SavedSessions } from './saved-sessions.js';
 import type { ServeRoute } from './serve-route.js';
 import type { ServeServices } from './serve-services.js';
+import { serveTracingPlan } from './serve-tracing.js';
 import { SessionRegistry } from './session-registry.js';
 
 /** Options of `holodeck serve` (the CLI's flags, parsed). */
@@ -116,11 +117,30 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     );
   }
   const backend = selectBackend(agent);
+  const tracingPlan = serveTracingPlan(agent, env);
+  // OpenTelemetry is loaded only when tracing is on.
+  const tracing = tracingPlan
+    ? (await import('../telemetry/start-tracing.js')).startTracing(tracingPlan.options)
+    : undefined;
+  const turnSpans = tracing ? (await import('./turn-spans.js')).turnSpans : undefined;
+  if (tracingPlan) {
+    note(`tracing: a span per turn and per tool call, to ${tracingPlan.destination}`);
+    if (tracingPlan.note) note(`note ${tracingPlan.note}`);
+  }
   const registry = new SessionRegistry(
     backend,
     instanceId,
     settings,
     settings.sessionsDir === undefined ? undefined : new SavedSessions(settings.sessionsDir),
+    tracing && tracingPlan && turnSpans
+      ? turnSpans(tracing.tracer, {
+          agent: agent.config.name,
+          model: agent.config.model.name,
+          backend: profile.name,
+          captureContent: tracingPlan.captureContent,
+          redact: tracingPlan.redact,
+        })
+      : undefined,
   );
   let phase: 'starting' | 'ready' | 'closing' = 'starting';
   const services: ServeServices = {
@@ -136,6 +156,7 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     maxMessageChars: settings.maxMessageChars,
     maxBodyBytes: settings.maxBodyBytes,
     corsOrigins: settings.corsOrigins,
+    ...(local ? { loopbackHosts: settings.allowedHosts } : {}),
     phase: () => phase,
     publicUrl: () => url.replace(/\/$/, ''),
     state: new Map(),
@@ -157,6 +178,7 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await backend.teardown();
+    await tracing?.shutdown();
     throw error;
   }
   for (const warning of [...agent.warnings, ...backend.warnings]) note(`warning ${warning.message}`);
@@ -171,6 +193,8 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await registry.drain(drainMs);
       await backend.teardown();
+      // The spans of the last turns are exported before the process exits.
+      await tracing?.shutdown().catch((error: unknown) => note(`warning tracing: ${String(error)}`));
       // The readers of interrupted turns write their last events; then every connection ends.
       await new Promise((resolve) => setTimeout(resolve, 100));
       if ('closeAllConnections' in server) server.closeAllConnections();

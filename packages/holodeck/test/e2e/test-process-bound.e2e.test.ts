@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, respond, startFakeAnthropic } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createE2eAgent } from './support/e2e-agent.js';
-import { claudeProcesses } from './support/process-tree.js';
-import { HOLODECK_BIN, runHolodeckCli } from './support/run-holodeck-cli.js';
+import { runCountingProcesses } from './support/run-counting-processes.js';
+import { runHolodeckCli } from './support/run-holodeck-cli.js';
 
 // `holodeck test --isolation process` pre-warms CLI processes only while that pays off, and never
 // has more alive than the bound. A "slow" question is answered after 4 s, far longer than a CLI
@@ -36,43 +35,6 @@ function suite(question: string, count: number) {
       })),
     },
   });
-}
-
-/**
- * Runs `holodeck test` and samples its live `claude` processes from /proc every 20 ms until it
- * exits: the most alive at once, and how many different ones there were.
- */
-function runCountingProcesses(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string; most: number; seen: number }>(
-    (resolve, reject) => {
-      const child = spawn(process.execPath, [HOLODECK_BIN, ...args], { env: { NO_COLOR: '1', ...env } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-      });
-      let most = 0;
-      const seen = new Set<number>();
-      const sample = () => {
-        if (child.pid === undefined) return;
-        const alive = claudeProcesses(child.pid);
-        for (const claude of alive) seen.add(claude.pid);
-        most = Math.max(most, alive.length);
-      };
-      const timer = setInterval(sample, 20);
-      child.on('error', (error) => {
-        clearInterval(timer);
-        reject(error);
-      });
-      child.on('close', (code) => {
-        clearInterval(timer);
-        resolve({ code, stdout, stderr, most, seen: seen.size });
-      });
-    },
-  );
 }
 
 describe('holodeck test: CLI processes and their bound', () => {

@@ -10,6 +10,7 @@ import type {
   ExecutionResult,
   InvokeOptions,
   OfferedTool,
+  SessionTranscript,
 } from '../contract/index.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
 import { AiSdkSession } from './ai-sdk-session.js';
@@ -19,6 +20,7 @@ import { readSessionFile } from './read-session-file.js';
 import { resolveProviderSettings } from './resolve-provider-settings.js';
 import type { SessionFile } from './session-file-schema.js';
 import { SessionLock } from './session-lock.js';
+import { transcriptOfSession } from './transcript-of-session.js';
 
 /** A run stopped by its caller, as on the Claude backend. */
 function abortedError(signal: AbortSignal): AgentSessionError {
@@ -167,6 +169,10 @@ export class AiSdkBackend implements AgentBackend {
   async listTools(): Promise<OfferedTool[]> {
     await this.initialize();
     return describeOfferedTools(this.requireRuntime().toolNames, this.agent.config);
+  }
+
+  async readTranscript(sessionId: string): Promise<SessionTranscript> {
+    return transcriptOfSession(await readSessionFile(this.agent.directory, sessionId));
   }
 
   async teardown(): Promise<void> {

@@ -1,6 +1,7 @@
 import { availableParallelism, freemem } from 'node:os';
 import type { LoadedAgent } from '../../config/index.js';
 import { InternalError } from '../../errors.js';
+import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { FunctionToolEntry, LoadedTools } from '../../tools/index.js';
 import type {
   AgentBackend,
@@ -11,8 +12,10 @@ import type {
   CreateSessionOptions,
   ExecutionResult,
   InvokeOptions,
+  ModelRoute,
   ModelTraffic,
   OfferedTool,
+  SessionTranscript,
 } from '../contract/index.js';
 import { modelPricing } from '../pricing/model-pricing.js';
 import { buildSdkOptions } from './build-sdk-options.js';
@@ -29,6 +32,16 @@ import { runOnce } from './run-once.js';
 import { processBound } from './spare-policy.js';
 import { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
+
+/** The tool with its calls run as part of the run that claimed `route`. */
+function boundTool(tool: HoloDeckTool, route: ModelRoute): HoloDeckTool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    execute: (input, options) => route.bind(() => tool.execute(input, options)),
+  };
+}
 
 /** Loads the function tools and a maker of their in-process MCP server (one per CLI process). */
 async function prepareFunctionTools(
@@ -55,10 +68,12 @@ async function prepareFunctionTools(
     : functions;
   return {
     loaded,
-    // Recorded runs may answer some tools from the recording (replay_tools).
+    // Recorded runs may answer some tools from the recording (replay_tools); a process's tool
+    // calls belong to the run that claimed its route (a pre-warmed spare's too).
     createServer: (traffic?: ModelTraffic) => {
       const tools = traffic ? traffic.wrapTools(loaded.tools) : loaded.tools;
-      return () => createFunctionToolsServer(tools);
+      return (route?: ModelRoute) =>
+        createFunctionToolsServer(route ? tools.map((tool) => boundTool(tool, route)) : tools);
     },
   };
 }
@@ -169,9 +184,7 @@ export class ClaudeBackend implements AgentBackend {
       mcpServers: mcpServerPlaces(this.agent, this.agent.env ?? process.env),
       ...(pricing.kind === 'prices' ? { prices: pricing.prices } : {}),
       ...(governance ? { governance } : {}),
-      ...(this.backendOptions.modelTraffic
-        ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }
-        : {}),
+      ...(this.backendOptions.modelTraffic ? { routeFor: this.backendOptions.modelTraffic.routeFor } : {}),
       ...(functionTools ? { createFunctionToolsServer: functionTools.createServer(traffic) } : {}),
       ...(this.agent.responseFormat
         ? {
@@ -247,6 +260,12 @@ export class ClaudeBackend implements AgentBackend {
     } finally {
       release();
     }
+  }
+
+  async readTranscript(sessionId: string): Promise<SessionTranscript> {
+    // The CLI's env is built from agent.env (build-subprocess-env.ts): its HOME and CLAUDE_CONFIG_DIR.
+    const { readClaudeTranscript } = await import('./read-claude-transcript.js');
+    return readClaudeTranscript(sessionId, this.agent.env);
   }
 
   async teardown(): Promise<void> {

@@ -6,6 +6,7 @@ import type {
   Options,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
+import type { ModelRoute } from '../contract/index.js';
 import type { TokenPrices } from '../pricing/token-prices.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
@@ -17,8 +18,11 @@ import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 /** Everything `initialize()` prepared once, from which each query's options are made. */
 export interface PreparedAgent {
   plan: SdkOptionsPlan;
-  /** A fresh in-process MCP server of the function tools (one per CLI process); undefined when there are none. */
-  createFunctionToolsServer?: () => McpSdkServerConfigWithInstance;
+  /**
+   * A fresh in-process MCP server of the function tools (one per CLI process), its calls bound to
+   * the process's recording route when there is one; undefined when there are none.
+   */
+  createFunctionToolsServer?: (route?: ModelRoute) => McpSdkServerConfigWithInstance;
   validateStructuredOutput?: ValidateFunction;
   credentialHint: string;
   /** agent.yaml's MCP servers by name, so a server that did not start is named with its entry and cause. */
@@ -27,8 +31,8 @@ export interface PreparedAgent {
   prices?: TokenPrices;
   /** Novarch governance of tool calls, when agent.yaml has a `governance:` block. */
   governance?: GovernanceRuntime;
-  /** The base URL for a CLI process started now, when model traffic is recorded (BackendOptions.modelTraffic). */
-  baseUrlFor?: (upstream: string) => string;
+  /** The route of a CLI process started now, when model traffic is recorded (BackendOptions.modelTraffic). */
+  routeFor?: (upstream: string) => ModelRoute;
 }
 
 /** Where the CLI sends its requests unless ANTHROPIC_BASE_URL says otherwise. */
@@ -50,6 +54,21 @@ export interface QueryOptionsInput {
    * as a command. Otherwise every prompt is delivered verbatim (`verbatimPrompts`).
    */
   composesMessages?: boolean;
+  /**
+   * A pre-warmed spare, started before the run that will use it is known: its recording route
+   * (recorded runs) is handed here, for that run to claim, instead of being claimed now.
+   */
+  deferRouteClaim?: (claim: () => void) => void;
+}
+
+/** Recorded runs: the process's recording route, claimed now or handed on (a spare). */
+function recordingRoute(prepared: PreparedAgent, input: QueryOptionsInput): ModelRoute | undefined {
+  const { env } = prepared.plan.options;
+  if (!prepared.routeFor || !env) return undefined;
+  const route = prepared.routeFor(env.ANTHROPIC_BASE_URL ?? DEFAULT_ANTHROPIC_BASE_URL);
+  if (input.deferRouteClaim) input.deferRouteClaim(route.claim);
+  else route.claim();
+  return route;
 }
 
 type Hooks = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
@@ -66,19 +85,13 @@ function mergeHooks(first: Hooks, second: Hooks | undefined): Hooks {
 
 /** Options for one query: the plan plus the parts that hold per-process state. */
 export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput): Options {
-  const functionToolsServer = prepared.createFunctionToolsServer?.();
+  const route = recordingRoute(prepared, input);
+  const functionToolsServer = prepared.createFunctionToolsServer?.(route);
   const { env } = prepared.plan.options;
   return {
     ...prepared.plan.options,
     // Recorded runs: this process reaches the model through HoloDeck's loopback recorder.
-    ...(prepared.baseUrlFor && env
-      ? {
-          env: {
-            ...env,
-            ANTHROPIC_BASE_URL: prepared.baseUrlFor(env.ANTHROPIC_BASE_URL ?? DEFAULT_ANTHROPIC_BASE_URL),
-          },
-        }
-      : {}),
+    ...(route && env ? { env: { ...env, ANTHROPIC_BASE_URL: route.baseUrl } } : {}),
     mcpServers: {
       ...prepared.plan.options.mcpServers,
       ...(functionToolsServer ? { [FUNCTION_TOOLS_SERVER]: functionToolsServer } : {}),

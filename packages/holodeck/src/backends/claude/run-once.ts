@@ -59,6 +59,8 @@ async function startRun(
 ) {
   // A warm spare's hooks were fixed at start-up, so governed runs (hooks bound to a Novarch session) start cold.
   const spare = options.workingDirectory || governed ? undefined : await processes.pool?.take();
+  // Recorded runs: the spare's requests belong to this run from now on.
+  spare?.claimRoute?.();
   if (spare)
     return {
       handle: spare.handle,

@@ -12,6 +12,8 @@ export interface WarmProcess {
   warm: WarmQuery;
   /** Frees the process's slot: call once the process has exited. */
   release: ReleaseSlot;
+  /** Recorded runs: binds the process's recording route to the run that takes it (call at once). */
+  claimRoute?: () => void;
 }
 
 /** The most recent measurements kept for the medians. */
@@ -150,15 +152,22 @@ export class WarmProcessPool {
       }
       const startedAt = this.now();
       try {
+        let claimRoute: (() => void) | undefined;
         const warm = await startup({
-          options: queryOptions(this.prepared, { handle, partialMessages: false }),
+          options: queryOptions(this.prepared, {
+            handle,
+            partialMessages: false,
+            deferRouteClaim: (claim) => {
+              claimRoute = claim;
+            },
+          }),
         });
         this.record(this.startups, this.now() - startedAt);
         if (this.closed) {
           await this.discard({ handle, warm, release });
           return undefined;
         }
-        return { handle, warm, release };
+        return { handle, warm, release, ...(claimRoute ? { claimRoute } : {}) };
       } catch {
         await handle.stop();
         release();

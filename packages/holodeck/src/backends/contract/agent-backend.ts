@@ -3,6 +3,7 @@ import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
 import type { ExecutionResult } from './execution-result.js';
 import type { BackendWarning, SessionEvent } from './session-event.js';
+import type { SessionTranscript } from './session-transcript.js';
 
 /** A prior message handed to `invokeOnce` as conversation context. */
 export interface ConversationMessage {
@@ -62,8 +63,9 @@ export interface BackendOptions {
   maxProcesses?: number;
   /**
    * Model traffic goes through HoloDeck's recorder (`holodeck test --record/--replay`): in-process
-   * model requests use `fetch`; an agent process gets `baseUrlFor(<its Anthropic base URL>)` as its
-   * base URL, taken when the process starts (so processes are not pre-warmed).
+   * model requests use `fetch`; an agent process gets the base URL of `routeFor(<its Anthropic base
+   * URL>)` when it starts, and claims the route when a run uses it (at once, or when a run takes a
+   * pre-warmed spare).
    */
   modelTraffic?: ModelTraffic;
 }
@@ -77,10 +79,28 @@ export interface ModelTraffic {
    * (as `--force-ingest`), so a recording holds every embedding a fresh checkout needs.
    */
   embeddingsFetch: typeof fetch;
-  /** The base URL for an agent process started now, whose live requests would go to `upstream`. */
-  baseUrlFor(upstream: string): string;
+  /** The route of an agent process started now, whose live requests would go to `upstream`. */
+  routeFor(upstream: string): ModelRoute;
   /** The in-process tools (function, retrieval) as the run uses them: some answered from the recording. */
   wrapTools(tools: readonly HoloDeckTool[]): HoloDeckTool[];
+}
+
+/** Where an agent process sends its model requests when they are recorded or replayed. */
+export interface ModelRoute {
+  /** The base URL the process is started with. */
+  baseUrl: string;
+  /**
+   * Binds the route to the run of the code calling it (its case and attempt): the process's
+   * requests belong to it, those already made wait for this call. Call it once, when a run starts
+   * using the process.
+   */
+  claim(): void;
+  /**
+   * Runs `task`, a call of one of the process's in-process tools, as part of the run that claimed
+   * the route (its embeddings requests and replayed tool results are that run's); before the
+   * claim, as the code calling it.
+   */
+  bind<T>(task: () => Promise<T>): Promise<T>;
 }
 
 /** A tool the started agent is offered, as `listTools()` reports it. */
@@ -117,6 +137,13 @@ export interface AgentBackend {
    * AgentSessionError when an MCP server of agent.yaml does not start.
    */
   listTools(): Promise<OfferedTool[]>;
+  /**
+   * The transcript of a saved chat session (the id a chat prints when it ends): its user turns,
+   * the tools each ran and each final answer. Reads files only: needs no `initialize()`, starts
+   * nothing. Throws AgentSessionError naming where it looked when there is no such session, or
+   * when its file cannot be read.
+   */
+  readTranscript(sessionId: string): Promise<SessionTranscript>;
   /** Releases everything the backend holds (sessions, warm processes). */
   teardown(): Promise<void>;
 }

@@ -4,6 +4,7 @@ export type {
   ConversationMessage,
   CreateSessionOptions,
   InvokeOptions,
+  ModelRoute,
   ModelTraffic,
   OfferedTool,
   PrewarmHint,
@@ -31,3 +32,4 @@ export type {
 export { emptyTokenUsage } from './execution-result.js';
 export type { PendingHold, ResolvedHold } from './governance-hold.js';
 export type { BackendWarning, SessionEvent, SessionEventType } from './session-event.js';
+export type { SessionTranscript, TranscriptToolCall, TranscriptTurn } from './session-transcript.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { LoadedAgent } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -8,6 +9,7 @@ import { DEFAULT_RECORDING_DIR } from './recording-options.js';
 
 export interface TestAddOptions {
   fromRun?: string;
+  fromSession?: string;
   case?: string;
   name?: string;
   withArgs: boolean;
@@ -18,40 +20,64 @@ export interface TestAddOptions {
   comment?: string;
 }
 
+/** Whether the suite already has a case of this name: the new one needs another. */
+function checkNameFree(cases: readonly { name: string }[], name: string): void {
+  if (cases.some((entry) => entry.name === name))
+    throw new UsageError(
+      '--name',
+      `the suite already has a case named "${name}"`,
+      'give the new case another name with --name',
+    );
+}
+
+function relative(file: string): string {
+  return path.relative(process.cwd(), file) || file;
+}
+
 /**
- * `holodeck test add <agent.yaml> --from-run <run> --case <name>`: appends a test case made from a
- * saved run's case to the suite (comments kept), validates the result, and copies the case's
- * recording so the new case replays at once. With `--label pass|fail`, appends the case's answer
- * as a labelled example to a judge metric's calibration file instead.
+ * `holodeck test add <agent.yaml> --from-run <run> --case <name>` or `--from-session <id>`:
+ * appends a test case made from a saved run's case, or from a saved chat session, to the suite
+ * (comments kept), validates the result, and copies the recording (the case's, or the chat's when
+ * it recorded that session) so the new case replays at once. With `--from-run` and
+ * `--label pass|fail`, appends the case's answer as a labelled example to a judge metric's
+ * calibration file instead.
  */
 export async function testAddCommand(
   file: string,
   options: TestAddOptions,
   style: Style,
 ): Promise<ExitCodeValue> {
-  if (options.fromRun === undefined)
+  if (options.fromRun === undefined && options.fromSession === undefined)
     throw new UsageError(
       '--from-run',
-      'is required',
-      'holodeck test add agent.yaml --from-run latest --case <name>',
+      'or --from-session is required',
+      'holodeck test add agent.yaml --from-run latest --case <name>, or --from-session <id> (the id a chat prints when it ends)',
     );
-  if (options.case === undefined)
+  if (options.fromRun !== undefined && options.fromSession !== undefined)
+    throw new UsageError(
+      '--from-session',
+      'cannot be used with --from-run',
+      'give one source for the new case',
+    );
+  if (options.fromRun !== undefined && options.case === undefined)
     throw new UsageError('--case', 'is required with --from-run', 'name the case of that run to copy');
-  const [
-    { loadAgent },
-    report,
-    { caseFromRun, findRunCase },
-    { appendTestCase },
-    { copyCaseRecording },
-    redact,
-  ] = await Promise.all([
+  if (options.fromSession !== undefined && options.case !== undefined)
+    throw new UsageError(
+      '--case',
+      'goes with --from-run, not --from-session',
+      'leave --case out: a session is one case',
+    );
+  const [{ loadAgent }, { appendTestCase }, redact] = await Promise.all([
     import('../../load-agent.js'),
-    import('../../runner/report/index.js'),
-    import('../../runner/case-from-run.js'),
     import('../../runner/append-test-case.js'),
-    import('../../recording/copy-case-recording.js'),
     import('../../runner/report/redact-agent-config.js'),
   ]);
+  if (options.fromSession !== undefined && options.label !== undefined)
+    throw new UsageError(
+      '--label',
+      'goes with --from-run, not --from-session',
+      'label a case of a saved run',
+    );
   if (options.label !== undefined && options.label !== 'pass' && options.label !== 'fail')
     throw new UsageError('--label', `is pass or fail, got "${options.label}"`);
   if (options.label === undefined && (options.metric !== undefined || options.comment !== undefined))
@@ -60,60 +86,122 @@ export async function testAddCommand(
       'goes with --label pass|fail',
     );
   const agent = await loadAgent(file);
-  const run = await report.loadRun(options.fromRun, report.runsDirectory(agent.directory));
-  const source = findRunCase(run, options.case);
-  if (options.label !== undefined) {
-    const { appendLabel } = await import('../../runner/calibration/append-label.js');
-    const labelled = await appendLabel(agent, {
-      run,
-      source,
-      metric: options.metric,
-      label: options.label,
-      comment: options.comment,
-      secrets: redact.credentialValues({ ...process.env, ...agent.env }),
-    });
-    process.stderr.write(
-      `${style.dim(`labelled case "${source.name}" of run ${run.run_id} ${options.label} for judge "${labelled.metric}" in ${path.relative(process.cwd(), labelled.file) || labelled.file}`)}\n`,
-    );
-    return ExitCode.ok;
-  }
-  const name = options.name ?? `${source.name} (from run ${run.run_id})`;
-  if ((agent.config.test_cases ?? []).some((entry) => entry.name === name))
-    throw new UsageError(
-      '--name',
-      `the suite already has a case named "${name}"`,
-      'give the new case another name with --name',
-    );
-  const testCase = caseFromRun(source, {
-    name,
-    withArgs: options.withArgs,
-    asCounterexample: options.asCounterexample,
-    secrets: redact.credentialValues({ ...process.env, ...agent.env }),
-  });
-  const written = await appendTestCase(agent, testCase);
-  process.stderr.write(
-    `${style.dim(`added case "${name}" to ${path.relative(process.cwd(), written) || written}`)}\n`,
-  );
   const recordings = options.recordings
     ? path.resolve(options.recordings)
     : path.join(agent.directory, DEFAULT_RECORDING_DIR);
-  const copied = await copyCaseRecording(recordings, source.name, name);
-  process.stderr.write(
-    `${style.dim(copied ? `its recording: ${path.relative(process.cwd(), copied) || copied} (replay it with --replay)` : `no recording of "${source.name}" in ${recordings}: record the new case with --record`)}\n`,
-  );
+  const caseOptions = {
+    withArgs: options.withArgs,
+    asCounterexample: options.asCounterexample,
+    secrets: redact.credentialValues({ ...process.env, ...agent.env }),
+  };
+  const cases = agent.config.test_cases ?? [];
+  let copyRecording: (name: string) => Promise<string>;
+  let testCase: Record<string, unknown>;
+  let name: string;
+  if (options.fromSession !== undefined) {
+    const [{ caseFromSession }, { copyChatRecording }] = await Promise.all([
+      import('../../runner/case-from-session.js'),
+      import('../../recording/copy-case-recording.js'),
+    ]);
+    const transcript = await readSessionTranscript(agent, options.fromSession);
+    name = options.name ?? `from session ${transcript.sessionId.slice(0, 8)}`;
+    checkNameFree(cases, name);
+    testCase = caseFromSession(transcript, { name, ...caseOptions });
+    copyRecording = async (newName) => {
+      const copied = await copyChatRecording(
+        recordings,
+        newName,
+        transcript.turns.map((turn) => turn.input),
+      );
+      return 'file' in copied
+        ? `its recording: ${relative(copied.file)} (replay it with --replay)`
+        : `${copied.reason}: record the new case with --record`;
+    };
+  } else {
+    const [report, { caseFromRun, findRunCase }, { copyCaseRecording }] = await Promise.all([
+      import('../../runner/report/index.js'),
+      import('../../runner/case-from-run.js'),
+      import('../../recording/copy-case-recording.js'),
+    ]);
+    const run = await report.loadRun(options.fromRun as string, report.runsDirectory(agent.directory));
+    const source = findRunCase(run, options.case as string);
+    if (options.label !== undefined) {
+      const { appendLabel } = await import('../../runner/calibration/append-label.js');
+      const labelled = await appendLabel(agent, {
+        run,
+        source,
+        metric: options.metric,
+        label: options.label,
+        comment: options.comment,
+        secrets: caseOptions.secrets,
+      });
+      process.stderr.write(
+        `${style.dim(`labelled case "${source.name}" of run ${run.run_id} ${options.label} for judge "${labelled.metric}" in ${relative(labelled.file)}`)}\n`,
+      );
+      return ExitCode.ok;
+    }
+    name = options.name ?? `${source.name} (from run ${run.run_id})`;
+    checkNameFree(cases, name);
+    testCase = caseFromRun(source, { name, ...caseOptions });
+    copyRecording = async (newName) => {
+      const copied = await copyCaseRecording(recordings, source.name, newName);
+      return copied
+        ? `its recording: ${relative(copied)} (replay it with --replay)`
+        : `no recording of "${source.name}" in ${recordings}: record the new case with --record`;
+    };
+  }
+  const written = await appendTestCase(agent, testCase);
+  process.stderr.write(`${style.dim(`added case "${name}" to ${relative(written)}`)}\n`);
+  process.stderr.write(`${style.dim(await copyRecording(name))}\n`);
   return ExitCode.ok;
+}
+
+/** The saved chat session's transcript, read by the agent's backend; an unknown id is a usage error. */
+async function readSessionTranscript(agent: LoadedAgent, sessionId: string) {
+  const [{ selectBackend }, { AgentSessionError }] = await Promise.all([
+    import('../../backends/select-backend.js'),
+    import('../../errors.js'),
+  ]);
+  const backend = selectBackend(agent);
+  try {
+    const transcript = await backend.readTranscript(sessionId);
+    if (transcript.turns.length === 0)
+      throw new UsageError(
+        '--from-session',
+        `session "${sessionId}" has no user message`,
+        'pick a session that talked',
+      );
+    return transcript;
+  } catch (error) {
+    if (error instanceof AgentSessionError)
+      throw new UsageError(
+        '--from-session',
+        error.message,
+        'use the id a chat printed when it ended ("resume with --resume <id>")',
+      );
+    throw error;
+  } finally {
+    await backend.teardown();
+  }
 }
 
 export function registerTestAddCommand(test: Command, context: CommandContext) {
   test
     .command('add')
     .description(
-      "append a test case made from a saved run's case to the suite (comments kept), with its recording",
+      "append a test case made from a saved run's case or a saved chat session to the suite (comments kept), with its recording",
     )
     .argument('<file>', 'path to agent.yaml')
     .option('--from-run <run>', 'the saved run: its id, a report file, or "latest"')
     .option('--case <name>', 'the case of that run to copy')
-    .option('--name <name>', 'the new case\'s name (default: "<case> (from run <id>)")')
+    .option(
+      '--from-session <id>',
+      'a saved chat session (the id a chat prints when it ends): its turns, tools and last answer',
+    )
+    .option(
+      '--name <name>',
+      'the new case\'s name (default: "<case> (from run <id>)", or "from session <id prefix>")',
+    )
     .option('--with-args', 'expected_tools with the literal arguments of each call', false)
     .option(
       '--as-counterexample',
@@ -128,7 +216,7 @@ export function registerTestAddCommand(test: Command, context: CommandContext) {
     .option('--comment <text>', 'with --label: why the human labelled it so')
     .option(
       '--recordings <dir>',
-      `recording folder to copy the case's recording in (default ${DEFAULT_RECORDING_DIR}/ next to agent.yaml)`,
+      `recording folder to copy the case's (or the chat's) recording in (default ${DEFAULT_RECORDING_DIR}/ next to agent.yaml)`,
     )
     .action((file: string, options: TestAddOptions, command: Command) => {
       // `holodeck test` has a --case of its own (repeatable), and commander gives a parent's option

@@ -76,6 +76,20 @@ export const ServeConfigSchema = z
       .describe(
         'A folder shared by several instances (relative to agent.yaml): a session one instance let go (shutdown, TTL) is resumed by another.',
       ),
+    allowed_hosts: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z0-9.-]+$/,
+            'must be a host name (letters, digits, "." and "-"), without port or scheme',
+          ),
+      )
+      .min(1)
+      .optional()
+      .describe(
+        'Host names a server on a loopback address answers besides localhost, 127.0.0.1 and ::1 (the name a proxy on this machine forwards); any other Host is refused with 403 (DNS rebinding protection).',
+      ),
     cors: z
       .strictObject({
         origins: z

@@ -4,8 +4,9 @@ import { parse } from 'yaml';
 import { backendVariants, type ModelAnswer, type SeenRequest } from '../both-backends/backend-variants.js';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 
-// `holodeck test add --from-run`: a run's case becomes a new test case in agent.yaml (comments
-// kept, validate passes), with its recording, so it replays at once.
+// `holodeck test add --from-run` / `--from-session`: a run's case, or a saved chat session, becomes
+// a new test case in agent.yaml (comments kept, validate passes), with its recording, so it
+// replays at once.
 
 const ORDERS = `export const lookupOrder = ({ order_id }) => ({ order_id, status: 'shipped' });`;
 const LOOKUP = {
@@ -94,5 +95,73 @@ describe.each(backendVariants())('holodeck test add on the $name backend', (vari
     );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('has no case "nope"');
+  });
+
+  it('--from-session: a recorded chat becomes a case (turns, tools, last answer) that replays at once', async () => {
+    variant.script(
+      ...Array.from({ length: 8 }, () =>
+        variant.respond((request) =>
+          request.lastUserText.includes('A-7')
+            ? model(request)
+            : { kind: 'reply', text: `Noted: ${request.lastUserText}` },
+        ),
+      ),
+    );
+    // A chat on piped input has nobody to approve a call: on the AI SDK the tool runs unasked.
+    const lookup = variant.name === 'ai-sdk' ? { ...LOOKUP, approval: 'never' } : LOOKUP;
+    const agent = variant.agent({ tools: [lookup] }, { 'orders.mjs': ORDERS });
+    writeFileSync(agent.file, `${readFileSync(agent.file, 'utf8')}# last line: keep this comment\n`);
+    const chat = await runHolodeckCli(
+      ['chat', agent.file, '--record'],
+      agent.env,
+      'Where is A-7?\nDeliver it on Monday\n',
+    );
+    expect(chat.code, chat.stderr).toBe(0);
+    const sessionId = /Session (\S+) \(resume with/.exec(chat.stderr)?.[1];
+    expect(sessionId, chat.stderr).toBeDefined();
+    const added = await runHolodeckCli(
+      ['test', 'add', agent.file, '--from-session', sessionId as string, '--with-args'],
+      agent.env,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const name = `from session ${sessionId?.slice(0, 8)}`;
+    expect(added.stderr).toContain(`added case "${name}"`);
+    expect(added.stderr).toContain('its recording:');
+    const text = readFileSync(agent.file, 'utf8');
+    expect(text).toContain('# last line: keep this comment');
+    expect(parse(text).test_cases).toEqual([
+      {
+        name,
+        turns: [{ input: 'Where is A-7?' }, { input: 'Deliver it on Monday' }],
+        expected_tools: [{ name: 'lookup_order', args: { order_id: 'A-7' } }],
+        ground_truth: 'Noted: Deliver it on Monday',
+      },
+    ]);
+    expect((await runHolodeckCli(['validate', agent.file], agent.env)).code).toBe(0);
+    await variant.close();
+    const replayed = await runHolodeckCli(['test', agent.file, '--replay', '--no-save'], agent.env);
+    await variant.start();
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    expect(replayed.stderr).toContain('no request went to the network');
+  });
+
+  it('--from-session with an unknown id, or with --from-run, is exit 2 and adds nothing', async () => {
+    const agent = variant.agent();
+    const before = readFileSync(agent.file, 'utf8');
+    const unknown = await runHolodeckCli(
+      ['test', 'add', agent.file, '--from-session', '0b7c4a52-0000-4000-8000-000000000000'],
+      agent.env,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      '--from-session: no saved session "0b7c4a52-0000-4000-8000-000000000000" for this agent',
+    );
+    const both = await runHolodeckCli(
+      ['test', 'add', agent.file, '--from-session', 'abc', '--from-run', 'latest'],
+      agent.env,
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--from-session: cannot be used with --from-run');
+    expect(readFileSync(agent.file, 'utf8')).toBe(before);
   });
 });

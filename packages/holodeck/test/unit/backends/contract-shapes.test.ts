@@ -128,7 +128,7 @@ describe('backend contract shapes', () => {
       modelTraffic?: ModelTraffic;
     }>();
     expectTypeOf<keyof ModelTraffic>().toEqualTypeOf<
-      'fetch' | 'embeddingsFetch' | 'baseUrlFor' | 'wrapTools'
+      'fetch' | 'embeddingsFetch' | 'routeFor' | 'wrapTools'
     >();
     expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
       | 'name'

@@ -145,10 +145,10 @@ describe('startup rules', () => {
         'observability.exporters.azure_monitor, observability.exporters.prometheus, observability.traces.redaction_patterns, ' +
         'observability.traces.sample_rate, observability.logs.filter_namespaces.',
     ]);
-    // The AI SDK backend exports no telemetry at all: it says so, naming what it ignores.
+    // The AI SDK backend exports no telemetry in chat and test: it says so, naming what it ignores.
     const openai = await sandbox.validate(lines(...OPENAI, 'observability:', '  traces: {sample_rate: 0.5}'));
     expect(openai.warnings.map((warning) => `${warning.code}: ${warning.message}`)).toEqual([
-      'observability-unsupported: the AI SDK backend (provider openai) does not export telemetry yet, so these observability settings are ignored: observability.traces.',
+      'observability-unsupported: the AI SDK backend (provider openai) exports no telemetry in chat and test, so these observability settings are ignored there: observability.traces (holodeck serve exports a span per turn and per tool call from observability.traces and exporters.otlp).',
     ]);
   });
 
