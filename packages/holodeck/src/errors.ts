@@ -1,3 +1,4 @@
+import { type FileIssue, formatFileIssue } from 'yaml-diagnostics';
 import type { ExecutionResult } from './backends/contract/index.js';
 
 /**
@@ -9,29 +10,11 @@ export class HoloDeckError extends Error {
   override name = 'HoloDeckError';
 }
 
-/** One problem found in an agent.yaml (or a file it references). */
-export interface ConfigIssue {
-  /** Absolute path of the file the problem is in. */
-  file: string;
-  /** 1-based line, when the problem can be located. */
-  line?: number;
-  /** 1-based column, when the problem can be located. */
-  column?: number;
-  /** Dotted field path, e.g. `claude.bash.enabled` or `tools[2].url`. Empty for the document root. */
-  path: string;
-  /** What is wrong. */
-  message: string;
-  /** How to fix it (did-you-mean, expected values, ...). */
-  hint?: string;
-}
+/** One problem found in an agent.yaml (or a file it references): `file:line:col  path: message`. */
+export type ConfigIssue = FileIssue;
 
 /** Formats one issue as `file:line:col  path: message (hint)`. */
-export function formatConfigIssue(issue: ConfigIssue): string {
-  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
-  const field = issue.path ? `${issue.path}: ` : '';
-  const hint = issue.hint ? `\n    hint: ${issue.hint}` : '';
-  return `${where}  ${field}${issue.message}${hint}`;
-}
+export const formatConfigIssue: (issue: ConfigIssue) => string = formatFileIssue;
 
 /** agent.yaml (or a file it names) is invalid. Carries every problem found, not just the first. */
 export class ConfigError extends HoloDeckError {

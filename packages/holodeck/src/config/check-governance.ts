@@ -1,9 +1,7 @@
 import path from 'node:path';
+import { closestMatch, type FieldIssue, isRecord } from 'yaml-diagnostics';
 import type { ConfigIssue } from '../errors.js';
-import { closestMatch } from './did-you-mean.js';
-import type { FieldIssue } from './field-issue.js';
 import type { CheckGovernanceFiles } from './loaded-agent.js';
-import { isRecord } from './raw-value.js';
 import {
   type GovernanceConfig,
   GovernanceConfigSchema,

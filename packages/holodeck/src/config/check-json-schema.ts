@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { closestMatch } from './did-you-mean.js';
+import { closestMatch } from 'yaml-diagnostics';
 
 /** What is wrong with a user JSON Schema and how to fix it. */
 export interface SchemaProblem {

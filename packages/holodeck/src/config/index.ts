@@ -1,12 +1,9 @@
 // Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
+
+export { type FieldIssue, type FieldPath, formatFieldPath, type YamlPosition } from 'yaml-diagnostics';
 export { agentJsonSchema } from './agent-json-schema.js';
 export { checkServerKey, checkWriteSpecKeys } from './check-governance.js';
-export {
-  type FieldIssue,
-  type FieldPath,
-  type FieldWarning,
-  formatFieldPath,
-} from './field-issue.js';
+export type { FieldWarning } from './field-warning.js';
 export { loadAgentConfig } from './load-agent-config.js';
 export { loadTestCasesFile, type TestCasesFile } from './load-test-cases-file.js';
 export type {
@@ -18,7 +15,6 @@ export type {
   LoadAgentOptions,
   LoadedAgent,
 } from './loaded-agent.js';
-export type { YamlPosition } from './locate-yaml-path.js';
 export {
   type AgentConfig,
   AgentConfigSchema,

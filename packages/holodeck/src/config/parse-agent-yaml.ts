@@ -1,14 +1,7 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
-import { describeParent, type FieldIssue, type PathSegment } from './field-issue.js';
-import { isRecord } from './raw-value.js';
+import { type Document, isMap, type LineCounter } from 'yaml';
+import { type FieldIssue, isRecord, type PositionedProblem, parseYamlWithPositions } from 'yaml-diagnostics';
 
-/** A problem with a known position (YAML syntax errors have no field path). */
-export interface PositionedProblem {
-  line: number;
-  column: number;
-  message: string;
-  hint?: string;
-}
+export type { PositionedProblem };
 
 /** The outcome of parsing agent.yaml. */
 export type ParsedAgentYaml =
@@ -27,37 +20,21 @@ export type ParsedAgentYaml =
  * rather than by the yaml library, so parsing can go on and report other problems too.
  */
 export function parseAgentYaml(text: string): ParsedAgentYaml {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
-  if (document.errors.length > 0) {
-    return {
-      ok: false,
-      problems: document.errors.map((error) => ({
-        line: error.linePos?.[0].line ?? 1,
-        column: error.linePos?.[0].col ?? 1,
-        message: `invalid YAML: ${(error.message.split(' at line ')[0] ?? error.message).trim()}`,
-        hint: 'check the indentation, quotes and brackets on this line and the one before it',
-      })),
-    };
-  }
-  let data: unknown;
-  try {
-    data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    // The yaml library refuses a document whose aliases expand past the limit (a "billion laughs").
-    if (!(error instanceof ReferenceError)) throw error;
-    const position = firstAliasPosition(document, lineCounter);
+  const parsed = parseYamlWithPositions(text);
+  if (!parsed.ok && parsed.reason === 'syntax') return { ok: false, problems: parsed.problems };
+  if (!parsed.ok) {
     return {
       ok: false,
       problems: [
         {
-          ...position,
-          message: `invalid YAML: its aliases (*name) expand to too many values (more than ${MAX_ALIAS_COUNT} per alias)`,
+          ...parsed.position,
+          message: `invalid YAML: its aliases (*name) expand to too many values (more than ${parsed.maxAliasCount} per alias)`,
           hint: 'write the values out, or reuse fewer anchors: a file whose aliases multiply is refused, so it cannot exhaust memory',
         },
       ],
     };
   }
+  const { document, lineCounter, data, duplicateKeys } = parsed;
   if (data === null || data === undefined) {
     return {
       ok: false,
@@ -85,56 +62,5 @@ export function parseAgentYaml(text: string): ParsedAgentYaml {
       ],
     };
   }
-  return { ok: true, document, lineCounter, data, duplicateKeys: findDuplicateKeys(document, lineCounter) };
-}
-
-/** Most values one alias may expand to; past it the document is refused (resource exhaustion). */
-const MAX_ALIAS_COUNT = 100;
-
-/** Where the first alias is, so the error points at the expansion that starts the blow-up. */
-function firstAliasPosition(document: Document, lineCounter: LineCounter): { line: number; column: number } {
-  let found: { line: number; column: number } | undefined;
-  visit(document, {
-    Alias(_key, node) {
-      if (!isAlias(node) || !node.range) return undefined;
-      const { line, col } = lineCounter.linePos(node.range[0]);
-      found = { line, column: col };
-      return visit.BREAK;
-    },
-  });
-  return found ?? { line: 1, column: 1 };
-}
-
-function findDuplicateKeys(document: Document, lineCounter: LineCounter): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  const walk = (node: unknown, path: PathSegment[]): void => {
-    if (isSeq(node)) {
-      node.items.forEach((item, index) => {
-        walk(item, [...path, index]);
-      });
-      return;
-    }
-    if (!isMap(node)) return;
-    const firstLines = new Map<string, number>();
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-      if (key === undefined) continue;
-      const { line, col } =
-        isScalar(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]) : { line: 1, col: 1 };
-      const firstLine = firstLines.get(key);
-      if (firstLine === undefined) {
-        firstLines.set(key, line);
-        walk(pair.value, [...path, key]);
-      } else {
-        issues.push({
-          path: [...path, key],
-          position: { line, column: col },
-          message: `duplicate key "${key}" ${describeParent(path)}`,
-          hint: `"${key}" is already set on line ${firstLine}; keep only one of them`,
-        });
-      }
-    }
-  };
-  walk(document.contents, []);
-  return issues;
+  return { ok: true, document, lineCounter, data, duplicateKeys };
 }

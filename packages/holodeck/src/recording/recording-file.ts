@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { locateYamlPath } from '../config/locate-yaml-path.js';
+import { locateYamlPath } from 'yaml-diagnostics';
 import { RecordingError } from './recording-error.js';
 import {
   RECORDING_FORMAT,

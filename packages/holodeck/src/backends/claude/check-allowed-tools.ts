@@ -1,4 +1,4 @@
-import { closestMatch, suggestionHint } from '../../config/did-you-mean.js';
+import { closestMatch, suggestionHint } from 'yaml-diagnostics';
 import type { AgentConfig } from '../../config/index.js';
 import type { BackendIssue } from '../contract/index.js';
 import { enabledBuiltinTools } from './build-sdk-options.js';

@@ -1,5 +1,5 @@
+import { isRecord } from 'yaml-diagnostics';
 import { z } from 'zod';
-import { isRecord } from '../../config/raw-value.js';
 import { describeReportIssue } from './describe-report-issue.js';
 import { RUN_REPORT_SCHEMA_VERSION, type RunReport } from './run-report.js';
 import { RunReportError } from './run-report-error.js';

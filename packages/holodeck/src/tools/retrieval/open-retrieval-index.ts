@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FieldPath, LoadedAgent } from '../../config/index.js';
+import { type FieldPath, formatFieldPath, type LoadedAgent } from '../../config/index.js';
 import { AgentSessionError, ConfigError, type ConfigIssue } from '../../errors.js';
 import {
   EmbeddingDimensionError,
@@ -124,14 +124,10 @@ export interface OpenRetrievalOptions {
 }
 
 function issueAt(agent: LoadedAgent, fieldPath: FieldPath, message: string, hint?: string): ConfigIssue {
-  const dotted = fieldPath.reduce<string>(
-    (result, part) => (typeof part === 'number' ? `${result}[${part}]` : result ? `${result}.${part}` : part),
-    '',
-  );
   return {
     file: agent.file,
     ...(agent.locate ? agent.locate(fieldPath) : {}),
-    path: dotted,
+    path: formatFieldPath(fieldPath),
     message,
     ...(hint ? { hint } : {}),
   };

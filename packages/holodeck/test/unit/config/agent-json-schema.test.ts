@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { agentJsonSchema } from '../../../src/config/index.js';
-import { isRecord } from '../../../src/config/raw-value.js';
+import { isRecord } from 'yaml-diagnostics';
 
 const addFormats = addFormatsModule.default;
 
