@@ -8,6 +8,7 @@ import type {
 } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import { loadAgent } from '../load-agent.js';
+import { errorMessage } from '../support.js';
 import { describeApproval } from './approval-view.js';
 import { type ChatStyle, createChatStyle } from './chat-style.js';
 import { saveTranscript, type Transcript, type TranscriptTurn } from './chat-transcript.js';
@@ -247,9 +248,7 @@ class ChatLoop {
           this.print(this.style.dim(`Saved ${this.turns.length} turn(s) to ${written}`));
           return;
         } catch (error) {
-          return this.print(
-            `${this.style.red('error')} could not save to ${file}: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          return this.print(`${this.style.red('error')} could not save to ${file}: ${errorMessage(error)}`);
         }
       }
     }
@@ -282,9 +281,7 @@ class ChatLoop {
         view.accept(event);
       }
     } catch (error) {
-      view.line(
-        `${this.style.red('error')} ${neutraliseTerminalText(error instanceof Error ? error.message : String(error))}`,
-      );
+      view.line(`${this.style.red('error')} ${neutraliseTerminalText(errorMessage(error))}`);
     } finally {
       this.mode = { kind: 'idle' };
     }

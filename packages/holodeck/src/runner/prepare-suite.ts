@@ -16,6 +16,7 @@ import { createMetric, JUDGE_METRIC_TYPES } from '../evals/create-metric.js';
 import type { Metric } from '../evals/metric.js';
 import { createGovernanceMetric } from '../evals/tools/governance-expectations-metric.js';
 import { createToolExpectationsMetric } from '../evals/tools/tool-expectations-metric.js';
+import { errorMessage } from '../support.js';
 import { retrievalToolEntries } from '../tools/retrieval/retrieval-tool-entries.js';
 import { checkCaseInputs } from './check-case-inputs.js';
 import { describeKnownTools, isKnownToolName, knownToolNames } from './known-tool-names.js';
@@ -80,10 +81,6 @@ function issueAt(source: CaseSource, field: FieldPath, message: string, hint?: s
     message,
     ...(hint ? { hint } : {}),
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The sources of every case: agent.yaml's `test_cases`, then the `test_cases_file`'s. */
@@ -297,7 +294,7 @@ export async function inspectSuite(
           : entry.type.endsWith('json-schema')
             ? ['value']
             : [];
-      issues.push(issueAt(where, [...field, ...subField], describe(error)));
+      issues.push(issueAt(where, [...field, ...subField], errorMessage(error)));
       return undefined;
     }
   };

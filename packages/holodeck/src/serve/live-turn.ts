@@ -6,6 +6,7 @@ import type {
   PendingHold,
   SessionEvent,
 } from '../backends/contract/index.js';
+import { errorMessage } from '../support.js';
 
 /**
  * One turn of a served session, running in the background: the backend's events are kept in
@@ -57,7 +58,7 @@ export class LiveTurn {
         this.push(event);
       }
     } catch (error) {
-      this.failure = error instanceof Error ? error.message : String(error);
+      this.failure = errorMessage(error);
       if (this.events.at(-1)?.type !== 'error') this.push({ type: 'error', message: this.failure });
     } finally {
       if (this.timer) clearTimeout(this.timer);

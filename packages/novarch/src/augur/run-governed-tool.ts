@@ -4,12 +4,12 @@ import { checkSession } from '../governor/check-session.js';
 import {
   type GovernedWrite,
   hasErrorFlag,
-  isRecord,
   refusalText,
   type SessionStop,
 } from '../governor/governed-call.js';
 import { judgeGovernedWrite } from '../governor/judge-governed-write.js';
 import { runGovernedRead } from '../governor/run-governed-read.js';
+import { isRecord } from '../support.js';
 import { type ActiveSession, augur } from './augur-session.js';
 
 /** What an SDK MCP tool handler resolves to (the MCP `CallToolResult`). */

@@ -3,11 +3,11 @@ import { NovarchError, NovarchKillError } from '../errors.js';
 import type { HoldListener } from '../gate/hold-listener.js';
 import { checkToolKinds, type ToolKind, type WriteSpec } from '../gate/write-spec.js';
 import type { Citations } from '../model/records.js';
+import { isRecord } from '../support.js';
 import { checkSession } from './check-session.js';
 import {
   failedClosed,
   hasErrorFlag,
-  isRecord,
   refusalText,
   type SessionStop,
   type WriteJudgement,

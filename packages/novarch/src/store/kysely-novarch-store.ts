@@ -33,6 +33,7 @@ import type {
   WebhookDeliveryFilter,
   WebhookDeliveryRecord,
 } from '../model/webhook-delivery.js';
+import { errorMessage } from '../support.js';
 import { decideHold } from './decide-hold.js';
 import { toJsonColumn } from './json-column.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
@@ -171,8 +172,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
           await sleep(Math.min(backoff, lockWaitMs - waited));
           continue;
         }
-        const reason =
-          this.#guards.describeError?.(error) ?? (error instanceof Error ? error.message : String(error));
+        const reason = this.#guards.describeError?.(error) ?? errorMessage(error);
         const busy = this.#dialect.isLockBusy(error)
           ? ` (another process held the store's write lock for more than ${lockWaitMs} ms)`
           : '';

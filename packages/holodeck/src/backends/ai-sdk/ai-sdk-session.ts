@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadedAgent } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
+import { errorMessage } from '../../support.js';
 import type {
   AgentSession,
   ApprovalDecision,
@@ -35,10 +36,6 @@ export interface AiSdkSessionInput {
 
 /** What a turn's pump hands the consumer: an event, or the end of the run. */
 type TurnItem = { event: SessionEvent } | { outcome: TurnOutcome } | { failure: unknown };
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * A multi-turn conversation whose history HoloDeck keeps: each turn sends the whole history, and
@@ -254,7 +251,7 @@ export class AiSdkSession implements AgentSession {
       });
       return undefined;
     } catch (error) {
-      return `the session could not be saved to ${file} (${describe(error)}), so it cannot be resumed later`;
+      return `the session could not be saved to ${file} (${errorMessage(error)}), so it cannot be resumed later`;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import { isRecord } from '../../support.js';
 import type { ApprovalDecision } from '../contract/index.js';
 
 /** One tool call waiting for a decision. */
@@ -21,10 +22,6 @@ export type ApproveToolCall = (question: ApprovalQuestion, signal?: AbortSignal)
  */
 export const AI_SDK_APPROVAL_REASON =
   'every tool call asks in an interactive chat on this backend (provider openai, azure_openai, ollama)';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The tool set with an approval before each call: an allowed call runs as it would have, a denied

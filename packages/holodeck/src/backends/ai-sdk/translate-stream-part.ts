@@ -1,15 +1,8 @@
 import type { TextStreamPart, ToolSet } from 'ai';
+import { errorMessage, isRecord } from '../../support.js';
 import type { SessionEvent } from '../contract/index.js';
 import { addUsage, mapUsage } from './map-usage.js';
 import type { TurnState } from './turn-state.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A tool's output as text and error flag: HoloDeck tools answer `{text, isError}`; anything else is JSON. */
 function toolOutput(output: unknown): { text: string; isError: boolean } {
@@ -49,7 +42,7 @@ export function translateStreamPart(part: TextStreamPart<ToolSet>, state: TurnSt
       return [recordResult(state, part.toolCallId, part.toolName, text, isError)];
     }
     case 'tool-error':
-      return [recordResult(state, part.toolCallId, part.toolName, describe(part.error), true)];
+      return [recordResult(state, part.toolCallId, part.toolName, errorMessage(part.error), true)];
     case 'finish-step':
       state.steps += 1;
       state.finalText = state.stepText;

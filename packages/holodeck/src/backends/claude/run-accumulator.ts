@@ -1,4 +1,5 @@
 import type { SDKMessage, SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import { isRecord } from '../../support.js';
 import type { SessionEvent, ToolCall, ToolResult } from '../contract/index.js';
 
 /** What the message stream of one turn has told us so far, before the final result. */
@@ -27,10 +28,6 @@ export interface TurnState {
 
 /** Statuses of an MCP server that will not come back by itself during the run. */
 const FAILED_MCP_STATUSES = new Set(['failed', 'needs-auth']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Flattens tool_result content (a string or an array of blocks) to text. */
 export function toolResultText(content: unknown): string {

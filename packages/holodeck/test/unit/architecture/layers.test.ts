@@ -23,6 +23,7 @@ export const holodeckLayers: PackageLayers = {
       'lock-files.ts',
       'holodeck-version.ts',
       'loopback-host.ts',
+      'support.ts',
     ],
   ],
   debt: {

@@ -21,7 +21,7 @@ export const novarchLayers: PackageLayers = {
     ['notify', 'identity'],
     ['store'],
     ['errors.ts'],
-    ['model'],
+    ['model', 'support.ts'],
   ],
   debt: {
     'server -> cli':

@@ -1,6 +1,7 @@
 import type { HookCallbackMatcher, HookEvent, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { NovarchHookGate } from 'novarch';
 import type { LoadedAgent } from '../../../config/index.js';
+import { errorMessage } from '../../../support.js';
 import type { GovernanceSummary, SessionEvent } from '../../contract/index.js';
 import { openGovernance } from '../../governance/open-governance.js';
 
@@ -51,7 +52,7 @@ export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceR
             gate.raiseIfKilled();
             return undefined;
           } catch (error) {
-            return error instanceof Error ? error.message : String(error);
+            return errorMessage(error);
           }
         },
       };
