@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoadedAgent } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
 import { errorMessage } from '../../support.js';
+import { AsyncQueue } from '../async-queue.js';
 import type {
   AgentSession,
   ApprovalDecision,
@@ -12,7 +13,6 @@ import type {
 } from '../contract/index.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
 import { AI_SDK_APPROVAL_REASON, type ApprovalQuestion } from './approve-tool-calls.js';
-import { EventChannel } from './event-channel.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { SESSION_SCHEMA_VERSION, type SessionFile, sessionFilePath } from './session-file-schema.js';
 import { SessionLock } from './session-lock.js';
@@ -96,7 +96,7 @@ export class AiSdkSession implements AgentSession {
     const controller = new AbortController();
     this.turnController = controller;
     const { runtime } = this.input;
-    const channel = new EventChannel<TurnItem>();
+    const channel = new AsyncQueue<TurnItem>();
     // Novarch's holds are reported from inside a tool's execute, while the run waits on them.
     const unwatchHolds = this.governance?.watchHolds((event) => channel.push({ event }));
     const turn = runtime.runTurn({
@@ -172,7 +172,7 @@ export class AiSdkSession implements AgentSession {
 
   /** An approval request of the turn in flight; an abort of the run (interrupt, close) denies it. */
   private ask(
-    channel: EventChannel<TurnItem>,
+    channel: AsyncQueue<TurnItem>,
     question: ApprovalQuestion,
     signal: AbortSignal | undefined,
   ): Promise<ApprovalDecision> {

@@ -7,6 +7,7 @@ import {
   type SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
+import { AsyncQueue } from '../async-queue.js';
 import type {
   AgentSession,
   ApprovalDecision,
@@ -15,7 +16,6 @@ import type {
   ExecutionResult,
   SessionEvent,
 } from '../contract/index.js';
-import { AsyncQueue } from './async-queue.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
 import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-options.js';
 import type { GovernedRun } from './governance/prepare-governance.js';

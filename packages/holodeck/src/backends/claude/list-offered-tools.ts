@@ -1,7 +1,7 @@
 import { type McpServerStatus, query, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
+import { AsyncQueue } from '../async-queue.js';
 import type { OfferedTool } from '../contract/index.js';
-import { AsyncQueue } from './async-queue.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
