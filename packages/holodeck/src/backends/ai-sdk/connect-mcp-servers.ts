@@ -3,10 +3,10 @@ import type { McpToolConfig } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
 import { holodeckVersion } from '../../holodeck-version.js';
 import { errorMessage, isRecord } from '../../support.js';
+import { mcpToolName } from '../../tool-name.js';
 import type { HoloDeckTool, LoadedTools, ToolOutput } from '../../tools/index.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { mcpResultText } from './mcp-result-text.js';
-import { mcpToolName } from './mcp-tool-name.js';
 
 /** An MCP server of agent.yaml and its position in `tools`, for error messages. */
 export interface McpServerEntry {

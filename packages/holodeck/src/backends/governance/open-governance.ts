@@ -22,6 +22,7 @@ import {
   NOVARCH_API_KEY_VARIABLE,
 } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
+import { functionToolName } from '../../tool-name.js';
 import type {
   GovernanceRefusal,
   GovernanceSummary,
@@ -40,7 +41,7 @@ export function governedToolName(agent: LoadedAgent, name: string): string {
   const isFunctionTool = (agent.config.tools ?? []).some(
     (tool) => tool.type === 'function' && tool.name === name,
   );
-  return isFunctionTool ? `mcp__holodeck_tools__${name}` : name;
+  return isFunctionTool ? functionToolName(name) : name;
 }
 
 /** Novarch wired for one agent, whatever backend runs it: engine, tool kinds, write specs. */

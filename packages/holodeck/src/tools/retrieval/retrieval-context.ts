@@ -1,3 +1,4 @@
+import { shortToolName } from '../../tool-name.js';
 import { isFormattedResults, NO_RESULTS } from './search/format-results.js';
 
 /** The parts of a run the retrieval context is read from (ExecutionResult's tool fields). */
@@ -66,7 +67,7 @@ export function searchCallsOf(
 ): SearchCall[] {
   const byId = new Map(results.map((result) => [result.call_id, result]));
   return calls.flatMap((call) => {
-    const tool = call.name.replace(/^mcp__.+?__/, '');
+    const tool = shortToolName(call.name);
     if (searchNames ? !searchNames.has(tool) && !searchNames.has(call.name) : !tool.endsWith('_search'))
       return [];
     const result = byId.get(call.call_id);

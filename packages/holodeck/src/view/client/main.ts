@@ -1,8 +1,6 @@
 // The browser side of `holodeck test view` and of a static report file: draws the page of the
 // address from the data source, follows links without reloading, keeps filters and sorting in
 // the address, and (served) redraws when the server says a run changed.
-
-import { errorMessage } from '../../support.js';
 import { pageForRoute, renderCrumbs } from '../pages/page-for-route.js';
 import { type CaseQuery, type PageMode, type PageRoute, parseRoute, routeHref } from '../pages/page-route.js';
 import { renderCaseTable } from '../pages/render-run-page.js';
@@ -59,7 +57,7 @@ async function draw(focus: 'heading' | 'keep'): Promise<void> {
     const heading = document.createElement('h1');
     heading.textContent = 'Could not load this page';
     const detail = document.createElement('p');
-    detail.textContent = errorMessage(error);
+    detail.textContent = error instanceof Error ? error.message : String(error);
     main.append(heading, detail);
     return;
   }

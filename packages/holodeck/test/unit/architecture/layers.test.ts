@@ -24,6 +24,7 @@ export const holodeckLayers: PackageLayers = {
       'holodeck-version.ts',
       'loopback-host.ts',
       'support.ts',
+      'tool-name.ts',
     ],
   ],
   debt: {
