@@ -7,6 +7,7 @@ import {
   type SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
+import { errorMessage } from '../../support.js';
 import { AsyncQueue } from '../async-queue.js';
 import type {
   AgentSession,
@@ -18,6 +19,7 @@ import type {
 } from '../contract/index.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
 import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-options.js';
+import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
@@ -55,6 +57,8 @@ export class ClaudeSession implements AgentSession {
   private readonly pendingApprovals = new Set<(decision: ApprovalDecision) => void>();
   /** Turns the CLI's running session total into each turn's own cost. */
   private readonly costs = new SessionCostMeter();
+  /** What the owner does once the process is gone (free its slot, close the Novarch session). */
+  private readonly closeCallbacks: (() => Promise<void> | void)[] = [];
 
   constructor(
     private readonly prepared: PreparedAgent,
@@ -135,7 +139,7 @@ export class ClaudeSession implements AgentSession {
       const partial = this.unfinished;
       throw new AgentSessionError(error ?? 'the turn ended without a result', partial ? { partial } : {});
     }
-    return this.governed ? { ...finished, governance: await this.governed.summary() } : finished;
+    return finished;
   }
 
   /**
@@ -211,6 +215,12 @@ export class ClaudeSession implements AgentSession {
     this.current?.events.end();
     this.run.close();
     await this.handle.stop();
+    for (const callback of this.closeCallbacks) await callback();
+  }
+
+  /** Runs `callback` when close() has seen the process exit (the backend frees the slot there). */
+  afterClose(callback: () => Promise<void> | void): void {
+    this.closeCallbacks.push(callback);
   }
 
   /** permission_mode as agent.yaml spells it (a session that asks never runs under acceptAll). */
@@ -296,26 +306,29 @@ export class ClaudeSession implements AgentSession {
     }
     if (message.type === 'result') {
       this.id = message.session_id;
-      const built = buildExecutionResult(state, {
-        startedAt: turn.startedAt,
-        credentialHint: this.prepared.credentialHint,
-        ...(this.prepared.validateStructuredOutput
-          ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
-          : {}),
-      });
       const total = message.total_cost_usd;
-      const result =
-        typeof total === 'number'
-          ? { ...built, cost_usd: this.costs.turnCost(message.session_id, total) }
-          : built;
-      // A session Novarch killed is a failed turn, whatever the model said afterwards.
-      const killed = this.governed?.killReason();
-      const final = killed ? { ...result, is_error: true, error_reason: killed } : result;
-      if (final.is_error && final.error_reason)
-        turn.events.push({ type: 'error', message: final.error_reason });
-      turn.events.push({ type: 'finish', result: final });
-      turn.events.end();
+      const cost = typeof total === 'number' ? this.costs.turnCost(message.session_id, total) : undefined;
+      const final = finishRun(this.prepared, state, turn.startedAt, this.governed, cost);
       this.current = undefined;
+      void this.finishTurn(turn, final);
+    }
+  }
+
+  /** Ends a turn with its result and, when governed, the session's verdicts (as the AI SDK backend does). */
+  private async finishTurn(turn: Turn, final: ExecutionResult): Promise<void> {
+    try {
+      const result = await withGovernance(final, this.governed);
+      if (result.is_error && result.error_reason)
+        turn.events.push({ type: 'error', message: result.error_reason });
+      turn.events.push({ type: 'finish', result });
+    } catch (error) {
+      // Verdicts that cannot be read are not reported as none: the turn fails, saying why.
+      turn.events.push({
+        type: 'error',
+        message: `Novarch's verdicts could not be read: ${errorMessage(error)}`,
+      });
+    } finally {
+      turn.events.end();
     }
   }
 

@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../../src/backends/contract/index.js';
+import { selectBackend } from '../../../src/backends/select-backend.js';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 import { backendVariants, type ModelAnswer, type SeenRequest } from './backend-variants.js';
 import { favourableVerdict } from './favourable-verdict.js';
@@ -221,6 +223,40 @@ describe.each(backendVariants())('the $name backend, through the holodeck CLI', 
     expect(outcome.stderr).toContain('TEAM-1');
     expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
     expect(variant.requests()[1]?.toolResults[0]?.isError).toBe(true);
+  });
+
+  it("streams a governed session turn whose finish carries Novarch's verdicts (library)", async () => {
+    variant.script(
+      variant.callTool('lookup_order', { order_id: 'A-2' }),
+      variant.callTool('refund_order', { order_id: 'A-2', amount: 20 }),
+      variant.reply('Refunded.'),
+    );
+    const agent = variant.agent(
+      { tools: [LOOKUP, REFUND], governance: GOVERNANCE },
+      {
+        'orders.mjs': ORDERS,
+        'rules.yaml': RULES,
+        'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
+      },
+    );
+    const backend = selectBackend(await agent.load());
+    await backend.initialize();
+    try {
+      const session = await backend.createSession();
+      const events: SessionEvent[] = [];
+      for await (const event of session.sendStreaming('refund A-2')) events.push(event);
+      await session.close();
+      const finish = events.find((event) => event.type === 'finish');
+      expect(finish?.type === 'finish' && finish.result.is_error).toBe(false);
+      expect(finish?.type === 'finish' && finish.result.governance).toMatchObject({
+        session_id: expect.any(String),
+        killed: false,
+        verdicts: [expect.objectContaining({ tool: 'mcp__holodeck_tools__refund_order', verdict: 'pass' })],
+      });
+    } finally {
+      await backend.teardown();
+    }
+    expect(readFileSync(path.join(agent.directory, 'refunds.log'), 'utf8')).toBe('A-2 20\n');
   });
 
   it('runs a test suite with every metric family and writes the report', async () => {

@@ -16,6 +16,8 @@ export interface GovernedRun {
   summary(): Promise<GovernanceSummary>;
   /** Calls `watcher` with a `hold-pending`/`hold-resolved` event per hold; returns how to stop. */
   watchHolds(watcher: (event: SessionEvent) => void): () => void;
+  /** Ends the run's gate: evidence still being written is settled. Called once the run is over. */
+  close(): Promise<void>;
 }
 
 /** Novarch wired for one agent: opens a governed session per run. */
@@ -46,6 +48,7 @@ export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceR
         watchHolds: (watcher) => holds.watch(watcher),
         hooks: gate.hooksConfig(),
         observe: (message) => gate.observe(message),
+        close: () => gate.close(),
         summary: () => governance.summarise(session, gate.killed),
         killReason() {
           try {
