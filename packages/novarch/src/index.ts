@@ -6,7 +6,7 @@ export {
   type AugurToolOptions,
   augurAsyncTool,
 } from './augur/augur-async-tool.js';
-export { type ActiveSession, type AugurSessionOptions, augur } from './augur/augur-session.js';
+export { type AugurSessionOptions, augur } from './augur/augur-session.js';
 export type { EngineStore, GovernanceEngine } from './engine/governance-engine.js';
 export {
   ABORTED_HOLD_RATIONALE,
@@ -143,6 +143,7 @@ export {
   type RunningNovarchServer,
   startNovarchServer,
 } from './server/start-novarch-server.js';
+export type { ActiveSession } from './session/active-session.js';
 export { NovarchStoreError } from './store/novarch-store-error.js';
 export {
   DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS,

@@ -9,8 +9,8 @@ import {
 } from '../governor/governed-call.js';
 import { judgeGovernedWrite } from '../governor/judge-governed-write.js';
 import { runGovernedRead } from '../governor/run-governed-read.js';
+import { type ActiveSession, currentSession } from '../session/active-session.js';
 import { isRecord } from '../support.js';
-import { type ActiveSession, augur } from './augur-session.js';
 
 /** What an SDK MCP tool handler resolves to (the MCP `CallToolResult`). */
 export type ToolResult = Awaited<ReturnType<SdkMcpToolDefinition['handler']>>;
@@ -51,7 +51,7 @@ export async function runGovernedTool<Args>(
   args: Args,
   extra: unknown,
 ): Promise<ToolResult> {
-  const session = augur.current();
+  const session = currentSession();
   if (!session)
     throw new NovarchError(
       `tool "${spec.name}" was called outside augur.session(...): call its handler inside the governed session it belongs to`,

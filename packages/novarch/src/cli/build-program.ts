@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { novarchVersion } from '../novarch-version.js';
 import { registerAuditCommand } from './commands/audit-command.js';
 import { registerHoldsCommand } from './commands/holds-command.js';
 import { registerKeysCommand } from './commands/keys-command.js';
@@ -14,7 +15,7 @@ export function buildProgram(run: RunCommand, context: OperatorContext): Command
   const program = new Command()
     .name('novarch')
     .description('Operate Novarch: decide held writes, kill sessions, read the audit trail.')
-    .version('0.1.0')
+    .version(novarchVersion())
     .option(
       '--store <file>',
       'the Novarch store (SQLite file) to operate on; serve, keys, operators, rules: sqlite:PATH or postgres://…',

@@ -1,7 +1,12 @@
-import { NovarchConfigError, NovarchError, RulesError } from '../errors.js';
+import {
+  NovarchConfigError,
+  NovarchError,
+  OperationRefusedError,
+  OperatorUsageError,
+  RulesError,
+} from '../errors.js';
 import { IdentityError } from '../identity/identity-store.js';
 import { StoreUrlError } from '../store/parse-store-url.js';
-import { OperationRefusedError, OperatorUsageError } from './operator-errors.js';
 
 /** Exit codes of every `novarch` command (documented in --help and the README). */
 export const ExitCode = {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
+import { OperatorUsageError } from '../errors.js';
 import type { NovarchStore } from '../model/novarch-store.js';
-import { OperatorUsageError } from './operator-errors.js';
 import type { ResolvedStorePath } from './resolve-store-path.js';
 
 /**

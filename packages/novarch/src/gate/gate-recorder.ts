@@ -1,7 +1,7 @@
 import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
-import type { ActiveSession } from '../augur/augur-session.js';
-import { markEvidenceLost } from '../augur/session-evidence.js';
 import type { Citations, SessionRecord, VerdictSource } from '../model/records.js';
+import type { ActiveSession } from '../session/active-session.js';
+import { markEvidenceLost } from '../session/session-evidence.js';
 import { errorMessage } from '../support.js';
 import { refuse } from './gate-decisions.js';
 import { type GateLatch, latchOfStoredKill, storedKillReason } from './gate-latch.js';

@@ -1,7 +1,7 @@
 import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
-import type { ActiveSession } from '../augur/augur-session.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
+import type { ActiveSession } from '../session/active-session.js';
 import { errorMessage, isRecord } from '../support.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';

@@ -5,8 +5,8 @@ import type {
   HookJSONOutput,
   SDKMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
+import { type ActiveSession, currentSession } from '../session/active-session.js';
 import { errorMessage, isRecord } from '../support.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
@@ -89,7 +89,7 @@ export class NovarchHookGate implements AsyncDisposable {
 
   /** Binds the gate to its session (the current augur.session unless one was given). */
   async open(): Promise<this> {
-    this.session = this.options.session ?? augur.current();
+    this.session = this.options.session ?? currentSession();
     if (!this.session)
       throw new NovarchError(
         'NovarchHookGate needs a session: open it inside augur.session(...) or pass { session }',

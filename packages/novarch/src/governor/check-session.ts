@@ -1,5 +1,5 @@
-import type { ActiveSession } from '../augur/augur-session.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
+import type { ActiveSession } from '../session/active-session.js';
 import { failedClosed, type SessionStop } from './governed-call.js';
 
 /** Whether a call may go on: the session is open, was killed, or its state cannot be read. */

@@ -1,9 +1,9 @@
-import type { ActiveSession } from '../augur/augur-session.js';
-import { evidenceIncompleteReason, evidenceLostOf } from '../augur/session-evidence.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
+import type { ActiveSession } from '../session/active-session.js';
+import { evidenceIncompleteReason, evidenceLostOf } from '../session/session-evidence.js';
 import { errorMessage, isRecord } from '../support.js';
 import { failedClosed, type GovernedWrite, type SessionStop, type WriteJudgement } from './governed-call.js';
 

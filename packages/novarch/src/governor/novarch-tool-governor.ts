@@ -1,8 +1,8 @@
-import { type ActiveSession, augur } from '../augur/augur-session.js';
 import { NovarchError, NovarchKillError } from '../errors.js';
 import type { HoldListener } from '../gate/hold-listener.js';
 import { checkToolKinds, type ToolKind, type WriteSpec } from '../gate/write-spec.js';
 import type { Citations } from '../model/records.js';
+import { type ActiveSession, currentSession } from '../session/active-session.js';
 import { isRecord } from '../support.js';
 import { checkSession } from './check-session.js';
 import {
@@ -104,7 +104,7 @@ export class NovarchToolGovernor {
   #stop: SessionStop | undefined;
 
   constructor(options: NovarchToolGovernorOptions) {
-    const session = options.session ?? augur.current();
+    const session = options.session ?? currentSession();
     if (!session)
       throw new NovarchError(
         'NovarchToolGovernor needs a session: pass { session: { engine, record: await engine.openSession(scope) } }, or create it inside augur.session(...)',

@@ -1,5 +1,5 @@
-import type { ActiveSession } from '../augur/augur-session.js';
-import { markEvidenceLost } from '../augur/session-evidence.js';
+import type { ActiveSession } from '../session/active-session.js';
+import { markEvidenceLost } from '../session/session-evidence.js';
 import { errorMessage } from '../support.js';
 
 /** How a governed read is run and told failed. */

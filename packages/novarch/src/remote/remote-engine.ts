@@ -27,8 +27,8 @@ import {
   RefusalRecordSchema,
   ReleaseResultSchema,
   SessionRecordSchema,
-} from '../server/schemas/record-schemas.js';
-import { SESSION_SECRET_HEADER } from '../server/session-secret-header.js';
+} from '../wire/record-schemas.js';
+import { SESSION_SECRET_HEADER } from '../wire/session-secret-header.js';
 import { NovarchHttpClient } from './novarch-http-client.js';
 
 /** Where the remote engine's server and key come from when none is given in code. */

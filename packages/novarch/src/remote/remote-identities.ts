@@ -12,7 +12,7 @@ import {
   CreatedKeySchema,
   CreatedOperatorSchema,
   OperatorTokenInfoSchema,
-} from '../server/schemas/identity-schemas.js';
+} from '../wire/identity-schemas.js';
 import { type NovarchHttpClient, NovarchServerError } from './novarch-http-client.js';
 
 /** What `novarch keys` and `novarch operators` do, on a local store or on a server. */

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import type { OperatorDecisionResult } from '../cli/operations/decide-hold-as-operator.js';
-import type { HoldDetail, HoldSummary } from '../cli/operations/hold-operations.js';
 import type { PendingHoldState } from '../model/hold-state.js';
 import type { AuditEntry, AuditFilter } from '../model/novarch-store.js';
 import type { HoldStatus, SessionRecord } from '../model/records.js';
+import type { OperatorDecisionResult } from '../operations/decide-hold-as-operator.js';
+import type { HoldDetail, HoldSummary } from '../operations/hold-operations.js';
 import {
   AuditEntrySchema,
   HoldDetailSchema,
   HoldSummarySchema,
   OperatorDecisionResultSchema,
   SessionRecordSchema,
-} from '../server/schemas/record-schemas.js';
+} from '../wire/record-schemas.js';
 import { NovarchHttpClient } from './novarch-http-client.js';
 import { RemoteIdentities } from './remote-identities.js';
 import { RemoteRules } from './remote-rules.js';

@@ -4,7 +4,7 @@ import {
   RuleSetPushAnswerSchema,
   RuleSetSummarySchema,
   RuleSetVersionSchema,
-} from '../server/schemas/rules-schemas.js';
+} from '../wire/rules-schemas.js';
 import type { NovarchHttpClient } from './novarch-http-client.js';
 
 export type RemoteRuleSetSummary = z.output<typeof RuleSetSummarySchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { novarchVersion } from '../novarch-version.js';
+import { ProblemSchema } from '../wire/identity-schemas.js';
 import type { RouteSpec } from './route-spec.js';
-import { ProblemSchema } from './schemas/identity-schemas.js';
 
 /** JSON Schema of a zod schema, inline (OpenAPI 3.1 uses JSON Schema 2020-12 as is). */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -139,7 +140,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
     openapi: '3.1.0',
     info: {
       title: 'Novarch server',
-      version: '0.1.0',
+      version: novarchVersion(),
       description:
         'Governance for agent tool calls over HTTP. Agent keys (nva_…) govern sessions of their tenant; operator tokens (nvo_…) decide holds and kill sessions of the tenants and teams granted; admin tokens manage keys and tokens. Errors are application/problem+json.',
     },

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
+import { SESSION_SECRET_HEADER } from '../wire/session-secret-header.js';
 import { authenticateRequest } from './authenticate-request.js';
 import { mountConsole, type ServerConsoleOptions } from './mount-console.js';
 import { ProblemError } from './problem-error.js';
@@ -10,7 +11,6 @@ import type { RouteSpec } from './route-spec.js';
 import { SERVER_ROUTES } from './routes/server-routes.js';
 import type { ServerServices } from './server-services.js';
 import { SessionScopeCache } from './session-scope-cache.js';
-import { SESSION_SECRET_HEADER } from './session-secret-header.js';
 import { TenantScopedStore } from './tenant-scoped-store.js';
 
 export interface ServerAppOptions {

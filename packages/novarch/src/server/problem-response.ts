@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import { ZodError } from 'zod';
-import { OperationRefusedError, OperatorUsageError } from '../cli/operator-errors.js';
-import { NovarchError } from '../errors.js';
+import { NovarchError, OperationRefusedError, OperatorUsageError } from '../errors.js';
 import { IdentityError } from '../identity/identity-store.js';
 import { NovarchStoreError, UnknownRecordError } from '../store/novarch-store-error.js';
 import { notFound, ProblemError, type ProblemIssue } from './problem-error.js';

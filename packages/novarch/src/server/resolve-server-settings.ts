@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { OperatorUsageError } from '../cli/operator-errors.js';
+import { OperatorUsageError } from '../errors.js';
 import type { WebhookTarget } from '../notify/webhook-target.js';
+import { checkPublicUrl } from '../rules/check-public-url.js';
 import { loadNovarchConfig } from '../rules/load-novarch-config.js';
 import {
   DEFAULT_DRAIN_TIMEOUT_SECONDS,
@@ -11,7 +12,6 @@ import {
   resolveUserPath,
 } from '../rules/novarch-config.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
-import { checkPublicUrl } from './check-public-url.js';
 import { resolveWebhookTargets } from './resolve-webhook-targets.js';
 import type { ServedTenant } from './server-services.js';
 

@@ -1,5 +1,4 @@
-import { OperatorUsageError } from '../cli/operator-errors.js';
-import { NovarchConfigError } from '../errors.js';
+import { NovarchConfigError, OperatorUsageError } from '../errors.js';
 import {
   checkWebhookTarget,
   MIN_WEBHOOK_SECRET_LENGTH,

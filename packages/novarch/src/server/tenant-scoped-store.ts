@@ -20,9 +20,9 @@ import type {
   SessionScope,
   VerdictRecord,
 } from '../model/records.js';
+import { SESSION_SECRET_HEADER } from '../wire/session-secret-header.js';
 import { notFound, ProblemError } from './problem-error.js';
 import { SessionScopeCache } from './session-scope-cache.js';
-import { SESSION_SECRET_HEADER } from './session-secret-header.js';
 
 /**
  * The store as one credential sees it: every read returns only sessions (and their evidence,

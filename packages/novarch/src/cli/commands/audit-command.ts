@@ -1,9 +1,10 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { formatAuditTable } from '../../format/format-audit.js';
+import { formatJson } from '../../format/format-table.js';
+import { auditRows } from '../../operations/audit-rows.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatAuditTable } from '../format/format-audit.js';
-import { formatJson } from '../format/format-table.js';
-import { auditRows } from '../operations/audit-rows.js';
+import { paint } from '../terminal-style.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -51,7 +52,7 @@ export function registerAuditCommand(program: Command, run: RunCommand, context:
           ? await remote.call((client) => client.audit(filter))
           : await onStore(options, context, (store) => store.audit(filter));
         const rows = auditRows(entries, context.now());
-        context.stdout.write(options.json ? formatJson(rows) : formatAuditTable(rows, context.style));
+        context.stdout.write(options.json ? formatJson(rows) : paint(formatAuditTable(rows), context.style));
         return ExitCode.ok;
       }),
     );

@@ -1,12 +1,13 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { formatDecidedHold, formatHoldDetail } from '../../format/format-hold-detail.js';
+import { formatHoldsTable } from '../../format/format-holds.js';
+import { formatJson } from '../../format/format-table.js';
 import { PENDING_HOLD_STATES, WAITER_STALE_AFTER_MS } from '../../model/hold-state.js';
+import { decideHoldAsOperator } from '../../operations/decide-hold-as-operator.js';
+import { listHoldSummaries, loadHoldDetail } from '../../operations/hold-operations.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatDecidedHold, formatHoldDetail } from '../format/format-hold-detail.js';
-import { formatHoldsTable } from '../format/format-holds.js';
-import { formatJson } from '../format/format-table.js';
-import { decideHoldAsOperator } from '../operations/decide-hold-as-operator.js';
-import { listHoldSummaries, loadHoldDetail } from '../operations/hold-operations.js';
+import { paint } from '../terminal-style.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -80,7 +81,7 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
           ? await remote.call((client) => client.listHolds(filter))
           : await onStore(options, context, (store) => listHoldSummaries(store, filter, context.now()));
         context.stdout.write(
-          options.json ? formatJson(summaries) : formatHoldsTable(summaries, context.style),
+          options.json ? formatJson(summaries) : paint(formatHoldsTable(summaries), context.style),
         );
         return ExitCode.ok;
       }),
@@ -100,7 +101,9 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
           : await onStore(options, context, (store, location) =>
               loadHoldDetail(store, holdId, location.path, context.now()),
             );
-        context.stdout.write(options.json ? formatJson(detail) : formatHoldDetail(detail, context.style));
+        context.stdout.write(
+          options.json ? formatJson(detail) : paint(formatHoldDetail(detail), context.style),
+        );
         return ExitCode.ok;
       }),
     );
@@ -141,7 +144,7 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
                   context.now(),
                 ),
               );
-          context.stdout.write(formatDecidedHold(decided, context.style));
+          context.stdout.write(paint(formatDecidedHold(decided), context.style));
           return ExitCode.ok;
         }),
       );

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { OperatorUsageError } from '../../errors.js';
+import { cell, formatJson, formatTable } from '../../format/format-table.js';
+import { plainText } from '../../format/styled-text.js';
 import type { AgentKeyInfo } from '../../identity/identity-store.js';
 import type { IdentityOperations } from '../../remote/remote-identities.js';
 import { resolveServerSettings } from '../../server/resolve-server-settings.js';
 import { ExitCode } from '../exit-codes.js';
-import { cell, formatJson, formatTable } from '../format/format-table.js';
-import { OperatorUsageError } from '../operator-errors.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -56,17 +57,19 @@ export async function onIdentities<T>(
 
 function formatKeys(keys: readonly AgentKeyInfo[]): string {
   if (keys.length === 0) return 'No agent keys.\n';
-  return formatTable(
-    ['KEY', 'TENANT', 'NAME', 'AGENT', 'TEAMS', 'CREATED', 'REVOKED'],
-    keys.map((key) => [
-      key.id,
-      key.tenantId,
-      key.name,
-      key.agentId ?? 'any',
-      key.teamIds?.join(',') ?? 'all',
-      key.createdAt,
-      cell(key.revokedAt),
-    ]),
+  return plainText(
+    formatTable(
+      ['KEY', 'TENANT', 'NAME', 'AGENT', 'TEAMS', 'CREATED', 'REVOKED'],
+      keys.map((key) => [
+        key.id,
+        key.tenantId,
+        key.name,
+        key.agentId ?? 'any',
+        key.teamIds?.join(',') ?? 'all',
+        key.createdAt,
+        cell(key.revokedAt),
+      ]),
+    ),
   );
 }
 

@@ -1,18 +1,18 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { OperationRefusedError, OperatorUsageError } from '../../errors.js';
 import type { NovarchStore } from '../../model/novarch-store.js';
+import {
+  checkOperatorName,
+  governedSessionOf,
+  refuseInsideGovernedSession,
+} from '../../operations/governed-process.js';
 import { NovarchServerError } from '../../remote/novarch-http-client.js';
 import { RemoteOperatorClient } from '../../remote/remote-operator-client.js';
 import { errorMessage } from '../../support.js';
 import type { ExitCodeValue } from '../exit-codes.js';
 import { withOperatorStore } from '../open-operator-store.js';
-import {
-  checkOperatorName,
-  governedSessionOf,
-  refuseInsideGovernedSession,
-} from '../operations/governed-process.js';
-import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js';
 import { type ResolvedStorePath, resolveStorePath } from '../resolve-store-path.js';
 import type { Style } from '../terminal-style.js';
 

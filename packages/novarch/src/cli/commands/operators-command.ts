@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { OperatorUsageError } from '../../errors.js';
+import { cell, formatJson, formatTable } from '../../format/format-table.js';
+import { plainText } from '../../format/styled-text.js';
 import type { OperatorTokenInfo } from '../../identity/identity-store.js';
 import { formatGrant, type Grant, OPERATOR_ROLES, parseGrant } from '../../identity/principal.js';
+import { checkOperatorName } from '../../operations/governed-process.js';
 import { ExitCode } from '../exit-codes.js';
-import { cell, formatJson, formatTable } from '../format/format-table.js';
-import { checkOperatorName } from '../operations/governed-process.js';
-import { OperatorUsageError } from '../operator-errors.js';
 import { IDENTITY_STORE_HELP, onIdentities } from './keys-command.js';
 import {
   GlobalOptionsSchema,
@@ -29,16 +30,18 @@ of tenant acme), --grant acme/cs-ops (one team), --grant '*' (every tenant); rep
 
 function formatTokens(tokens: readonly OperatorTokenInfo[]): string {
   if (tokens.length === 0) return 'No operator tokens.\n';
-  return formatTable(
-    ['TOKEN', 'NAME', 'ROLE', 'GRANTS', 'CREATED', 'REVOKED'],
-    tokens.map((token) => [
-      token.id,
-      token.name,
-      token.role,
-      token.grants.map(formatGrant).join(','),
-      token.createdAt,
-      cell(token.revokedAt),
-    ]),
+  return plainText(
+    formatTable(
+      ['TOKEN', 'NAME', 'ROLE', 'GRANTS', 'CREATED', 'REVOKED'],
+      tokens.map((token) => [
+        token.id,
+        token.name,
+        token.role,
+        token.grants.map(formatGrant).join(','),
+        token.createdAt,
+        cell(token.revokedAt),
+      ]),
+    ),
   );
 }
 

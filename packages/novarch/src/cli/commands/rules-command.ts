@@ -2,9 +2,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { RulesError } from '../../errors.js';
+import { OperatorUsageError, RulesError } from '../../errors.js';
+import { formatJson } from '../../format/format-table.js';
+import {
+  formatReplayReport,
+  formatRuleSetDiff,
+  formatRuleSetsTable,
+  formatServerRuleSetsTable,
+  replayReportJson,
+  shortHash,
+} from '../../format/rules-format.js';
 import type { NovarchDatabaseStore } from '../../model/novarch-store.js';
 import type { StoredRuleSet } from '../../model/stored-rule-set.js';
+import { closestIds } from '../../operations/closest-ids.js';
 import { ModelLlmJudge } from '../../rules/llm/model-llm-judge.js';
 import { loadNovarchConfig } from '../../rules/load-novarch-config.js';
 import { validateRulesFile } from '../../rules/load-rules-file.js';
@@ -12,10 +22,8 @@ import { resolveUserPath } from '../../rules/novarch-config.js';
 import { ReplayScopeError, replayRules } from '../../rules/replay/replay-rules.js';
 import type { RuleSet } from '../../rules/rule-set.js';
 import { pushRules } from '../../rules/stored-rules.js';
-import { closestIds } from '../closest-ids.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatJson } from '../format/format-table.js';
-import { OperatorUsageError } from '../operator-errors.js';
+import { paint } from '../terminal-style.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -25,14 +33,6 @@ import {
   type ServerOperations,
   serverClient,
 } from './operator-context.js';
-import {
-  formatReplayReport,
-  formatRuleSetDiff,
-  formatRuleSetsTable,
-  formatServerRuleSetsTable,
-  replayReportJson,
-  shortHash,
-} from './rules-format.js';
 import { onRulesStore } from './rules-store.js';
 
 const versionArgument = z
@@ -235,13 +235,17 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
           const listed = await remote.server.call((client) =>
             client.rules().list({ tenantId: remote.tenant, teamId: options.team }),
           );
-          context.stdout.write(options.json ? formatJson(listed) : formatServerRuleSetsTable(listed));
+          context.stdout.write(
+            options.json ? formatJson(listed) : paint(formatServerRuleSetsTable(listed), context.style),
+          );
           return ExitCode.ok;
         }
         const sets = await onRulesStore(options, context, (store) =>
           store.listRuleSets(options.team === undefined ? {} : { team: options.team }),
         );
-        context.stdout.write(options.json ? formatJson(sets) : formatRuleSetsTable(sets));
+        context.stdout.write(
+          options.json ? formatJson(sets) : paint(formatRuleSetsTable(sets), context.style),
+        );
         return ExitCode.ok;
       }),
     );
@@ -289,14 +293,14 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
             client.rules().diff(tenant, team, first, second),
           );
           const named = (set: typeof diffed.from) => ({ ...set, team: `${set.tenantId}/${set.team}` });
-          context.stdout.write(formatRuleSetDiff(named(diffed.from), named(diffed.to), context.style));
+          context.stdout.write(paint(formatRuleSetDiff(named(diffed.from), named(diffed.to)), context.style));
           return ExitCode.ok;
         }
         const [before, after] = await onRulesStore(options, context, (store, where) =>
           Promise.all(versions.map((version) => storedVersion(store, where, team, version))),
         );
         if (before === undefined || after === undefined) throw new Error('two versions were read');
-        context.stdout.write(formatRuleSetDiff(before, after, context.style));
+        context.stdout.write(paint(formatRuleSetDiff(before, after), context.style));
         return ExitCode.ok;
       }),
     );
@@ -358,7 +362,7 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
         context.stdout.write(
           options.json
             ? formatJson(replayReportJson(report))
-            : formatReplayReport(report, name, context.style),
+            : paint(formatReplayReport(report, name), context.style),
         );
         return report.changed.length > 0 || report.notRejudged.length > 0 ? ExitCode.changes : ExitCode.ok;
       }),

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
+import { OperatorUsageError } from '../../errors.js';
 import type { NovarchDatabaseStore } from '../../model/novarch-store.js';
 import type { SqliteStoreOptions } from '../../store/open-sqlite-store.js';
 import { parseStoreUrl, StoreUrlError } from '../../store/parse-store-url.js';
-import { OperatorUsageError } from '../operator-errors.js';
 import { resolveStorePath, STORE_ENV_VARIABLE } from '../resolve-store-path.js';
 import type { GlobalOptionsSchema, OperatorContext } from './operator-context.js';
 

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { formatKilledSession, formatSessionsTable } from '../../format/format-sessions.js';
+import { formatJson } from '../../format/format-table.js';
+import { killSessionAsOperator } from '../../operations/session-operations.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatKilledSession, formatSessionsTable } from '../format/format-sessions.js';
-import { formatJson } from '../format/format-table.js';
-import { killSessionAsOperator } from '../operations/session-operations.js';
+import { paint } from '../terminal-style.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -49,7 +50,9 @@ export function registerSessionsCommand(program: Command, run: RunCommand, conte
         const found = remote
           ? await remote.call((client) => client.listSessions(filter))
           : await onStore(options, context, (store) => store.listSessions(filter));
-        context.stdout.write(options.json ? formatJson(found) : formatSessionsTable(found, context.style));
+        context.stdout.write(
+          options.json ? formatJson(found) : paint(formatSessionsTable(found), context.style),
+        );
         return ExitCode.ok;
       }),
     );
@@ -74,7 +77,7 @@ export function registerSessionsCommand(program: Command, run: RunCommand, conte
                 location.path,
               ),
             );
-        context.stdout.write(formatKilledSession(killed, context.style));
+        context.stdout.write(paint(formatKilledSession(killed), context.style));
         return ExitCode.ok;
       }),
     );

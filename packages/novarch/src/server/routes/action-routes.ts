@@ -1,7 +1,7 @@
+import { DecisionSchema, RefusalRecordSchema, ReleaseResultSchema } from '../../wire/record-schemas.js';
+import { ProposeActionBodySchema, RefusalBodySchema } from '../../wire/request-schemas.js';
 import { notFound, ProblemError } from '../problem-error.js';
 import { defineRoute } from '../route-spec.js';
-import { DecisionSchema, RefusalRecordSchema, ReleaseResultSchema } from '../schemas/record-schemas.js';
-import { ProposeActionBodySchema, RefusalBodySchema } from '../schemas/request-schemas.js';
 import { engineFor } from '../server-services.js';
 import { SessionActionParams, SessionParams, scopedOf } from './route-helpers.js';
 

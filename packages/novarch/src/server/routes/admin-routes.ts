@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { checkOperatorName } from '../../cli/operations/governed-process.js';
 import { ALL_TENANTS, type Grant, type OperatorPrincipal, parseGrant } from '../../identity/principal.js';
-import { notFound, ProblemError } from '../problem-error.js';
-import { defineRoute } from '../route-spec.js';
+import { checkOperatorName } from '../../operations/governed-process.js';
 import {
   AgentKeyInfoSchema,
   CreatedKeySchema,
   CreatedOperatorSchema,
   OperatorTokenInfoSchema,
-} from '../schemas/identity-schemas.js';
-import { CreateKeyBodySchema, CreateOperatorBodySchema } from '../schemas/request-schemas.js';
+} from '../../wire/identity-schemas.js';
+import { CreateKeyBodySchema, CreateOperatorBodySchema } from '../../wire/request-schemas.js';
+import { notFound, ProblemError } from '../problem-error.js';
+import { defineRoute } from '../route-spec.js';
 import { IdParams, operatorOf } from './route-helpers.js';
 
 /** Whether the admin's grants cover a whole tenant, or every grant of `grant`'s reach. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { AuditEntrySchema } from '../../wire/record-schemas.js';
+import { AuditQuerySchema } from '../../wire/request-schemas.js';
 import { defineRoute } from '../route-spec.js';
-import { AuditEntrySchema } from '../schemas/record-schemas.js';
-import { AuditQuerySchema } from '../schemas/request-schemas.js';
 import { scopedOf } from './route-helpers.js';
 
 export const AUDIT_ROUTES = [

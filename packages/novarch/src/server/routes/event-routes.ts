@@ -1,7 +1,7 @@
 import { streamSSE } from 'hono/streaming';
 import { mayAccess } from '../../identity/principal.js';
+import { ServerEventSchema } from '../../wire/identity-schemas.js';
 import { defineRoute } from '../route-spec.js';
-import { ServerEventSchema } from '../schemas/identity-schemas.js';
 import type { ServerEvent } from '../server-events.js';
 import { operatorOf, requestSignal } from './route-helpers.js';
 

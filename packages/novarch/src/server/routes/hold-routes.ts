@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { decideHoldAsOperator } from '../../cli/operations/decide-hold-as-operator.js';
-import { listHoldSummaries, loadHoldDetail } from '../../cli/operations/hold-operations.js';
 import { ABORTED_HOLD_RATIONALE } from '../../engine/novarch-engine.js';
-import { defineRoute } from '../route-spec.js';
+import { decideHoldAsOperator } from '../../operations/decide-hold-as-operator.js';
+import { listHoldSummaries, loadHoldDetail } from '../../operations/hold-operations.js';
 import {
   HoldDetailSchema,
   HoldRecordSchema,
   HoldSummarySchema,
   OperatorDecisionResultSchema,
-} from '../schemas/record-schemas.js';
-import { DecisionBodySchema, HoldsQuerySchema, WaitBodySchema } from '../schemas/request-schemas.js';
+} from '../../wire/record-schemas.js';
+import { DecisionBodySchema, HoldsQuerySchema, WaitBodySchema } from '../../wire/request-schemas.js';
+import { defineRoute } from '../route-spec.js';
 import { waitForHold } from '../wait-for-hold.js';
 import { HoldParams, operatorOf, requestSignal, SERVER_STORE_LABEL, scopedOf } from './route-helpers.js';
 

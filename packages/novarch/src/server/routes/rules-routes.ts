@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { formatRuleSetDiff } from '../../cli/commands/rules-format.js';
-import { PLAIN_STYLE } from '../../cli/terminal-style.js';
 import { RulesError } from '../../errors.js';
+import { formatRuleSetDiff } from '../../format/rules-format.js';
+import { plainText } from '../../format/styled-text.js';
 import { mayAccess, type OperatorPrincipal } from '../../identity/principal.js';
 import type { RuleSetStore } from '../../model/novarch-store.js';
 import type { StoredRuleSet, StoredRuleSetSummary } from '../../model/stored-rule-set.js';
 import { pushRules } from '../../rules/stored-rules.js';
-import { ProblemError } from '../problem-error.js';
-import { defineRoute, type RouteRequest } from '../route-spec.js';
 import {
   RuleSetDiffSchema,
   RuleSetPushAnswerSchema,
   RuleSetSummarySchema,
   RuleSetVersionSchema,
-} from '../schemas/rules-schemas.js';
+} from '../../wire/rules-schemas.js';
+import { ProblemError } from '../problem-error.js';
+import { defineRoute, type RouteRequest } from '../route-spec.js';
 import { parseTenantTeamKey, tenantRuleSets } from '../server-rules.js';
 import { operatorOf } from './route-helpers.js';
 
@@ -203,7 +203,7 @@ export const RULES_ROUTES = [
       return {
         from: version(tenantId, from),
         to: version(tenantId, to),
-        diff: formatRuleSetDiff(from, to, PLAIN_STYLE),
+        diff: plainText(formatRuleSetDiff(from, to)),
       };
     },
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { PrincipalSchema } from '../../wire/identity-schemas.js';
 import { buildOpenApiDocument } from '../build-openapi-document.js';
 import { defineRoute, type RouteSpec } from '../route-spec.js';
-import { PrincipalSchema } from '../schemas/identity-schemas.js';
 import { ACTION_ROUTES } from './action-routes.js';
 import { ADMIN_ROUTES } from './admin-routes.js';
 import { AUDIT_ROUTES } from './audit-routes.js';

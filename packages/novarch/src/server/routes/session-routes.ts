@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { killSessionAsOperator } from '../../cli/operations/session-operations.js';
 import type { AgentPrincipal } from '../../identity/principal.js';
-import { ProblemError } from '../problem-error.js';
-import { defineRoute } from '../route-spec.js';
-import { EvidenceRecordSchema, OpenedSessionSchema, SessionRecordSchema } from '../schemas/record-schemas.js';
+import { killSessionAsOperator } from '../../operations/session-operations.js';
+import { EvidenceRecordSchema, OpenedSessionSchema, SessionRecordSchema } from '../../wire/record-schemas.js';
 import {
   EvidenceBodySchema,
   KillBodySchema,
   LatchBodySchema,
   OpenSessionBodySchema,
   SessionsQuerySchema,
-} from '../schemas/request-schemas.js';
+} from '../../wire/request-schemas.js';
+import { ProblemError } from '../problem-error.js';
+import { defineRoute } from '../route-spec.js';
 import { engineFor } from '../server-services.js';
 import { agentOf, operatorOf, SERVER_STORE_LABEL, SessionParams, scopedOf } from './route-helpers.js';
 

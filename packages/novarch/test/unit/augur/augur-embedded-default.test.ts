@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { resetEmbeddedEngine } from '../../../src/augur/augur-session.js';
+import { resetEmbeddedEngine } from '../../../src/augur/choose-engine.js';
 import { type EmbeddedEngine, openEmbeddedEngine } from '../../../src/augur/open-embedded-engine.js';
 import { augur, NovarchConfigError, NovarchToolGovernor, openSqliteStore } from '../../../src/index.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditRows } from '../../../src/cli/operations/audit-rows.js';
+import { auditRows } from '../../../src/operations/audit-rows.js';
 import { action, auditEntry, checkedInHold, deniedHold, session } from './cli-fixtures.js';
 
 describe('auditRows', () => {

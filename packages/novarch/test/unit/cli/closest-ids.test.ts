@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestIds, unknownIdMessage } from '../../../src/cli/closest-ids.js';
+import { closestIds, unknownIdMessage } from '../../../src/operations/closest-ids.js';
 
 describe('closestIds', () => {
   it('returns the nearest ids by edit distance, nearest first, at most three', () => {

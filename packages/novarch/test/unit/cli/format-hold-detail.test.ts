@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecidedHold, formatHoldDetail } from '../../../src/cli/format/format-hold-detail.js';
+import { createStyle } from '../../../src/cli/terminal-style.js';
+import * as holdDetail from '../../../src/format/format-hold-detail.js';
 import {
   action,
   checkedInHold,
@@ -10,6 +11,10 @@ import {
   session,
   verdict,
 } from './cli-fixtures.js';
+import { printed } from './printed.js';
+
+const formatHoldDetail = printed(holdDetail.formatHoldDetail);
+const formatDecidedHold = printed(holdDetail.formatDecidedHold);
 
 describe('formatHoldDetail', () => {
   it('shows the hold, session, action, verdict citations and the cited evidence', () => {
@@ -120,6 +125,17 @@ describe('formatHoldDetail: is anything waiting on a pending hold?', () => {
   waiter     pid 4242 on agent-7, last check-in 2026-03-01T10:00:40.000Z
   decided    2026-03-01T10:01:00.000Z by bob
   rationale  not a double charge`);
+  });
+});
+
+describe('formatHoldDetail on a colour terminal', () => {
+  /** Before styled lines, the status was painted and then neutralised: `\x1b[31mdenied…` literally. */
+  it('colours the status and verdict without escaping its own colour codes', () => {
+    const colours = createStyle({ isTTY: true }, {});
+    const text = formatHoldDetail({ hold: deniedHold, verdict, citedEvidence: [] }, colours);
+    expect(text).toContain('  status     \u001b[31mdenied\u001b[39m\n');
+    expect(text).toContain('\u001b[1mHold\u001b[22m hold_1\n');
+    expect(text).not.toContain('\\x1b');
   });
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatAuditTable } from '../../../src/cli/format/format-audit.js';
-import { formatHoldsTable } from '../../../src/cli/format/format-holds.js';
-import { formatKilledSession, formatSessionsTable } from '../../../src/cli/format/format-sessions.js';
-import { formatJson, formatTable } from '../../../src/cli/format/format-table.js';
 import { createStyle } from '../../../src/cli/terminal-style.js';
+import * as audit from '../../../src/format/format-audit.js';
+import * as holds from '../../../src/format/format-holds.js';
+import * as sessions from '../../../src/format/format-sessions.js';
+import * as table from '../../../src/format/format-table.js';
 import {
   action,
   auditEntry,
@@ -13,6 +13,14 @@ import {
   pendingHold,
   session,
 } from './cli-fixtures.js';
+import { printed } from './printed.js';
+
+const formatAuditTable = printed(audit.formatAuditTable);
+const formatHoldsTable = printed(holds.formatHoldsTable);
+const formatKilledSession = printed(sessions.formatKilledSession);
+const formatSessionsTable = printed(sessions.formatSessionsTable);
+const formatTable = printed(table.formatTable);
+const { formatJson } = table;
 
 const colours = createStyle({ isTTY: true }, {});
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOperatorName } from '../../../src/cli/operations/governed-process.js';
+import { checkOperatorName } from '../../../src/operations/governed-process.js';
 
 describe('reserved operator names', () => {
   it.each(['novarch', 'Novarch', ' judge ', 'ｎｏｖａｒｃｈ', 'novarch:timeout'])('refuses %j', (name) => {

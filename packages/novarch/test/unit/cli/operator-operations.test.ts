@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode, exitCodeFor } from '../../../src/cli/exit-codes.js';
-import { decideHoldAsOperator } from '../../../src/cli/operations/decide-hold-as-operator.js';
-import { listHoldSummaries, loadHoldDetail } from '../../../src/cli/operations/hold-operations.js';
-import { killSessionAsOperator } from '../../../src/cli/operations/session-operations.js';
-import { OperationRefusedError, OperatorUsageError } from '../../../src/cli/operator-errors.js';
+import { OperationRefusedError, OperatorUsageError } from '../../../src/errors.js';
 import { NovarchConfigError, NovarchStoreError, openSqliteStore } from '../../../src/index.js';
 import { WAITER_STALE_AFTER_MS } from '../../../src/model/hold-state.js';
+import { decideHoldAsOperator } from '../../../src/operations/decide-hold-as-operator.js';
+import { listHoldSummaries, loadHoldDetail } from '../../../src/operations/hold-operations.js';
+import { killSessionAsOperator } from '../../../src/operations/session-operations.js';
 import { createPendingHold } from '../../store/conformance-context.js';
 import { createTempStoreFiles } from '../../store/temp-store-file.js';
 

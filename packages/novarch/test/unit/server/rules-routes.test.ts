@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rulesContentHash } from '../../../src/model/rules-content-hash.js';
 import { pushRules } from '../../../src/rules/stored-rules.js';
-import { DecisionSchema, SessionRecordSchema } from '../../../src/server/schemas/record-schemas.js';
-import { RuleSetDiffSchema, RuleSetSummarySchema } from '../../../src/server/schemas/rules-schemas.js';
+import { DecisionSchema, SessionRecordSchema } from '../../../src/wire/record-schemas.js';
+import { RuleSetDiffSchema, RuleSetSummarySchema } from '../../../src/wire/rules-schemas.js';
 import { createServerWorld, lookupEvidence, refundProposal, type ServerWorld } from './server-fixture.js';
 
 // The rules routes: an admin pushes a tenant's team rules as YAML and reads them back; the

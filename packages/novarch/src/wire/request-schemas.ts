@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDENTITY_NAME, OPERATOR_ROLES } from '../../identity/principal.js';
+import { IDENTITY_NAME, OPERATOR_ROLES } from '../identity/principal.js';
 import {
   ActionContextSchema,
   CitationsSchema,

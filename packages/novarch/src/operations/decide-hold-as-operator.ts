@@ -1,7 +1,7 @@
-import { pendingHoldState } from '../../model/hold-state.js';
-import type { NovarchStore } from '../../model/novarch-store.js';
-import type { HoldRecord } from '../../model/records.js';
-import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js';
+import { OperationRefusedError, OperatorUsageError } from '../errors.js';
+import { pendingHoldState } from '../model/hold-state.js';
+import type { NovarchStore } from '../model/novarch-store.js';
+import type { HoldRecord } from '../model/records.js';
 import { asSentence, sinceLastCheckIn, whyNothingWaits } from './describe-hold-state.js';
 import { requireHold } from './hold-operations.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { GOVERNED_SESSION_ENV } from '../../gate/governed-environment.js';
-import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js';
+import { OperationRefusedError, OperatorUsageError } from '../errors.js';
+import { GOVERNED_SESSION_ENV } from '../gate/governed-environment.js';
 
 /**
  * Names an operator may not take: the identities Novarch itself decides under (`novarch` closes

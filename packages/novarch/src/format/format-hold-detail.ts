@@ -1,34 +1,41 @@
 import type { OperatorDecisionResult } from '../operations/decide-hold-as-operator.js';
 import { describeWaiter, explainHoldState, holdStatusLabel } from '../operations/describe-hold-state.js';
 import type { HoldDetail } from '../operations/hold-operations.js';
-import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { formatInlineJson } from './format-table.js';
 import { agentText, neutralise } from './neutralise-text.js';
-import { paintStatus } from './paint-status.js';
+import { statusTone } from './status-tone.js';
+import { line, type Span, type StyledLine, type StyledText, span } from './styled-text.js';
 
 const KEY_WIDTH = 11;
 
 /** `  key        value` lines, skipping absent values; each value on one line, escapes neutralised. */
-function fields(entries: ReadonlyArray<readonly [string, string | undefined]>): string[] {
-  return entries.flatMap(([key, value]) =>
-    value === undefined ? [] : [`  ${key.padEnd(KEY_WIDTH)}${neutralise(value)}`],
-  );
+function fields(entries: ReadonlyArray<readonly [string, string | Span | undefined]>): StyledLine[] {
+  return entries.flatMap(([key, value]) => {
+    if (value === undefined) return [];
+    const shown = typeof value === 'string' ? neutralise(value) : span(neutralise(value.text), value.tone);
+    return [line(`  ${key.padEnd(KEY_WIDTH)}`, shown)];
+  });
 }
 
 /** Fields whose value the agent wrote: labelled `(agent)` (and neutralised like every value). */
-function agentFields(entries: ReadonlyArray<readonly [string, string | undefined]>): string[] {
+function agentFields(entries: ReadonlyArray<readonly [string, string | undefined]>): StyledLine[] {
   return entries.flatMap(([key, value]) =>
-    value === undefined ? [] : [`  ${key.padEnd(KEY_WIDTH)}${agentText(value)}`],
+    value === undefined ? [] : [line(`  ${key.padEnd(KEY_WIDTH)}${agentText(value)}`)],
   );
 }
 
+/** A status, verdict kind or kill marker in its tone. */
+function toned(text: string): Span {
+  return span(text, statusTone(text));
+}
+
 /** `novarch holds show` for humans: the hold, its session, action, verdict and cited evidence. */
-export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE): string {
+export function formatHoldDetail(detail: HoldDetail): StyledText {
   const { hold, state, session, action, verdict, citedEvidence } = detail;
-  const lines = [
-    `${style.bold('Hold')} ${hold.id}`,
+  const lines: StyledLine[] = [
+    line(span('Hold', 'bold'), ` ${hold.id}`),
     ...fields([
-      ['status', paintStatus(style, holdStatusLabel(hold, state))],
+      ['status', toned(holdStatusLabel(hold, state))],
       ['created', hold.createdAt],
       ['deadline', hold.deadline],
       ['waiter', hold.waiter === undefined && state === undefined ? undefined : describeWaiter(hold)],
@@ -36,8 +43,8 @@ export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE)
       ['decided', hold.decidedAt === undefined ? undefined : `${hold.decidedAt} by ${hold.decidedBy ?? '?'}`],
       ['rationale', hold.rationale],
     ]),
-    '',
-    `${style.bold('Session')} ${hold.sessionId}${session === undefined ? ' (not stored)' : ''}`,
+    line(),
+    line(span('Session', 'bold'), ` ${hold.sessionId}${session === undefined ? ' (not stored)' : ''}`),
     ...(session === undefined
       ? []
       : fields([
@@ -50,8 +57,8 @@ export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE)
             session.killedAt === undefined ? undefined : `${session.killedAt}: ${session.killReason}`,
           ],
         ])),
-    '',
-    `${style.bold('Action')} ${hold.actionId}${action === undefined ? ' (not stored)' : ''}`,
+    line(),
+    line(span('Action', 'bold'), ` ${hold.actionId}${action === undefined ? ' (not stored)' : ''}`),
     ...(action === undefined
       ? []
       : [
@@ -66,17 +73,17 @@ export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE)
             ['input', formatInlineJson(action.input)],
             ['reasoning', action.reasoning ?? '(none given)'],
           ]),
-          '  (agent): written by the agent or built from its tool input, not by Novarch or an operator',
+          line('  (agent): written by the agent or built from its tool input, not by Novarch or an operator'),
         ]),
-    '',
+    line(),
   ];
   if (verdict === undefined) {
-    lines.push(`${style.bold('Verdict')} none stored`);
+    lines.push(line(span('Verdict', 'bold'), ' none stored'));
   } else {
     const { kind, citations } = verdict.verdict;
     const cited = new Set(citedEvidence.map((record) => record.id));
     lines.push(
-      `${style.bold('Verdict')} ${paintStatus(style, kind)} (${verdict.source}, ${verdict.decidedAt})`,
+      line(span('Verdict', 'bold'), ' ', toned(kind), ` (${verdict.source}, ${verdict.decidedAt})`),
       ...fields([
         ['rules', citations.ruleIds.join(', ') || '(none)'],
         [
@@ -89,17 +96,19 @@ export function formatHoldDetail(detail: HoldDetail, style: Style = PLAIN_STYLE)
     );
   }
   if (citedEvidence.length > 0) {
-    lines.push('', style.bold('Cited evidence'));
+    lines.push(line(), line(span('Cited evidence', 'bold')));
     for (const evidence of citedEvidence) {
       const failed = evidence.isError ? ' (error)' : '';
       lines.push(
-        `  ${neutralise(evidence.id)}  ${neutralise(evidence.toolName)}${failed}  ${evidence.finishedAt}`,
-        `    input   (agent) ${formatInlineJson(evidence.input)}`,
-        `    output  (tool) ${formatInlineJson(evidence.output)}`,
+        line(
+          `  ${neutralise(evidence.id)}  ${neutralise(evidence.toolName)}${failed}  ${evidence.finishedAt}`,
+        ),
+        line(`    input   (agent) ${formatInlineJson(evidence.input)}`),
+        line(`    output  (tool) ${formatInlineJson(evidence.output)}`),
       );
     }
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 const OUTCOME: Record<'approved' | 'denied' | 'skipped', string> = {
@@ -114,13 +123,14 @@ const FORCED_OUTCOME =
   'If the write is still wanted, the agent must retry the action.';
 
 /** The decision, as `novarch holds approve|deny|skip` confirms it. */
-export function formatDecidedHold(
-  { hold, forced }: OperatorDecisionResult,
-  style: Style = PLAIN_STYLE,
-): string {
+export function formatDecidedHold({ hold, forced }: OperatorDecisionResult): StyledText {
   const status = hold.status === 'pending' || hold.status === 'timed_out' ? undefined : hold.status;
   const why = hold.rationale === undefined ? '' : `: ${neutralise(hold.rationale)}`;
-  const first = `Hold ${hold.id} ${paintStatus(style, hold.status)} by ${neutralise(hold.decidedBy ?? '?')}${why}`;
+  const first = line(
+    `Hold ${hold.id} `,
+    toned(hold.status),
+    ` by ${neutralise(hold.decidedBy ?? '?')}${why}`,
+  );
   const outcome = forced !== undefined ? FORCED_OUTCOME : status === undefined ? undefined : OUTCOME[status];
-  return `${first}\n${outcome === undefined ? '' : `${outcome}\n`}`;
+  return outcome === undefined ? [first] : [first, line(outcome)];
 }

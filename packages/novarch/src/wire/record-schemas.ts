@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PENDING_HOLD_STATES } from '../../model/hold-state.js';
-import { HOLD_SCHEMA_VERSION } from '../../model/records.js';
+import { PENDING_HOLD_STATES } from '../model/hold-state.js';
+import { HOLD_SCHEMA_VERSION } from '../model/records.js';
 
 // The records of `model/records.ts` as they cross HTTP. The server's responses are validated
 // against them by the OpenAPI test, and the remote engine and the operator CLI parse every

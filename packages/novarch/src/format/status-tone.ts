@@ -1,18 +1,18 @@
-import type { Style } from '../terminal-style.js';
+import type { Tone } from './styled-text.js';
 
 /**
- * Colours a hold status, verdict kind or kill marker: green goes on, yellow waits, red stops (a
+ * The tone of a hold status, verdict kind or kill marker: green goes on, yellow waits, red stops (a
  * pending hold nothing waits on is red: no decision will run it).
  */
-export function paintStatus(style: Style, text: string): string {
+export function statusTone(text: string): Tone | undefined {
   switch (text.trim()) {
     case 'approved':
     case 'pass':
-      return style.green(text);
+      return 'green';
     case 'pending':
     case 'pending (waiting)':
     case 'hold':
-      return style.yellow(text);
+      return 'yellow';
     case 'pending (abandoned)':
     case 'pending (expired)':
     case 'denied':
@@ -20,8 +20,8 @@ export function paintStatus(style: Style, text: string): string {
     case 'timed_out':
     case 'kill':
     case 'killed':
-      return style.red(text);
+      return 'red';
     default:
-      return text;
+      return undefined;
   }
 }

@@ -1,5 +1,5 @@
-import { type PendingHoldState, pendingHoldState } from '../../model/hold-state.js';
-import type { AuditEntry } from '../../model/novarch-store.js';
+import { type PendingHoldState, pendingHoldState } from '../model/hold-state.js';
+import type { AuditEntry } from '../model/novarch-store.js';
 
 /** An audit entry as `novarch audit` shows it: with its hold's state at `now` when pending. */
 export interface AuditRow extends AuditEntry {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OPERATOR_ROLES } from '../../identity/principal.js';
+import { OPERATOR_ROLES } from '../identity/principal.js';
 import { HoldRecordSchema } from './record-schemas.js';
 
 export const GrantSchema = z.object({ tenantId: z.string(), teamId: z.string().optional() });

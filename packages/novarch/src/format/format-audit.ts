@@ -1,20 +1,20 @@
 import type { AuditRow } from '../operations/audit-rows.js';
 import { holdStatusLabel } from '../operations/describe-hold-state.js';
-import { PLAIN_STYLE, type Style } from '../terminal-style.js';
 import { cell, formatTable } from './format-table.js';
-import { paintStatus } from './paint-status.js';
+import { statusTone } from './status-tone.js';
+import { plainLines, type StyledText } from './styled-text.js';
 
 const HEADERS = ['TIME', 'SESSION', 'AGENT', 'ACTION', 'RECORD', 'VERDICT', 'RULES', 'HOLD'];
 /** RECORD comes from the agent's tool input: the table says so under it. */
-export const AUDIT_AGENT_NOTE = '(RECORD is written by the agent)\n';
-const PAINTED_COLUMNS = new Set([5, 7]);
+export const AUDIT_AGENT_NOTE = '(RECORD is written by the agent)';
+const TONED_COLUMNS = new Set([5, 7]);
 
 /**
  * `novarch audit` for humans: one line per action, oldest first. A pending hold says whether an
  * agent waits on it, as in `holds list`: `pending (waiting|abandoned|expired)`.
  */
-export function formatAuditTable(entries: readonly AuditRow[], style: Style = PLAIN_STYLE): string {
-  if (entries.length === 0) return 'No actions found.\n';
+export function formatAuditTable(entries: readonly AuditRow[]): StyledText {
+  if (entries.length === 0) return plainLines('No actions found.');
   const rows = entries.map(({ action, session, verdict, hold, holdState }) => [
     action.createdAt,
     session.id,
@@ -25,8 +25,8 @@ export function formatAuditTable(entries: readonly AuditRow[], style: Style = PL
     cell(verdict?.verdict.citations.ruleIds.join(',')),
     cell(hold && holdStatusLabel(hold, holdState)),
   ]);
-  const table = formatTable(HEADERS, rows, (column, text, padded) =>
-    PAINTED_COLUMNS.has(column) ? padded.replace(text, paintStatus(style, text)) : padded,
+  const table = formatTable(HEADERS, rows, (column, text) =>
+    TONED_COLUMNS.has(column) ? statusTone(text) : undefined,
   );
-  return `${table}${AUDIT_AGENT_NOTE}`;
+  return [...table, ...plainLines(AUDIT_AGENT_NOTE)];
 }

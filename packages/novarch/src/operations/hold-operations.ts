@@ -1,5 +1,6 @@
-import { isPendingHoldState, type PendingHoldState, pendingHoldState } from '../../model/hold-state.js';
-import type { AuditEntry, NovarchStore } from '../../model/novarch-store.js';
+import { OperatorUsageError } from '../errors.js';
+import { isPendingHoldState, type PendingHoldState, pendingHoldState } from '../model/hold-state.js';
+import type { AuditEntry, NovarchStore } from '../model/novarch-store.js';
 import type {
   ActionRecord,
   EvidenceRecord,
@@ -7,9 +8,8 @@ import type {
   HoldStatus,
   SessionRecord,
   VerdictRecord,
-} from '../../model/records.js';
-import { unknownIdMessage } from '../closest-ids.js';
-import { OperatorUsageError } from '../operator-errors.js';
+} from '../model/records.js';
+import { unknownIdMessage } from './closest-ids.js';
 
 /** A hold with the action it holds, as `novarch holds list` shows it. */
 export interface HoldSummary {

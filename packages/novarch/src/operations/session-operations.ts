@@ -1,7 +1,7 @@
-import type { NovarchStore } from '../../model/novarch-store.js';
-import type { SessionRecord } from '../../model/records.js';
-import { unknownIdMessage } from '../closest-ids.js';
-import { OperationRefusedError, OperatorUsageError } from '../operator-errors.js';
+import { OperationRefusedError, OperatorUsageError } from '../errors.js';
+import type { NovarchStore } from '../model/novarch-store.js';
+import type { SessionRecord } from '../model/records.js';
+import { unknownIdMessage } from './closest-ids.js';
 
 /** What an operator asks of `novarch sessions kill`. */
 export interface OperatorKill {

@@ -1,11 +1,11 @@
-import type { Citations, RuleSetReference } from '../../model/records.js';
-import type { StoredRuleSet, StoredRuleSetSummary } from '../../model/stored-rule-set.js';
-import { type DiffLine, diffLines } from '../../rules/diff-lines.js';
-import type { ReplayedDecision, ReplayReport } from '../../rules/replay/replay-rules.js';
-import { NOT_REJUDGED_LLM } from '../../rules/replay/replay-rules.js';
-import { formatTable } from '../format/format-table.js';
-import { agentText, neutralise } from '../format/neutralise-text.js';
-import type { Style } from '../terminal-style.js';
+import type { Citations, RuleSetReference } from '../model/records.js';
+import type { StoredRuleSet, StoredRuleSetSummary } from '../model/stored-rule-set.js';
+import { type DiffLine, diffLines } from '../rules/diff-lines.js';
+import type { ReplayedDecision, ReplayReport } from '../rules/replay/replay-rules.js';
+import { NOT_REJUDGED_LLM } from '../rules/replay/replay-rules.js';
+import { formatTable } from './format-table.js';
+import { agentText, neutralise } from './neutralise-text.js';
+import { line, plainLines, type StyledLine, type StyledText, span } from './styled-text.js';
 
 /** A content hash as tables show it: `sha256:` and its first 12 hex digits. */
 export function shortHash(hash: string): string {
@@ -13,8 +13,9 @@ export function shortHash(hash: string): string {
 }
 
 /** `novarch rules list`. */
-export function formatRuleSetsTable(sets: readonly StoredRuleSetSummary[]): string {
-  if (sets.length === 0) return 'No rules pushed yet (push a rules file with `novarch rules push FILE`).\n';
+export function formatRuleSetsTable(sets: readonly StoredRuleSetSummary[]): StyledText {
+  if (sets.length === 0)
+    return plainLines('No rules pushed yet (push a rules file with `novarch rules push FILE`).');
   return formatTable(
     ['TEAM', 'VERSION', 'CONTENT HASH', 'PUSHED', 'BY'],
     sets.map((set) => [set.team, `v${set.version}`, shortHash(set.contentHash), set.pushedAt, set.pushedBy]),
@@ -24,9 +25,11 @@ export function formatRuleSetsTable(sets: readonly StoredRuleSetSummary[]): stri
 /** `novarch rules list --server`: the versions of the tenants' teams the admin token sees. */
 export function formatServerRuleSetsTable(
   sets: readonly (StoredRuleSetSummary & { tenantId: string })[],
-): string {
+): StyledText {
   if (sets.length === 0)
-    return 'No rules pushed to this server yet (push a rules file with `novarch rules push FILE --server URL --tenant TENANT`).\n';
+    return plainLines(
+      'No rules pushed to this server yet (push a rules file with `novarch rules push FILE --server URL --tenant TENANT`).',
+    );
   return formatTable(
     ['TENANT', 'TEAM', 'VERSION', 'CONTENT HASH', 'PUSHED', 'BY'],
     sets.map((set) => [
@@ -73,21 +76,20 @@ function hunkHeader(hunk: readonly DiffLine[]): string {
 }
 
 /** `novarch rules diff`: a unified line diff of two stored versions (three lines of context). */
-export function formatRuleSetDiff(before: StoredRuleSet, after: StoredRuleSet, style: Style): string {
-  const lines = diffLines(before.content, after.content);
-  const header = `--- ${describeStored(before)}\n+++ ${describeStored(after)}\n`;
-  const groups = hunks(lines);
-  if (groups.length === 0) return `${header}(the two versions have the same content)\n`;
-  const body = groups.map((hunk) => {
-    const rows = hunk.map((line) => {
-      const text = neutralise(line.text);
-      if (line.kind === 'removed') return style.red(`-${text}`);
-      if (line.kind === 'added') return style.green(`+${text}`);
-      return ` ${text}`;
-    });
-    return [style.dim(hunkHeader(hunk)), ...rows].join('\n');
-  });
-  return `${header}${body.join('\n')}\n`;
+export function formatRuleSetDiff(before: StoredRuleSet, after: StoredRuleSet): StyledText {
+  const header = [line(`--- ${describeStored(before)}`), line(`+++ ${describeStored(after)}`)];
+  const groups = hunks(diffLines(before.content, after.content));
+  if (groups.length === 0) return [...header, line('(the two versions have the same content)')];
+  const body = groups.flatMap((hunk) => [
+    line(span(hunkHeader(hunk), 'dim')),
+    ...hunk.map((diffed): StyledLine => {
+      const text = neutralise(diffed.text);
+      if (diffed.kind === 'removed') return line(span(`-${text}`, 'red'));
+      if (diffed.kind === 'added') return line(span(`+${text}`, 'green'));
+      return line(` ${text}`);
+    }),
+  ]);
+  return [...header, ...body];
 }
 
 function describeRuleSet(reference: RuleSetReference, file: string | undefined): string {
@@ -95,45 +97,58 @@ function describeRuleSet(reference: RuleSetReference, file: string | undefined):
   return `${version} ${shortHash(reference.contentHash)}`;
 }
 
-/** A verdict's kind, cited rules (with versions) and the rule sets it was judged by. */
-function describeVerdict(kind: string, citations: Citations, file?: string): string {
+/** A verdict's kind, cited rules (with versions) and the rule sets it was judged by; then its rationale. */
+function describeVerdict(kind: string, citations: Citations, file?: string): [string, string] {
   const rules =
     citations.rules !== undefined && citations.rules.length > 0
       ? citations.rules.map((rule) => `${rule.id} v${rule.version}`).join(', ')
       : citations.ruleIds.join(', ');
   const sets = (citations.ruleSets ?? []).map((set) => describeRuleSet(set, file));
   const by = sets.length > 0 ? sets.join(', ') : 'rule set not recorded';
-  return `${kind.padEnd(4)}  rules [${rules || 'none'}]  by ${by}\n      ${neutralise(citations.rationale)}`;
+  return [
+    `${kind.padEnd(4)}  rules [${rules || 'none'}]  by ${by}`,
+    `      ${neutralise(citations.rationale)}`,
+  ];
 }
 
-function describeDecision(decision: ReplayedDecision, file: string, style: Style): string {
+function describeDecision(decision: ReplayedDecision, file: string): StyledLine[] {
   const { entry, before, after } = decision;
   const context = entry.action.context;
   const head = `${entry.action.createdAt}  ${entry.action.id}  session ${entry.session.id}  agent ${neutralise(entry.session.agentId)}  ${neutralise(entry.action.actionType)} ${agentText(context.recordId)}: ${agentText(context.summary)}`;
+  const [was, wasWhy] = describeVerdict(before.verdict.kind, before.verdict.citations);
+  const [now, nowWhy] = describeVerdict(after.kind, after.citations, file);
   return [
-    head,
-    `  was ${describeVerdict(before.verdict.kind, before.verdict.citations)}`,
-    `  now ${style.bold(describeVerdict(after.kind, after.citations, file))}`,
-  ].join('\n');
+    line(head),
+    line(`  was ${was}`),
+    line(wasWhy),
+    line('  now ', span(now, 'bold')),
+    line(span(nowWhy, 'bold')),
+  ];
 }
 
 /** `novarch rules test`: every decision that would change, then those not re-judged, then the counts. */
-export function formatReplayReport(report: ReplayReport, file: string, style: Style): string {
+export function formatReplayReport(report: ReplayReport, file: string): StyledText {
   const since = report.since === undefined ? '' : ` since ${report.since}`;
-  const lines = [
-    `Re-judged ${report.judged} decision${report.judged === 1 ? '' : 's'} of ${report.sessions} session${report.sessions === 1 ? '' : 's'} of team ${neutralise(report.team)}${since} under ${neutralise(file)}:`,
-    `  ${report.changed.length} would change, ${report.notRejudged.length} ${NOT_REJUDGED_LLM}, ${report.unchanged} unchanged` +
-      (report.skipped > 0 ? `, ${report.skipped} without a judge verdict (refused by the gate) skipped` : ''),
+  const lines: StyledLine[] = [
+    line(
+      `Re-judged ${report.judged} decision${report.judged === 1 ? '' : 's'} of ${report.sessions} session${report.sessions === 1 ? '' : 's'} of team ${neutralise(report.team)}${since} under ${neutralise(file)}:`,
+    ),
+    line(
+      `  ${report.changed.length} would change, ${report.notRejudged.length} ${NOT_REJUDGED_LLM}, ${report.unchanged} unchanged` +
+        (report.skipped > 0
+          ? `, ${report.skipped} without a judge verdict (refused by the gate) skipped`
+          : ''),
+    ),
   ];
   if (report.changed.length > 0) {
-    lines.push('', style.bold('Would change:'));
-    for (const decision of report.changed) lines.push(describeDecision(decision, file, style));
+    lines.push(line(), line(span('Would change:', 'bold')));
+    for (const decision of report.changed) lines.push(...describeDecision(decision, file));
   }
   if (report.notRejudged.length > 0) {
-    lines.push('', style.bold(`Not re-judged (LLM rule; pass --with-judge):`));
-    for (const decision of report.notRejudged) lines.push(describeDecision(decision, file, style));
+    lines.push(line(), line(span('Not re-judged (LLM rule; pass --with-judge):', 'bold')));
+    for (const decision of report.notRejudged) lines.push(...describeDecision(decision, file));
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /** The replay report as `--json` prints it. */

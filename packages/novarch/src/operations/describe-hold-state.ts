@@ -1,5 +1,5 @@
-import { type PendingHoldState, WAITER_CHECK_IN_INTERVAL_MS } from '../../model/hold-state.js';
-import type { HoldRecord } from '../../model/records.js';
+import { type PendingHoldState, WAITER_CHECK_IN_INTERVAL_MS } from '../model/hold-state.js';
+import type { HoldRecord } from '../model/records.js';
 
 // The words for whether anything waits on a pending hold, shared by `holds show` and the
 // refusals of `holds approve|deny|skip`.

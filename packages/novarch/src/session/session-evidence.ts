@@ -1,4 +1,4 @@
-import type { ActiveSession } from './augur-session.js';
+import type { ActiveSession } from './active-session.js';
 
 /** Why a session's evidence is incomplete, per in-process session (the gate keeps its own too). */
 const lost = new WeakMap<ActiveSession, string>();
