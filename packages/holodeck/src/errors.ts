@@ -1,5 +1,5 @@
 import { type FileIssue, formatFileIssue } from 'yaml-diagnostics';
-import type { ExecutionResult } from './backends/contract/index.js';
+import type { ExecutionResult } from './execution-result.js';
 
 /**
  * Every error HoloDeck raises on purpose derives from HoloDeckError. User-caused errors
@@ -62,10 +62,19 @@ export class AgentSessionError extends HoloDeckError {
    * knows it: a run stopped by a timeout or Ctrl+C still spent tokens, and its report says so.
    */
   readonly partial: ExecutionResult | undefined;
+  /**
+   * Where it failed: `spawn` before the session started (the process did not come up: safe to
+   * retry), `run` after (it may have had side effects: never repeated). Default `run`.
+   */
+  readonly phase: 'spawn' | 'run';
 
-  constructor(message: string, options?: { cause?: unknown; partial?: ExecutionResult }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown; partial?: ExecutionResult; phase?: 'spawn' | 'run' },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.partial = options?.partial;
+    this.phase = options?.phase ?? 'run';
   }
 }
 

@@ -24,7 +24,8 @@ import { SessionLock } from './session-lock.js';
 function abortedError(signal: AbortSignal): AgentSessionError {
   const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return new AgentSessionError(`the run was stopped: ${reason}`, {
-    cause: { started: true, error: signal.reason },
+    cause: signal.reason,
+    phase: 'run',
   });
 }
 

@@ -344,7 +344,10 @@ export class ClaudeSession implements AgentSession {
     this.failure ??=
       error instanceof AgentSessionError
         ? error
-        : new AgentSessionError(`${describeExit(this.handle)}${detail}`, { cause: { started, error } });
+        : new AgentSessionError(`${describeExit(this.handle)}${detail}`, {
+            cause: error,
+            phase: started ? 'run' : 'spawn',
+          });
     const turn = this.current;
     if (turn) {
       turn.events.push({ type: 'error', message: this.failure.message });

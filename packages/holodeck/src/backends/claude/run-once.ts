@@ -30,7 +30,8 @@ export function renderPrompt(message: string, context: readonly ConversationMess
 function abortedError(signal: AbortSignal, partial?: ExecutionResult): AgentSessionError {
   const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return new AgentSessionError(`the run was stopped: ${reason}`, {
-    cause: { started: true, error: signal.reason },
+    cause: signal.reason,
+    phase: 'run',
     ...(partial
       ? { partial: { ...partial, is_error: true, error_reason: `the run was stopped: ${reason}` } }
       : {}),
@@ -178,7 +179,7 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
     const started = accumulator.state.sessionId !== undefined;
     throw new AgentSessionError(
       `${describeExit(handle)}${error instanceof Error && !handle.exited ? ` (${error.message})` : ''}`,
-      { cause: { started, error } },
+      { cause: error, phase: started ? 'run' : 'spawn' },
     );
   } finally {
     startupTurn?.();

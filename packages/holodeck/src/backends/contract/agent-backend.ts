@@ -1,7 +1,7 @@
+import type { ExecutionResult } from '../../execution-result.js';
 import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
-import type { ExecutionResult } from './execution-result.js';
 import type { BackendWarning } from './session-event.js';
 
 /** A prior message handed to `invokeOnce` as conversation context. */

@@ -1,4 +1,14 @@
 export type {
+  ExecutionResult,
+  GovernanceRefusal,
+  GovernanceSummary,
+  GovernanceVerdict,
+  TokenUsage,
+  ToolCall,
+  ToolResult,
+} from '../../execution-result.js';
+export { emptyTokenUsage } from '../../execution-result.js';
+export type {
   AgentBackend,
   BackendOptions,
   ConversationMessage,
@@ -18,15 +28,5 @@ export type {
   IsolationLevel,
   SideEffectProfile,
 } from './backend-profile.js';
-export type {
-  ExecutionResult,
-  GovernanceRefusal,
-  GovernanceSummary,
-  GovernanceVerdict,
-  TokenUsage,
-  ToolCall,
-  ToolResult,
-} from './execution-result.js';
-export { emptyTokenUsage } from './execution-result.js';
 export type { PendingHold, ResolvedHold } from './governance-hold.js';
 export type { BackendWarning, SessionEvent, SessionEventType } from './session-event.js';

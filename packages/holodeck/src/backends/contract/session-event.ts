@@ -1,5 +1,5 @@
+import type { ExecutionResult } from '../../execution-result.js';
 import type { ApprovalRequest } from './approval.js';
-import type { ExecutionResult } from './execution-result.js';
 import type { PendingHold, ResolvedHold } from './governance-hold.js';
 
 /** A non-fatal problem the backend wants the user to see (e.g. an ignored setting). */

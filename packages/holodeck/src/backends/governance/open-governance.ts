@@ -22,12 +22,8 @@ import {
   NOVARCH_API_KEY_VARIABLE,
 } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
+import type { GovernanceRefusal, GovernanceSummary, GovernanceVerdict } from '../../execution-result.js';
 import { functionToolName } from '../../tool-name.js';
-import type {
-  GovernanceRefusal,
-  GovernanceSummary,
-  GovernanceVerdict,
-} from '../contract/execution-result.js';
 import { buildWriteSpec } from './build-write-spec.js';
 import { HoldReporter } from './hold-reporter.js';
 

@@ -26,11 +26,9 @@ export const holodeckLayers: PackageLayers = {
       'support.ts',
       'tool-name.ts',
     ],
+    ['execution-result.ts'],
   ],
-  debt: {
-    'errors.ts -> backends':
-      'AgentSessionError lives in the contract; errors.ts re-exports it, which closes the cycle config → errors → contract → config',
-  },
+  debt: {},
 };
 
 const DOC = fileURLToPath(new URL('../../../../../docs/architecture/layers.md', import.meta.url));

@@ -1,3 +1,7 @@
+// What a run returned, as the backend contract (backends/contract) reports it. Kept at the bottom
+// layer, with no imports, so errors.ts can type AgentSessionError.partial without importing the
+// contract (which imports config: that was the cycle config → errors → contract → config).
+
 /** One tool call the agent made during a run. */
 export interface ToolCall {
   name: string;
