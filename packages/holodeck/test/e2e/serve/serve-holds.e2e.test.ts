@@ -7,6 +7,7 @@ import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
+import { waitUntil } from '@holodeck/testkit';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from '../both-backends/backend-variants.js';
@@ -184,9 +185,10 @@ describe.each(backendVariants())('holodeck serve: Novarch holds as interrupts ($
     expect(decided.code, decided.output).toBe(0);
     // The turn goes on without a reader (the write runs, the model answers): the resume that
     // comes after still reads the decision and the rest of the turn.
-    const ranBy = Date.now() + 20_000;
-    while (!existsSync(path.join(directory, 'refunds.log')) && Date.now() < ranBy)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => existsSync(path.join(directory, 'refunds.log')), {
+      timeoutMs: 20_000,
+      what: 'the approved refund to run (refunds.log)',
+    });
 
     const resumed = await run(client, {
       resume: [{ interruptId: hold?.id ?? '', status: 'resolved', payload: {} }],
