@@ -5,8 +5,7 @@
 /** Name of the in-process MCP server that carries agent.yaml's function and retrieval tools. */
 export const FUNCTION_TOOLS_SERVER = 'holodeck_tools';
 
-/** What kind of tool a call went to: a runtime built-in, an agent.yaml function or retrieval tool, an MCP server's tool. */
-export type ToolKind = 'builtin' | 'function' | 'mcp' | 'retrieval';
+export type { ToolKind } from './execution-result.js';
 
 /** The name the model sees for a tool of an MCP server: `mcp__<server>__<tool>`. */
 export function mcpToolName(server: string, tool: string): string {

@@ -3,6 +3,7 @@ import type { LoadedAgent } from '../../config/index.js';
 import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import type { LoadedTools } from '../../tools/index.js';
 import type { BackendWarning, ModelTraffic } from '../contract/index.js';
+import { toolKindsOf } from '../tool-kinds.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
 import { createLanguageModel } from './create-language-model.js';
@@ -114,6 +115,7 @@ export async function startAiSdkRuntime(
     ...structuredOutput,
     errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
     onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),
+    toolKindOf: toolKindsOf(agent.config),
   };
   let closing: Promise<void> | undefined;
   return {

@@ -33,7 +33,12 @@ export function translateStreamPart(part: TextStreamPart<ToolSet>, state: TurnSt
     case 'tool-call': {
       const args = isRecord(part.input) ? part.input : {};
       state.toolNames.set(part.toolCallId, part.toolName);
-      state.toolCalls.push({ name: part.toolName, arguments: args, call_id: part.toolCallId });
+      state.toolCalls.push({
+        name: part.toolName,
+        arguments: args,
+        call_id: part.toolCallId,
+        ...(state.toolKindOf ? { kind: state.toolKindOf(part.toolName) } : {}),
+      });
       return [{ type: 'tool-call', callId: part.toolCallId, name: part.toolName, arguments: args }];
     }
     case 'tool-result': {

@@ -14,6 +14,7 @@ import type {
   ModelTraffic,
   OfferedTool,
 } from '../contract/index.js';
+import { toolKindsOf } from '../tool-kinds.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { checkResumable } from './check-resumable.js';
@@ -164,6 +165,7 @@ export class ClaudeBackend implements AgentBackend {
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
+      toolKindOf: toolKindsOf(this.agent.config),
       ...(governance ? { governance } : {}),
       ...(this.backendOptions.modelTraffic
         ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }

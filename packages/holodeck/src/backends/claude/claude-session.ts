@@ -163,7 +163,7 @@ export class ClaudeSession implements AgentSession {
     if (this.closed) throw new AgentSessionError('the session is closed');
     if (this.current) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
     const turn: Turn = {
-      accumulator: new RunAccumulator(true),
+      accumulator: new RunAccumulator(true, this.prepared.toolKindOf),
       events: new AsyncQueue(),
       startedAt: Date.now(),
     };

@@ -6,6 +6,7 @@ import type {
   Options,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
+import type { ToolKind } from '../../execution-result.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
 import type { GovernanceRuntime } from './governance/prepare-governance.js';
@@ -19,6 +20,8 @@ export interface PreparedAgent {
   createFunctionToolsServer?: () => McpSdkServerConfigWithInstance;
   validateStructuredOutput?: ValidateFunction;
   credentialHint: string;
+  /** The kind of a tool the CLI calls, by its runtime name (from agent.yaml). */
+  toolKindOf: (runtimeName: string) => ToolKind;
   /** Novarch governance of tool calls, when agent.yaml has a `governance:` block. */
   governance?: GovernanceRuntime;
   /** The base URL for a CLI process started now, when model traffic is recorded (BackendOptions.modelTraffic). */

@@ -1,4 +1,5 @@
 import type { SDKMessage, SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { ToolKind } from '../../execution-result.js';
 import { isRecord } from '../../support.js';
 import type { SessionEvent, ToolCall, ToolResult } from '../contract/index.js';
 
@@ -62,7 +63,11 @@ export class RunAccumulator {
   private readonly toolNames = new Map<string, string>();
   private readonly usageSeen = new Set<string>();
 
-  constructor(private readonly streamingDeltas: boolean) {}
+  constructor(
+    private readonly streamingDeltas: boolean,
+    /** The kind of a called tool, by its runtime name; every call is stamped with it. */
+    private readonly toolKindOf?: (runtimeName: string) => ToolKind,
+  ) {}
 
   *accept(message: SDKMessage): Generator<SessionEvent> {
     switch (message.type) {
@@ -135,7 +140,12 @@ export class RunAccumulator {
       ) {
         const args = isRecord(block.input) ? block.input : {};
         this.toolNames.set(block.id, block.name);
-        this.state.toolCalls.push({ name: block.name, arguments: args, call_id: block.id });
+        this.state.toolCalls.push({
+          name: block.name,
+          arguments: args,
+          call_id: block.id,
+          ...(this.toolKindOf ? { kind: this.toolKindOf(block.name) } : {}),
+        });
         yield { type: 'tool-call', callId: block.id, name: block.name, arguments: args };
       }
     }

@@ -136,7 +136,7 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
   const { prepared, options, processes, startedAt, governed } = attempt;
   options.signal?.throwIfAborted();
   const pool = processes.pool;
-  const accumulator = new RunAccumulator(false);
+  const accumulator = new RunAccumulator(false, prepared.toolKindOf);
   const finish = () => finishRun(prepared, accumulator.state, startedAt, governed);
   const { handle, run, release, cold, spawnedAt, startupTurn } = await startRun(
     prepared,

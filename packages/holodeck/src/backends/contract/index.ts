@@ -5,6 +5,7 @@ export type {
   GovernanceVerdict,
   TokenUsage,
   ToolCall,
+  ToolKind,
   ToolResult,
 } from '../../execution-result.js';
 export { emptyTokenUsage } from '../../execution-result.js';

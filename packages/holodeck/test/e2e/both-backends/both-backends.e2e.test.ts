@@ -110,6 +110,7 @@ describe.each(backendVariants())('the $name backend, through the holodeck CLI', 
       expect.objectContaining({
         name: expect.stringMatching(/(^|__)lookup_order$/),
         arguments: { order_id: 'A-1001' },
+        kind: 'function',
       }),
     ]);
     expect(variant.requests()[1]?.toolResults).toEqual([
@@ -248,6 +249,10 @@ describe.each(backendVariants())('the $name backend, through the holodeck CLI', 
       await session.close();
       const finish = events.find((event) => event.type === 'finish');
       expect(finish?.type === 'finish' && finish.result.is_error).toBe(false);
+      expect(finish?.type === 'finish' && finish.result.tool_calls.map((call) => call.kind)).toEqual([
+        'function',
+        'function',
+      ]);
       expect(finish?.type === 'finish' && finish.result.governance).toMatchObject({
         session_id: expect.any(String),
         killed: false,
