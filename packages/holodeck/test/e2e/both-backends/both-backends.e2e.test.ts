@@ -5,6 +5,13 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/backends/contract/index.js';
 import { selectBackend } from '../../../src/backends/select-backend.js';
+import {
+  type GovernedShopOptions,
+  governedShopConfig,
+  ordersModule,
+  rulesFile,
+  shopTool,
+} from '../support/governance-fixtures.js';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 import { backendVariants, type ModelAnswer, type SeenRequest } from './backend-variants.js';
 import { favourableVerdict } from './favourable-verdict.js';
@@ -13,30 +20,14 @@ import { favourableVerdict } from './favourable-verdict.js';
 // Claude backend (the real Claude Code CLI, fake Anthropic API) and the AI SDK backend (provider
 // openai, fake OpenAI-compatible API). A new backend joins by adding a variant.
 
-const ORDERS = `
-import { appendFileSync } from 'node:fs';
-export const lookupOrder = ({ order_id }) => ({ order_id, status: 'shipped', carrier: 'DHL' });
-export const refundOrder = ({ order_id, amount }) => {
-  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
-  return 'refunded';
+const SHOP: GovernedShopOptions = {
+  lookupResult: "{ order_id, status: 'shipped', carrier: 'DHL' }",
+  rules: ['TEAM-1'],
+  describeTool: (name) => `${name} of the shop`,
 };
-`;
-
-function functionTool(name: string, fn: string, properties: Record<string, unknown>) {
-  return {
-    type: 'function',
-    name,
-    description: `${name} of the shop`,
-    file: 'orders.mjs',
-    function: fn,
-    parameters: { type: 'object', properties, required: Object.keys(properties) },
-  };
-}
-const LOOKUP = functionTool('lookup_order', 'lookupOrder', { order_id: { type: 'string' } });
-const REFUND = functionTool('refund_order', 'refundOrder', {
-  order_id: { type: 'string' },
-  amount: { type: 'number' },
-});
+const ORDERS = ordersModule(SHOP);
+const LOOKUP = shopTool('lookup_order', SHOP);
+const REFUND = shopTool('refund_order', SHOP);
 
 const EVERYTHING_SERVER = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
@@ -59,26 +50,8 @@ const RESPONSE_FORMAT = {
 };
 
 // Function tools are `mcp__holodeck_tools__<name>` to the rules on both backends.
-const RULES = `team: cs-ops
-action_types: [refund_order]
-rules:
-  - id: TEAM-1
-    version: 1
-    description: A refund needs a prior lookup of the same order.
-    applies_to: [refund_order]
-    on_violation: kill
-    condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)
-`;
-
-const GOVERNANCE = {
-  tenant_id: 'acme',
-  team_id: 'cs-ops',
-  agent_id: 'support-bot',
-  rules_file: 'rules.yaml',
-  config_file: 'novarch.yaml',
-  tool_kinds: { lookup_order: 'read', refund_order: 'write' },
-  write_specs: { refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' } },
-};
+const RULES = rulesFile(SHOP.rules);
+const GOVERNANCE = governedShopConfig(SHOP).governance;
 
 /** The model of the metric-suite scenario: plays the judge, looks orders up, answers from results. */
 function shopModel(request: SeenRequest): ModelAnswer {
