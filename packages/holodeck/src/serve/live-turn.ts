@@ -59,7 +59,8 @@ export class LiveTurn {
       }
     } catch (error) {
       this.failure = errorMessage(error);
-      if (this.events.at(-1)?.type !== 'error') this.push({ type: 'error', message: this.failure });
+      if (this.events.at(-1)?.type !== 'error')
+        this.push({ type: 'error', code: 'process-failed', message: this.failure, cause: error });
     } finally {
       if (this.timer) clearTimeout(this.timer);
       this.approvals.clear();

@@ -598,7 +598,7 @@ describe('AI SDK backend: sessions', () => {
 
     const reason = "the model API answered HTTP 400: Invalid value for 'temperature'.";
     expect(events.slice(-2)).toEqual([
-      { type: 'error', message: reason },
+      { type: 'error', code: 'run-failed', message: reason },
       { type: 'finish', result: expect.objectContaining({ is_error: true, error_reason: reason }) },
     ]);
   });

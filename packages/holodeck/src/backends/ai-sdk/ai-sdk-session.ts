@@ -152,9 +152,10 @@ export class AiSdkSession implements AgentSession {
       }
       this.history.push(...outcome.messages);
       const saveProblem = await this.save();
-      if (saveProblem) yield { type: 'error', message: saveProblem };
+      if (saveProblem) yield { type: 'error', code: 'session-not-saved', message: saveProblem };
       const { result } = outcome;
-      if (result.is_error && result.error_reason) yield { type: 'error', message: result.error_reason };
+      if (result.is_error && result.error_reason)
+        yield { type: 'error', code: 'run-failed', message: result.error_reason };
       yield { type: 'finish', result };
     } finally {
       // A consumer that stops reading mid-turn stops the run too.

@@ -319,12 +319,14 @@ export class ClaudeSession implements AgentSession {
     try {
       const result = await withGovernance(final, this.governed);
       if (result.is_error && result.error_reason)
-        turn.events.push({ type: 'error', message: result.error_reason });
+        turn.events.push({ type: 'error', code: 'run-failed', message: result.error_reason });
       turn.events.push({ type: 'finish', result });
     } catch (error) {
       // Verdicts that cannot be read are not reported as none: the turn fails, saying why.
       turn.events.push({
         type: 'error',
+        code: 'governance-unreadable',
+        cause: error,
         message: `Novarch's verdicts could not be read: ${errorMessage(error)}`,
       });
     } finally {
@@ -350,7 +352,12 @@ export class ClaudeSession implements AgentSession {
           });
     const turn = this.current;
     if (turn) {
-      turn.events.push({ type: 'error', message: this.failure.message });
+      turn.events.push({
+        type: 'error',
+        code: 'process-failed',
+        message: this.failure.message,
+        cause: this.failure,
+      });
       turn.events.end();
     }
     return this.failure;

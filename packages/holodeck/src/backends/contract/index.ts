@@ -30,4 +30,4 @@ export type {
   SideEffectProfile,
 } from './backend-profile.js';
 export type { PendingHold, ResolvedHold } from './governance-hold.js';
-export type { BackendWarning, SessionEvent, SessionEventType } from './session-event.js';
+export type { BackendWarning, SessionErrorCode, SessionEvent, SessionEventType } from './session-event.js';
