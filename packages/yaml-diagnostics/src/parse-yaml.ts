@@ -30,12 +30,18 @@ export type ParsedYaml =
 export const MAX_ALIAS_COUNT = 100;
 
 /**
- * Parses YAML text keeping positions. Duplicate keys are found here (with their field path)
+ * Parses YAML text keeping positions; `merge` reads `<<: *base` merge keys as YAML 1.1 does.
+ * Duplicate keys are found here (with their field path)
  * rather than by the yaml library, so parsing can go on and report other problems too.
  */
-export function parseYamlWithPositions(text: string): ParsedYaml {
+export function parseYamlWithPositions(text: string, options: { merge?: boolean } = {}): ParsedYaml {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
+  const document = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: false,
+    prettyErrors: true,
+    ...(options.merge ? { merge: true } : {}),
+  });
   if (document.errors.length > 0) {
     return {
       ok: false,

@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '../backends/contract/index.js';
 import type { ChatStyle } from './chat-style.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
+import { shownToolName } from './shown-tool-name.js';
 
 const MAX_LINES = 20;
 
@@ -10,10 +11,56 @@ function clip(lines: string[]): string[] {
     : lines;
 }
 
-/** What an approval prompt shows: the tool, why it asks, and its arguments (a diff for edits). */
-export function describeApproval(request: ApprovalRequest, style: ChatStyle, columns: number): string {
+/** A line of a line diff (novarch's `diffLines`). */
+export interface ShownDiffLine {
+  kind: 'same' | 'removed' | 'added';
+  text: string;
+}
+
+/** A diff with 2 lines of context around each change; longer unchanged runs are folded. */
+function describeDiff(
+  diff: readonly ShownDiffLine[],
+  style: ChatStyle,
+  text: (value: string) => string,
+): string[] {
+  const near = (index: number) =>
+    diff.slice(Math.max(0, index - 2), index + 3).some((line) => line.kind !== 'same');
+  const out: string[] = [];
+  let folded = 0;
+  diff.forEach((line, index) => {
+    if (line.kind === 'same' && !near(index)) {
+      folded += 1;
+      return;
+    }
+    if (folded) out.push(style.dim(`  … ${folded} unchanged line(s)`));
+    folded = 0;
+    const shown = text(line.text);
+    out.push(
+      line.kind === 'removed'
+        ? style.red(`  - ${shown}`)
+        : line.kind === 'added'
+          ? style.green(`  + ${shown}`)
+          : style.dim(`    ${shown}`),
+    );
+  });
+  if (folded) out.push(style.dim(`  … ${folded} unchanged line(s)`));
+  if (!diff.some((line) => line.kind !== 'same'))
+    out.push(style.dim('  (the same content as the file has now)'));
+  return out;
+}
+
+/**
+ * What an approval prompt shows: the tool, why it asks, and its arguments (a diff for edits; for
+ * a write over an existing file, `existing` is the diff from the file as it is now).
+ */
+export function describeApproval(
+  request: ApprovalRequest,
+  style: ChatStyle,
+  columns: number,
+  existing?: readonly ShownDiffLine[],
+): string {
   const args = request.arguments;
-  const name = neutraliseTerminalText(request.toolName);
+  const name = shownToolName(request.toolName);
   const head = `${style.yellow('?')} ${style.bold(name)} wants to run ${style.dim(`(${neutraliseTerminalText(request.reason)})`)}`;
   const text = (value: unknown) =>
     neutraliseTerminalText(typeof value === 'string' ? value : JSON.stringify(value));
@@ -31,6 +78,8 @@ export function describeApproval(request: ApprovalRequest, style: ChatStyle, col
           .map((line) => style.green(`  + ${line}`)),
       ]),
     );
+  } else if (typeof args.content === 'string' && existing) {
+    body.push(style.dim('  replaces the existing file:'), ...clip(describeDiff(existing, style, text)));
   } else if (typeof args.content === 'string') {
     body.push(
       ...clip(

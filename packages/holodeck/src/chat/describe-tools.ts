@@ -1,4 +1,5 @@
 import type { AgentConfig } from '../config/index.js';
+import { shownToolName } from './shown-tool-name.js';
 
 // Claude Code's built-ins and the agent.yaml setting that turns each on (all are off by default).
 const CLAUDE_BUILTINS: readonly [string, string][] = [
@@ -26,7 +27,8 @@ function approvalNote(config: AgentConfig, name: string): string {
 export function describeTools(config: AgentConfig, offered: readonly string[]): string {
   const lines = ['Offered to the agent:'];
   if (!offered.length) lines.push('  (no tools)');
-  for (const name of offered) lines.push(`  ${name} — ${approvalNote(config, name)}`);
+  // The names the tool lines of a turn use (a function tool as agent.yaml names it).
+  for (const name of offered) lines.push(`  ${shownToolName(name)} — ${approvalNote(config, name)}`);
   if (config.model.provider === 'anthropic') {
     const missing = CLAUDE_BUILTINS.filter(([name]) => !offered.includes(name));
     if (missing.length) {

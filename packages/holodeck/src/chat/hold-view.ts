@@ -12,6 +12,24 @@ export function holdCountdown(deadline: string, now: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/** A deadline with its date and time zone, in the local zone: `2026-12-02 14:02:31 CET`. */
+export function formatDeadline(deadline: string, timeZone?: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+    ...(timeZone ? { timeZone } : {}),
+  }).formatToParts(new Date(deadline));
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((entry) => entry.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')} ${part('timeZoneName')}`;
+}
+
 /** The spinner's text while a hold waits: the countdown to its deadline. */
 export function holdWaitText(hold: PendingHold, now: number): string {
   return `waiting for an operator to decide hold ${neutraliseTerminalText(hold.holdId)} · ${holdCountdown(hold.deadline, now)} left`;
@@ -26,13 +44,16 @@ export function describePendingHold(hold: PendingHold, style: ChatStyle): string
   const rules = hold.ruleIds.length
     ? ` (${hold.ruleIds.length > 1 ? 'rules' : 'rule'} ${hold.ruleIds.map(text).join(', ')})`
     : '';
-  const deadline = new Date(hold.deadline).toLocaleTimeString('en-GB', { hour12: false });
+  const deadline = formatDeadline(hold.deadline);
   return [
     `${style.yellow('⏸')} ${style.bold(shownToolName(hold.toolName))} is held for an operator${rules}`,
     `  why: ${style.dim(text(hold.rationale))}`,
     `  hold ${text(hold.holdId)} · no decision by ${deadline} refuses it and stops the session`,
     `  approve: ${style.cyan(text(hold.commands.approve))}`,
     `  deny:    ${style.cyan(text(hold.commands.deny))}`,
+    ...(hold.consoleUrl
+      ? [`  console: ${style.link(style.cyan(text(hold.consoleUrl)), hold.consoleUrl)}`]
+      : []),
   ].join('\n');
 }
 

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import type { BackendWarning, SessionEvent } from '../backends/contract/index.js';
+import { type BackendWarning, NO_APPROVER_REASON, type SessionEvent } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
@@ -46,7 +46,7 @@ function render(event: SessionEvent, status: (line: string) => void): string {
       // Line mode creates its session with approvals refused; a request is answered all the same.
       event.request.respond({
         behavior: 'deny',
-        reason: 'nobody can approve it in this run (not a terminal)',
+        reason: NO_APPROVER_REASON,
       });
       return '';
     case 'hold-pending':
@@ -101,7 +101,11 @@ async function lineChat(
       ...agent.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
       ...backend.warnings,
     ]);
-    const session = await backend.createSession(options.resume ? { resume: options.resume } : {});
+    // Nobody can answer an approval here: calls that would ask are refused, naming the setting.
+    const session = await backend.createSession({
+      approvals: 'refuse',
+      ...(options.resume ? { resume: options.resume } : {}),
+    });
     const lines = createInterface({ input: io.input, terminal: false });
     const stop = () => {
       lines.close();
@@ -143,6 +147,13 @@ async function lineChat(
             if (event.type === 'session-start') offered = event.tools;
             if (event.type === 'finish') usage.add(event.result);
             if (event.type === 'finish' && event.result.is_error) failed = true;
+            // A call refused because it needs approval: said plainly, and the chat exits 3.
+            if (event.type === 'tool-result' && event.isError && event.result.includes(NO_APPROVER_REASON)) {
+              status(
+                `error: ${event.name} was refused: it needs approval and nobody can approve it here (not a terminal). Chat on a terminal to be asked, or let the tool run unasked (on openai/azure_openai/ollama: approval: never on its agent.yaml entry)`,
+              );
+              failed = true;
+            }
           }
         } catch (error) {
           if (!options.signal?.aborted) throw error;

@@ -12,15 +12,33 @@ export interface Key {
 /** How reading one message ended. */
 export type LineResult = { kind: 'line'; text: string } | { kind: 'interrupt' } | { kind: 'eof' };
 
+/** What the editor may call on: completion candidates, and the user's external editor. */
+export interface LineEditorHelpers {
+  /** Words Tab completes at the start of the line (the chat's slash commands). */
+  completions?: readonly string[];
+  /**
+   * Opens the text in the user's editor (Ctrl+X Ctrl+E or Ctrl+G) and returns what was saved, or an
+   * error line to show; blocks until the editor exits.
+   */
+  openEditor?: (text: string) => { text: string } | { error: string };
+  /** Dims a hint line (colours off: unchanged). */
+  dim?: (text: string) => string;
+}
+
+const EXIT_HINT = 'press Ctrl+C again to exit';
+
 const CONTINUATION = '… ';
 
 /**
  * The prompt's line editor, on raw keys: cursor keys, Home/End, Ctrl+A/E (start/end of the line),
- * Ctrl+W (word), Ctrl+U/K (to start/end of the line), ↑/↓ through `history` (or between the lines
- * of a multi-line message), Ctrl+L (clear screen). A paste (bracketed paste) is inserted as is,
+ * Alt+B/F and Ctrl+←/→ (a word back/forward), Ctrl+W and Alt+Backspace (delete a word), Ctrl+U/K
+ * (to start/end of the line), ↑/↓ through `history` (or between the lines of a multi-line
+ * message), Ctrl+R (search the history), Tab (completes a slash command), Ctrl+X Ctrl+E or Ctrl+G
+ * (the external editor), Ctrl+L (clear screen). A paste (bracketed paste) is inserted as is,
  * newlines included, so it becomes one message; Alt+Enter or Ctrl+J insert a newline, and so does
- * Enter after a trailing `\`. Enter sends; Ctrl+C clears the line, or on an empty line ends the
- * chat (`interrupt`); Ctrl+D on an empty line is end of input.
+ * Enter after a trailing `\`. Enter sends; Ctrl+C clears the line and says "press Ctrl+C again to
+ * exit"; a second Ctrl+C at once, on the empty line, ends the chat (`interrupt`); Ctrl+D on an
+ * empty line is end of input.
  */
 export class LineEditor {
   private buffer = '';
@@ -32,25 +50,43 @@ export class LineEditor {
   private cursorRow = 0;
   private prompt = '';
   private finish: ((result: LineResult) => void) | undefined;
+  /** The last key was Ctrl+C (and the line is empty): another one ends the chat. */
+  private exitArmed = false;
+  private confirmInterrupt = true;
+  /** Ctrl+X was pressed: Ctrl+E next opens the external editor. */
+  private chord = false;
+  /** Ctrl+R: the query, the history entry found, and the line before the search. */
+  private search: { query: string; index: number; before: { buffer: string; cursor: number } } | undefined;
+  private hint = '';
 
   constructor(
     private readonly write: (text: string) => void,
     private readonly columns: () => number,
     private readonly history: string[],
+    private readonly helpers: LineEditorHelpers = {},
   ) {}
 
   get active(): boolean {
     return this.finish !== undefined;
   }
 
+  /**
+   * Reads one line. `useHistory: false` (a question's answer) has no history, and Ctrl+C there ends
+   * the reading at once (`interrupt`) instead of asking for a second one.
+   */
   read(prompt: string, useHistory = true): Promise<LineResult> {
     this.prompt = prompt;
+    this.confirmInterrupt = useHistory;
+    this.exitArmed = false;
     this.buffer = '';
     this.cursor = 0;
     this.renderedRows = 0;
     this.cursorRow = 0;
     this.historyIndex = useHistory ? this.history.length : -1;
     this.draft = '';
+    this.search = undefined;
+    this.chord = false;
+    this.hint = '';
     const line = new Promise<LineResult>((resolve) => {
       this.finish = resolve;
     });
@@ -75,10 +111,32 @@ export class LineEditor {
       else if (text && !key.ctrl) this.insert(text === '\t' ? '\t' : text);
       return;
     }
+    const armed = this.exitArmed;
+    this.exitArmed = false;
+    if (this.hint) {
+      this.hint = '';
+      this.render();
+    }
+    if (this.search) {
+      this.searchKey(text, key);
+      return;
+    }
+    if (this.chord) {
+      this.chord = false;
+      if (key.ctrl && name === 'e') {
+        this.externalEditor();
+        return;
+      }
+    }
+    if (key.ctrl && name === 'c') {
+      this.interrupt(armed);
+      return;
+    }
     if (key.ctrl) {
       this.control(name);
       return;
     }
+    if (key.meta && this.metaKey(name)) return;
     switch (name) {
       case 'return':
         if (key.meta) {
@@ -127,8 +185,9 @@ export class LineEditor {
         this.vertical(1);
         return;
       case 'escape':
+        return;
       case 'tab':
-        if (name === 'tab') this.insert('  ');
+        this.complete();
         return;
       default:
         // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
@@ -141,14 +200,28 @@ export class LineEditor {
     const nextBreak = this.buffer.indexOf('\n', this.cursor);
     const lineEnd = nextBreak === -1 ? this.buffer.length : nextBreak;
     switch (name) {
-      case 'c':
-        if (!this.buffer) {
-          this.done({ kind: 'interrupt' });
-          return;
-        }
-        this.buffer = '';
-        this.cursor = 0;
+      case 'left':
+        this.cursor = this.wordStart();
         this.render();
+        return;
+      case 'right':
+        this.cursor = this.wordEnd();
+        this.render();
+        return;
+      case 'r':
+        if (this.historyIndex < 0) return;
+        this.search = {
+          query: '',
+          index: this.history.length,
+          before: { buffer: this.buffer, cursor: this.cursor },
+        };
+        this.render();
+        return;
+      case 'x':
+        this.chord = true;
+        return;
+      case 'g':
+        this.externalEditor();
         return;
       case 'd':
         if (!this.buffer) {
@@ -201,6 +274,157 @@ export class LineEditor {
         this.render();
         return;
     }
+  }
+
+  /** Ctrl+C at the prompt: the first clears the line and warns, the second on an empty line ends the chat. */
+  private interrupt(armed: boolean): void {
+    if ((armed || !this.confirmInterrupt) && !this.buffer) {
+      this.done({ kind: 'interrupt' });
+      return;
+    }
+    this.buffer = '';
+    this.cursor = 0;
+    this.exitArmed = true;
+    this.hint = EXIT_HINT;
+    this.render();
+  }
+
+  /** Alt+key: word movement and deletion; false when the key means nothing here. */
+  private metaKey(name: string | undefined): boolean {
+    switch (name) {
+      case 'b':
+      case 'left':
+        this.cursor = this.wordStart();
+        break;
+      case 'f':
+      case 'right':
+        this.cursor = this.wordEnd();
+        break;
+      case 'backspace': {
+        const start = this.wordStart();
+        this.buffer = this.buffer.slice(0, start) + this.buffer.slice(this.cursor);
+        this.cursor = start;
+        break;
+      }
+      case 'd': {
+        const end = this.wordEnd();
+        this.buffer = this.buffer.slice(0, this.cursor) + this.buffer.slice(end);
+        break;
+      }
+      default:
+        return false;
+    }
+    this.render();
+    return true;
+  }
+
+  /** Where the word before the cursor starts (blanks before it skipped). */
+  private wordStart(): number {
+    const before = this.buffer.slice(0, this.cursor);
+    return this.cursor - (/\S*\s*$/.exec(before)?.[0].length ?? 0);
+  }
+
+  /** Where the word after the cursor ends (blanks before it skipped). */
+  private wordEnd(): number {
+    const after = this.buffer.slice(this.cursor);
+    const match = /^\s*[^\s]*/.exec(after);
+    return this.cursor + (match?.[0].length ?? 0);
+  }
+
+  /** Tab: completes a slash command typed at the start of the line, or lists the candidates. */
+  private complete(): void {
+    const words = this.helpers.completions ?? [];
+    const typed = this.buffer.slice(0, this.cursor);
+    if (!/^\/[\w-]*$/.test(typed) || this.cursor !== this.buffer.length) {
+      this.insert('  ');
+      return;
+    }
+    const matches = words.filter((word) => word.startsWith(typed));
+    if (matches.length === 0) return;
+    if (matches.length === 1) {
+      this.buffer = `${matches[0]} `;
+      this.cursor = this.buffer.length;
+      this.render();
+      return;
+    }
+    let common = matches[0] ?? typed;
+    for (const word of matches) while (!word.startsWith(common)) common = common.slice(0, -1);
+    if (common.length > typed.length) {
+      this.buffer = common;
+      this.cursor = common.length;
+    } else {
+      this.hint = matches.join('  ');
+    }
+    this.render();
+  }
+
+  /** Ctrl+X Ctrl+E or Ctrl+G: the message in $VISUAL/$EDITOR; what was saved becomes the line. */
+  private externalEditor(): void {
+    const open = this.helpers.openEditor;
+    if (!open) return;
+    this.moveToEnd();
+    this.write('\r\n');
+    this.renderedRows = 0;
+    this.cursorRow = 0;
+    const outcome = open(this.buffer);
+    if ('error' in outcome) this.hint = outcome.error;
+    else {
+      this.buffer = outcome.text.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+      this.cursor = this.buffer.length;
+    }
+    this.render();
+  }
+
+  /** A key while searching the history (Ctrl+R): typing narrows, Ctrl+R finds an older match. */
+  private searchKey(text: string | undefined, key: Key): void {
+    const search = this.search;
+    if (!search) return;
+    const find = (query: string, from: number) => {
+      for (let index = from; index >= 0; index--) if (this.history[index]?.includes(query)) return index;
+      return undefined;
+    };
+    const name = key.name;
+    if (key.ctrl && name === 'r') {
+      const found = find(search.query, search.index - 1);
+      if (found !== undefined) search.index = found;
+      this.render();
+      return;
+    }
+    if ((key.ctrl && (name === 'g' || name === 'c')) || name === 'escape') {
+      // Cancelled: the line as it was before the search.
+      this.search = undefined;
+      this.buffer = search.before.buffer;
+      this.cursor = search.before.cursor;
+      this.render();
+      return;
+    }
+    if (name === 'backspace') {
+      search.query = search.query.slice(0, -1);
+      search.index = find(search.query, this.history.length - 1) ?? this.history.length;
+      this.render();
+      return;
+    }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+    if (text && !key.ctrl && !key.meta && name !== 'return' && !/^[\u0000-\u001f\u007f]/.test(text)) {
+      const query = search.query + text;
+      const found = find(query, Math.min(search.index, this.history.length - 1));
+      search.query = query;
+      if (found !== undefined) search.index = found;
+      this.render();
+      return;
+    }
+    // Any other key takes the match into the line; Enter then sends it, the others edit it.
+    this.search = undefined;
+    const match = this.history[search.index];
+    if (match !== undefined && search.query && match.includes(search.query)) {
+      this.buffer = match;
+      this.cursor = match.length;
+    } else {
+      this.buffer = search.before.buffer;
+      this.cursor = search.before.cursor;
+    }
+    this.render();
+    this.key(text, key);
   }
 
   private vertical(direction: -1 | 1): void {
@@ -261,11 +485,29 @@ export class LineEditor {
     // Back to the first row of what was drawn last, then clear it all and draw again.
     let out = this.cursorRow > 0 ? `\u001b[${this.cursorRow}A` : '';
     out += '\r\u001b[J';
-    const display = this.buffer.replace(/\t/g, '  ');
+    const search = this.search;
+    const match = search ? this.history[search.index] : undefined;
+    const shownBuffer = search
+      ? match !== undefined && search.query && match.includes(search.query)
+        ? match
+        : ''
+      : this.buffer;
+    const shownCursor = search ? shownBuffer.length : this.cursor;
+    const savedPrompt = this.prompt;
+    if (search)
+      this.prompt = `(history search) ${search.query}${shownBuffer || !search.query ? '' : ' (no match)'}: `;
+    const display = shownBuffer.replace(/\t/g, '  ');
     const lines = this.lines(display);
     out += lines.join('\r\n');
-    const rows = lines.reduce((sum, line) => sum + this.rowsOf(line), 0);
-    const beforeCursor = this.lines(this.buffer.slice(0, this.cursor).replace(/\t/g, '  '));
+    let rows = lines.reduce((sum, line) => sum + this.rowsOf(line), 0);
+    if (this.hint) {
+      // The hint goes below the line; the cursor comes back up to where it edits.
+      const hint = this.helpers.dim ? this.helpers.dim(this.hint) : this.hint;
+      out += `\r\n${hint}`;
+      rows += this.rowsOf(this.hint);
+    }
+    const beforeCursor = this.lines(shownBuffer.slice(0, shownCursor).replace(/\t/g, '  '));
+    this.prompt = savedPrompt;
     const cursorLine = beforeCursor.at(-1) ?? '';
     const rowsAbove = beforeCursor.slice(0, -1).reduce((sum, line) => sum + this.rowsOf(line), 0);
     const cursorWidth = terminalTextWidth(cursorLine);

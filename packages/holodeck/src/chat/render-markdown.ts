@@ -22,6 +22,8 @@ function inlineToken(token: Token, style: ChatStyle): string {
     case 'link': {
       const link = token as Tokens.Link;
       const text = inline(link.tokens, style);
+      // A terminal with hyperlinks shows the text, clickable; others show where it points.
+      if (style.hyperlinks) return style.link(style.underline(text), link.href);
       return text === link.href ? style.underline(text) : `${text} (${style.underline(link.href)})`;
     }
     case 'image':
@@ -73,14 +75,19 @@ function renderTable(table: Tokens.Table, width: number, style: ChatStyle): stri
     if ((widths[widest] ?? 0) <= 4) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
-  const fit = (text: string, size: number) => {
+  // Cells keep the table's alignment (`:--`, `:-:`, `--:`).
+  const fit = (text: string, size: number, column: number) => {
     const plain =
       // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
       terminalTextWidth(text) > size ? `${text.replace(/\u001b\[[0-9;]*m/g, '').slice(0, size - 1)}…` : text;
-    return plain + ' '.repeat(Math.max(0, size - terminalTextWidth(plain)));
+    const room = Math.max(0, size - terminalTextWidth(plain));
+    const align = table.align[column];
+    if (align === 'right') return ' '.repeat(room) + plain;
+    if (align === 'center') return ' '.repeat(Math.floor(room / 2)) + plain + ' '.repeat(Math.ceil(room / 2));
+    return plain + ' '.repeat(room);
   };
   const line = (cells: string[]) =>
-    `│ ${cells.map((cell, column) => fit(cell, widths[column] ?? 3)).join(' │ ')} │`;
+    `│ ${cells.map((cell, column) => fit(cell, widths[column] ?? 3, column)).join(' │ ')} │`;
   const rule = (left: string, middle: string, right: string) =>
     `${left}${widths.map((size) => '─'.repeat(size + 2)).join(middle)}${right}`;
   return [
@@ -109,8 +116,21 @@ function block(token: Token, width: number, style: ChatStyle, depth: number): st
     case 'code': {
       const code = token as Tokens.Code;
       const label = code.lang ? style.dim(`  ${code.lang}`) : '';
-      // Code keeps its lines (no re-wrapping), indented; the terminal wraps what is too long.
-      return [...(label ? [label] : []), ...code.text.split('\n').map((line) => `  ${style.cyan(line)}`)];
+      // Code keeps its lines, indented; a line too long is cut at the width and goes on indented.
+      const room = Math.max(10, width - 2);
+      const lines = code.text.split('\n').flatMap((line) => {
+        const pieces: string[] = [];
+        let rest = line;
+        while (terminalTextWidth(rest) > room) {
+          let cut = 0;
+          while (cut < rest.length && terminalTextWidth(rest.slice(0, cut + 1)) <= room) cut += 1;
+          pieces.push(rest.slice(0, Math.max(1, cut)));
+          rest = rest.slice(Math.max(1, cut));
+        }
+        pieces.push(rest);
+        return pieces.map((piece) => `  ${style.cyan(piece)}`);
+      });
+      return [...(label ? [label] : []), ...lines];
     }
     case 'blockquote': {
       const quote = token as Tokens.Blockquote;

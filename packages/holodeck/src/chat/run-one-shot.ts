@@ -1,4 +1,4 @@
-import type { BackendWarning, ExecutionResult } from '../backends/contract/index.js';
+import type { BackendWarning, ExecutionResult, SessionEvent } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
@@ -19,6 +19,8 @@ export interface OneShotOptions {
   signal?: AbortSignal;
   /** `--record`/`--replay`: the model traffic of this chat is recorded or replayed. */
   recording?: ChatRecording;
+  /** Told of each Novarch hold while the run waits on it (chat -p prints it on stderr). */
+  onHold?: (event: SessionEvent) => void;
 }
 
 /** `holodeck chat -p`: load agent.yaml, run the agent once on the prompt, release everything. */
@@ -49,14 +51,23 @@ async function oneShot(
     options.onWarnings?.(warnings);
     options.signal?.throwIfAborted();
     if (!options.resume) {
-      const invoke = options.signal ? { signal: options.signal } : {};
+      const invoke = {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onHold ? { onHold: options.onHold } : {}),
+      };
       return { result: await backend.invokeOnce(prompt, undefined, invoke), warnings };
     }
     const session = await backend.createSession({ resume: options.resume });
     const stop = () => void session.close();
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
-      return { result: await session.send(prompt), warnings };
+      let result: ExecutionResult | undefined;
+      for await (const event of session.sendStreaming(prompt)) {
+        if (event.type === 'hold-pending' || event.type === 'hold-resolved') options.onHold?.(event);
+        if (event.type === 'finish') result = event.result;
+      }
+      if (!result) throw new Error('the turn ended without a result');
+      return { result, warnings };
     } finally {
       options.signal?.removeEventListener('abort', stop);
       await session.close();

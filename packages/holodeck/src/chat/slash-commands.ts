@@ -8,7 +8,7 @@ export const SLASH_COMMANDS = [
   {
     name: 'exit',
     usage: '/exit',
-    about: 'end the chat (so does /quit, Ctrl+D, or Ctrl+C at an empty prompt)',
+    about: 'end the chat (so does /quit, Ctrl+D, or Ctrl+C twice at an empty prompt)',
   },
   { name: 'quit', usage: '/quit', about: 'end the chat' },
 ] as const;
@@ -42,7 +42,9 @@ export function describeCommands(): string {
 
 export const KEYS_HELP = [
   'Keys: Enter sends · Alt+Enter, Ctrl+J or a trailing \\ starts a new line · a paste is one message',
-  '      ↑/↓ history · Ctrl+A/E line start/end · Ctrl+W word · Ctrl+U/K to start/end · Ctrl+L clear screen',
-  '      Ctrl+C interrupts the answer (at an empty prompt: ends the chat) · Ctrl+D ends the chat',
+  '      ↑/↓ history · Ctrl+R searches it · Tab completes a /command',
+  '      Ctrl+A/E line start/end · Alt+B/F or Ctrl+←/→ a word back/forward · Ctrl+W or Alt+Backspace deletes a word',
+  '      Ctrl+U/K delete to start/end · Ctrl+X Ctrl+E or Ctrl+G edits the message in $VISUAL/$EDITOR · Ctrl+L clear screen',
+  '      Ctrl+C or Esc interrupts the answer · Ctrl+C clears the line; twice at an empty prompt ends the chat · Ctrl+D ends it',
   '      //text sends a message that starts with /',
 ].join('\n');

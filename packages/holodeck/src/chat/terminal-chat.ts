@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { emitKeypressEvents } from 'node:readline';
 import type {
   AgentSession,
@@ -7,16 +8,22 @@ import type {
   ExecutionResult,
 } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
+import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
+import type { ChatRecording } from '../recording/chat-recording.js';
 import { errorMessage } from '../support.js';
-import { describeApproval } from './approval-view.js';
-import { type ChatStyle, createChatStyle } from './chat-style.js';
+import { describeApproval, type ShownDiffLine } from './approval-view.js';
+import { type ChatStyle, createChatStyle, terminalSupportsHyperlinks } from './chat-style.js';
 import { saveTranscript, type Transcript, type TranscriptTurn } from './chat-transcript.js';
 import { describeTools } from './describe-tools.js';
+import { editInExternalEditor } from './external-editor.js';
 import { type Key, LineEditor } from './line-editor.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { appendPromptHistory, readPromptHistory } from './prompt-history.js';
-import { describeCommands, KEYS_HELP, parsePromptInput } from './slash-commands.js';
+import { readSavedApprovals, saveAlwaysAllowed, savedApprovalsPath } from './saved-approvals.js';
+import { shownToolName } from './shown-tool-name.js';
+import { describeCommands, KEYS_HELP, parsePromptInput, SLASH_COMMANDS } from './slash-commands.js';
+import { wrapForTerminal } from './terminal-text-width.js';
 import { type ChatScreen, TurnView } from './turn-view.js';
 import { contextWindow, turnFooter, UsageSummary } from './usage-summary.js';
 
@@ -36,6 +43,8 @@ export interface TerminalChatOptions {
   signal?: AbortSignal;
   /** How `holodeck` was called, for the resume hint. */
   command?: string;
+  /** `--record`/`--replay`: the model traffic of this chat is recorded or replayed, a turn per message. */
+  recording?: ChatRecording;
 }
 
 /** How the chat ended. */
@@ -55,16 +64,43 @@ export async function runTerminalChat(
   io: TerminalChatIO,
   options: TerminalChatOptions = {},
 ): Promise<TerminalChatOutcome> {
-  const agent = await loadAgent(agentFile, options.env ? { env: options.env } : {});
-  const style = createChatStyle(io.colour);
+  const loaded = await loadAgent(agentFile, options.env ? { env: options.env } : {});
+  const { recording } = options;
+  if (recording) return recording.run(() => terminalChat(recording.agent(loaded), agentFile, io, options));
+  return terminalChat(loaded, agentFile, io, options);
+}
+
+async function terminalChat(
+  agent: LoadedAgent,
+  agentFile: string,
+  io: TerminalChatIO,
+  options: TerminalChatOptions,
+): Promise<TerminalChatOutcome> {
+  const style = createChatStyle(io.colour, {
+    hyperlinks: terminalSupportsHyperlinks(options.env ?? process.env),
+  });
   const screen: ChatScreen = {
     write: (text) => io.output.write(text),
     columns: () => io.output.columns || 80,
     rows: () => io.output.rows || 24,
   };
-  const backend = selectBackend(agent);
+  const backend = selectBackend(agent, options.recording?.backendOptions() ?? {});
   const history = readPromptHistory(agent.directory);
-  const editor = new LineEditor(screen.write, screen.columns, history);
+  const editor = new LineEditor(screen.write, screen.columns, history, {
+    completions: SLASH_COMMANDS.map((command) => `/${command.name}`),
+    dim: style.dim,
+    openEditor: (text) => {
+      // The editor owns the terminal until it exits: cooked mode, no bracketed paste.
+      io.output.write('\u001b[?2004l');
+      io.input.setRawMode(false);
+      try {
+        return editInExternalEditor(text);
+      } finally {
+        io.input.setRawMode(true);
+        io.output.write('\u001b[?2004h');
+      }
+    },
+  });
   const ended = new AbortController();
   let signalled = false;
   const endBySignal = () => {
@@ -101,12 +137,13 @@ export async function runTerminalChat(
       style,
       history,
       ended.signal,
+      options.recording,
     );
     onKey = (text, key) => chat.key(text, key);
-    screen.write(
-      `${style.bold(neutraliseTerminalText(agent.config.name))} ${style.dim(`(${agent.config.model.provider} ${agent.config.model.name})`)}\r\n` +
-        `${style.dim('/help for commands · Ctrl+C interrupts · Ctrl+D or /exit ends')}\r\n`,
-    );
+    const header =
+      `${style.bold(neutraliseTerminalText(agent.config.name))} ${style.dim(`(${agent.config.model.provider} ${agent.config.model.name})`)}\n` +
+      style.dim('/help for commands · Ctrl+C or Esc interrupts · Ctrl+D or /exit ends');
+    screen.write(`${wrapForTerminal(header, screen.columns()).replace(/\n/g, '\r\n')}\r\n`);
     await chat.run();
     const sessionId = session.sessionId;
     return { sessionId, signalled };
@@ -143,6 +180,13 @@ class ChatLoop {
   private turns: TranscriptTurn[] = [];
   private offered: string[] | undefined;
   private interrupted = false;
+  /** When the approval being asked was asked, and how long this turn waited for the human. */
+  private askedAt: number | undefined;
+  private approvalWaitMs = 0;
+  /** Messages sent so far: the recording's turn. */
+  private sent = 0;
+  /** Tools the user always allows for this agent (`.holodeck/chat-approvals.json`). */
+  private readonly alwaysAllowed: Set<string>;
   private stopEnd: (() => void) | undefined;
   /** Keys typed while a turn runs: replayed into the next prompt (type-ahead), never into an approval. */
   private typeAhead: { text: string | undefined; key: Key }[] = [];
@@ -157,7 +201,10 @@ class ChatLoop {
     private readonly style: ChatStyle,
     private readonly history: string[],
     private readonly ended: AbortSignal,
-  ) {}
+    private readonly recording: ChatRecording | undefined,
+  ) {
+    this.alwaysAllowed = readSavedApprovals(directory);
+  }
 
   key(text: string | undefined, key: Key): void {
     const mode = this.mode;
@@ -165,7 +212,7 @@ class ChatLoop {
       this.editor.key(text, key);
       return;
     }
-    if (mode.kind === 'turn' && key.ctrl && key.name === 'c') {
+    if (mode.kind === 'turn' && ((key.ctrl && key.name === 'c') || key.name === 'escape')) {
       this.interrupt(mode.view);
       return;
     }
@@ -213,8 +260,9 @@ class ChatLoop {
     }
   }
 
+  /** Prints text above the prompt, word-wrapped to the terminal's width. */
   private print(text: string): void {
-    this.screen.write(`${text.replace(/\r?\n/g, '\r\n')}\r\n`);
+    this.screen.write(`${wrapForTerminal(text, this.screen.columns()).replace(/\r?\n/g, '\r\n')}\r\n`);
   }
 
   private async command(name: string, argument: string): Promise<void> {
@@ -258,6 +306,8 @@ class ChatLoop {
     const view = new TurnView(this.screen, this.style);
     this.mode = { kind: 'turn', view };
     this.interrupted = false;
+    this.approvalWaitMs = 0;
+    this.recording?.turn(++this.sent);
     const record: TranscriptTurn = { user: message, assistant: '', tool_calls: [], interrupted: false };
     this.turns.push(record);
     let result: ExecutionResult | undefined;
@@ -274,7 +324,7 @@ class ChatLoop {
         }
         if (event.type === 'finish') result = event.result;
         if (event.type === 'approval-request') {
-          this.approve(event.request, view);
+          await this.approve(event.request, view);
           continue;
         }
         if (event.type === 'error' && this.interrupted) continue;
@@ -290,7 +340,7 @@ class ChatLoop {
       this.usage.add(result);
       record.token_usage = result.token_usage;
       record.cost_usd = result.cost_usd;
-      const footer = turnFooter(result, contextWindow(this.config.model.provider));
+      const footer = turnFooter(result, contextWindow(this.config.model.provider), this.approvalWaitMs);
       view.finish(result, `${this.interrupted ? '  (interrupted)' : ''}${footer.text}`);
       if (footer.warning) this.print(this.style.yellow(`warning ${footer.warning}`));
     } else {
@@ -305,26 +355,57 @@ class ChatLoop {
     void this.session.interrupt().catch(() => {});
   }
 
-  private approve(request: ApprovalRequest, view: TurnView): void {
+  private async approve(request: ApprovalRequest, view: TurnView): Promise<void> {
+    if (this.alwaysAllowed.has(request.toolName)) {
+      request.respond({ behavior: 'allow', scope: 'session' });
+      view.line(
+        this.style.dim(
+          `${shownToolName(request.toolName)} allowed: always allowed for this agent (${this.shownPath(savedApprovalsPath(this.directory))})`,
+        ),
+      );
+      return;
+    }
     view.stopSpinner();
     // What was typed before the question is not an answer to it.
     this.typeAhead = [];
+    const existing = await this.existingFileDiff(request);
     this.mode = { kind: 'approval', request, view };
-    this.print(describeApproval(request, this.style, this.screen.columns()));
-    this.screen.write(
-      `${this.style.bold('Allow?')} ${this.style.dim('[y] once · [a] for this session · [n] deny with a reason · Ctrl+C interrupts')} `,
+    this.askedAt = Date.now();
+    this.print(describeApproval(request, this.style, this.screen.columns(), existing));
+    this.print(
+      `${this.style.bold('Allow?')} ${this.style.dim('[y] once · [a] for this session · [t] always for this agent · [n] deny with a reason · Ctrl+C or Esc interrupts')}`,
     );
+  }
+
+  /** A `Write` over an existing file: the diff from what it holds now (`existing-file-diff.ts`, loaded on use). */
+  private async existingFileDiff(request: ApprovalRequest): Promise<ShownDiffLine[] | undefined> {
+    if (request.toolName !== 'Write') return undefined;
+    const base = path.resolve(this.directory, this.config.claude?.working_directory ?? '.');
+    return (await import('./existing-file-diff.js')).existingFileDiff(request, base);
+  }
+
+  /** A path as the user reads it: relative to where the chat runs, when under it. */
+  private shownPath(file: string): string {
+    const relative = path.relative(process.cwd(), file);
+    return relative && !relative.startsWith('..') ? relative : file;
+  }
+
+  /** The human answered: the wait is not the turn's time. */
+  private answered(): void {
+    if (this.askedAt !== undefined) this.approvalWaitMs += Date.now() - this.askedAt;
+    this.askedAt = undefined;
   }
 
   private approvalKey(mode: Extract<Mode, { kind: 'approval' }>, text: string | undefined, key: Key): void {
     const answer = (decision: ApprovalDecision, label: string) => {
-      this.screen.write(`${label}\r\n`);
+      this.answered();
+      this.print(label);
       mode.request.respond(decision);
       this.mode = { kind: 'turn', view: mode.view };
       mode.view.start();
     };
-    if (key.ctrl && key.name === 'c') {
-      this.screen.write('\r\n');
+    if ((key.ctrl && key.name === 'c') || key.name === 'escape') {
+      this.answered();
       mode.request.respond({ behavior: 'deny', reason: 'the user interrupted the turn' });
       this.mode = { kind: 'turn', view: mode.view };
       this.interrupt(mode.view);
@@ -338,16 +419,29 @@ class ChatLoop {
     if (choice === 'a') {
       answer(
         { behavior: 'allow', scope: 'session' },
-        this.style.green(`allowed ${neutraliseTerminalText(mode.request.toolName)} for this session`),
+        this.style.green(`allowed ${shownToolName(mode.request.toolName)} for this session`),
+      );
+      return;
+    }
+    if (choice === 't') {
+      const failed = saveAlwaysAllowed(this.directory, this.alwaysAllowed, mode.request.toolName);
+      const name = shownToolName(mode.request.toolName);
+      answer(
+        { behavior: 'allow', scope: 'session' },
+        failed
+          ? `${this.style.green(`allowed ${name} for this session`)} ${this.style.yellow(`(not saved: ${neutraliseTerminalText(failed)})`)}`
+          : this.style.green(
+              `allowed ${name} always for this agent (saved in ${this.shownPath(savedApprovalsPath(this.directory))}; delete it there to be asked again)`,
+            ),
       );
       return;
     }
     if (choice === 'n') {
-      this.screen.write('\r\n');
       void this.editor.read(this.style.bold('Reason (the agent is told): '), false).then((read) => {
+        this.answered();
         const reason = read.kind === 'line' && read.text.trim() ? read.text.trim() : 'no reason given';
         mode.request.respond({ behavior: 'deny', reason });
-        this.screen.write(`${this.style.yellow('denied')}\r\n`);
+        this.print(this.style.yellow('denied'));
         this.mode = { kind: 'turn', view: mode.view };
         mode.view.start();
       });

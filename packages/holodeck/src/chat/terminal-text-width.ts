@@ -1,5 +1,6 @@
+// Colour codes and the chat's own OSC 8 hyperlinks take no columns.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const SGR = /\u001b\[[0-9;]*m/g;
+const SGR = /\u001b\[[0-9;]*m|\u001b\]8;;[^\u001b\u0007]*(?:\u001b\\|\u0007)/g;
 
 /** Columns a string takes on the terminal, ignoring colour codes (wide characters count 2). */
 export function terminalTextWidth(text: string): number {
@@ -58,4 +59,27 @@ export function wrapLine(line: string, width: number, indent = ''): string[] {
   }
   if (current.trim()) lines.push(current);
   return lines;
+}
+
+/**
+ * Word-wraps printed text to `columns`: each line continues under itself, indented as it is, and
+ * a two-column row (`  /help   this list`) continues under its second column.
+ */
+export function wrapForTerminal(text: string, columns: number): string {
+  const width = Math.max(1, columns - 1);
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes are skipped to find the columns
+      const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
+      const lead = /^\s*/.exec(plain)?.[0] ?? '';
+      const marker = /^\s*(?:[-+$•]|\d+\.) /.exec(plain)?.[0];
+      const column = /^\s*\S+(?: \S+)*? {2,}(?=\S)/.exec(plain)?.[0];
+      let indent = lead;
+      if (marker) indent = ' '.repeat(marker.length);
+      else if (column && column.length <= width / 2) indent = ' '.repeat(column.length);
+      const wrapped = wrapLine(line, width, indent);
+      return wrapped.length > 1 ? wrapped.map((piece) => piece.replace(/ +$/, '')) : wrapped;
+    })
+    .join('\n');
 }

@@ -2,9 +2,9 @@ import type { ExecutionResult, SessionEvent } from '../backends/contract/index.j
 import type { ChatStyle } from './chat-style.js';
 import { describePendingHold, describeResolvedHold, holdWaitText } from './hold-view.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
-import { renderMarkdown } from './render-markdown.js';
 import { shownToolName } from './shown-tool-name.js';
-import { terminalTextWidth } from './terminal-text-width.js';
+import { StreamedMarkdown } from './streamed-markdown.js';
+import { terminalTextWidth, wrapForTerminal } from './terminal-text-width.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -31,16 +31,16 @@ function formatDuration(ms: number): string {
 }
 
 /**
- * Draws one turn: a spinner while the model thinks or a tool runs, the text as it streams (then,
- * once the message is complete, again as markdown fitted to the width), one line per tool call
- * with its outcome and duration. Everything from the model or tools is neutralised first.
+ * Draws one turn: a spinner while the model thinks or a tool runs, the text as markdown fitted to
+ * the width while it streams (`StreamedMarkdown`), one line per tool call with its outcome and
+ * duration. Everything from the model or tools is neutralised first.
  */
 export class TurnView {
   private spinnerTimer: NodeJS.Timeout | undefined;
   private spinnerFrame = 0;
   private spinnerText: string | (() => string) = '';
   private spinnerShown = false;
-  private streamed = '';
+  private readonly answer: StreamedMarkdown;
   private readonly calls = new Map<
     string,
     { name: string; args: Record<string, unknown>; startedAt: number }
@@ -49,7 +49,13 @@ export class TurnView {
   constructor(
     private readonly screen: ChatScreen,
     private readonly style: ChatStyle,
-  ) {}
+  ) {
+    this.answer = new StreamedMarkdown(
+      style,
+      () => screen.columns(),
+      () => screen.rows(),
+    );
+  }
 
   start(): void {
     this.spin('thinking');
@@ -61,11 +67,10 @@ export class TurnView {
       case 'text-delta':
         this.hideSpinner();
         this.spinnerText = '';
-        this.streamed += event.text;
-        this.screen.write(neutraliseTerminalText(event.text).replace(/\n/g, '\r\n'));
+        this.screen.write(this.answer.append(event.text));
         return;
       case 'thinking-delta':
-        if (!this.streamed) this.spin('thinking');
+        if (this.answer.empty) this.spin('thinking');
         return;
       case 'tool-call':
         this.endText();
@@ -96,7 +101,7 @@ export class TurnView {
       }
       case 'hold-pending': {
         this.endText();
-        this.line(describePendingHold(event.hold, this.style));
+        this.line(describePendingHold(event.hold, this.style), false);
         const { hold } = event;
         this.spin(() => holdWaitText(hold, Date.now()));
         return;
@@ -118,11 +123,15 @@ export class TurnView {
     }
   }
 
-  /** Prints a line (or several) above the spinner. */
-  line(text: string): void {
+  /**
+   * Prints a line (or several) above the spinner, word-wrapped to the width; `wrap: false` for
+   * commands to copy (the terminal wraps them softly, so they paste as one line).
+   */
+  line(text: string, wrap = true): void {
     const shown = this.spinnerShown;
     this.hideSpinner();
-    this.screen.write(`${text.replace(/\r?\n/g, '\r\n')}\r\n`);
+    const fitted = wrap ? wrapForTerminal(text, this.screen.columns()) : text;
+    this.screen.write(`${fitted.replace(/\r?\n/g, '\r\n')}\r\n`);
     if (shown) this.drawSpinner();
   }
 
@@ -130,7 +139,9 @@ export class TurnView {
   finish(_result: ExecutionResult | undefined, footer: string): void {
     this.stopSpinner();
     this.endText();
-    this.screen.write(`${this.style.dim(footer)}\r\n`);
+    this.screen.write(
+      `${wrapForTerminal(this.style.dim(footer), this.screen.columns()).replace(/\n/g, '\r\n')}\r\n`,
+    );
   }
 
   stopSpinner(): void {
@@ -140,23 +151,10 @@ export class TurnView {
     this.spinnerText = '';
   }
 
-  /** Re-draws the streamed text as markdown when it still fits on the screen; ends its line. */
+  /** The answer so far is complete: its last block drawn, its line ended. */
   private endText(): void {
-    if (!this.streamed) return;
-    const shown = neutraliseTerminalText(this.streamed);
-    this.streamed = '';
-    const columns = Math.max(1, this.screen.columns());
-    const rows = shown
-      .split('\n')
-      .reduce((sum, line) => sum + Math.max(1, Math.ceil(terminalTextWidth(line) / columns)), 0);
-    if (rows < this.screen.rows() - 1) {
-      const rendered = renderMarkdown(shown, columns - 1, this.style);
-      this.screen.write(
-        `\r${rows > 1 ? `\u001b[${rows - 1}A` : ''}\u001b[J${rendered.replace(/\n/g, '\r\n')}\r\n`,
-      );
-    } else {
-      this.screen.write('\r\n');
-    }
+    if (this.answer.empty) return;
+    this.screen.write(this.answer.end());
   }
 
   private spin(text: string | (() => string)): void {
@@ -168,11 +166,11 @@ export class TurnView {
       }, 100);
       this.spinnerTimer.unref();
     }
-    if (!this.streamed) this.drawSpinner();
+    if (this.answer.empty) this.drawSpinner();
   }
 
   private drawSpinner(): void {
-    if (!this.spinnerText || this.streamed) return;
+    if (!this.spinnerText || !this.answer.empty) return;
     const text = typeof this.spinnerText === 'function' ? this.spinnerText() : this.spinnerText;
     this.screen.write(
       `\r\u001b[K${this.style.cyan(SPINNER[this.spinnerFrame] ?? '')} ${this.style.dim(`${text}…`)}`,

@@ -49,6 +49,16 @@ export async function loadTestCasesFile(file: string): Promise<TestCasesFile> {
       },
     ]);
   }
+  // JSON Lines (one case per line) is not YAML: say which formats are read instead of a parse error.
+  if (/\.(jsonl|ndjson)$/i.test(file))
+    throw new ConfigError([
+      {
+        file,
+        path: '',
+        message: 'test cases file is JSON Lines (.jsonl), which test_cases_file does not read',
+        hint: 'give a YAML (.yaml, .yml) or JSON (.json) file holding a list of cases or {test_cases: [...]}; from JSON Lines: jq -s . cases.jsonl > cases.json',
+      },
+    ]);
   // parseAgentYaml wants a mapping at the root; wrap a bare list so both shapes parse with positions.
   const bare = /^\s*-/m.test(
     text.split('\n').find((line) => line.trim() && !line.trim().startsWith('#')) ?? '',

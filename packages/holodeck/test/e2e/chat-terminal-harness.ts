@@ -20,12 +20,19 @@ export interface ChatTerminal {
   kill(signal?: string): void;
 }
 
-export function startChatTerminal(args: string[], env: Record<string, string>, cwd?: string): ChatTerminal {
-  const terminal = new xterm.Terminal({ cols: 100, rows: 30, scrollback: 2000, allowProposedApi: true });
+export function startChatTerminal(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+  size: { cols?: number; rows?: number } = {},
+): ChatTerminal {
+  const cols = size.cols ?? 100;
+  const rows = size.rows ?? 30;
+  const terminal = new xterm.Terminal({ cols, rows, scrollback: 2000, allowProposedApi: true });
   const pty = spawnPty(process.execPath, [HOLODECK_BIN, 'chat', ...args], {
     name: 'xterm-256color',
-    cols: 100,
-    rows: 30,
+    cols,
+    rows,
     env: { TERM: 'xterm-256color', NO_COLOR: '1', ...env },
     ...(cwd ? { cwd } : {}),
   });

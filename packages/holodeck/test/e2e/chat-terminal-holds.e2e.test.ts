@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
 import { type ChatTerminal, startChatTerminal } from './chat-terminal-harness.js';
@@ -10,6 +11,7 @@ import {
   governedShopConfig,
   governedShopFiles,
 } from './support/governance-fixtures.js';
+import { HOLODECK_BIN } from './support/run-holodeck-cli.js';
 
 // Novarch holds in `holodeck chat` on a real terminal, on both backends: a governed write held
 // for an operator shows its hold id, rule, countdown and the commands that decide it; an operator
@@ -78,7 +80,9 @@ describe.each(backendVariants())(
       // The hold's lines arrive in several writes: read the screen once the last one is drawn.
       await terminal.waitFor('deny:    novarch holds deny');
       const screen = terminal.text();
-      const holdId = /^ {2}hold (\S+) · no decision by \d\d:\d\d:\d\d refuses it/m.exec(screen)?.[1];
+      const holdId = /^ {2}hold (\S+) · no decision by \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+ refuses it/m.exec(
+        screen,
+      )?.[1];
       expect(holdId).toBeDefined();
       expect(screen).toContain('⏸ refund_order is held for an operator (rule TEAM-2)');
       expect(screen).toContain('  why: TEAM-2 v1 (hold): Refunds over 500 are held for a human.');
@@ -123,6 +127,60 @@ describe.each(backendVariants())(
       expect(readFileSync(path.join(agent.directory, 'refunds.log'), 'utf8')).toBe('A-1 900\n');
       terminal?.type(`/exit${ENTER}`);
       expect((await terminal?.exited)?.exitCode).toBe(0);
+      variant.checkAndReset();
+    });
+
+    it('chat -p prints the hold on stderr while it waits (id, deadline, how to decide), then the outcome', async () => {
+      variant.script(
+        variant.callTool('refund_order', { order_id: 'A-1', amount: 900 }),
+        variant.respond((request) => ({
+          kind: 'reply',
+          text: `result: ${request.toolResults.at(-1)?.text ?? 'none'}`,
+        })),
+      );
+      const agent = governedAgent(60);
+      const child = spawn(process.execPath, [HOLODECK_BIN, 'chat', agent.file, '-p', 'refund A-1'], {
+        env: { ...agent.env, NO_COLOR: '1' },
+        cwd: agent.directory,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      try {
+        await waitUntil(() => stderr.includes('deny:    novarch holds deny'), {
+          timeoutMs: 30_000,
+          what: 'chat -p to print the hold on stderr',
+        });
+        const holdId = /hold (\S+) · no decision by \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+ refuses it/.exec(
+          stderr,
+        )?.[1];
+        expect(holdId).toBeDefined();
+        expect(stderr).toContain('⏸ refund_order is held for an operator (rule TEAM-2)');
+        const store = path.join(agent.directory, 'novarch.db');
+        expect(stderr).toContain(`approve: novarch holds approve ${holdId} --store ${store}`);
+        const decided = await novarch([
+          'holds',
+          'approve',
+          holdId ?? '',
+          '--store',
+          store,
+          '--operator',
+          'ana',
+        ]);
+        expect(decided.code).toBe(0);
+        expect(await exited).toBe(0);
+        expect(stderr).toContain(`✓ hold ${holdId} approved by ana; refund_order runs`);
+        expect(stdout).toContain('result: refunded A-1');
+      } finally {
+        child.kill('SIGKILL');
+      }
       variant.checkAndReset();
     });
 
@@ -172,8 +230,14 @@ describe.each(backendVariants())(
       );
       const agent = governedAgent(2);
       const holdId = await chatUntilHeld(agent);
+      // Wrapped at a word boundary to the terminal's width.
       await terminal?.waitFor(
-        `⊘ hold ${holdId} timed out: no operator decision before the deadline; the session is stopped`,
+        new RegExp(
+          `⊘ hold ${holdId} timed out: no operator decision before the deadline; the session is stopped`.replace(
+            / /g,
+            '\\s+',
+          ),
+        ),
       );
       await terminal?.waitFor(/Novarch killed session/);
       await terminal?.waitFor(PROMPT);

@@ -93,11 +93,11 @@ describe('MCP tools', () => {
     // The CLI may already have sent its first request when the failed status arrives; answer it.
     fake().script(reply('this answer is discarded'));
     const result = await invokeAgent(fake().url, 'hi', { config: { tools: [broken] } });
-    expect(result).toMatchObject({
-      is_error: true,
-      error_reason:
-        'MCP server "broken" (failed) did not start, so its tools are missing; check its command/url and env in agent.yaml',
-    });
+    // Named as the AI SDK backend names it: the entry, where it is in agent.yaml, and the cause.
+    expect(result.is_error).toBe(true);
+    expect(result.error_reason).toMatch(
+      /^MCP server "broken" \(tools\[0\] at \S+agent\.yaml:\d+:\d+, command \/nonexistent\/mcp-server\) did not start: spawn \/nonexistent\/mcp-server ENOENT \(no such file\), so its tools are missing\n {2}check its command\/url and env in agent\.yaml$/,
+    );
     expect(result.response).toBe('');
     fake().reset();
   });

@@ -40,4 +40,21 @@ describe('response_format (SDK structured output, validated with ajv)', () => {
     );
     expect(result.structured_output).toBeUndefined();
   });
+
+  it('reports the schema errors of the last attempt when the run ends at max_turns still trying', async () => {
+    // Each invalid StructuredOutput call is answered with the CLI's validation error; the model tries again.
+    fake().script(
+      toolUse('StructuredOutput', { answer: 'Paris', confidence: 7 }),
+      toolUse('StructuredOutput', { answer: 42, confidence: 0.5 }),
+      reply('giving up'),
+    );
+    const result = await invokeAgent(fake().url, 'Capital of France?', {
+      config: { response_format: responseFormat, max_turns: 2 },
+    });
+    expect(result.is_error).toBe(true);
+    expect(result.error_reason).toMatch(
+      /^the agent's structured output did not match response_format \(\d attempt\(s\); the last: \/(answer must be string|confidence must be <= 1)\); (max_turns limit reached|the agent did not produce output matching response_format after several attempts)$/,
+    );
+    fake().reset();
+  });
 });

@@ -5,7 +5,7 @@ import { registerHoldsCommand } from './commands/holds-command.js';
 import { registerKeysCommand } from './commands/keys-command.js';
 import type { OperatorContext, RunCommand } from './commands/operator-context.js';
 import { registerOperatorsCommand } from './commands/operators-command.js';
-import { registerRulesCommand } from './commands/rules-command.js';
+import { registerRulesCommand } from './commands/rules/rules-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerSessionsCommand } from './commands/sessions-command.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';

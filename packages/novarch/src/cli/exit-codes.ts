@@ -5,7 +5,7 @@ import {
   OperatorUsageError,
   RulesError,
 } from '../errors.js';
-import { IdentityError } from '../identity/identity-store.js';
+import { IdentityError } from '../identity/identity-error.js';
 import { StoreUrlError } from '../store/parse-store-url.js';
 
 /** Exit codes of every `novarch` command (documented in --help and the README). */

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { ConsoleSessionRecord } from '../identity/identity-store.js';
+import type { ConsoleSessionRecord } from '../identity/console-sessions.js';
 import type { ConsoleOperator } from './console-deps.js';
 
 export type { ConsoleSessionRecord };

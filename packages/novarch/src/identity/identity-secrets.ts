@@ -58,3 +58,9 @@ export function newSessionSecret(): { text: string; hash: string } {
   const text = `${SESSION_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
   return { text, hash: hashSecret(text) };
 }
+
+/** A credential just created: `secret` is shown once, here, and stored only as a hash. */
+export interface Created<Info> {
+  info: Info;
+  secret: string;
+}

@@ -44,3 +44,12 @@ export interface ConsoleSessionRow {
   last_seen_at: string;
   revoked_at: string | null;
 }
+
+/** A JSON column's value, or undefined when it is not JSON (the caller fails closed). */
+export function readJsonColumn(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

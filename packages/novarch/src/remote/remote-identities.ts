@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import type {
-  AgentKeyInfo,
-  Created,
-  IdentityStore,
-  NewAgentKey,
-  OperatorTokenInfo,
-} from '../identity/identity-store.js';
+import type { AgentKeyInfo, NewAgentKey } from '../identity/agent-keys.js';
+import type { Created } from '../identity/identity-secrets.js';
+import type { IdentityStore } from '../identity/identity-store.js';
+import type { OperatorTokenInfo } from '../identity/operator-tokens.js';
 import { formatGrant, type Grant, type OperatorRole } from '../identity/principal.js';
 import {
   AgentKeyInfoSchema,

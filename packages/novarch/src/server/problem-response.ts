@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { ZodError } from 'zod';
 import { NovarchError, OperationRefusedError, OperatorUsageError } from '../errors.js';
-import { IdentityError } from '../identity/identity-store.js';
+import { IdentityError } from '../identity/identity-error.js';
 import { NovarchStoreError, UnknownRecordError } from '../store/novarch-store-error.js';
 import { notFound, ProblemError, type ProblemIssue } from './problem-error.js';
 

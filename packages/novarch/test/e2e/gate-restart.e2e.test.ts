@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, startFakeAnthropic } from '@holodeck/testkit';
+import { reply, startFakeAnthropic, waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type NovarchStore, openSqliteStore } from '../../src/index.js';
 import { WAITER_STALE_AFTER_MS } from '../../src/model/hold-state.js';
+import { runNovarch as runNovarchInProcess } from '../unit/cli/run-novarch-in-process.js';
 import { lookup, refund, toolResultsSeen } from './support/gate-fixture.js';
 import { groupGone, killProcessGroup, processGroupMembers } from './support/process-group.js';
 import { runNovarch } from './support/run-novarch-cli.js';
@@ -68,24 +69,14 @@ async function openStore(file: string): Promise<NovarchStore> {
 }
 
 /** Polls `probe` until it gives a value; fails early when the agent exits, or at the deadline. */
-async function eventually<T>(
-  what: string,
-  agent: StoreChild,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  let exit: Awaited<StoreChild['exited']> | undefined;
-  void agent.exited.then((result) => {
-    exit = result;
+function eventually<T>(what: string, agent: StoreChild, probe: () => Promise<T | undefined>): Promise<T> {
+  const polled = new AbortController();
+  const exitedFirst = agent.exited.then((exit) => {
+    if (polled.signal.aborted) return new Promise<never>(() => {});
+    throw new Error(`the agent exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stderr}`);
   });
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (exit !== undefined)
-      throw new Error(`the agent exited (${exit.code ?? exit.signal}) before ${what}:\n${exit.stderr}`);
-    if (Date.now() >= deadline) throw new Error(`no ${what} within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const found = waitUntil(probe, { timeoutMs: WAIT_MS, what, intervalMs: 50 }).finally(() => polled.abort());
+  return Promise.race([found, exitedFirst]);
 }
 
 const refundLine = z.object({ customer_id: z.string(), amount: z.number() });
@@ -221,32 +212,38 @@ describe('NovarchHookGate across a process restart (real CLI)', () => {
 
     // 5. No process waits on the orphaned hold. Once its last check-in is stale, the operator CLI
     // lists it as abandoned and refuses to approve it (exit 3): nothing would run the refund, and
-    // the audit would show an approval of a write that never happened.
+    // the audit would show an approval of a write that never happened. Rather than wait out
+    // WAITER_STALE_AFTER_MS (10 s), the operator CLI runs in this process with its clock set past it.
     const staleAt = Date.parse(lastCheckIn) + WAITER_STALE_AFTER_MS + 100;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, staleAt - Date.now())));
-    const listed = await runNovarch(['holds', 'list'], cli);
+    const later = (args: string[]) =>
+      runNovarchInProcess(args, {
+        env: { NOVARCH_STORE: storeFile, USER: 'ana' },
+        cwd: directory,
+        now: () => new Date(staleAt),
+      });
+    const listed = await later(['holds', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(`${pending.id}  pending (abandoned)  ${sessionId}  issue_refund  C9`);
-    const listedJson = await runNovarch(['holds', 'list', '--status', 'pending', '--json'], cli);
+    const listedJson = await later(['holds', 'list', '--status', 'pending', '--json']);
     expect(listedHolds.parse(JSON.parse(listedJson.stdout))).toEqual([
       { hold: expect.objectContaining({ id: pending.id }), state: 'abandoned' },
     ]);
-    const approve = await runNovarch(['holds', 'approve', pending.id, '--rationale', 'checked ✓'], cli);
+    const approve = await later(['holds', 'approve', pending.id, '--rationale', 'checked ✓']);
     expect(approve).toEqual({
       code: 3,
       stdout: '',
-      stderr:
-        `error: Hold ${pending.id} is abandoned: no agent process has checked in on it since ${lastCheckIn} ` +
+      error:
+        `Hold ${pending.id} is abandoned: no agent process has checked in on it since ${lastCheckIn} ` +
         `(pid ${first.pid} on ${hostname()}).\n` +
         'No agent waits for this decision: the write will not run, whatever you decide. ' +
         'If it is still wanted, the agent must retry the action.\n' +
         'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
-        'and nothing runs.\nNothing was changed.\n',
+        'and nothing runs.\nNothing was changed.',
     });
     expect(await store.getHold(pending.id)).toEqual(orphaned);
 
     // With --force the operator closes it: stored as timed_out (never approved), and nothing runs.
-    const forced = await runNovarch(['holds', 'approve', pending.id, '--force'], cli);
+    const forced = await later(['holds', 'approve', pending.id, '--force']);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain('Nothing runs this write: no agent was waiting for the decision.');
     expect(await store.getHold(pending.id)).toMatchObject({

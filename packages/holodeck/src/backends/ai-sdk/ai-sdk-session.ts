@@ -12,7 +12,7 @@ import type {
   SessionEvent,
 } from '../contract/index.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
-import { AI_SDK_APPROVAL_REASON, type ApprovalQuestion } from './approve-tool-calls.js';
+import type { ApprovalQuestion } from './approve-tool-calls.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { SESSION_SCHEMA_VERSION, type SessionFile, sessionFilePath } from './session-file-schema.js';
 import { SessionLock } from './session-lock.js';
@@ -30,7 +30,10 @@ export interface AiSdkSessionInput {
   lock?: SessionLock;
   /** Novarch's session for this conversation, when the agent is governed. */
   governance?: RunGovernance;
-  /** `ask`: every tool call yields an `approval-request` and waits (an interactive chat). */
+  /**
+   * `ask`: a call that needs approval yields an `approval-request` and waits (an interactive chat);
+   * `refuse`: it is refused (a piped chat); unset: tools run (chat -p, holodeck test).
+   */
   approvals?: ApprovalMode;
 }
 
@@ -108,11 +111,14 @@ export class AiSdkSession implements AgentSession {
       ...(this.input.approvals === 'ask'
         ? {
             approval: {
+              kind: 'ask' as const,
               approve: (question, signal) => this.ask(channel, question, signal),
               allowedForSession: this.allowedForSession,
             },
           }
-        : {}),
+        : this.input.approvals === 'refuse'
+          ? { approval: { kind: 'refuse' as const } }
+          : {}),
     });
     let outcome: TurnOutcome | undefined;
     try {
@@ -191,7 +197,7 @@ export class AiSdkSession implements AgentSession {
       channel.push({
         event: {
           type: 'approval-request',
-          request: { ...question, reason: AI_SDK_APPROVAL_REASON, respond },
+          request: { ...question, respond },
         },
       });
     });

@@ -10,6 +10,7 @@ import {
 import type { ValidateFunction } from 'ajv';
 import type { ToolKind } from '../../execution-result.js';
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
+import type { ModelPricing } from '../pricing/model-pricing.js';
 import type { TurnInput, TurnOutcome } from './ai-sdk-runtime.js';
 import { approveToolCalls } from './approve-tool-calls.js';
 import type { CallSettings } from './build-call-settings.js';
@@ -19,6 +20,7 @@ import { fromModelMessages } from './from-model-messages.js';
 import type { RunGovernance } from './open-run-governance.js';
 import type { SessionMessage } from './session-message.js';
 import { toModelMessages } from './to-model-messages.js';
+import type { ToolApproval } from './tool-approval-policy.js';
 import { translateStreamPart } from './translate-stream-part.js';
 import { createTurnState } from './turn-state.js';
 
@@ -29,10 +31,14 @@ export interface TurnPlan {
   /** The agent's tools as AI SDK tools; governed runs get a set bound to their governor. */
   tools: (governance?: RunGovernance) => ToolSet;
   call: CallSettings;
+  /** Whether a call of a tool (by the name the model sees) asks first (`tool-approval-policy.ts`). */
+  approvalOf: (name: string) => ToolApproval;
   /** The response_format as the SDK's structured output (sent as a json_schema response format). */
   output?: Output.Output;
   validateStructuredOutput?: ValidateFunction;
   errorContext: ErrorContext;
+  /** How the model's runs are priced. */
+  pricing: ModelPricing;
   /** Receives what the provider warned about a call (each run's warnings, in order). */
   onCallWarning: (warning: CallWarning) => void;
   /** The kind of a called tool, by its name (from agent.yaml). */
@@ -66,9 +72,7 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
   let responseMessages: ModelMessage[] = [];
   const { call } = plan;
   const offered = plan.tools(input.governance);
-  const tools = input.approval
-    ? approveToolCalls(offered, input.approval.approve, input.approval.allowedForSession)
-    : offered;
+  const tools = input.approval ? approveToolCalls(offered, input.approval, plan.approvalOf) : offered;
   const run = streamText({
     model: plan.model,
     system: plan.system,
@@ -100,6 +104,7 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
     ...plan.errorContext,
     startedAt,
     maxTurns: call.maxTurns,
+    pricing: plan.pricing,
     ...(plan.validateStructuredOutput ? { validateStructuredOutput: plan.validateStructuredOutput } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
   });

@@ -3,6 +3,7 @@ import type { LoadedAgent } from '../../config/index.js';
 import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import type { LoadedTools } from '../../tools/index.js';
 import type { BackendWarning, ModelTraffic } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import { toolKindsOf } from '../tool-kinds.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
@@ -12,6 +13,7 @@ import { describeCallWarning } from './describe-call-warning.js';
 import type { ProviderSettings } from './resolve-provider-settings.js';
 import { runTurn, type TurnPlan } from './run-turn.js';
 import { toAiSdkTools } from './to-ai-sdk-tools.js';
+import { toolApproval } from './tool-approval-policy.js';
 
 /**
  * Loads the function tool modules and starts the MCP servers; on a failure, closes what started.
@@ -112,8 +114,10 @@ export async function startAiSdkRuntime(
     system: agent.instructions,
     tools: (run) => (run ? toAiSdkTools(tools, run) : ungoverned),
     call: buildCallSettings(agent.config),
+    approvalOf: (name) => toolApproval(agent.config, name),
     ...structuredOutput,
     errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
+    pricing: modelPricing(agent.config),
     onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),
     toolKindOf: toolKindsOf(agent.config),
   };

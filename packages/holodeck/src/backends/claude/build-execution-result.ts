@@ -1,5 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { type ExecutionResult, emptyTokenUsage, type TokenUsage } from '../contract/index.js';
+import { costOfUsage, type TokenPrices } from '../pricing/token-prices.js';
+import { describeMcpFailures, type McpServerPlace } from './describe-mcp-failure.js';
 import { mapResultSubtype } from './map-result-subtype.js';
 import type { TurnState } from './run-accumulator.js';
 
@@ -9,6 +11,10 @@ export interface ResultContext {
   validateStructuredOutput?: ValidateFunction;
   /** Names the credential variable to check on an authentication failure. */
   credentialHint: string;
+  /** agent.yaml's MCP servers by name, so a failure names its entry and cause. */
+  mcpServers?: ReadonlyMap<string, McpServerPlace>;
+  /** `pricing:` in agent.yaml: the cost is the turn's tokens at these prices, not the CLI's figure. */
+  prices?: TokenPrices;
 }
 
 function mapUsage(usage: Record<string, unknown> | undefined): TokenUsage {
@@ -33,10 +39,36 @@ function describeApiError(state: TurnState, context: ResultContext, fallback: st
 }
 
 /** Why the run cannot be trusted when an MCP server of agent.yaml did not connect, else undefined. */
-export function mcpFailureReason(state: TurnState): string | undefined {
+export function mcpFailureReason(
+  state: TurnState,
+  servers?: ReadonlyMap<string, McpServerPlace>,
+): string | undefined {
   if (!state.mcpFailures.length) return undefined;
-  const servers = state.mcpFailures.map((server) => `"${server.name}" (${server.status})`).join(', ');
-  return `MCP server ${servers} did not start, so its tools are missing; check its command/url and env in agent.yaml`;
+  return describeMcpFailures(state.mcpFailures, servers, 'its tools are missing');
+}
+
+/** Results that end a run still trying to give its structured output. */
+const STRUCTURED_RETRY_ENDS = new Set(['error_max_turns', 'error_max_structured_output_retries']);
+
+function schemaProblems(validate: ValidateFunction, output: unknown): string {
+  if (validate(output)) return 'it matched, but came too late';
+  return (validate.errors ?? [])
+    .map((error) => `${error.instancePath || '(root)'} ${error.message}`)
+    .join('; ');
+}
+
+/**
+ * A run that ran out of turns or retries while its structured output did not match
+ * response_format: the schema errors of its last attempt (the CLI's StructuredOutput tool call),
+ * not only "max_turns limit reached".
+ */
+function describeStructuredFailure(state: TurnState, context: ResultContext, failure: string): string {
+  const validate = context.validateStructuredOutput;
+  const attempts = state.toolCalls.filter((call) => call.name === 'StructuredOutput');
+  const last = attempts.at(-1);
+  if (!validate || !last)
+    return `the agent gave no structured output for response_format (it answered in text); ${failure}`;
+  return `the agent's structured output did not match response_format (${attempts.length} attempt(s); the last: ${schemaProblems(validate, last.arguments)}); ${failure}`;
 }
 
 /**
@@ -57,7 +89,7 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
     duration_ms: Date.now() - context.startedAt,
     ...(state.sessionId ? { session_id: state.sessionId } : {}),
   };
-  const mcpFailure = mcpFailureReason(state);
+  const mcpFailure = mcpFailureReason(state, context.mcpServers);
   if (mcpFailure) return { ...base, error_reason: mcpFailure };
   if (!result) {
     // Stopped before its result: the tokens it used are known, its price is not.
@@ -66,20 +98,30 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
       ...base,
       token_usage: spent,
       num_turns: state.streamedResponses,
-      ...(spent.total_tokens > 0 ? { cost_usd: null } : {}),
+      ...(spent.total_tokens > 0
+        ? context.prices
+          ? { cost_usd: costOfUsage(spent, context.prices, 'cache-apart') }
+          : { cost_usd: null, cost_unknown_reason: 'the run stopped before the Claude CLI reported its cost' }
+        : {}),
       error_reason: 'the agent process ended without a result',
     };
   }
 
+  const usage = mapUsage(result.usage as unknown as Record<string, unknown>);
   const outcome: ExecutionResult = {
     ...base,
     response: result.subtype === 'success' && result.result ? result.result : state.lastAssistantText,
-    token_usage: mapUsage(result.usage as unknown as Record<string, unknown>),
+    token_usage: usage,
     num_turns: result.num_turns,
-    cost_usd: result.total_cost_usd ?? 0,
+    // The result's usage is the turn's own (its total_cost_usd is the session's running total).
+    cost_usd: context.prices
+      ? costOfUsage(usage, context.prices, 'cache-apart')
+      : (result.total_cost_usd ?? 0),
     is_error: false,
   };
   const failure = mapResultSubtype(result);
+  if (failure && context.validateStructuredOutput && STRUCTURED_RETRY_ENDS.has(result.subtype))
+    return { ...outcome, is_error: true, error_reason: describeStructuredFailure(state, context, failure) };
   if (failure) return { ...outcome, is_error: true, error_reason: describeApiError(state, context, failure) };
 
   if (context.validateStructuredOutput && result.subtype === 'success') {

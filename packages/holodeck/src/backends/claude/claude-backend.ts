@@ -14,12 +14,14 @@ import type {
   ModelTraffic,
   OfferedTool,
 } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import { toolKindsOf } from '../tool-kinds.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { checkResumable } from './check-resumable.js';
 import { ClaudeSession } from './claude-session.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { mcpServerPlaces } from './describe-mcp-failure.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
@@ -162,10 +164,13 @@ export class ClaudeBackend implements AgentBackend {
         : undefined;
     this.functionTools = functionTools?.loaded;
     const traffic = this.backendOptions.modelTraffic;
+    const pricing = modelPricing(this.agent.config);
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
       toolKindOf: toolKindsOf(this.agent.config),
+      mcpServers: mcpServerPlaces(this.agent, this.agent.env ?? process.env),
+      ...(pricing.kind === 'prices' ? { prices: pricing.prices } : {}),
       ...(governance ? { governance } : {}),
       ...(this.backendOptions.modelTraffic
         ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }

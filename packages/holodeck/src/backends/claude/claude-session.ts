@@ -287,7 +287,7 @@ export class ClaudeSession implements AgentSession {
     const state = turn.accumulator.state;
     if (message.type === 'system' && message.subtype === 'init') {
       this.id = message.session_id;
-      const mcpFailure = mcpFailureReason(state);
+      const mcpFailure = mcpFailureReason(state, this.prepared.mcpServers);
       if (mcpFailure) {
         this.fail(new AgentSessionError(mcpFailure), true);
         this.run.close();
@@ -307,8 +307,20 @@ export class ClaudeSession implements AgentSession {
     if (message.type === 'result') {
       this.id = message.session_id;
       const total = message.total_cost_usd;
-      const cost = typeof total === 'number' ? this.costs.turnCost(message.session_id, total) : undefined;
-      const final = finishRun(this.prepared, state, turn.startedAt, this.governed, cost);
+      // The meter follows the CLI's running total even when pricing: sets the cost (a later turn
+      // may need it); the cost from pricing: is the turn's own already.
+      const metered = typeof total === 'number' ? this.costs.turnCost(message.session_id, total) : undefined;
+      const final = finishRun(this.prepared, state, turn.startedAt, this.governed, (built) =>
+        metered !== undefined && !this.prepared.prices
+          ? {
+              ...built,
+              cost_usd: metered,
+              ...(metered === null
+                ? { cost_unknown_reason: "the CLI could not say the resumed session's cost before this turn" }
+                : {}),
+            }
+          : built,
+      );
       this.current = undefined;
       void this.finishTurn(turn, final);
     }
@@ -338,6 +350,8 @@ export class ClaudeSession implements AgentSession {
     return buildExecutionResult(turn.accumulator.state, {
       startedAt: turn.startedAt,
       credentialHint: this.prepared.credentialHint,
+      mcpServers: this.prepared.mcpServers,
+      ...(this.prepared.prices ? { prices: this.prepared.prices } : {}),
     });
   }
 

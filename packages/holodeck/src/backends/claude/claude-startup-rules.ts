@@ -44,6 +44,17 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
     result.issues.push(...(await checkRetrievalTools(config)));
   }
 
+  // Approvals on Claude follow claude.permission_mode: a tool's approval would have no effect.
+  for (const [index, tool] of (config.tools ?? []).entries()) {
+    if (!('approval' in tool) || tool.approval === undefined) continue;
+    result.issues.push({
+      code: 'tool-approval-unused',
+      path: ['tools', index, 'approval'],
+      message: `tools[${index}].approval is not used by provider anthropic: the Claude CLI asks by claude.permission_mode, and ${tool.type} tools run without asking`,
+      hint: 'remove it; on Claude, claude.permission_mode and claude.allowed_tools decide what runs unasked',
+    });
+  }
+
   // The model's sampling temperature is not a setting of the Claude Agent SDK.
   if (config.model.temperature !== undefined) {
     warn(

@@ -7,23 +7,26 @@ import type { TurnState } from './run-accumulator.js';
 /**
  * What a one-shot run or a session turn ended with, built one way for both: the accumulated state
  * as an ExecutionResult (structured output validated), failed when Novarch killed the session,
- * whatever the model said afterwards. `costUsd` replaces the state's cost (a session turn's own).
+ * whatever the model said afterwards. `withCost` adjusts the built result's cost (a session turn's
+ * own share of the CLI's running total).
  */
 export function finishRun(
   prepared: PreparedAgent,
   state: TurnState,
   startedAt: number,
   governed: GovernedRun | undefined,
-  costUsd?: number | null,
+  withCost: (built: ExecutionResult) => ExecutionResult = (built) => built,
 ): ExecutionResult {
   const built = buildExecutionResult(state, {
     startedAt,
     credentialHint: prepared.credentialHint,
+    mcpServers: prepared.mcpServers,
+    ...(prepared.prices ? { prices: prepared.prices } : {}),
     ...(prepared.validateStructuredOutput
       ? { validateStructuredOutput: prepared.validateStructuredOutput }
       : {}),
   });
-  const result = costUsd === undefined ? built : { ...built, cost_usd: costUsd };
+  const result = withCost(built);
   const killed = governed?.killReason();
   return killed ? { ...result, is_error: true, error_reason: killed } : result;
 }

@@ -3,6 +3,7 @@ import { AgentSessionError } from '../../errors.js';
 import { functionToolName } from '../../tool-name.js';
 import { AsyncQueue } from '../async-queue.js';
 import type { OfferedTool } from '../contract/index.js';
+import { describeMcpFailures } from './describe-mcp-failure.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
@@ -43,9 +44,15 @@ export async function listOfferedTools(prepared: PreparedAgent): Promise<Offered
     const servers = statuses.filter((server) => server.name !== FUNCTION_TOOLS_SERVER);
     const broken = servers.filter((server) => FAILED.has(server.status) || server.status === 'pending');
     if (broken.length) {
-      const names = broken.map((server) => `"${server.name}" (${server.status})`).join(', ');
       throw new AgentSessionError(
-        `MCP server ${names} did not start, so its tools cannot be listed; check its command/url and env in agent.yaml`,
+        describeMcpFailures(
+          broken.map((server) => ({
+            name: server.name,
+            status: server.error ? `${server.status}: ${server.error}` : server.status,
+          })),
+          prepared.mcpServers,
+          'its tools cannot be listed',
+        ),
       );
     }
     const builtins = Array.isArray(prepared.plan.options.tools) ? prepared.plan.options.tools : [];

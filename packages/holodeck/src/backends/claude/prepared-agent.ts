@@ -7,8 +7,10 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
 import type { ToolKind } from '../../execution-result.js';
+import type { TokenPrices } from '../pricing/token-prices.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
+import type { McpServerPlace } from './describe-mcp-failure.js';
 import type { GovernanceRuntime } from './governance/prepare-governance.js';
 import type { ClaudeProcessHandle } from './spawn-claude-process.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
@@ -22,6 +24,10 @@ export interface PreparedAgent {
   credentialHint: string;
   /** The kind of a tool the CLI calls, by its runtime name (from agent.yaml). */
   toolKindOf: (runtimeName: string) => ToolKind;
+  /** agent.yaml's MCP servers by name, so a server that did not start is named with its entry and cause. */
+  mcpServers: ReadonlyMap<string, McpServerPlace>;
+  /** `pricing:` in agent.yaml, which replaces the CLI's own cost figure. */
+  prices?: TokenPrices;
   /** Novarch governance of tool calls, when agent.yaml has a `governance:` block. */
   governance?: GovernanceRuntime;
   /** The base URL for a CLI process started now, when model traffic is recorded (BackendOptions.modelTraffic). */

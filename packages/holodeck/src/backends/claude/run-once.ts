@@ -106,6 +106,7 @@ export async function runOnce(
   // One Novarch session for the run, opened once: a spawn retry goes on in it rather than leaving
   // a session behind per attempt; its gate is closed when the run is over, however it ended.
   const governed = await prepared.governance?.openRun();
+  if (options.onHold) governed?.watchHolds(options.onHold);
   try {
     return await withSpawnRetry(() =>
       attemptRun({

@@ -2,7 +2,7 @@ import type { ExecutionResult } from '../../execution-result.js';
 import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
-import type { BackendWarning } from './session-event.js';
+import type { BackendWarning, SessionEvent } from './session-event.js';
 
 /** A prior message handed to `invokeOnce` as conversation context. */
 export interface ConversationMessage {
@@ -16,6 +16,8 @@ export interface InvokeOptions {
   workingDirectory?: string;
   /** Aborts the run (timeouts, Ctrl-C); the promise then rejects with AgentSessionError. */
   signal?: AbortSignal;
+  /** Told of each Novarch hold of a governed run (`hold-pending`, `hold-resolved`) as it happens. */
+  onHold?: (event: SessionEvent) => void;
 }
 
 /** Options for a new session. */

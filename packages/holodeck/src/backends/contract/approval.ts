@@ -7,6 +7,9 @@
 /** Whether a session asks its consumer about tool calls that need approval, or refuses them. */
 export type ApprovalMode = 'ask' | 'refuse';
 
+/** Why a call that needs approval is refused where nobody can answer (a piped chat); part of its tool result. */
+export const NO_APPROVER_REASON = 'nobody can approve it in this run (not a terminal)';
+
 /** The answer to an approval request. A deny's `reason` reaches the model as the tool's error result. */
 export type ApprovalDecision =
   | { behavior: 'allow'; scope: 'once' | 'session' }

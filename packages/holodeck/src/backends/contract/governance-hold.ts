@@ -20,6 +20,8 @@ export interface PendingHold {
   deadline: string;
   /** Operator commands that decide it, ready to run in another terminal. */
   commands: { approve: string; deny: string };
+  /** The hold's page in the Novarch console, when the agent is governed by a Novarch server. */
+  consoleUrl?: string;
 }
 
 /** How a hold ended: an operator's decision, or the deadline. */

@@ -21,6 +21,7 @@ export type {
 } from './agent-backend.js';
 export type { AgentSession } from './agent-session.js';
 export type { ApprovalDecision, ApprovalMode, ApprovalRequest } from './approval.js';
+export { NO_APPROVER_REASON } from './approval.js';
 export type {
   AgentToolNames,
   BackendChecks,

@@ -12,9 +12,11 @@ export function toHoldSessionEvent(event: HoldEvent, storePath: string): Session
   const callId = event.callId === undefined ? {} : { callId: event.callId };
   if (event.type === 'hold-pending') {
     // A governed run on a Novarch server names the server (the operator's NOVARCH_TOKEN decides).
-    const store = /^https?:\/\//.test(storePath)
-      ? `--server ${shellWord(storePath)}`
-      : `--store ${shellWord(storePath)}`;
+    const server = /^https?:\/\//.test(storePath);
+    const store = server ? `--server ${shellWord(storePath)}` : `--store ${shellWord(storePath)}`;
+    const consoleUrl = server
+      ? { consoleUrl: `${storePath.replace(/\/+$/, '')}/console/holds/${encodeURIComponent(hold.id)}` }
+      : {};
     return {
       type: 'hold-pending',
       hold: {
@@ -30,6 +32,7 @@ export function toHoldSessionEvent(event: HoldEvent, storePath: string): Session
           approve: `novarch holds approve ${shellWord(hold.id)} ${store}`,
           deny: `novarch holds deny ${shellWord(hold.id)} ${store} --rationale "…"`,
         },
+        ...consoleUrl,
       },
     };
   }

@@ -47,12 +47,6 @@ export async function chatCommand(
   );
   // Loaded on use: the Claude SDK is large and `validate`/`schema` do not need it.
   if (options.prompt === undefined && process.stdin.isTTY && process.stdout.isTTY) {
-    if (recording)
-      throw new UsageError(
-        options.record !== undefined ? '--record' : '--replay',
-        'records chat -p and a conversation on piped input, not the terminal chat',
-        'pipe the messages in (one per line), or use -p',
-      );
     const { runTerminalChat } = await import('../../chat/terminal-chat.js');
     const outcome = await runTerminalChat(
       file,
@@ -90,9 +84,18 @@ export async function chatCommand(
   const { runOneShot } = await import('../../chat/run-one-shot.js');
   let outcome: Awaited<ReturnType<typeof runOneShot>>;
   try {
+    const holds = await import('../../chat/hold-view.js');
+    const holdStyle = (await import('../../chat/chat-style.js')).createChatStyle(style.enabled);
     outcome = await runOneShot(file, options.prompt, {
       onWarnings,
       signal,
+      // A write waiting for an operator says so on stderr: the hold, its deadline, how to decide it.
+      onHold: (event) => {
+        if (event.type === 'hold-pending')
+          process.stderr.write(`${holds.describePendingHold(event.hold, holdStyle)}\n`);
+        if (event.type === 'hold-resolved')
+          process.stderr.write(`${holds.describeResolvedHold(event.hold, holdStyle)}\n`);
+      },
       ...(options.resume ? { resume: options.resume } : {}),
       ...(recording ? { recording } : {}),
     });

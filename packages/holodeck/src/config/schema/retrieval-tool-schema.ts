@@ -29,6 +29,10 @@ const searchMode = z
 
 /** Fields both retrieval tool types share. */
 const commonFields = {
+  approval: z
+    .enum(['never', 'always'])
+    .optional()
+    .describe('openai/azure_openai/ollama chats: always asks before each search (default: never, a lookup).'),
   replay_tools: z
     .boolean()
     .optional()

@@ -33,6 +33,12 @@ export const McpToolSchema = z
     url: HttpUrlSchema.optional().describe('http/sse: server URL.'),
     headers: z.record(z.string(), z.string()).optional().describe('http/sse: headers of every request.'),
     request_timeout: z.number().positive().default(60).describe('Seconds.'),
+    approval: z
+      .enum(['never', 'always'])
+      .optional()
+      .describe(
+        "openai/azure_openai/ollama chats: always asks before each call of this server's tools, never runs them unasked (default: always, unless governance.tool_kinds calls a tool read).",
+      ),
   })
   .superRefine((tool, context) => {
     const stdio = tool.transport === 'stdio';
@@ -64,6 +70,14 @@ export const McpToolSchema = z
 /** An MCP tool server. */
 export type McpToolConfig = z.infer<typeof McpToolSchema>;
 
+/** Whether a call of this tool asks first in a chat on the AI SDK backend. */
+export const toolApprovalSetting = z
+  .enum(['never', 'always'])
+  .optional()
+  .describe(
+    'openai/azure_openai/ollama chats: always asks before each call, never runs it unasked. Default: lookups (retrieval tools, governance.tool_kinds read) never, other tools always. A piped chat refuses calls that ask.',
+  );
+
 /** `holodeck test --replay`: serve this tool's recorded results instead of running it. */
 export const replayTools = z
   .boolean()
@@ -87,6 +101,7 @@ export const FunctionToolSchema = z.strictObject({
     .describe('JSON Schema of the arguments (type: object).'),
   timeout: z.number().positive().optional().describe('Seconds.'),
   replay_tools: replayTools,
+  approval: toolApprovalSetting,
 });
 /** A function tool. */
 export type FunctionToolConfig = z.infer<typeof FunctionToolSchema>;

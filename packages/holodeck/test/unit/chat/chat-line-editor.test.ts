@@ -90,10 +90,143 @@ describe('LineEditor keys', () => {
     expect(await read(`keep ${paste(`a${ctrl('c')}b`)}${ENTER}`)).toEqual({ kind: 'line', text: 'keep ab' });
   });
 
-  it('Ctrl+C clears a line, and on an empty line interrupts; Ctrl+D on an empty line is end of input', async () => {
+  it('Ctrl+C clears a line and warns; only a second Ctrl+C at once ends; Ctrl+D on an empty line is end of input', async () => {
     expect(await read(`typo${ctrl('c')}fixed${ENTER}`)).toEqual({ kind: 'line', text: 'fixed' });
-    expect(await read(ctrl('c'))).toEqual({ kind: 'interrupt' });
+    expect(await read(`${ctrl('c')}${ctrl('c')}`)).toEqual({ kind: 'interrupt' });
+    expect(await read(`typo${ctrl('c')}${ctrl('c')}`)).toEqual({ kind: 'interrupt' });
+    // A key between the two disarms: the next Ctrl+C warns again.
+    expect(await read(`${ctrl('c')}a${ctrl('c')}b${ENTER}`)).toEqual({ kind: 'line', text: 'b' });
     expect(await read(ctrl('d'))).toEqual({ kind: 'eof' });
+  });
+
+  it('shows "press Ctrl+C again to exit" under the cleared line, and removes it at the next key', async () => {
+    const { editor, screen, type } = editorOn();
+    const line = editor.read('> ');
+    await type(`half a thought${ctrl('c')}`);
+    expect(await screen.lines()).toEqual(['> ', 'press Ctrl+C again to exit']);
+    await type('x');
+    expect(await screen.lines()).toEqual(['> x']);
+    await type(ENTER);
+    expect(await line).toEqual({ kind: 'line', text: 'x' });
+  });
+
+  it('an answer to a question (no history) ends at the first Ctrl+C', async () => {
+    const { editor, type } = editorOn();
+    const line = editor.read('Reason: ', false);
+    await type(ctrl('c'));
+    expect(await line).toEqual({ kind: 'interrupt' });
+  });
+
+  it('moves a word back and forward with Alt+B/F and Ctrl+←/→, and deletes one with Alt+Backspace and Alt+D', async () => {
+    const ALT = (key: string) => `\u001b${key}`;
+    const CTRL_LEFT = '\u001b[1;5D';
+    const CTRL_RIGHT = '\u001b[1;5C';
+    expect(await read(`one two  three${ALT('b')}${ALT('b')}X${ENTER}`)).toEqual({
+      kind: 'line',
+      text: 'one Xtwo  three',
+    });
+    expect(await read(`one two three${ctrl('a')}${ALT('f')}X${ENTER}`)).toEqual({
+      kind: 'line',
+      text: 'oneX two three',
+    });
+    expect(await read(`one two three${CTRL_LEFT}${CTRL_LEFT}X${CTRL_RIGHT}Y${ENTER}`)).toEqual({
+      kind: 'line',
+      text: 'one XtwoY three',
+    });
+    expect(await read(`one two three${ALT('\u007f')}${ENTER}`)).toEqual({ kind: 'line', text: 'one two ' });
+    expect(await read(`one two three${ctrl('a')}${ALT('d')}${ENTER}`)).toEqual({
+      kind: 'line',
+      text: ' two three',
+    });
+  });
+
+  it('searches the history with Ctrl+R: typing narrows, Ctrl+R goes further back, Enter sends the match', async () => {
+    const history = ['deploy staging', 'list files', 'deploy production', 'hello'];
+    expect(await read(`${ctrl('r')}dep${ENTER}`, history)).toEqual({
+      kind: 'line',
+      text: 'deploy production',
+    });
+    expect(await read(`${ctrl('r')}dep${ctrl('r')}${ENTER}`, history)).toEqual({
+      kind: 'line',
+      text: 'deploy staging',
+    });
+    // → takes the match into the line to edit it; Ctrl+G cancels the search and keeps the draft.
+    expect(await read(`${ctrl('r')}list${RIGHT}!${ENTER}`, history)).toEqual({
+      kind: 'line',
+      text: 'list files!',
+    });
+    expect(await read(`draft${ctrl('r')}dep${ctrl('g')}${ENTER}`, history)).toEqual({
+      kind: 'line',
+      text: 'draft',
+    });
+  });
+
+  it('draws the search: the query and the match found, or that there is none', async () => {
+    const { editor, screen, type } = editorOn(['deploy production']);
+    const line = editor.read('> ');
+    await type(`${ctrl('r')}dep`);
+    expect(await screen.lines()).toEqual(['(history search) dep: deploy production']);
+    await type('x');
+    expect(await screen.lines()).toEqual(['(history search) depx (no match): ']);
+    await type(ctrl('g'));
+    expect(await screen.lines()).toEqual(['> ']);
+    await type(ENTER);
+    await line;
+  });
+
+  it('completes a slash command with Tab, and lists the candidates when several fit', async () => {
+    const completions = ['/help', '/save', '/exit', '/quit', '/usage', '/undo'];
+    const screen = virtualScreen(80);
+    const editor = new LineEditor(screen.write, screen.columns, [], { completions });
+    const input = new PassThrough();
+    emitKeypressEvents(input);
+    input.on('keypress', (text: string | undefined, key: Key | undefined) => editor.key(text, key ?? {}));
+    const type = async (bytes: string) => {
+      input.write(bytes);
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const first = editor.read('> ');
+    await type(`/sa\tnotes.md${ENTER}`);
+    expect(await first).toEqual({ kind: 'line', text: '/save notes.md' });
+    const second = editor.read('> ');
+    await type('/u\t');
+    expect((await screen.lines()).slice(-2)).toEqual(['> /u', '/usage  /undo']);
+    await type(`s\t${ENTER}`);
+    expect(await second).toEqual({ kind: 'line', text: '/usage ' });
+    // Not a command at the start of the line: Tab is blanks.
+    const third = editor.read('> ');
+    await type(`a\tb${ENTER}`);
+    expect(await third).toEqual({ kind: 'line', text: 'a  b' });
+  });
+
+  it('opens the message in the external editor with Ctrl+X Ctrl+E or Ctrl+G and takes what was saved', async () => {
+    const seen: string[] = [];
+    const screen = virtualScreen(80);
+    const editor = new LineEditor(screen.write, screen.columns, [], {
+      openEditor: (text) => {
+        seen.push(text);
+        return seen.length === 1
+          ? { text: `${text} and more\nsecond line\n` }
+          : { error: 'the editor vi did not start' };
+      },
+    });
+    const input = new PassThrough();
+    emitKeypressEvents(input);
+    input.on('keypress', (text: string | undefined, key: Key | undefined) => editor.key(text, key ?? {}));
+    const type = async (bytes: string) => {
+      input.write(bytes);
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const first = editor.read('> ');
+    await type(`draft${ctrl('x')}${ctrl('e')}`);
+    await type(ENTER);
+    expect(await first).toEqual({ kind: 'line', text: 'draft and more\nsecond line' });
+    const second = editor.read('> ');
+    await type(`kept${ctrl('g')}`);
+    expect((await screen.lines()).slice(-2)).toEqual(['> kept', 'the editor vi did not start']);
+    await type(ENTER);
+    expect(await second).toEqual({ kind: 'line', text: 'kept' });
+    expect(seen).toEqual(['draft', 'kept']);
   });
 
   it('never inserts control characters or unknown escape sequences', async () => {

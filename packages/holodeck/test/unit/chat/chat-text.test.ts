@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createChatStyle } from '../../../src/chat/chat-style.js';
+import { createChatStyle, terminalSupportsHyperlinks } from '../../../src/chat/chat-style.js';
 import { neutraliseTerminalText } from '../../../src/chat/neutralise-terminal-text.js';
 import { renderMarkdown } from '../../../src/chat/render-markdown.js';
-import { terminalTextWidth, wrapLine } from '../../../src/chat/terminal-text-width.js';
+import { terminalTextWidth, wrapForTerminal, wrapLine } from '../../../src/chat/terminal-text-width.js';
 
 // What the chat prints of model and tool text: neutralised, then rendered as markdown fitted to
 // the terminal's width.
@@ -44,6 +44,21 @@ describe('wrapLine and terminalTextWidth', () => {
     expect(wrapLine('a'.repeat(25), 10)).toEqual(['a'.repeat(10), 'a'.repeat(10), 'a'.repeat(5)]);
     expect(wrapLine('short', 40)).toEqual(['short']);
   });
+
+  it('wraps printed text under itself: a two-column row under its second column, a diff line under its text', () => {
+    const help = '  /save [file]  write the transcript: markdown, or JSON for a .json file';
+    expect(wrapForTerminal(help, 40).split('\n')).toEqual([
+      '  /save [file]  write the transcript:',
+      '                markdown, or JSON for a',
+      '                .json file',
+    ]);
+    expect(wrapForTerminal('  + a line of content that is long enough to wrap', 30).split('\n')).toEqual([
+      '  + a line of content that is',
+      '    long enough to wrap',
+    ]);
+    for (const line of wrapForTerminal(help, 40).split('\n'))
+      expect(terminalTextWidth(line)).toBeLessThan(40);
+  });
 });
 
 describe('renderMarkdown', () => {
@@ -72,6 +87,33 @@ describe('renderMarkdown', () => {
   it('keeps code blocks line for line, indented, with their language', () => {
     const text = renderMarkdown('```ts\nconst a = 1;\n  nested();\n```', 80, plain);
     expect(text.split('\n')).toEqual(['  ts', '  const a = 1;', '    nested();']);
+  });
+
+  it('cuts a code line too long for the width and goes on indented', () => {
+    const text = renderMarkdown(`\`\`\`\n${'x'.repeat(45)}\n\`\`\``, 22, plain);
+    expect(text.split('\n')).toEqual([`  ${'x'.repeat(20)}`, `  ${'x'.repeat(20)}`, '  xxxxx']);
+  });
+
+  it('honours the alignment of table columns', () => {
+    const table = '| left | centre | right |\n| :--- | :---: | ---: |\n| a | b | c |';
+    expect(renderMarkdown(table, 80, plain).split('\n')[3]).toBe('│ a    │   b    │     c │');
+  });
+
+  it('makes links OSC 8 hyperlinks where the terminal supports them, and shows the address elsewhere', () => {
+    const linked = createChatStyle(false, { hyperlinks: true });
+    expect(renderMarkdown('see [the docs](https://example.com/café)', 80, linked)).toBe(
+      'see \u001b]8;;https://example.com/caf%C3%A9\u001b\\the docs\u001b]8;;\u001b\\',
+    );
+    expect(renderMarkdown('see [the docs](https://example.com/a)', 80, plain)).toBe(
+      'see the docs (https://example.com/a)',
+    );
+    // A hyperlink takes the columns of its text only.
+    expect(terminalTextWidth(linked.link('docs', 'https://example.com'))).toBe(4);
+    expect(terminalSupportsHyperlinks({ TERM_PROGRAM: 'iTerm.app' })).toBe(true);
+    expect(terminalSupportsHyperlinks({ VTE_VERSION: '7200' })).toBe(true);
+    expect(terminalSupportsHyperlinks({ TERM: 'xterm-256color' })).toBe(false);
+    expect(terminalSupportsHyperlinks({ TERM_PROGRAM: 'iTerm.app', FORCE_HYPERLINK: '0' })).toBe(false);
+    expect(terminalSupportsHyperlinks({ FORCE_HYPERLINK: '1' })).toBe(true);
   });
 
   it('fits paragraphs and list items to the width', () => {

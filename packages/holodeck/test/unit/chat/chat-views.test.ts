@@ -6,6 +6,7 @@ import { createChatStyle } from '../../../src/chat/chat-style.js';
 import {
   describePendingHold,
   describeResolvedHold,
+  formatDeadline,
   holdCountdown,
   holdWaitText,
 } from '../../../src/chat/hold-view.js';
@@ -72,15 +73,42 @@ describe('tool lines', () => {
     expect(shortArguments({ title: '\u001b]0;pwned\u0007x' }, 80)).toBe('title="\\u001b]0;pwned\\u0007x"');
   });
 
-  it('streams text, then redraws the finished message as markdown in place', async () => {
+  it('streams markdown rendered: a finished block is printed once, only the block being written is redrawn', async () => {
     const screen = virtualScreen(60);
     const view = new TurnView(screen, plain);
     view.start();
     view.accept({ type: 'text-delta', text: 'Hello **the' });
-    view.accept({ type: 'text-delta', text: 're**.\n\n- one\n- two' });
-    expect(screen.written.join('')).toContain('Hello **there**.');
+    view.accept({ type: 'text-delta', text: 're**.\n\n- one\n- tw' });
+    expect(await screen.lines()).toEqual(['Hello there.', '', '• one', '• tw']);
+    view.accept({ type: 'text-delta', text: 'o' });
     view.finish(undefined, '  1 in · 2 out');
     expect(await screen.lines()).toEqual(['Hello there.', '', '• one', '• two', '  1 in · 2 out']);
+    const written = screen.written.join('');
+    // The first paragraph was drawn for good once it ended: never again, never the raw markdown.
+    expect(written.split('Hello there.')).toHaveLength(2);
+    expect(written).not.toContain('**there**');
+    // No redraw climbs above the block being written (at most its own rows).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: reading cursor moves is the point
+    const climbs = [...written.matchAll(/\u001b\[(\d+)A/g)].map((match) => Number(match[1]));
+    expect(Math.max(0, ...climbs)).toBeLessThanOrEqual(2);
+  });
+
+  it('wraps a streamed answer at word boundaries at 40 columns, and leaves an answer taller than the screen as printed', async () => {
+    const narrow = virtualScreen(40);
+    const view = new TurnView(narrow, plain);
+    const words = 'the quick brown fox jumps over the lazy dog again and again';
+    for (const word of words.split(' ')) view.accept({ type: 'text-delta', text: `${word} ` });
+    view.finish(undefined, '  done');
+    const lines = await narrow.lines();
+    expect(lines.slice(0, -1).join(' ').replace(/\s+/g, ' ').trim()).toBe(words);
+    for (const line of lines) expect(line.length).toBeLessThan(40);
+    const short = virtualScreen(40, 6);
+    const tall = new TurnView(short, plain);
+    tall.accept({ type: 'text-delta', text: '```\n1\n2\n3\n4\n5\n' });
+    tall.accept({ type: 'text-delta', text: '6\n7\n```\n\nafter' });
+    tall.finish(undefined, '  done');
+    const shown = await short.lines();
+    expect(shown.join('\n')).toMatch(/1[\s\S]*7[\s\S]*after[\s\S]*done/);
   });
 
   it('never lets the model clear the screen or move the cursor', async () => {
@@ -95,10 +123,15 @@ describe('tool lines', () => {
 });
 
 describe('usage line', () => {
-  it('shows tokens, cost and context use after a turn', () => {
+  it('shows tokens, cost and context use after a turn (tokens on every backend, the share when the window is known)', () => {
     expect(turnFooter(result(), 200_000)).toEqual({
-      text: '  1,200 in · 34 out · $0.0053 · context 1% of 200,000 · 2.3s',
+      text: '  1,200 in · 34 out · $0.0053 · context 1,200 tokens (1% of 200,000) · 2.3s',
     });
+  });
+
+  it('leaves the time the human took to answer approvals out of the turn time', () => {
+    expect(turnFooter(result(), undefined, 2_000).text).toMatch(/ · 0\.3s$/);
+    expect(turnFooter(result(), undefined, 9_000).text).toMatch(/ · 0\.0s$/);
   });
 
   it('says the cost is unknown when the provider reports none, and the context in tokens without a window', () => {
@@ -203,12 +236,25 @@ describe('hold view', () => {
     expect(lines[0]).toBe('⏸ refund_order is held for an operator (rule TEAM-2)');
     expect(lines[1]).toBe('  why: TEAM-2 v1 (hold): Refunds over 500 are held for a human.');
     expect(lines[2]).toMatch(
-      /^ {2}hold hold_1 · no decision by \d\d:\d\d:\d\d refuses it and stops the session$/,
+      /^ {2}hold hold_1 · no decision by 2026-12-01 \d\d:\d\d:00 \S+ refuses it and stops the session$/,
     );
     expect(lines.slice(3)).toEqual([
       '  approve: novarch holds approve hold_1 --store /tmp/novarch.db',
       '  deny:    novarch holds deny hold_1 --store /tmp/novarch.db --rationale "…"',
     ]);
+    // Governed by a Novarch server: the hold's page in its console too.
+    const served = { ...hold, consoleUrl: 'https://novarch.internal:7311/console/holds/hold_1' };
+    expect(describePendingHold(served, plain).split('\n').at(-1)).toBe(
+      '  console: https://novarch.internal:7311/console/holds/hold_1',
+    );
+  });
+
+  it('writes the deadline with its date and time zone', () => {
+    expect(formatDeadline('2026-12-01T10:02:00.000Z', 'UTC')).toBe('2026-12-01 10:02:00 UTC');
+    expect(formatDeadline('2026-12-01T10:02:00.000Z', 'Europe/Paris')).toMatch(
+      /^2026-12-01 11:02:00 (CET|GMT\+1)$/,
+    );
+    expect(formatDeadline('2026-12-01T23:30:00.000Z', 'Asia/Tokyo')).toMatch(/^2026-12-02 08:30:00 /);
   });
 
   it('says how the hold ended', () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgentConfig, validateAgentFile } from '../../../src/config/index.js';
+import { loadTestCasesFile } from '../../../src/config/load-test-cases-file.js';
 import { ConfigError } from '../../../src/errors.js';
 import { type AgentSandbox, BASE, brief, createSandbox, lines } from './agent-sandbox.js';
 
@@ -70,5 +71,65 @@ describe('YAML problems', () => {
     expect(result.issues).toEqual([
       { file: missing, path: '', message: 'agent file not found', hint: 'pass the path of an agent.yaml' },
     ]);
+  });
+});
+
+describe('YAML the way people write it (issue 25)', () => {
+  it('an unquoted ${VAR:-default} in a flow mapping says to quote it, once for its line', async () => {
+    const result = await sandbox.validate(
+      lines(
+        'name: test-agent',
+        'model: {provider: openai, name: ${MODEL:-gpt-4o}}',
+        'instructions:',
+        '  inline: hi',
+      ),
+    );
+    expect(result.issues.map(brief)).toEqual([
+      '2:34 : invalid YAML: Unexpected flow-map-start at node end | ${MODEL:-gpt-4o} inside a flow mapping or list ({ … } or [ … ]) is read as YAML syntax: quote it, e.g. "${MODEL:-gpt-4o}"',
+    ]);
+    // Quoted, it is a value like any other.
+    const quoted = await sandbox.validate(
+      lines(
+        'name: test-agent',
+        'model: {provider: anthropic, name: "${MODEL:-claude-sonnet-4-5}"}',
+        'instructions:',
+        '  inline: hi',
+      ),
+    );
+    expect(quoted.issues).toEqual([]);
+    expect(quoted.agent?.config.model.name).toBe('claude-sonnet-4-5');
+  });
+
+  it('reads merge keys (<<: *anchor) as YAML 1.1 defines them', async () => {
+    const result = await sandbox.validate(
+      lines(
+        'name: test-agent',
+        'model: &model',
+        '  provider: anthropic',
+        '  name: claude-sonnet-4-5',
+        'instructions:',
+        '  inline: hi',
+        'evaluations:',
+        '  model:',
+        '    <<: *model',
+        '    name: claude-haiku-4-5',
+      ),
+    );
+    expect(result.issues.map(brief)).toEqual([]);
+    expect(result.agent?.config.evaluations?.model).toMatchObject({
+      provider: 'anthropic',
+      name: 'claude-haiku-4-5',
+    });
+    expect(result.agent?.config.model.name).toBe('claude-sonnet-4-5');
+  });
+
+  it('a JSON Lines test_cases_file says which formats are read', async () => {
+    const file = await sandbox.write('cases.jsonl', '{"input": "a"}\n{"input": "b"}\n');
+    const error = await loadTestCasesFile(file).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(String(error)).toContain(
+      'test cases file is JSON Lines (.jsonl), which test_cases_file does not read',
+    );
+    expect(String(error)).toContain('give a YAML (.yaml, .yml) or JSON (.json) file holding a list of cases');
   });
 });

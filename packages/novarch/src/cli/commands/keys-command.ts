@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OperatorUsageError } from '../../errors.js';
 import { cell, formatJson, formatTable } from '../../format/format-table.js';
 import { plainText } from '../../format/styled-text.js';
-import type { AgentKeyInfo } from '../../identity/identity-store.js';
+import type { AgentKeyInfo } from '../../identity/agent-keys.js';
 import type { IdentityOperations } from '../../remote/remote-identities.js';
 import { resolveServerSettings } from '../../server/resolve-server-settings.js';
 import { ExitCode } from '../exit-codes.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OperatorUsageError } from '../../errors.js';
 import { cell, formatJson, formatTable } from '../../format/format-table.js';
 import { plainText } from '../../format/styled-text.js';
-import type { OperatorTokenInfo } from '../../identity/identity-store.js';
+import type { OperatorTokenInfo } from '../../identity/operator-tokens.js';
 import { formatGrant, type Grant, OPERATOR_ROLES, parseGrant } from '../../identity/principal.js';
 import { checkOperatorName } from '../../operations/governed-process.js';
 import { ExitCode } from '../exit-codes.js';

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@holodeck/testkit';
 
 const BIN = fileURLToPath(new URL('../../../bin/novarch.js', import.meta.url));
 
@@ -31,14 +32,16 @@ export async function startServerProcess(
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const url = /listening on (http:\/\/[0-9.:]+)/.exec(output)?.[1];
-    if (url !== undefined) return { url, child, output: () => output, exited };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`novarch serve did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const listening = waitUntil(() => /listening on (http:\/\/[0-9.:]+)/.exec(output)?.[1], {
+    timeoutMs: 30_000,
+    what: 'novarch serve to listen',
+    intervalMs: 50,
+  });
+  // An exit before it listens fails at once, not at the deadline.
+  const url = await Promise.race([listening, exited.then(() => undefined)]).catch(() => undefined);
+  if (url === undefined) {
+    child.kill('SIGKILL');
+    throw new Error(`novarch serve did not start:\n${output}`);
   }
+  return { url, child, output: () => output, exited };
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { waitUntil } from '@holodeck/testkit';
 
 /** A live (not zombie) process, as `ps` lists it. */
 export interface GroupMember {
@@ -25,15 +26,17 @@ export function processGroupMembers(groupId: number): GroupMember[] {
  * still there after `timeoutMs` (processes a child started may take a moment to notice it is gone).
  */
 export async function groupGone(groupId: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  await waitUntil(() => processGroupMembers(groupId).length === 0, {
+    timeoutMs,
+    what: `process group ${groupId} to end`,
+    intervalMs: 50,
+  }).catch((error: unknown) => {
     const survivors = processGroupMembers(groupId);
     if (survivors.length === 0) return;
-    if (Date.now() >= deadline) {
-      throw new Error(`process group ${groupId} still has live processes: ${JSON.stringify(survivors)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    throw new Error(`process group ${groupId} still has live processes: ${JSON.stringify(survivors)}`, {
+      cause: error,
+    });
+  });
 }
 
 /** SIGKILLs a whole process group and resolves once none of its processes is alive. */

@@ -1,12 +1,12 @@
 // A child process for the multi-process store tests, run as `node --import tsx store-child.ts
 // <command> <store file> [...]`. It prints one JSON object per line on stdout.
+
+import { waitUntil } from '@holodeck/testkit';
 import { openSqliteStore } from '../../../src/index.js';
 
 function say(event: string, data: Record<string, unknown> = {}): void {
   process.stdout.write(`${JSON.stringify({ event, ...data })}\n`);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const [command, file, ...rest] = process.argv.slice(2);
 if (command === undefined || file === undefined) throw new Error('usage: store-child <command> <file>');
@@ -40,28 +40,24 @@ switch (command) {
     // The agent's side: hold a write, then poll until an operator (another process) decides.
     const { hold } = await recordHeldRefund();
     say('held', { holdId: hold.id });
-    for (;;) {
-      const current = await store.getHold(hold.id);
-      if (current?.status !== 'pending') {
-        say('decided', { hold: current });
-        break;
-      }
-      await sleep(25);
-    }
+    const decided = await waitUntil(
+      async () => {
+        const current = await store.getHold(hold.id);
+        return current?.status === 'pending' ? undefined : { hold: current };
+      },
+      { timeoutMs: 120_000, what: 'an operator to decide the hold', intervalMs: 25 },
+    );
+    say('decided', decided);
     break;
   }
   case 'approve-first-pending': {
     // The operator's side: wait for a pending hold to show up, then approve it.
-    for (;;) {
-      const [pending] = await store.listHolds({ status: 'pending' });
-      if (pending !== undefined) {
-        say('approved', {
-          hold: await store.decideHold(pending.id, 'approved', 'operator:e2e', 'checked ✓'),
-        });
-        break;
-      }
-      await sleep(25);
-    }
+    const pending = await waitUntil(async () => (await store.listHolds({ status: 'pending' }))[0], {
+      timeoutMs: 120_000,
+      what: 'a pending hold',
+      intervalMs: 25,
+    });
+    say('approved', { hold: await store.decideHold(pending.id, 'approved', 'operator:e2e', 'checked ✓') });
     break;
   }
   case 'record-and-hang': {

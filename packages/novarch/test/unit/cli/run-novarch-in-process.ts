@@ -17,7 +17,13 @@ export interface CliResult {
  */
 export async function runNovarch(
   args: readonly string[],
-  options: { env?: Record<string, string | undefined>; cwd: string; homeDirectory?: string },
+  options: {
+    env?: Record<string, string | undefined>;
+    cwd: string;
+    homeDirectory?: string;
+    /** The CLI's clock (default the real one): lets a test see a hold as it is later. */
+    now?: () => Date;
+  },
 ): Promise<CliResult> {
   let stdout = '';
   const context: OperatorContext = {
@@ -26,7 +32,7 @@ export async function runNovarch(
     cwd: options.cwd,
     homeDirectory: options.homeDirectory ?? options.cwd,
     style: PLAIN_STYLE,
-    now: () => new Date(),
+    now: options.now ?? (() => new Date()),
     governedSession: () => undefined,
   };
   let pending: (() => Promise<ExitCodeValue>) | undefined;

@@ -97,8 +97,8 @@ describe('issue 14, item 3: every deadline of a write from its hook', () => {
 
   /** Before: the default LLM judge could take 60.5 s against a hung API, past the hook's timeout. */
   it('an LLM judge past its budget holds the write (fail-closed), saying the judge ran out of time', async () => {
+    // A judge that never answers: without the budget, judgeAction would never resolve.
     const hung: LlmJudge = { judge: () => new Promise(() => {}) };
-    const started = Date.now();
     const verdict = await judgeAction({
       action: {
         actionType: 'issue_refund',
@@ -112,7 +112,6 @@ describe('issue 14, item 3: every deadline of a write from its hook', () => {
       llmJudge: hung,
       timeoutMs: 200,
     });
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(verdict.kind).toBe('kill'); // TEAM-1 kills first (no lookup); the LLM rule is not asked
     const held = await judgeAction({
       action: {
@@ -193,7 +192,6 @@ describe('issue 14, item 3: every deadline of a write from its hook', () => {
     // (5 s before the CLI stops waiting), which leaves no operator the time to decide.
     const config = gate.hooksConfig({ timeoutS: 5.5 });
     const pre = config.PreToolUse?.[0]?.hooks[0];
-    const started = Date.now();
     const output = await pre?.(
       {
         session_id: 's',
@@ -210,10 +208,15 @@ describe('issue 14, item 3: every deadline of a write from its hook', () => {
     expect(denyReason(output ?? {})).toBe(
       'Novarch: no operator decided the hold in time; the session is stopped',
     );
-    // At once: no hold was left waiting out its 3 s (before, the gate waited them out).
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // At once: no hold was left waiting out its 3 s (before, the gate waited them out). A hold
+    // waited out ends "no operator decision before the deadline", with its waiter checked in.
     const [hold] = await base.store.listHolds({ sessionId: session.record.id });
-    expect(hold).toMatchObject({ status: 'timed_out', decidedBy: 'novarch' });
+    expect(hold).toMatchObject({
+      status: 'timed_out',
+      decidedBy: 'novarch',
+      rationale: 'no time was left for an operator before the write could no longer run',
+    });
+    expect(hold?.waiter).toBeUndefined();
   });
 });
 
@@ -235,7 +238,8 @@ describe('issue 14, item 10: regexes in rules run on RE2', () => {
         ],
       } as RuleSet,
     ];
-    const started = Date.now();
+    // A backtracking engine would not return from this match (2^40 steps); the next test shows
+    // the engine is RE2 (it refuses a lookahead, which RE2 cannot run).
     const verdict = await judgeAction({
       action: {
         actionType: 'issue_refund',
@@ -247,7 +251,6 @@ describe('issue 14, item 10: regexes in rules run on RE2', () => {
       session: SCOPE,
       rules,
     });
-    expect(Date.now() - started).toBeLessThan(500);
     expect(verdict.kind).toBe('pass');
   });
 

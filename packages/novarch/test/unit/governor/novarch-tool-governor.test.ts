@@ -220,13 +220,11 @@ describe('NovarchToolGovernor verdicts', () => {
     const controller = new AbortController();
     const waiting = world.refund('C6', 900, { signal: controller.signal });
     const hold = await pendingHold(world.sessionId);
-    const abortedAt = Date.now();
     controller.abort();
     expect(await waiting).toEqual({
       kind: 'refused',
       reason: 'Novarch: the call was aborted while this write was held; it did not run',
     });
-    expect(Date.now() - abortedAt).toBeLessThan(400);
     const late = await base.store.decideHold(hold.id, 'approved', 'operator-ana', 'too late');
     expect(late).toMatchObject({
       status: 'timed_out',

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { waitUntil } from '@holodeck/testkit';
 
 /** One request the receiver got. */
 export interface ReceivedWebhook {
@@ -57,16 +58,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   check: () => Promise<T | undefined>,
   timeoutMs = 10_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return waitUntil(check, { timeoutMs, what });
 }

@@ -168,10 +168,9 @@ describe('ModelLlmJudge on other providers', () => {
       new Promise((_resolve, reject) => {
         init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
       });
-    const started = Date.now();
+    // Without the 100 ms budget the judge would never answer (the fetch answers only its abort).
     const verdict = await judgeRefund(openaiJudge({ fetch: hanging, timeoutMs: 100, maxRetries: 0 }));
     expect(verdict.citations.rationale).toBe(held(`the judge API at ${url} did not answer within 100 ms`));
-    expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   it('holds on a 401, naming OPENAI_API_KEY and never the key', async () => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { waitUntil } from '@holodeck/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NovarchDatabaseStore } from '../../../src/model/novarch-store.js';
 import type { SessionRecord, Verdict } from '../../../src/model/records.js';
@@ -135,7 +136,11 @@ describe('JudgementsInFlight', () => {
       const release = await guarded.releaseAction({ actionId, sessionId: session.id, verdict: PASS });
       return Response.json(release);
     });
-    while (!releasing) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitUntil(() => releasing, {
+      timeoutMs: 10_000,
+      what: 'the release to reach the store',
+      intervalMs: 5,
+    });
 
     const cut = inFlight.cut(store);
     setTimeout(() => committing.release(), 50);

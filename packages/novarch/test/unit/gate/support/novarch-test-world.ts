@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { waitUntil } from '@holodeck/testkit';
 import {
   type ActionContext,
   type ActiveSession,
@@ -82,12 +83,6 @@ export async function openTestGate(
 }
 
 /** Resolves once `check` returns a value (polled every 5 ms), or rejects after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing happened within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  return waitUntil(check, { timeoutMs, what: 'the awaited store change', intervalMs: 5 });
 }

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
-import { OperatorUsageError } from '../../errors.js';
-import type { NovarchDatabaseStore } from '../../model/novarch-store.js';
-import type { SqliteStoreOptions } from '../../store/open-sqlite-store.js';
-import { parseStoreUrl, StoreUrlError } from '../../store/parse-store-url.js';
-import { resolveStorePath, STORE_ENV_VARIABLE } from '../resolve-store-path.js';
-import type { GlobalOptionsSchema, OperatorContext } from './operator-context.js';
+import { OperatorUsageError } from '../../../errors.js';
+import type { NovarchDatabaseStore } from '../../../model/novarch-store.js';
+import type { SqliteStoreOptions } from '../../../store/open-sqlite-store.js';
+import { parseStoreUrl, StoreUrlError } from '../../../store/parse-store-url.js';
+import { resolveStorePath, STORE_ENV_VARIABLE } from '../../resolve-store-path.js';
+import type { GlobalOptionsSchema, OperatorContext } from '../operator-context.js';
 
 /** A value that names its kind of store (`sqlite:…`, `postgres://…`) rather than a bare file path. */
 const STORE_URL = /^(sqlite|postgres|postgresql):/i;
@@ -40,7 +40,7 @@ export async function onRulesStore<T>(
       throw error;
     }
     if (url.kind === 'postgres') {
-      const { openPostgresStore } = await import('../../store/open-postgres-store.js');
+      const { openPostgresStore } = await import('../../../store/open-postgres-store.js');
       return withStore(await openPostgresStore(url.url), url.redacted, work);
     }
     return openSqlite(url.path, source, work);
@@ -62,7 +62,7 @@ async function openSqlite<T>(
     );
   }
   // Loaded on use: kysely and better-sqlite3 take ~0.4 s to import, which --help need not wait for.
-  const { openSqliteStore } = await import('../../store/open-sqlite-store.js');
+  const { openSqliteStore } = await import('../../../store/open-sqlite-store.js');
   return withStore(await openSqliteStore(file, { ...storeOptions, checkpoints: 'automatic' }), file, work);
 }
 

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { CallRefusal } from '../model/novarch-store.js';
+import type { ActionRecord, VerdictRecord } from '../model/records.js';
+import { requireOwnEvidence } from './evidence-queries.js';
+import { toJsonColumn } from './json-column.js';
+import { newId } from './new-id.js';
+import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
+import { osUser } from './os-user.js';
+import { parseActionRow, parseVerdictRow } from './parse-record-rows.js';
+import type { StoreDialect } from './store-dialect.js';
+import type { StoreTables } from './store-tables.js';
+import { redactTextWith, type StoredValuePolicy } from './stored-value-policy.js';
+
+/** An `actions` row for `action`, its input redacted and bounded. */
+export function actionRow(
+  storedValue: StoredValuePolicy,
+  action: Omit<ActionRecord, 'id' | 'createdAt' | 'releasedAt'>,
+) {
+  return {
+    id: newId('act'),
+    session_id: action.sessionId,
+    action_type: action.actionType,
+    tool_name: action.toolName,
+    input_json: toJsonColumn(storedValue(action.input), 'the action input'),
+    context_json: toJsonColumn(action.context, 'the action context') ?? 'null',
+    reasoning: action.reasoning === undefined ? null : redactTextWith(storedValue, action.reasoning),
+    created_at: new Date().toISOString(),
+    released_at: null,
+  };
+}
+
+/** A `verdicts` row, checked before it is written. */
+export function verdictRow(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>) {
+  const row = {
+    id: newId('vrd'),
+    action_id: verdict.actionId,
+    session_id: verdict.sessionId,
+    kind: verdict.verdict.kind,
+    citations_json: toJsonColumn(verdict.verdict.citations, 'the verdict citations') ?? 'null',
+    source: verdict.source,
+    decided_at: new Date().toISOString(),
+    os_user: osUser(),
+  };
+  return { row, record: parseVerdictRow(row, 'new') };
+}
+
+export async function recordAction(
+  db: Kysely<StoreTables>,
+  storedValue: StoredValuePolicy,
+  action: Omit<ActionRecord, 'id' | 'createdAt'>,
+): Promise<ActionRecord> {
+  const row = actionRow(storedValue, action);
+  const record = parseActionRow(row, 'new');
+  await db.insertInto('actions').values(row).execute();
+  return record;
+}
+
+export async function recordVerdict(
+  db: Kysely<StoreTables>,
+  verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>,
+): Promise<VerdictRecord> {
+  const { row, record } = verdictRow(verdict);
+  // Only on an action of its own session. No transaction is needed: an action's session never
+  // changes once it is recorded.
+  await requireOwnAction(db, verdict.sessionId, verdict.actionId, 'nothing was recorded');
+  await db.insertInto('verdicts').values(row).execute();
+  return record;
+}
+
+/** A refused call and its kill verdict, in one transaction (the call's action recorded if new). */
+export function recordRefusal(
+  db: Kysely<StoreTables>,
+  dialect: StoreDialect,
+  storedValue: StoredValuePolicy,
+  refusal: CallRefusal,
+): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
+  return dialect.transaction(db, async (locked) => {
+    let action: ActionRecord;
+    if (refusal.actionId !== undefined) {
+      const row = await locked
+        .selectFrom('actions')
+        .selectAll()
+        .where('id', '=', refusal.actionId)
+        .where('session_id', '=', refusal.sessionId)
+        .executeTakeFirst();
+      if (row === undefined)
+        throw new UnknownRecordError(
+          'action',
+          refusal.actionId,
+          `No action ${refusal.actionId} in session ${refusal.sessionId}: no refusal recorded.`,
+        );
+      action = parseActionRow(row);
+    } else if (refusal.call !== undefined) {
+      const row = actionRow(storedValue, { ...refusal.call, sessionId: refusal.sessionId });
+      action = parseActionRow(row, 'new');
+      await locked.insertInto('actions').values(row).execute();
+    } else {
+      throw new NovarchStoreError('A refused call needs its action id or the call itself.');
+    }
+    await requireOwnEvidence(locked, refusal.sessionId, refusal.citations.evidenceIds, 'no refusal recorded');
+    const { row, record } = verdictRow({
+      actionId: action.id,
+      sessionId: refusal.sessionId,
+      source: refusal.source,
+      verdict: { kind: 'kill', citations: refusal.citations },
+    });
+    await locked.insertInto('verdicts').values(row).execute();
+    return { action, verdict: record };
+  });
+}
+
+/** Fails unless `actionId` is an action of session `sessionId`. */
+export async function requireOwnAction(
+  db: Kysely<StoreTables>,
+  sessionId: string,
+  actionId: string,
+  outcome: string,
+): Promise<void> {
+  const found = await db
+    .selectFrom('actions')
+    .select('id')
+    .where('id', '=', actionId)
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  if (found === undefined)
+    throw new UnknownRecordError(
+      'action',
+      actionId,
+      `No action ${actionId} in session ${sessionId}: ${outcome}.`,
+    );
+}
