@@ -1,4 +1,5 @@
-import type { ExecutionResult } from './backends/contract/index.js';
+import { type FileIssue, formatFileIssue } from 'yaml-diagnostics';
+import type { ExecutionResult } from './execution-result.js';
 
 /**
  * Every error HoloDeck raises on purpose derives from HoloDeckError. User-caused errors
@@ -9,29 +10,11 @@ export class HoloDeckError extends Error {
   override name = 'HoloDeckError';
 }
 
-/** One problem found in an agent.yaml (or a file it references). */
-export interface ConfigIssue {
-  /** Absolute path of the file the problem is in. */
-  file: string;
-  /** 1-based line, when the problem can be located. */
-  line?: number;
-  /** 1-based column, when the problem can be located. */
-  column?: number;
-  /** Dotted field path, e.g. `claude.bash.enabled` or `tools[2].url`. Empty for the document root. */
-  path: string;
-  /** What is wrong. */
-  message: string;
-  /** How to fix it (did-you-mean, expected values, ...). */
-  hint?: string;
-}
+/** One problem found in an agent.yaml (or a file it references): `file:line:col  path: message`. */
+export type ConfigIssue = FileIssue;
 
 /** Formats one issue as `file:line:col  path: message (hint)`. */
-export function formatConfigIssue(issue: ConfigIssue): string {
-  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
-  const field = issue.path ? `${issue.path}: ` : '';
-  const hint = issue.hint ? `\n    hint: ${issue.hint}` : '';
-  return `${where}  ${field}${issue.message}${hint}`;
-}
+export const formatConfigIssue: (issue: ConfigIssue) => string = formatFileIssue;
 
 /** agent.yaml (or a file it names) is invalid. Carries every problem found, not just the first. */
 export class ConfigError extends HoloDeckError {
@@ -79,10 +62,19 @@ export class AgentSessionError extends HoloDeckError {
    * knows it: a run stopped by a timeout or Ctrl+C still spent tokens, and its report says so.
    */
   readonly partial: ExecutionResult | undefined;
+  /**
+   * Where it failed: `spawn` before the session started (the process did not come up: safe to
+   * retry), `run` after (it may have had side effects: never repeated). Default `run`.
+   */
+  readonly phase: 'spawn' | 'run';
 
-  constructor(message: string, options?: { cause?: unknown; partial?: ExecutionResult }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown; partial?: ExecutionResult; phase?: 'spawn' | 'run' },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.partial = options?.partial;
+    this.phase = options?.phase ?? 'run';
   }
 }
 

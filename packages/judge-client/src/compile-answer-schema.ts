@@ -3,6 +3,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { JudgeClientError } from './judge-client-error.js';
+import { errorMessage } from './support.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule.default;
@@ -33,7 +34,7 @@ export function compileAnswerSchema(schema: Record<string, unknown>, toolName: s
   try {
     return ajv.compile(schema);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new JudgeClientError(`the answer schema of ${toolName} is not a valid JSON Schema: ${reason}`, {
       code: 'configuration',
       cause: error,

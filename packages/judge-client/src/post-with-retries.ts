@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { FailFunction, JudgeClientError } from './judge-client-error.js';
 import { type RetryPolicy, retryDelayMs, shouldRetry } from './retry-policy.js';
+import { errorMessage } from './support.js';
 
 /** One POST of a JSON body, and how hard to try. */
 export interface PostOptions {
@@ -73,7 +74,7 @@ function throwIfAborted(options: PostOptions): void {
   const { signal } = options;
   if (signal?.aborted !== true) return;
   const reason: unknown = signal.reason;
-  const what = reason instanceof Error ? reason.message : String(reason);
+  const what = errorMessage(reason);
   throw options.fail(`the judge call was aborted: ${what}`, { code: 'aborted', cause: reason });
 }
 

@@ -1,3 +1,4 @@
+import { type FileIssue, formatFileIssue as formatSharedFileIssue } from 'yaml-diagnostics';
 import type { Citations } from './model/records.js';
 
 /**
@@ -9,28 +10,10 @@ export class NovarchError extends Error {
 }
 
 /** One problem found in a rules file or a Novarch configuration file. */
-export interface NovarchFileIssue {
-  /** Absolute path of the file the problem is in. */
-  file: string;
-  /** 1-based line, when the problem can be located. */
-  line?: number;
-  /** 1-based column, when the problem can be located. */
-  column?: number;
-  /** Field path as written in YAML, e.g. `rules[0].condition`. Empty for the document root. */
-  path: string;
-  /** What is wrong. */
-  message: string;
-  /** How to fix it (did-you-mean, expected values, ...). */
-  hint?: string;
-}
+export type NovarchFileIssue = FileIssue;
 
-/** Formats one issue as `file:line:col  path: message` with the hint on the next line. */
-export function formatFileIssue(issue: NovarchFileIssue): string {
-  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
-  const field = issue.path ? `${issue.path}: ` : '';
-  const hint = issue.hint ? `\n    hint: ${issue.hint}` : '';
-  return `${where}  ${field}${issue.message}${hint}`;
-}
+/** Formats one issue as `file:line:col  path: message`, the hint on the next line. */
+export const formatFileIssue: (issue: NovarchFileIssue) => string = formatSharedFileIssue;
 
 function describeIssues(what: string, issues: readonly NovarchFileIssue[]): string {
   const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;

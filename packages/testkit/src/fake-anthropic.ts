@@ -10,6 +10,7 @@ import { resolveStep } from './script/resolve-step.js';
 import { ScriptQueue } from './script/script-queue.js';
 import type { ResolvedStep, ScriptStep } from './script/script-step.js';
 import { reply } from './script/step-builders.js';
+import { errorMessage } from './support.js';
 import { answerStep, writeApiError } from './wire/answer-step.js';
 import { estimateTokens } from './wire/estimate-tokens.js';
 import { closeLoopbackServer, type LoopbackServer } from './wire/loopback-server.js';
@@ -87,7 +88,7 @@ export class FakeAnthropic implements FakeAnthropicServer {
     try {
       await this.route(request, response);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       writeApiError(response, 500, {
         type: 'api_error',
         message: `fake-anthropic: ${message}`,
@@ -211,7 +212,7 @@ export class FakeAnthropic implements FakeAnthropicServer {
     try {
       resolved = await resolveStep<RecordedRequest, ResolvedStep>(step, recorded);
     } catch (error) {
-      const reason = `respond() step failed: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = `respond() step failed: ${errorMessage(error)}`;
       // The request stays in its list; it is also unexpected so assertComplete() reports it.
       this.log.alsoUnexpected(recorded, reason);
       writeApiError(

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../support.js';
 
 /** Where the tools "always allowed" in this agent's chats are kept (beside its prompt history). */
 export function savedApprovalsPath(agentDirectory: string): string {
@@ -37,6 +38,6 @@ export function saveAlwaysAllowed(
     });
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }

@@ -1,3 +1,4 @@
+import { withoutFunctionToolsPrefix } from '../tool-name.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 
 /**
@@ -5,5 +6,5 @@ import { neutraliseTerminalText } from './neutralise-terminal-text.js';
  * `mcp__holodeck_tools__` prefix the Claude CLI (and Novarch's rules) call it by; neutralised.
  */
 export function shownToolName(name: string): string {
-  return neutraliseTerminalText(name.replace(/^mcp__holodeck_tools__/, ''));
+  return neutraliseTerminalText(withoutFunctionToolsPrefix(name));
 }

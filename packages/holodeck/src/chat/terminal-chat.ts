@@ -11,6 +11,7 @@ import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
 import type { ChatRecording } from '../recording/chat-recording.js';
+import { errorMessage } from '../support.js';
 import { describeApproval, type ShownDiffLine } from './approval-view.js';
 import { type ChatStyle, createChatStyle, terminalSupportsHyperlinks } from './chat-style.js';
 import { saveTranscript, type Transcript, type TranscriptTurn } from './chat-transcript.js';
@@ -295,9 +296,7 @@ class ChatLoop {
           this.print(this.style.dim(`Saved ${this.turns.length} turn(s) to ${written}`));
           return;
         } catch (error) {
-          return this.print(
-            `${this.style.red('error')} could not save to ${file}: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          return this.print(`${this.style.red('error')} could not save to ${file}: ${errorMessage(error)}`);
         }
       }
     }
@@ -332,9 +331,7 @@ class ChatLoop {
         view.accept(event);
       }
     } catch (error) {
-      view.line(
-        `${this.style.red('error')} ${neutraliseTerminalText(error instanceof Error ? error.message : String(error))}`,
-      );
+      view.line(`${this.style.red('error')} ${neutraliseTerminalText(errorMessage(error))}`);
     } finally {
       this.mode = { kind: 'idle' };
     }

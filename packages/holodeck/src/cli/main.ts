@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, InterruptedError } from '../errors.js';
 import { holodeckVersion } from '../holodeck-version.js';
 import { userModulesLoading } from '../load-user-module.js';
+import { errorMessage } from '../support.js';
 import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerIngestCommand } from './commands/ingest-command.js';
@@ -66,7 +67,7 @@ async function main(argv: string[]): Promise<void> {
       exitCode = exitCodeFor(error);
       const label = error instanceof ConfigError ? '' : `${style.red('error')} `;
       if (error instanceof InterruptedError) process.stderr.write(`${style.yellow('stopped')} `);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       process.stderr.write(`${label}${message}\n`);
       if (exitCode === ExitCode.internal)
         process.stderr.write('This is a bug in holodeck; rerun with --debug and report it.\n');

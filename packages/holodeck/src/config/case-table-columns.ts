@@ -1,5 +1,5 @@
+import { suggestionHint } from 'yaml-diagnostics';
 import type { ConfigIssue } from '../errors.js';
-import { suggestionHint } from './did-you-mean.js';
 
 /**
  * The columns of a CSV `test_cases_file`, each turned into a case field. A header row names them;

@@ -1,9 +1,8 @@
 import path from 'node:path';
+import { closestMatch, type FieldIssue, isRecord } from 'yaml-diagnostics';
 import type { ConfigIssue } from '../errors.js';
-import { closestMatch } from './did-you-mean.js';
-import type { FieldIssue } from './field-issue.js';
+import { isToolOfServer, withoutFunctionToolsPrefix } from '../tool-name.js';
 import type { CheckGovernanceFiles } from './loaded-agent.js';
-import { isRecord } from './raw-value.js';
 import {
   type GovernanceConfig,
   GovernanceConfigSchema,
@@ -86,9 +85,9 @@ export function checkToolKinds(governance: GovernanceConfig, tools: unknown): Fi
   const known = new Set([...functionTools, ...retrieval]);
   const names = (name: string) =>
     known.has(name) ||
-    known.has(name.replace(/^mcp__holodeck_tools__/, '')) ||
+    known.has(withoutFunctionToolsPrefix(name)) ||
     BUILTIN_TOOL_NAMES.has(name) ||
-    mcpServers.some((server) => name.startsWith(`mcp__${server}__`));
+    mcpServers.some((server) => isToolOfServer(name, server));
   const issues: FieldIssue[] = [];
   for (const name of Object.keys(governance.tool_kinds)) {
     if (names(name)) continue;
@@ -103,9 +102,7 @@ export function checkToolKinds(governance: GovernanceConfig, tools: unknown): Fi
           : `name a function tool, a built-in (Write, Bash…) or an MCP tool as mcp__<server>__<tool>; the agent has: ${[...known].join(', ') || 'no function tools'}`,
     });
   }
-  const listed = new Set(
-    Object.keys(governance.tool_kinds).map((name) => name.replace(/^mcp__holodeck_tools__/, '')),
-  );
+  const listed = new Set(Object.keys(governance.tool_kinds).map(withoutFunctionToolsPrefix));
   for (const name of functionTools.filter((tool) => !listed.has(tool)))
     issues.push({
       path: ['governance', 'tool_kinds'],

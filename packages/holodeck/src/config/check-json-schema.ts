@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import { closestMatch } from './did-you-mean.js';
+import { closestMatch } from 'yaml-diagnostics';
+import { errorMessage } from '../support.js';
 
 /** What is wrong with a user JSON Schema and how to fix it. */
 export interface SchemaProblem {
@@ -64,7 +65,7 @@ export async function checkJsonSchema(schema: Record<string, unknown>): Promise<
   try {
     ajv.compile(schema);
   } catch (error) {
-    const problem = (error instanceof Error ? error.message : String(error)).replace(/^strict mode: /, '');
+    const problem = errorMessage(error).replace(/^strict mode: /, '');
     const keyword = /^unknown keyword: "(.+)"/.exec(problem)?.[1];
     const match = keyword === undefined ? undefined : closestMatch(keyword, KEYWORDS);
     return { problem, hint: match === undefined ? REFERENCE : `did you mean "${match}"?` };

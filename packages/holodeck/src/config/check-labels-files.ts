@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { FieldIssue } from 'yaml-diagnostics';
 import { ConfigError } from '../errors.js';
-import type { FieldIssue } from './field-issue.js';
+import { isRecord } from '../support.js';
 import { loadLabelsFile } from './load-labels-file.js';
-import { isRecord } from './raw-value.js';
 
 /**
  * Checks the labels file of every judge metric in `evaluations.metrics` that names one

@@ -1,5 +1,4 @@
-import type { FieldIssue } from './field-issue.js';
-import { isRecord } from './raw-value.js';
+import { type FieldIssue, isRecord } from 'yaml-diagnostics';
 
 /**
  * Tool names and test case names must be unique. Reported at the second use, pointing back at the

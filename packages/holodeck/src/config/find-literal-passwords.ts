@@ -1,5 +1,5 @@
-import type { FieldWarning } from './field-issue.js';
-import { isRecord } from './raw-value.js';
+import { isRecord } from 'yaml-diagnostics';
+import type { FieldWarning } from './field-warning.js';
 
 /** `postgres://user:secret@host` with the password written out, not a `${VAR}`. */
 function hasLiteralPassword(url: string): boolean {

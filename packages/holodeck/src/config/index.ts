@@ -1,13 +1,15 @@
 // Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
-export { agentJsonSchema } from './agent-json-schema.js';
-export { checkServerKey, checkWriteSpecKeys } from './check-governance.js';
-export { suggestionHint } from './did-you-mean.js';
+
 export {
   type FieldIssue,
   type FieldPath,
-  type FieldWarning,
   formatFieldPath,
-} from './field-issue.js';
+  suggestionHint,
+  type YamlPosition,
+} from 'yaml-diagnostics';
+export { agentJsonSchema } from './agent-json-schema.js';
+export { checkServerKey, checkWriteSpecKeys } from './check-governance.js';
+export type { FieldWarning } from './field-warning.js';
 export { type CaseFileMatch, findCaseFiles } from './find-case-files.js';
 export { loadAgentConfig } from './load-agent-config.js';
 export { type LabelsFile, loadLabelsFile } from './load-labels-file.js';
@@ -21,7 +23,6 @@ export type {
   LoadAgentOptions,
   LoadedAgent,
 } from './loaded-agent.js';
-export type { YamlPosition } from './locate-yaml-path.js';
 export { isTemplate, renderTemplate } from './render-template.js';
 export {
   type AgentConfig,

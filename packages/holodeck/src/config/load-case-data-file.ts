@@ -1,11 +1,15 @@
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
+import {
+  type FieldPath,
+  formatFieldPath,
+  locateYamlPath,
+  mapZodIssues,
+  type YamlPosition,
+} from 'yaml-diagnostics';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { caseColumns } from './case-table-columns.js';
-import { type FieldPath, formatFieldPath } from './field-issue.js';
 import type { TestCasesFile } from './load-test-cases-file.js';
-import { locateYamlPath, type YamlPosition } from './locate-yaml-path.js';
-import { mapZodIssues } from './map-zod-issues.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
 import { type TestCase, TestCaseSchema } from './schema/evaluation-config-schema.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import type { FieldIssue } from './field-issue.js';
+import type { FieldIssue } from 'yaml-diagnostics';
 
 /** The merged environment agent.yaml is substituted with, and problems reading `.env` files. */
 export interface LoadedEnvironment {

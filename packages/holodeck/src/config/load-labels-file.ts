@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { formatFieldPath, locateYamlPath, mapZodIssues } from 'yaml-diagnostics';
 import { ConfigError, type ConfigIssue } from '../errors.js';
-import { formatFieldPath } from './field-issue.js';
 import { isNodeError } from './load-env-files.js';
-import { locateYamlPath } from './locate-yaml-path.js';
-import { mapZodIssues } from './map-zod-issues.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
 import { type LabelledExample, LabelsFileSchema } from './schema/labels-file-schema.js';
 

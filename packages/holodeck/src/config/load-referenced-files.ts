@@ -1,11 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { type FieldIssue, isRecord, type PathSegment } from 'yaml-diagnostics';
 import { checkJsonSchema } from './check-json-schema.js';
 import { checkLabelsFiles } from './check-labels-files.js';
-import type { FieldIssue, PathSegment } from './field-issue.js';
 import { isNodeError } from './load-env-files.js';
-import { isRecord } from './raw-value.js';
 import { textProblem } from './text-problem.js';
 
 /** Contents of the files agent.yaml names, and the problems found reading and checking them. */

@@ -1,12 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import {
+  type FieldPath,
+  formatFieldPath,
+  locateYamlPath,
+  mapZodIssues,
+  type YamlPosition,
+} from 'yaml-diagnostics';
 import { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
-import { type FieldPath, formatFieldPath } from './field-issue.js';
 import { loadCsvCases, loadJsonlCases } from './load-case-data-file.js';
 import { isNodeError } from './load-env-files.js';
-import { locateYamlPath, type YamlPosition } from './locate-yaml-path.js';
-import { mapZodIssues } from './map-zod-issues.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
 import { type TestCase, TestCaseSchema } from './schema/evaluation-config-schema.js';
 
@@ -89,7 +93,6 @@ export async function loadTestCasesFile(file: string): Promise<TestCasesFile> {
   const fieldIssues = mapZodIssues(result.error.issues, {
     schema: TestCasesFileSchema,
     data: parsed.data,
-    substitutedPaths: new Set(),
   });
   const issues: ConfigIssue[] = fieldIssues.map((issue) => ({
     file,

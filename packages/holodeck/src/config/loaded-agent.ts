@@ -1,6 +1,5 @@
+import type { FieldPath, YamlPosition } from 'yaml-diagnostics';
 import type { ConfigIssue } from '../errors.js';
-import type { FieldPath } from './field-issue.js';
-import type { YamlPosition } from './locate-yaml-path.js';
 import type { AgentConfig } from './schema/agent-config-schema.js';
 import type { CheckBackendConfig } from './startup-rules.js';
 

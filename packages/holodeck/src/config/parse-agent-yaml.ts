@@ -1,14 +1,7 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
-import { describeParent, type FieldIssue, type PathSegment } from './field-issue.js';
-import { isRecord } from './raw-value.js';
+import { type Document, isMap, type LineCounter } from 'yaml';
+import { type FieldIssue, isRecord, type PositionedProblem, parseYamlWithPositions } from 'yaml-diagnostics';
 
-/** A problem with a known position (YAML syntax errors have no field path). */
-export interface PositionedProblem {
-  line: number;
-  column: number;
-  message: string;
-  hint?: string;
-}
+export type { PositionedProblem };
 
 /** The outcome of parsing agent.yaml. */
 export type ParsedAgentYaml =
@@ -31,53 +24,51 @@ function unquotedVariableInFlow(line: string): string | undefined {
 }
 
 /**
+ * Syntax problems with a quote-it hint on lines whose unquoted `${VAR}` in a flow is the cause:
+ * one problem per such line (the parser reports each token it trips on), and only those lines
+ * when there are any (the tokens after them only repeat it).
+ */
+function hintUnquotedVariables(text: string, found: readonly PositionedProblem[]): PositionedProblem[] {
+  const lines = text.split('\n');
+  const problems: PositionedProblem[] = [];
+  for (const problem of found) {
+    const unquoted = unquotedVariableInFlow(lines[problem.line - 1] ?? '');
+    if (unquoted && problems.some((seen) => seen.line === problem.line)) continue;
+    problems.push(
+      unquoted
+        ? {
+            ...problem,
+            hint: `${unquoted} inside a flow mapping or list ({ … } or [ … ]) is read as YAML syntax: quote it, e.g. "${unquoted}"`,
+          }
+        : problem,
+    );
+  }
+  const quoteIt = problems.filter((problem) => problem.hint?.includes('quote it'));
+  return quoteIt.length ? quoteIt : problems;
+}
+
+/**
  * Parses agent.yaml keeping positions. Duplicate keys are found here (with their field path)
  * rather than by the yaml library, so parsing can go on and report other problems too.
  */
 export function parseAgentYaml(text: string): ParsedAgentYaml {
-  const lineCounter = new LineCounter();
   // Merge keys (`<<: *base`) are read as YAML 1.1 defines them: the anchored mapping's keys merged in.
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true, merge: true });
-  if (document.errors.length > 0) {
-    const lines = text.split('\n');
-    const problems: PositionedProblem[] = [];
-    for (const error of document.errors) {
-      const line = error.linePos?.[0].line ?? 1;
-      const column = error.linePos?.[0].col ?? 1;
-      const unquoted = unquotedVariableInFlow(lines[line - 1] ?? '');
-      // One problem per line for an unquoted ${VAR}: the parser reports each token it trips on.
-      if (unquoted && problems.some((problem) => problem.line === line)) continue;
-      problems.push({
-        line,
-        column,
-        message: `invalid YAML: ${(error.message.split(' at line ')[0] ?? error.message).trim()}`,
-        hint: unquoted
-          ? `${unquoted} inside a flow mapping or list ({ … } or [ … ]) is read as YAML syntax: quote it, e.g. "${unquoted}"`
-          : 'check the indentation, quotes and brackets on this line and the one before it',
-      });
-    }
-    // The tokens after an unquoted ${VAR} in a flow only repeat it: its lines are the problem.
-    const quoteIt = problems.filter((problem) => problem.hint?.includes('quote it'));
-    return { ok: false, problems: quoteIt.length ? quoteIt : problems };
-  }
-  let data: unknown;
-  try {
-    data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    // The yaml library refuses a document whose aliases expand past the limit (a "billion laughs").
-    if (!(error instanceof ReferenceError)) throw error;
-    const position = firstAliasPosition(document, lineCounter);
+  const parsed = parseYamlWithPositions(text, { merge: true });
+  if (!parsed.ok && parsed.reason === 'syntax')
+    return { ok: false, problems: hintUnquotedVariables(text, parsed.problems) };
+  if (!parsed.ok) {
     return {
       ok: false,
       problems: [
         {
-          ...position,
-          message: `invalid YAML: its aliases (*name) expand to too many values (more than ${MAX_ALIAS_COUNT} per alias)`,
+          ...parsed.position,
+          message: `invalid YAML: its aliases (*name) expand to too many values (more than ${parsed.maxAliasCount} per alias)`,
           hint: 'write the values out, or reuse fewer anchors: a file whose aliases multiply is refused, so it cannot exhaust memory',
         },
       ],
     };
   }
+  const { document, lineCounter, data, duplicateKeys } = parsed;
   if (data === null || data === undefined) {
     return {
       ok: false,
@@ -105,56 +96,5 @@ export function parseAgentYaml(text: string): ParsedAgentYaml {
       ],
     };
   }
-  return { ok: true, document, lineCounter, data, duplicateKeys: findDuplicateKeys(document, lineCounter) };
-}
-
-/** Most values one alias may expand to; past it the document is refused (resource exhaustion). */
-const MAX_ALIAS_COUNT = 100;
-
-/** Where the first alias is, so the error points at the expansion that starts the blow-up. */
-function firstAliasPosition(document: Document, lineCounter: LineCounter): { line: number; column: number } {
-  let found: { line: number; column: number } | undefined;
-  visit(document, {
-    Alias(_key, node) {
-      if (!isAlias(node) || !node.range) return undefined;
-      const { line, col } = lineCounter.linePos(node.range[0]);
-      found = { line, column: col };
-      return visit.BREAK;
-    },
-  });
-  return found ?? { line: 1, column: 1 };
-}
-
-function findDuplicateKeys(document: Document, lineCounter: LineCounter): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  const walk = (node: unknown, path: PathSegment[]): void => {
-    if (isSeq(node)) {
-      node.items.forEach((item, index) => {
-        walk(item, [...path, index]);
-      });
-      return;
-    }
-    if (!isMap(node)) return;
-    const firstLines = new Map<string, number>();
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-      if (key === undefined) continue;
-      const { line, col } =
-        isScalar(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]) : { line: 1, col: 1 };
-      const firstLine = firstLines.get(key);
-      if (firstLine === undefined) {
-        firstLines.set(key, line);
-        walk(pair.value, [...path, key]);
-      } else {
-        issues.push({
-          path: [...path, key],
-          position: { line, column: col },
-          message: `duplicate key "${key}" ${describeParent(path)}`,
-          hint: `"${key}" is already set on line ${firstLine}; keep only one of them`,
-        });
-      }
-    }
-  };
-  walk(document.contents, []);
-  return issues;
+  return { ok: true, document, lineCounter, data, duplicateKeys };
 }

@@ -1,4 +1,5 @@
-import type { FieldIssue, FieldWarning } from './field-issue.js';
+import type { FieldIssue } from 'yaml-diagnostics';
+import type { FieldWarning } from './field-warning.js';
 import type { AgentConfig } from './schema/agent-config-schema.js';
 
 /** What startup rules found: errors that stop the agent, and warnings that let it run. */

@@ -1,5 +1,4 @@
-import type { FieldIssue, PathSegment } from './field-issue.js';
-import { isRecord } from './raw-value.js';
+import { type FieldIssue, isRecord, type PathSegment } from 'yaml-diagnostics';
 
 /** The result of substituting `${VAR}` references in one string. */
 export interface StringSubstitution {

@@ -1,18 +1,15 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { type FieldIssue, formatFieldPath, isRecord, locateYamlPath, mapZodIssues } from 'yaml-diagnostics';
 import type { ConfigIssue } from '../errors.js';
 import { checkGovernance } from './check-governance.js';
-import { type FieldIssue, formatFieldPath } from './field-issue.js';
 import { findDuplicateNames } from './find-duplicate-names.js';
 import { findLiteralPasswords } from './find-literal-passwords.js';
 import { envSourcesHint, isNodeError, loadEnvFiles } from './load-env-files.js';
 import { loadReferencedFiles } from './load-referenced-files.js';
 import type { AgentValidation, ConfigWarning, LoadAgentOptions } from './loaded-agent.js';
-import { locateYamlPath } from './locate-yaml-path.js';
-import { mapZodIssues } from './map-zod-issues.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
-import { isRecord } from './raw-value.js';
 import { resolveAgentConfig } from './resolve-agent-config.js';
 import { type AgentConfig, AgentConfigSchema } from './schema/agent-config-schema.js';
 import { checkStartupRules, type StartupRuleResult } from './startup-rules.js';
@@ -98,7 +95,12 @@ export async function validateAgentFile(
   const schemaResult = AgentConfigSchema.safeParse(data);
   const later: FieldIssue[] = [];
   if (!schemaResult.success) {
-    const context = { schema: AgentConfigSchema, data, substitutedPaths: substituted.substitutedPaths };
+    const context = {
+      schema: AgentConfigSchema,
+      data,
+      substitutedPaths: substituted.substitutedPaths,
+      fileLabel: 'agent.yaml',
+    };
     later.push(...mapZodIssues(schemaResult.error.issues, context));
   }
   const files = await loadReferencedFiles(data, directory);

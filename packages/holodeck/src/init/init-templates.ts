@@ -1,4 +1,4 @@
-import { closestMatch } from '../config/did-you-mean.js';
+import { closestMatch } from 'yaml-diagnostics';
 import { UsageError } from '../errors.js';
 import type { InitTemplate } from './init-template.js';
 import { conversationalTemplate } from './templates/conversational-template.js';

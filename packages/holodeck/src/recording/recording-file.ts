@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { locateYamlPath } from '../config/locate-yaml-path.js';
+import { locateYamlPath } from 'yaml-diagnostics';
+import { errorMessage } from '../support.js';
 import { RecordingError } from './recording-error.js';
 import {
   RECORDING_FORMAT,
@@ -84,7 +85,7 @@ const FIX =
   're-record it with `holodeck test <agent.yaml> --record --re-record`, or restore it from version control';
 
 function syntaxError(file: string, text: string, error: unknown): RecordingError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const offset = /position (\d+)/.exec(message)?.[1];
   const lineColumn = /line (\d+) column (\d+)/.exec(message);
   const where = lineColumn

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { errorMessage } from '../support.js';
 import type { OutgoingRequest } from './canonicalise-request.js';
 import type { RecordingScope } from './recording-scope.js';
 
@@ -123,7 +124,7 @@ export class RecordingProxy {
           type: 'error',
           error: {
             type: 'api_error',
-            message: `HoloDeck recording proxy: ${error instanceof Error ? error.message : String(error)}`,
+            message: `HoloDeck recording proxy: ${errorMessage(error)}`,
           },
         }),
       );

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { withoutFunctionToolsPrefix } from '../tool-name.js';
 import { REDACTED, redactText } from './report/redact-agent-config.js';
 import type { CaseReport, RunReport } from './report/run-report.js';
 
@@ -15,7 +16,6 @@ export interface CaseFromRunOptions {
 }
 
 /** HoloDeck's in-process tools reach the Claude CLI through this MCP server; agent.yaml names them without it. */
-const FUNCTION_TOOLS_PREFIX = 'mcp__holodeck_tools__';
 
 function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
@@ -78,9 +78,7 @@ export function caseFromConversation(
   options: CaseFromRunOptions,
 ): Record<string, unknown> {
   const tools = conversation.toolCalls.map((call) => {
-    const name = call.name.startsWith(FUNCTION_TOOLS_PREFIX)
-      ? call.name.slice(FUNCTION_TOOLS_PREFIX.length)
-      : call.name;
+    const name = withoutFunctionToolsPrefix(call.name);
     return options.withArgs ? { name, args: call.arguments } : name;
   });
   const unique = options.withArgs ? tools : [...new Set(tools as string[])];

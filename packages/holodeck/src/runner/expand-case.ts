@@ -155,7 +155,12 @@ export function expandCase(
       expanded.metrics as MetricConfig[],
       merged.thresholds,
       (_place, field, message, hint) =>
-        issueAt(testCase.thresholds?.[String(field[1])] !== undefined ? 'case' : 'default', field, message, hint),
+        issueAt(
+          testCase.thresholds?.[String(field[1])] !== undefined ? 'case' : 'default',
+          field,
+          message,
+          hint,
+        ),
     );
   const vars = merged.vars ?? {};
   const report = (field: FieldPath, message: string, hint: string) => {

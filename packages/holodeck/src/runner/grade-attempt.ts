@@ -1,6 +1,7 @@
 import type { ExecutionResult } from '../backends/contract/index.js';
 import { InterruptedError } from '../errors.js';
 import type { Metric, MetricContext, MetricInput, MetricOutcome } from '../evals/metric.js';
+import { errorMessage } from '../support.js';
 import { withWeights } from './attempt-outcome.js';
 
 // What grading an attempt needs, shared by one-run attempts (run-attempt.ts) and conversations
@@ -59,7 +60,7 @@ export async function evaluateAll(
 }
 
 export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** A sum of costs that is unknown as soon as one part is. */

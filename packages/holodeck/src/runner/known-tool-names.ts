@@ -1,6 +1,7 @@
 import type { AgentToolNames } from '../backends/contract/index.js';
 import { backendProfile } from '../backends/select-backend.js';
 import type { AgentConfig } from '../config/index.js';
+import { isToolOfServer } from '../tool-name.js';
 
 /** The tools an agent has, as expectations may name them (its backend knows their spellings). */
 export function knownToolNames(config: AgentConfig): AgentToolNames {
@@ -11,9 +12,7 @@ export function knownToolNames(config: AgentConfig): AgentToolNames {
 export function isKnownToolName(name: string, known: ReturnType<typeof knownToolNames>): boolean {
   if (known.names.has(name)) return true;
   // Remote MCP tool names are only known at run time: the full mcp__<server>__<tool> form is required.
-  return known.mcpServers.some(
-    (server) => name.startsWith(`mcp__${server}__`) && name.length > `mcp__${server}__`.length,
-  );
+  return known.mcpServers.some((server) => isToolOfServer(name, server));
 }
 
 /** How to describe the agent's tools in an error message. */

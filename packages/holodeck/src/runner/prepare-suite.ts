@@ -21,6 +21,7 @@ import {
   hasTrajectory,
   type TrajectoryExpectations,
 } from '../evals/tools/trajectory-metric.js';
+import { errorMessage } from '../support.js';
 import { retrievalToolEntries } from '../tools/retrieval/retrieval-tool-entries.js';
 import { checkCaseInputs } from './check-case-inputs.js';
 import { expandCase } from './expand-case.js';
@@ -86,10 +87,6 @@ function issueAt(source: CaseSource, field: FieldPath, message: string, hint?: s
     message,
     ...(hint ? { hint } : {}),
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The sources of every case: agent.yaml's `test_cases`, then each `test_cases_file`'s in order. */
@@ -364,7 +361,7 @@ export async function inspectSuite(
           : entry.type.endsWith('json-schema')
             ? ['value']
             : [];
-      issues.push(issueAt(where, [...field, ...subField], describe(error)));
+      issues.push(issueAt(where, [...field, ...subField], errorMessage(error)));
       return undefined;
     }
   };

@@ -69,7 +69,9 @@ export class RunRecord {
       ...(options.tags?.length ? { tags: [...options.tags] } : {}),
       ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
       ...(options.caseNames?.length ? { cases: [...options.caseNames] } : {}),
-      ...(options.sample !== undefined ? { sample: options.sample, sample_seed: options.sampleSeed ?? 0 } : {}),
+      ...(options.sample !== undefined
+        ? { sample: options.sample, sample_seed: options.sampleSeed ?? 0 }
+        : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       allow_side_effects: options.allowSideEffects,
       ...(options.maxProcesses !== undefined ? { max_processes: options.maxProcesses } : {}),

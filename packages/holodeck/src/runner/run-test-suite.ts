@@ -8,6 +8,7 @@ import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
 import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
+import { errorMessage } from '../support.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { type Continuation, casesToContinue, mergeContinuedCases } from './continue-run.js';
 import { isCredentialFailure } from './is-credential-failure.js';
@@ -315,7 +316,7 @@ export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>):
       settingsPath: agent.config.evaluations?.model ? 'evaluations.model' : 'model',
     });
   } catch (error) {
-    warn(`judge metrics: ${error instanceof Error ? error.message : String(error)}`);
+    warn(`judge metrics: ${errorMessage(error)}`);
   }
   return warnings;
 }

@@ -6,6 +6,7 @@ import type {
   PendingHold,
   SessionEvent,
 } from '../backends/contract/index.js';
+import { errorMessage } from '../support.js';
 import type { TurnObserver } from './turn-spans.js';
 
 /**
@@ -62,8 +63,9 @@ export class LiveTurn {
         this.push(event);
       }
     } catch (error) {
-      this.failure = error instanceof Error ? error.message : String(error);
-      if (this.events.at(-1)?.type !== 'error') this.push({ type: 'error', message: this.failure });
+      this.failure = errorMessage(error);
+      if (this.events.at(-1)?.type !== 'error')
+        this.push({ type: 'error', code: 'process-failed', message: this.failure, cause: error });
     } finally {
       this.observer?.end(this.failure);
       if (this.timer) clearTimeout(this.timer);

@@ -1,3 +1,4 @@
+import { errorMessage } from '../support.js';
 import { ServeProblem } from './serve-problem.js';
 
 function tooLarge(limit: number): ServeProblem {
@@ -24,7 +25,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   try {
     return JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new ServeProblem(400, `the body is not valid JSON (${reason}): send one JSON object`, {
       issues: [{ path: 'body', message: 'not valid JSON' }],
     });

@@ -1,3 +1,4 @@
+import { errorMessage } from '../support.js';
 /** Writes one server-sent event; `event` names it (omitted: a plain `message`). */
 export type SendEvent = (data: unknown, event?: string) => void;
 
@@ -27,9 +28,7 @@ export function sseResponse(
         }
       };
       void produce(send, gone.signal)
-        .catch((error: unknown) =>
-          send({ type: 'error', message: error instanceof Error ? error.message : String(error) }, 'error'),
-        )
+        .catch((error: unknown) => send({ type: 'error', message: errorMessage(error) }, 'error'))
         .finally(() => {
           request.signal.removeEventListener('abort', abort);
           onEnd?.();

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseRunReport, type RunReport, RunReportError } from '../runner/report/index.js';
+import { errorMessage } from '../support.js';
 import { toRunHeader } from './build-view-data.js';
 import type { ViewRunHeader, ViewUnreadable } from './view-data.js';
 
@@ -116,10 +117,7 @@ export class RunCatalog {
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new RunReportError(
-        file,
-        `Cannot read run report ${file}: ${error instanceof Error ? error.message : String(error)}.`,
-      );
+      throw new RunReportError(file, `Cannot read run report ${file}: ${errorMessage(error)}.`);
     }
     const report = parseRunReport(text, file);
     this.full.delete(runId);

@@ -324,7 +324,9 @@ describe('AI SDK backend: tools', () => {
       is_error: false,
       num_turns: 2,
       response: 'results: call_1={"order_id":"A-1001","status":"shipped"}',
-      tool_calls: [{ name: 'lookup_order', arguments: { order_id: 'A-1001' }, call_id: 'call_1' }],
+      tool_calls: [
+        { name: 'lookup_order', arguments: { order_id: 'A-1001' }, call_id: 'call_1', kind: 'function' },
+      ],
       tool_results: [
         { call_id: 'call_1', result: '{"order_id":"A-1001","status":"shipped"}', is_error: false },
       ],
@@ -351,7 +353,7 @@ describe('AI SDK backend: tools', () => {
 
     expect(chatToolNames(request(0))).toContain('mcp__everything__echo');
     expect(result.tool_calls).toEqual([
-      { name: 'mcp__everything__echo', arguments: { message: 'ping from e2e' }, call_id: 'e1' },
+      { name: 'mcp__everything__echo', arguments: { message: 'ping from e2e' }, call_id: 'e1', kind: 'mcp' },
     ]);
     expect(result.tool_results).toEqual([{ call_id: 'e1', result: 'Echo: ping from e2e', is_error: false }]);
     expect(result.response).toBe('results: e1=Echo: ping from e2e');
@@ -600,7 +602,7 @@ describe('AI SDK backend: sessions', () => {
 
     const reason = "the model API answered HTTP 400: Invalid value for 'temperature'.";
     expect(events.slice(-2)).toEqual([
-      { type: 'error', message: reason },
+      { type: 'error', code: 'run-failed', message: reason },
       { type: 'finish', result: expect.objectContaining({ is_error: true, error_reason: reason }) },
     ]);
   });

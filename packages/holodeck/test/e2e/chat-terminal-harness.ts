@@ -1,3 +1,4 @@
+import { waitUntil } from '@holodeck/testkit';
 import { type IPty, spawn as spawnPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { HOLODECK_BIN } from './support/run-holodeck-cli.js';
@@ -67,13 +68,12 @@ export function startChatTerminal(
     type: (text) => pty.write(text),
     paste: (text) => pty.write(`\u001b[200~${text}\u001b[201~`),
     async waitFor(pattern, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
       const matches = () => (typeof pattern === 'string' ? text().includes(pattern) : pattern.test(text()));
-      while (!matches()) {
-        if (Date.now() > deadline)
-          throw new Error(`the screen never showed ${String(pattern)}:\n${screen()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitUntil(matches, { timeoutMs, what: `the screen to show ${String(pattern)}` }).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}:\n${screen()}`);
+        },
+      );
     },
     get exited() {
       return Promise.race([

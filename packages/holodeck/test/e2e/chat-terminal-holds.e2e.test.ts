@@ -6,6 +6,11 @@ import { waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
 import { type ChatTerminal, startChatTerminal } from './chat-terminal-harness.js';
+import {
+  type GovernedShopOptions,
+  governedShopConfig,
+  governedShopFiles,
+} from './support/governance-fixtures.js';
 import { HOLODECK_BIN } from './support/run-holodeck-cli.js';
 
 // Novarch holds in `holodeck chat` on a real terminal, on both backends: a governed write held
@@ -14,24 +19,12 @@ import { HOLODECK_BIN } from './support/run-holodeck-cli.js';
 
 const NOVARCH_BIN = fileURLToPath(new URL('../../../novarch/bin/novarch.js', import.meta.url));
 
-const ORDERS = `
-import { appendFileSync } from 'node:fs';
-export const refundOrder = ({ order_id, amount }) => {
-  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
-  return 'refunded ' + order_id;
+const SHOP: GovernedShopOptions = {
+  tools: ['refund_order'],
+  rules: ['TEAM-2'],
+  refundResult: "'refunded ' + order_id",
+  describeTool: () => 'Refunds an order',
 };
-`;
-
-const RULES = `team: cs-ops
-action_types: [refund_order]
-rules:
-  - id: TEAM-2
-    version: 1
-    description: Refunds over 500 are held for a human.
-    applies_to: [refund_order]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
 
 const ENTER = '\r';
 const PROMPT = /\n> ?$/;
@@ -69,38 +62,8 @@ describe.each(backendVariants())(
 
     const governedAgent = (holdWindowSeconds: number) =>
       variant.agent(
-        {
-          tools: [
-            {
-              type: 'function',
-              name: 'refund_order',
-              description: 'Refunds an order',
-              file: 'orders.mjs',
-              function: 'refundOrder',
-              parameters: {
-                type: 'object',
-                properties: { order_id: { type: 'string' }, amount: { type: 'number' } },
-                required: ['order_id', 'amount'],
-              },
-            },
-          ],
-          governance: {
-            tenant_id: 'acme',
-            team_id: 'cs-ops',
-            agent_id: 'support-bot',
-            rules_file: 'rules.yaml',
-            config_file: 'novarch.yaml',
-            tool_kinds: { refund_order: 'write' },
-            write_specs: {
-              refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
-            },
-          },
-        },
-        {
-          'orders.mjs': ORDERS,
-          'rules.yaml': RULES,
-          'novarch.yaml': `hold_window_seconds: ${holdWindowSeconds}\nstore:\n  path: novarch.db\n`,
-        },
+        governedShopConfig(SHOP),
+        governedShopFiles({ ...SHOP, holdWindowSeconds: holdWindowSeconds }),
       );
 
     /** Starts the chat, asks for a refund of 900 and waits until the chat shows the hold; returns its id. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatReply, reply, toolUse } from '@holodeck/testkit';
+import { chatReply, reply, toolUse, waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
 import { type ChatTerminal, startChatTerminal } from './chat-terminal-harness.js';
@@ -157,7 +157,10 @@ describe.each(backendVariants())('holodeck chat on a terminal ($name backend)', 
     terminal.type(`tell me a long story${ENTER}`);
     await terminal.waitFor('thinking…');
     // Interrupt once the model holds the request (the fake answers it only after 5 s).
-    while (variant.requests().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => variant.requests().length > 0, {
+      timeoutMs: 20_000,
+      what: 'the request to reach the fake model',
+    });
     const before =
       variant.name === 'claude' ? claudeProcesses(terminal.pty.pid).map((process) => process.pid) : [];
     // Typed while the turn runs: kept for the next prompt (type-ahead), not lost.
@@ -280,11 +283,10 @@ describe.each(backendVariants())('holodeck chat on a terminal ($name backend)', 
       await terminal.waitFor(PROMPT);
       terminal.type(`tell me a long story${ENTER}`);
       await terminal.waitFor('thinking…');
-      const deadline = Date.now() + 20_000;
-      while (variant.requests().length < 2) {
-        if (Date.now() > deadline) throw new Error('the slow request never reached the fake model');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitUntil(() => variant.requests().length >= 2, {
+        timeoutMs: 20_000,
+        what: 'the slow request to reach the fake model',
+      });
       // Every process holodeck started (the claude CLI and what it runs), counted from /proc.
       const children = descendants(terminal.pty.pid);
       if (variant.name === 'claude') expect(claudeProcesses(terminal.pty.pid)).toHaveLength(1);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, respond, startFakeAnthropic, toolUse } from '@holodeck/testkit';
+import { reply, respond, startFakeAnthropic, toolUse, waitUntil } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_MEANINGS, exitCodesHelp } from '../../src/cli/exit-codes.js';
 import { createE2eAgent } from './support/e2e-agent.js';
@@ -174,11 +174,7 @@ describe('exit codes', () => {
 
 /** Waits until `check` holds, polling. */
 async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(check, { timeoutMs: ms, what: 'the awaited process state', intervalMs: 50 });
 }
 
 /**
@@ -186,9 +182,10 @@ async function until(check: () => boolean, ms = 20_000): Promise<void> {
  * SIGKILL is delivered asynchronously), so this allows 500 ms, far less than any CLI lingers.
  */
 async function expectGone(processes: { pid: number; command: string }[]): Promise<void> {
-  const deadline = Date.now() + 500;
-  while (processes.some((claude) => isRunning(claude.pid)) && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  await waitUntil(() => !processes.some((claude) => isRunning(claude.pid)), {
+    timeoutMs: 500,
+    what: 'the claude processes to leave the process table',
+  }).catch(() => {}); // the expectations below name the process left
   for (const claude of processes) expect(isRunning(claude.pid), claude.command).toBe(false);
 }
 

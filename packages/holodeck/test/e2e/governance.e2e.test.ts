@@ -4,70 +4,18 @@ import { reply, respond, toolResults, toolUse, toolUses } from '@holodeck/testki
 import { openSqliteStore } from 'novarch';
 import { describe, expect, it } from 'vitest';
 import { createE2eAgent } from './support/e2e-agent.js';
+import { governedShopConfig, governedShopFiles } from './support/governance-fixtures.js';
 import { runHolodeckCli } from './support/run-holodeck-cli.js';
 import { useFakeModel } from './support/use-fake-model.js';
 
 const fake = useFakeModel();
 
-const ORDERS = `
-import { appendFileSync } from 'node:fs';
-export const lookupOrder = ({ order_id }) => ({ order_id, customer: 'C-7', status: 'delivered' });
-export const refundOrder = ({ order_id, amount }) => {
-  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
-  return 'refunded';
-};
-`;
-
-const RULES = `team: cs-ops
-action_types: [refund_order]
-rules:
-  - id: TEAM-1
-    version: 1
-    description: A refund needs a prior lookup of the same order.
-    applies_to: [refund_order]
-    on_violation: kill
-    condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)
-  - id: TEAM-2
-    version: 1
-    description: Refunds over 500 are held for a human.
-    applies_to: [refund_order]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
+const SHOP = { lookupResult: "{ order_id, customer: 'C-7', status: 'delivered' }" };
 
 function governedAgent(extra: Record<string, unknown> = {}) {
-  const tool = (name: string, fn: string, properties: Record<string, unknown>) => ({
-    type: 'function',
-    name,
-    description: name,
-    file: 'orders.mjs',
-    function: fn,
-    parameters: { type: 'object', properties, required: Object.keys(properties) },
-  });
   return createE2eAgent(fake().url, {
-    config: {
-      tools: [
-        tool('lookup_order', 'lookupOrder', { order_id: { type: 'string' } }),
-        tool('refund_order', 'refundOrder', { order_id: { type: 'string' }, amount: { type: 'number' } }),
-      ],
-      governance: {
-        tenant_id: 'acme',
-        team_id: 'cs-ops',
-        agent_id: 'support-bot',
-        rules_file: 'rules.yaml',
-        config_file: 'novarch.yaml',
-        tool_kinds: { lookup_order: 'read', refund_order: 'write' },
-        write_specs: {
-          refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
-        },
-      },
-      ...extra,
-    },
-    files: {
-      'orders.mjs': ORDERS,
-      'rules.yaml': RULES,
-      'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
-    },
+    config: { ...governedShopConfig(SHOP), ...extra },
+    files: governedShopFiles(SHOP),
   });
 }
 

@@ -204,7 +204,12 @@ describe('runs that fail part way', () => {
     const [attempt] = report.cases[0].attempts;
     expect(attempt.error).toBe('timed out after 8 s');
     expect(attempt.tool_calls).toEqual([
-      { name: 'mcp__holodeck_tools__lookup_order', arguments: { order_id: 'A-1001' }, call_id: 'ok-1' },
+      {
+        name: 'mcp__holodeck_tools__lookup_order',
+        arguments: { order_id: 'A-1001' },
+        call_id: 'ok-1',
+        kind: 'function',
+      },
     ]);
     expect(attempt.token_usage.total_tokens).toBeGreaterThan(0);
     expect(attempt.cost_usd).toBeNull();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { reply, startFakeAnthropic } from '@holodeck/testkit';
+import { reply, startFakeAnthropic, waitUntil } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeAgent } from './support/invoke-agent.js';
 
@@ -60,12 +60,15 @@ describe('observability → Claude Code OpenTelemetry', () => {
     });
     expect(result.response).toBe('observed');
 
-    const deadline = Date.now() + 10_000;
-    while (!collector.exports.some((e) => e.path === '/v1/metrics') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const metrics = collector.exports.find((e) => e.path === '/v1/metrics');
-    expect(metrics, `exports received: ${collector.exports.map((e) => e.path).join(', ')}`).toBeDefined();
+    const metrics = await waitUntil(() => collector.exports.find((e) => e.path === '/v1/metrics'), {
+      timeoutMs: 10_000,
+      what: 'the metrics export',
+      intervalMs: 100,
+    }).catch((error: Error) => {
+      throw new Error(
+        `${error.message}; exports received: ${collector.exports.map((e) => e.path).join(', ')}`,
+      );
+    });
     expect(metrics?.headers['x-team']).toBe('acme');
     expect(metrics?.body).toContain('support-bot');
   });

@@ -13,13 +13,13 @@ import {
 } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// What a user gets from `npm install holodeck`: the four published packages are packed with
+// What a user gets from `npm install holodeck`: the five published packages are packed with
 // `npm pack` (their `files` lists decide what ships) and installed into an empty folder from the
 // tarballs, third-party dependencies from npm's cache or the registry. Then the installed bin runs.
 // Installing takes tens of seconds: one install for the whole file, generous timeouts.
 
 const PACKAGES = fileURLToPath(new URL('../../../', import.meta.url));
-const PUBLISHED = ['judge-client', 'verdict-stats', 'novarch', 'holodeck'] as const;
+const PUBLISHED = ['judge-client', 'verdict-stats', 'yaml-diagnostics', 'novarch', 'holodeck'] as const;
 const INSTALL_TIMEOUT_MS = 300_000;
 
 interface PackedFile {
@@ -113,12 +113,13 @@ beforeAll(async () => {
         name: 'packed-install-check',
         private: true,
         dependencies: Object.fromEntries(PUBLISHED.map((name) => [name, tarball(name)])),
-        // holodeck asks for novarch@0.1.0, judge-client@0.1.0 and verdict-stats@0.1.0: the tarballs,
+        // holodeck asks for novarch, judge-client, verdict-stats and yaml-diagnostics (0.1.0): the tarballs,
         // never the registry.
         overrides: {
           novarch: '$novarch',
           'judge-client': '$judge-client',
           'verdict-stats': '$verdict-stats',
+          'yaml-diagnostics': '$yaml-diagnostics',
         },
         // What holodeck's README tells users to allow. better-sqlite3's build (node-gyp compiles
         // SQLite: ~2 minutes on 2 cores, as no prebuilt binary is reachable here) is denied:
@@ -171,7 +172,7 @@ describe('the packed packages, installed from their tarballs', () => {
     );
   });
 
-  it('installs our novarch, judge-client and verdict-stats, not namesakes from the registry', () => {
+  it('installs our novarch, judge-client, verdict-stats and yaml-diagnostics, not namesakes from the registry', () => {
     for (const name of PUBLISHED) {
       const installed = JSON.parse(
         readFileSync(path.join(app, 'node_modules', name, 'package.json'), 'utf8'),

@@ -1,4 +1,4 @@
-import { reply } from '@holodeck/testkit';
+import { reply, waitUntil } from '@holodeck/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ClaudeBackend } from '../../src/backends/claude/claude-backend.js';
 import { ClaudeSession } from '../../src/backends/claude/claude-session.js';
@@ -85,7 +85,10 @@ describe('sessions: one CLI process per conversation', () => {
     const backend = await backendFor();
     const session = await backend.createSession();
     const pending = session.send('slow question');
-    while (fake().requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => fake().requests.length > 0, {
+      timeoutMs: 20_000,
+      what: 'the request to reach the fake model',
+    });
     process.kill(processIdOf(session), 'SIGKILL');
 
     await expect(pending).rejects.toThrow(AgentSessionError);

@@ -61,7 +61,12 @@ describe('function tools (in-process MCP server holodeck_tools)', () => {
     const tool = fake().requests[0]?.messagesBody?.tools?.[0];
     expect(tool).toMatchObject({ input_schema: { required: ['order_id'], additionalProperties: false } });
     expect(result.tool_calls).toEqual([
-      { name: 'mcp__holodeck_tools__lookup_order', arguments: { order_id: 'A-1001' }, call_id: 'call_1' },
+      {
+        name: 'mcp__holodeck_tools__lookup_order',
+        arguments: { order_id: 'A-1001' },
+        call_id: 'call_1',
+        kind: 'function',
+      },
     ]);
     expect(result.tool_results).toEqual([
       { call_id: 'call_1', result: '{"order_id":"A-1001","status":"shipped"}', is_error: false },

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { waitUntil } from '@holodeck/testkit';
 import { describe, expect, it } from 'vitest';
 import { createE2eAgent } from './support/e2e-agent.js';
 import { HOLODECK_BIN, runHolodeckCli } from './support/run-holodeck-cli.js';
@@ -94,11 +95,10 @@ describe('a user module that never finishes loading', () => {
     });
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     // Wait until the module is loading (it writes ./loading), then one SIGTERM.
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(path.join(agent.directory, 'loading'))) {
-      if (Date.now() > deadline) throw new Error(`the module never started loading: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(() => existsSync(path.join(agent.directory, 'loading')), {
+      timeoutMs: 20_000,
+      what: 'the module to start loading (it writes ./loading)',
+    });
     child.kill('SIGTERM');
     expect(await closed).toBe(130);
     expect(stderr).toContain(`stopped (SIGTERM) while loading ${path.join(agent.directory, 'tool.mjs')}`);

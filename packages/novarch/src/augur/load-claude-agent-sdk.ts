@@ -1,4 +1,5 @@
 import { NovarchError } from '../errors.js';
+import { errorMessage } from '../support.js';
 
 /** The Claude Agent SDK module, an optional peer dependency of novarch. */
 export type ClaudeAgentSdk = typeof import('@anthropic-ai/claude-agent-sdk');
@@ -12,7 +13,7 @@ export async function loadClaudeAgentSdk(feature: string): Promise<ClaudeAgentSd
     return await import('@anthropic-ai/claude-agent-sdk');
   } catch (error) {
     const missing = error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND';
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new NovarchError(
       missing
         ? `${feature} needs the Claude Agent SDK, an optional peer dependency of novarch: npm install @anthropic-ai/claude-agent-sdk`

@@ -4,13 +4,13 @@ import { checkSession } from '../governor/check-session.js';
 import {
   type GovernedWrite,
   hasErrorFlag,
-  isRecord,
   refusalText,
   type SessionStop,
 } from '../governor/governed-call.js';
 import { judgeGovernedWrite } from '../governor/judge-governed-write.js';
 import { runGovernedRead } from '../governor/run-governed-read.js';
 import { type ActiveSession, currentSession } from '../session/active-session.js';
+import { isRecord } from '../support.js';
 
 /** What an SDK MCP tool handler resolves to (the MCP `CallToolResult`). */
 export type ToolResult = Awaited<ReturnType<SdkMcpToolDefinition['handler']>>;

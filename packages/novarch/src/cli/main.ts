@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import os from 'node:os';
+import { errorMessage } from '../support.js';
 import { buildProgram } from './build-program.js';
 import type { OperatorContext } from './commands/operator-context.js';
 import { ExitCode, type ExitCodeValue, exitCodeFor, isExpectedError } from './exit-codes.js';
@@ -44,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
       exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     } else {
       exitCode = exitCodeFor(error);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       process.stderr.write(`${errorStyle.red('error:')} ${message}\n`);
       if (!isExpectedError(error)) {
         process.stderr.write('This is a bug in novarch; rerun with --debug and report it.\n');

@@ -15,6 +15,7 @@ import { judgeAction } from '../rules/judge-action.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { RuleSource } from '../rules/stored-rules.js';
+import { errorMessage } from '../support.js';
 import { DecisionError } from './decision-error.js';
 import type { GovernanceEngine } from './governance-engine.js';
 
@@ -195,7 +196,7 @@ export class NovarchEngine implements GovernanceEngine {
     try {
       rules = 'rulesFor' in source ? await source.rulesFor(session.teamId) : source;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return {
         kind: 'hold',
         citations: {

@@ -2,6 +2,7 @@ import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import type { Citations, SessionRecord, VerdictSource } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
 import { markEvidenceLost } from '../session/session-evidence.js';
+import { errorMessage } from '../support.js';
 import { refuse } from './gate-decisions.js';
 import { type GateLatch, latchOfStoredKill, storedKillReason } from './gate-latch.js';
 
@@ -23,10 +24,6 @@ const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task']);
 
 /** The action type of a refused call that is not a write (a read, an unmapped tool). */
 export const REFUSED_CALL_ACTION_TYPE = 'tool_call';
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * What the gate writes to the store besides the engine's decisions: evidence of the reads that
@@ -171,7 +168,7 @@ export class GateRecorder {
     } catch (error) {
       // The read ran and the model saw it, but no rule can: later writes would be judged as if
       // it had not happened (a false "no prior lookup" kill). Refuse them instead, and say so.
-      const reason = `the evidence of ${read.call.toolName} (call ${read.call.id}) could not be stored: ${describeError(error)}`;
+      const reason = `the evidence of ${read.call.toolName} (call ${read.call.id}) could not be stored: ${errorMessage(error)}`;
       this.#evidenceLost ??= reason;
       markEvidenceLost(this.session, reason);
       this.warn(

@@ -3,6 +3,7 @@ import { actionIdOfFailure } from '../engine/decision-error.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
+import { errorMessage, isRecord } from '../support.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import type { GateCall, GateRecorder } from './gate-recorder.js';
@@ -45,14 +46,6 @@ const TURN_WAIT_MS = 2_000;
 
 const ALONGSIDE = 'a write may not run alongside other tool calls of the same turn; call it on its own';
 const ABORTED_BEFORE_JUDGED = 'the call was aborted before this write was judged; it did not run';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Judges one write at its PreToolUse hook and follows the verdict. Every way it can end:
@@ -109,7 +102,7 @@ export async function judgeHookWrite(
     } catch (error) {
       return await recorder.refuse(
         call,
-        `the input of "${call.toolName}" does not fit its WriteSpec (${describeError(error)})`,
+        `the input of "${call.toolName}" does not fit its WriteSpec (${errorMessage(error)})`,
         { actionType: spec.actionType },
       );
     }
@@ -132,7 +125,7 @@ export async function judgeHookWrite(
       const actionId = actionIdOfFailure(error);
       return await recorder.refuse(
         call,
-        `the gate failed (${describeError(error)}); refused to be safe`,
+        `the gate failed (${errorMessage(error)}); refused to be safe`,
         actionId === undefined ? { actionType: spec.actionType } : { actionId },
       );
     }

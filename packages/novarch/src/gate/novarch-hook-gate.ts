@@ -7,6 +7,7 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { NovarchError, NovarchKillError } from '../errors.js';
 import { type ActiveSession, currentSession } from '../session/active-session.js';
+import { errorMessage, isRecord } from '../support.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import { GateRecorder } from './gate-recorder.js';
@@ -38,10 +39,6 @@ export interface NovarchHookGateOptions {
 const HOOK_TIMEOUT_HEADROOM_S = 60;
 /** How long a read waits for the message stream to show its own tool_use (see TurnTracker). */
 const TURN_WAIT_MS = 2_000;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The tool_result blocks of a user message in the SDK stream: what the model was sent back. */
 function toolResultsOf(message: SDKMessage): { id: string; content: unknown; isError: boolean }[] {
@@ -286,7 +283,7 @@ export class NovarchHookGate implements AsyncDisposable {
         { startedAt, hookDeadline: startedAt + timeoutS * 1000, signal },
       );
     } catch (error) {
-      const reason = `the gate failed (${error instanceof Error ? error.message : String(error)}); refused to be safe`;
+      const reason = `the gate failed (${errorMessage(error)}); refused to be safe`;
       return this.recorder ? this.recorder.refuse(call, reason) : refuse(reason);
     }
   }

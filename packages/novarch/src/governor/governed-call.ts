@@ -1,4 +1,5 @@
 import type { ActionContext, Citations } from '../model/records.js';
+import { errorMessage, isRecord } from '../support.js';
 
 // The vocabulary every way of governing a tool call shares (the tool governor, the decorator
 // floor): what a governed write is, how its judgement ends, why a session stopped. Nothing here
@@ -46,15 +47,7 @@ export function refusalText(reason: string): string {
 
 /** The refusal of a store or internal failure: never a pass. */
 export function failedClosed(error: unknown): string {
-  return `the gate failed (${describeError(error)}); refused to be safe`;
-}
-
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return `the gate failed (${errorMessage(error)}); refused to be safe`;
 }
 
 /**

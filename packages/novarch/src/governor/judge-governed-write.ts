@@ -5,14 +5,8 @@ import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
 import { evidenceIncompleteReason, evidenceLostOf } from '../session/session-evidence.js';
-import {
-  describeError,
-  failedClosed,
-  type GovernedWrite,
-  isRecord,
-  type SessionStop,
-  type WriteJudgement,
-} from './governed-call.js';
+import { errorMessage, isRecord } from '../support.js';
+import { failedClosed, type GovernedWrite, type SessionStop, type WriteJudgement } from './governed-call.js';
 
 /** How a write is judged. */
 export interface JudgeWriteOptions {
@@ -69,7 +63,7 @@ export async function judgeGovernedWrite<Args>(
   } catch (error) {
     return {
       type: 'refuse',
-      reason: `the input of "${write.name}" does not fit its WriteSpec (${describeError(error)})`,
+      reason: `the input of "${write.name}" does not fit its WriteSpec (${errorMessage(error)})`,
     };
   }
   // Nothing is judged (nor released) for a call that already gave up.

@@ -3,11 +3,11 @@ import type { HoldListener } from '../gate/hold-listener.js';
 import { checkToolKinds, type ToolKind, type WriteSpec } from '../gate/write-spec.js';
 import type { Citations } from '../model/records.js';
 import { type ActiveSession, currentSession } from '../session/active-session.js';
+import { isRecord } from '../support.js';
 import { checkSession } from './check-session.js';
 import {
   failedClosed,
   hasErrorFlag,
-  isRecord,
   refusalText,
   type SessionStop,
   type WriteJudgement,

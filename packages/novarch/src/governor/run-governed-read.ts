@@ -1,6 +1,6 @@
 import type { ActiveSession } from '../session/active-session.js';
 import { markEvidenceLost } from '../session/session-evidence.js';
-import { describeError } from './governed-call.js';
+import { errorMessage } from '../support.js';
 
 /** How a governed read is run and told failed. */
 export interface GovernedReadOptions {
@@ -42,7 +42,7 @@ export async function runGovernedRead<Output>(
       });
     } catch (error) {
       // The read already ran and its output goes back to the agent; see above.
-      const reason = `the evidence of ${toolName} could not be stored: ${describeError(error)}`;
+      const reason = `the evidence of ${toolName} could not be stored: ${errorMessage(error)}`;
       markEvidenceLost(session, reason);
       (options.warn ?? ((message: string) => process.stderr.write(`${message}\n`)))(
         `novarch: session ${session.record.id}: ${reason}. Its evidence is incomplete: later writes of the session are refused.`,
@@ -53,7 +53,7 @@ export async function runGovernedRead<Output>(
   try {
     output = await execute();
   } catch (error) {
-    await record(describeError(error), true);
+    await record(errorMessage(error), true);
     throw error;
   }
   const isError = options.signal?.aborted === true || reportsError(options.isErrorOutput, output);

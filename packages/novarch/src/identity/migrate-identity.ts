@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { NovarchError } from '../errors.js';
+import { errorMessage } from '../support.js';
 import type { IdentityTables } from './identity-tables.js';
 
 // The identity tables have their own migrations, recorded in their own kysely tables, so they
@@ -76,7 +77,7 @@ export async function migrateIdentity(db: Kysely<IdentityTables>): Promise<void>
   });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new NovarchError(`could not migrate the identity tables of the store: ${reason}`);
   }
 }

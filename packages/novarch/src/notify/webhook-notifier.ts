@@ -1,6 +1,7 @@
 import { NovarchError } from '../errors.js';
 import type { WebhookDeliveryStore } from '../model/novarch-store.js';
 import type { WebhookDeliveryRecord } from '../model/webhook-delivery.js';
+import { errorMessage } from '../support.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import {
   buildHoldWebhookPayload,
@@ -218,7 +219,7 @@ export class WebhookNotifier {
         target = this.#target(delivery.tenantId);
         if (target !== undefined) checkWebhookTarget(delivery.tenantId, target);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         await this.#options.store.recordWebhookAttempt(delivery.id, { status: 'failed', error: reason });
         return;
       }

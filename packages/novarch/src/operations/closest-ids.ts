@@ -1,4 +1,4 @@
-import { levenshtein } from '../rules/yaml/did-you-mean.js';
+import { levenshtein } from 'yaml-diagnostics';
 
 /** The `count` candidates nearest to `input` by edit distance, nearest first (ties by id). */
 export function closestIds(input: string, candidates: readonly string[], count = 3): string[] {

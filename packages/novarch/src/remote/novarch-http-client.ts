@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { NovarchError } from '../errors.js';
+import { errorMessage } from '../support.js';
 
 /**
  * The Novarch server could not give an answer: unreachable, too slow, a 5xx, an answer that is
@@ -137,7 +138,7 @@ export class NovarchHttpClient {
         ? `no answer within ${budget} ms`
         : request.signal?.aborted
           ? 'the call was aborted'
-          : `unreachable (${code ?? describe(error)})`;
+          : `unreachable (${code ?? errorMessage(error)})`;
       return {
         ok: false,
         error: new NovarchServerError(`the Novarch server at ${this.baseUrl} failed ${what}: ${reason}`),
@@ -200,10 +201,6 @@ function errorCode(error: unknown): string | undefined {
   if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string')
     return cause.code;
   return undefined;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

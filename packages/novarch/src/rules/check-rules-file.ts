@@ -1,7 +1,5 @@
+import { closestMatch, type FieldIssue, isRecord, locateOffsetInScalar } from 'yaml-diagnostics';
 import { compileCondition } from './compile-condition.js';
-import { closestMatch } from './yaml/did-you-mean.js';
-import { type FieldIssue, isRecord } from './yaml/field-issue.js';
-import { locateOffsetInScalar } from './yaml/locate-yaml-path.js';
 import type { YamlFile } from './yaml/read-yaml-file.js';
 
 /**

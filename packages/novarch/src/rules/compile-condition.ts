@@ -1,8 +1,8 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
+import { suggestionHint } from 'yaml-diagnostics';
 import { CEL_TYPES, CEL_VARIABLES } from './cel-types.js';
 import { estimateConditionSteps, type ListSizes } from './estimate-condition-cost.js';
 import { inRuleWords, LINEAR_MATCHES, linearMatches, useLinearMatches } from './linear-matches.js';
-import { suggestionHint } from './yaml/did-you-mean.js';
 
 const VARIABLES = Object.keys(CEL_VARIABLES);
 const FIELD_NAMES = [...new Set(Object.values(CEL_TYPES).flatMap((type) => Object.keys(type.fields)))];

@@ -1,4 +1,5 @@
 import type { EvidenceRecord, SessionScope, Verdict } from '../model/records.js';
+import { errorMessage } from '../support.js';
 import { buildCelActivation, type JudgedAction } from './build-cel-activation.js';
 import { combineRuleOutcomes } from './combine-rule-outcomes.js';
 import { evaluateConditionRule, listSizesOf } from './evaluate-condition-rule.js';
@@ -37,7 +38,7 @@ export async function judgeAction(options: JudgeActionOptions): Promise<Verdict>
   try {
     return await judge(options);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return refusal('hold', `the judge failed (${reason}); an operator decides`);
   }
 }
@@ -76,7 +77,7 @@ async function judge(options: JudgeActionOptions): Promise<Verdict> {
   try {
     activation = buildCelActivation(action, evidence, session);
   } catch (error) {
-    activationError = error instanceof Error ? error.message : String(error);
+    activationError = errorMessage(error);
   }
   const sizes = activation === undefined ? undefined : listSizesOf(activation, evidence.length);
   for (const rule of applicable) {

@@ -1,4 +1,5 @@
 import type { EvidenceRecord } from '../model/records.js';
+import { errorMessage } from '../support.js';
 import type { JudgedAction } from './build-cel-activation.js';
 import { type LlmJudge, LlmRuleVerdictsSchema } from './llm/llm-judge.js';
 import { type RuleOutcome, satisfied, undecided, violation } from './rule-outcome.js';
@@ -28,7 +29,7 @@ export async function judgeRulesWithLlm(
   try {
     answer = await withinBudget(llmJudge.judge({ rules, action, evidence }), timeoutMs);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return rules.map((rule) => undecided(rule, `the LLM judge failed (${reason})`, evidenceIds));
   }
   const parsed = LlmRuleVerdictsSchema.safeParse(answer);

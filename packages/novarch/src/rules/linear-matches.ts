@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { errorMessage } from '../support.js';
 
 // CEL's `matches()` is specified on RE2. The CEL library implements it with the JS RegExp, which
 // backtracks: a plausible rule regex and a short agent string can take seconds, doubling per
@@ -19,7 +20,7 @@ export function linearMatches(text: string, pattern: string): boolean {
     try {
       regex = RE2JS.compile(pattern);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new Error(`invalid regular expression for RE2 ${JSON.stringify(pattern)}: ${reason}`);
     }
     if (compiled.size >= MAX_CACHED) compiled.clear();

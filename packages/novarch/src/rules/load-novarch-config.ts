@@ -1,10 +1,8 @@
 import { access } from 'node:fs/promises';
+import { type FieldIssue, isRecord, locateYamlPath, mapZodIssues } from 'yaml-diagnostics';
 import { NovarchConfigError } from '../errors.js';
 import { webhookSecretVariable } from '../notify/webhook-target.js';
 import { type NovarchConfig, NovarchConfigSchema, toNovarchConfig } from './novarch-config.js';
-import { type FieldIssue, isRecord } from './yaml/field-issue.js';
-import { locateYamlPath } from './yaml/locate-yaml-path.js';
-import { mapZodIssues } from './yaml/map-zod-issues.js';
 import { locateIssues, readYamlFile, type YamlFile } from './yaml/read-yaml-file.js';
 
 const WHAT = {
@@ -28,7 +26,14 @@ export async function loadNovarchConfig(
   const secrets = refuseWebhookSecrets(yaml.data);
   const parsed = NovarchConfigSchema.safeParse(secrets.data);
   const issues: FieldIssue[] = [...yaml.duplicateKeys, ...secrets.issues];
-  if (!parsed.success) issues.push(...mapZodIssues(parsed.error.issues, NovarchConfigSchema, secrets.data));
+  if (!parsed.success)
+    issues.push(
+      ...mapZodIssues(parsed.error.issues, {
+        schema: NovarchConfigSchema,
+        data: secrets.data,
+        terse: true,
+      }),
+    );
   const config = parsed.success ? toNovarchConfig(parsed.data, yaml.file, options.homeDirectory) : undefined;
   if (config) {
     locateWebhooks(config, yaml);

@@ -1,8 +1,8 @@
+import { mapZodIssues } from 'yaml-diagnostics';
 import { type NovarchFileIssue, RulesError } from '../errors.js';
 import { rulesContentHash } from '../model/rules-content-hash.js';
 import { checkRulesFile, declaredActionTypes } from './check-rules-file.js';
 import { type RuleSet, RulesFileSchema, toRuleSet } from './rule-set.js';
-import { mapZodIssues } from './yaml/map-zod-issues.js';
 import { locateIssues, parseYamlSource, readYamlFile } from './yaml/read-yaml-file.js';
 
 const WHAT = {
@@ -52,7 +52,13 @@ function validateParsedRules(
   const parsed = RulesFileSchema.safeParse(yaml.data);
   const fieldIssues = [
     ...yaml.duplicateKeys,
-    ...(parsed.success ? [] : mapZodIssues(parsed.error.issues, RulesFileSchema, yaml.data)),
+    ...(parsed.success
+      ? []
+      : mapZodIssues(parsed.error.issues, {
+          schema: RulesFileSchema,
+          data: yaml.data,
+          terse: true,
+        })),
     ...checkRulesFile(yaml),
   ];
   if (fieldIssues.length > 0 || !parsed.success)

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JUDGE_PROVIDERS, type JudgeProvider } from 'judge-client';
 import { z } from 'zod';
+import { errorMessage } from '../support.js';
 import {
   type NovarchServerConfig,
   NovarchServerConfigSchema,
@@ -141,7 +142,7 @@ function checkPattern(pattern: string, context: z.RefinementCtx): void {
   try {
     new RegExp(pattern, 'g');
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     context.addIssue({ code: 'custom', message: `not a valid regular expression (${reason})` });
   }
 }

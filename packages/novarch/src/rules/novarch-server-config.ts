@@ -1,7 +1,7 @@
+import type { YamlPosition } from 'yaml-diagnostics';
 import { z } from 'zod';
 import { webhookSecretVariable, webhookUrlProblem } from '../notify/webhook-target.js';
 import { publicUrlProblem } from './check-public-url.js';
-import type { YamlPosition } from './yaml/locate-yaml-path.js';
 
 /** The `server:` section: where `novarch serve` listens, its store, the tenants it serves. */
 export interface NovarchServerConfig {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NovarchDatabaseStore, NovarchStore } from '../model/novarch-store.js';
+import { errorMessage } from '../support.js';
 import { ProblemError } from './problem-error.js';
 import { problemAsResponse } from './problem-response.js';
 
@@ -177,9 +178,7 @@ export class JudgementsInFlight {
           });
           outcome.refused++;
         } catch (error) {
-          outcome.failures.push(
-            `action ${actionId}: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          outcome.failures.push(`action ${actionId}: ${errorMessage(error)}`);
         }
       }
       request.answer(unavailable(SHUTDOWN_REFUSAL_RATIONALE));

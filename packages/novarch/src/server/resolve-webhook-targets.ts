@@ -6,6 +6,7 @@ import {
   webhookSecretVariable,
 } from '../notify/webhook-target.js';
 import type { NovarchTenantConfig } from '../rules/novarch-server-config.js';
+import { errorMessage } from '../support.js';
 
 /** Where the webhook targets come from: `--webhook`, `$NOVARCH_WEBHOOKS` or the file. */
 export interface WebhookSources {
@@ -72,7 +73,7 @@ export function resolveWebhookTargets(sources: WebhookSources): ResolvedWebhooks
     try {
       checkWebhookTarget(tenantId, { url, secret });
     } catch (error) {
-      throw refusal(error instanceof Error ? error.message : String(error));
+      throw refusal(errorMessage(error));
     }
     targets[tenantId] = { url, secret };
   }

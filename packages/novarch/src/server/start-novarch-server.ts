@@ -8,6 +8,7 @@ import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import { DEFAULT_DRAIN_TIMEOUT_SECONDS } from '../rules/novarch-config.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
+import { errorMessage } from '../support.js';
 import { createServerApp } from './create-server-app.js';
 import { JudgementsInFlight, SHUTDOWN_REFUSAL_RATIONALE } from './judgements-in-flight.js';
 import { openServerStores, type ServerStores } from './open-server-stores.js';
@@ -191,7 +192,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
     await notifier
       .start()
       .catch((error: unknown) =>
-        log(`novarch serve: pending webhooks could not be resumed: ${describe(error)}`),
+        log(`novarch serve: pending webhooks could not be resumed: ${errorMessage(error)}`),
       );
   }
   let closing: Promise<void> | undefined;
@@ -247,8 +248,4 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

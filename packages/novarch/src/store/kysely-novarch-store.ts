@@ -33,6 +33,7 @@ import type {
   WebhookDeliveryFilter,
   WebhookDeliveryRecord,
 } from '../model/webhook-delivery.js';
+import { errorMessage } from '../support.js';
 import { recordAction, recordRefusal, recordVerdict } from './action-queries.js';
 import { decideHold } from './decide-hold.js';
 import { listEvidence, listEvidenceBefore, recordEvidence } from './evidence-queries.js';
@@ -131,8 +132,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
           await sleep(Math.min(backoff, lockWaitMs - waited));
           continue;
         }
-        const reason =
-          this.#guards.describeError?.(error) ?? (error instanceof Error ? error.message : String(error));
+        const reason = this.#guards.describeError?.(error) ?? errorMessage(error);
         const busy = this.#dialect.isLockBusy(error)
           ? ` (another process held the store's write lock for more than ${lockWaitMs} ms)`
           : '';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { NovarchDatabaseStore } from '../model/novarch-store.js';
+import { errorMessage } from '../support.js';
 import { startBackgroundCheckpoints } from './background-checkpoints.js';
 import { cacheStatements } from './cache-statements.js';
 import { KyselyNovarchStore } from './kysely-novarch-store.js';
@@ -219,7 +220,7 @@ async function openNow(file: string, options: SqliteStoreOptions): Promise<Novar
     database = openDatabase(file);
   } catch (error) {
     if (error instanceof NovarchStoreError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new NovarchStoreError(`Cannot open the Novarch store at ${file}: ${reason}`, { cause: error });
   }
   const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: cacheStatements(database) }) });
@@ -228,7 +229,7 @@ async function openNow(file: string, options: SqliteStoreOptions): Promise<Novar
   } catch (error) {
     await db.destroy();
     if (error instanceof NovarchStoreError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new NovarchStoreError(`Cannot prepare the Novarch store at ${file}: ${reason}`, { cause: error });
   }
   // Migrated: from now on SQLite waits only a slice per attempt (see BUSY_SLICE_MS).

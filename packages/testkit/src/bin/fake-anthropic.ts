@@ -2,6 +2,7 @@
 // `fake-anthropic`: the fake Messages API as a process, for demos and benchmarks.
 import { startFakeAnthropic } from '../fake-anthropic-server.js';
 import { reply } from '../script/step-builders.js';
+import { errorMessage } from '../support.js';
 import { FAKE_ANTHROPIC_USAGE, parseFakeAnthropicArgs, UsageError } from './parse-fake-anthropic-args.js';
 
 async function main(): Promise<number> {
@@ -41,7 +42,7 @@ main().then(
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`fake-anthropic: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`fake-anthropic: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

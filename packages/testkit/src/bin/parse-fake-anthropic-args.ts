@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../support.js';
 
 /** Usage text of the `fake-anthropic` bin. */
 export const FAKE_ANTHROPIC_USAGE = `Usage: fake-anthropic [--port N] [--reply TEXT]... [--latency-ms N] [--verbose]
@@ -36,7 +37,7 @@ export function parseFakeAnthropicArgs(argv: readonly string[]): FakeAnthropicAr
   try {
     values = parse(argv).values;
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   if (values.help === true) return { command: 'help' };
   const port = nonNegativeInteger('--port', values.port, 0);

@@ -3,6 +3,7 @@ import { RequestLog } from '../request/request-log.js';
 import { completenessReport } from '../script/completeness-report.js';
 import { resolveStep } from '../script/resolve-step.js';
 import { ScriptQueue } from '../script/script-queue.js';
+import { errorMessage } from '../support.js';
 import { closeLoopbackServer, type LoopbackServer } from '../wire/loopback-server.js';
 import { answerChatStep } from './answer-chat-step.js';
 import { answerEmbeddings } from './answer-embeddings.js';
@@ -120,7 +121,7 @@ export class FakeOpenAI implements FakeOpenAIServer {
     try {
       await this.route(request, response);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       // A stream already under way cannot turn into an error answer: cut it off instead.
       if (response.headersSent) response.destroy();
       else writeOpenAIError(response, 500, fakeServerError(message), 'req_fake_error');
@@ -229,7 +230,7 @@ export class FakeOpenAI implements FakeOpenAIServer {
     try {
       resolved = await resolveStep<OpenAIRecordedRequest, ResolvedChatStep>(step, recorded);
     } catch (error) {
-      const failure = `chatRespond() step failed: ${error instanceof Error ? error.message : String(error)}`;
+      const failure = `chatRespond() step failed: ${errorMessage(error)}`;
       // The request stays in `requests`; it is also unexpected so assertComplete() reports it.
       this.log.alsoUnexpected(recorded, failure);
       writeOpenAIError(response, 400, fakeServerError(failure), requestId(recorded), NO_RETRY);

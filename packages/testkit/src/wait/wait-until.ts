@@ -1,3 +1,4 @@
+import { errorMessage } from '../support.js';
 /** Options of {@link waitUntil}. */
 export interface WaitUntilOptions {
   /** How long to keep checking before failing. */
@@ -30,10 +31,7 @@ export async function waitUntil<T>(
       lastError = error;
     }
     if (Date.now() >= deadline) {
-      const cause =
-        lastError === undefined
-          ? ''
-          : ` (last check threw: ${lastError instanceof Error ? lastError.message : String(lastError)})`;
+      const cause = lastError === undefined ? '' : ` (last check threw: ${errorMessage(lastError)})`;
       throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${options.what}${cause}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

@@ -26,7 +26,8 @@ import { transcriptOfSession } from './transcript-of-session.js';
 function abortedError(signal: AbortSignal): AgentSessionError {
   const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return new AgentSessionError(`the run was stopped: ${reason}`, {
-    cause: { started: true, error: signal.reason },
+    cause: signal.reason,
+    phase: 'run',
   });
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadedAgent } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
+import { errorMessage } from '../../support.js';
+import { AsyncQueue } from '../async-queue.js';
 import type {
   AgentSession,
   ApprovalDecision,
@@ -11,7 +13,6 @@ import type {
 } from '../contract/index.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
 import type { ApprovalQuestion } from './approve-tool-calls.js';
-import { EventChannel } from './event-channel.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { SESSION_SCHEMA_VERSION, type SessionFile, sessionFilePath } from './session-file-schema.js';
 import { SessionLock } from './session-lock.js';
@@ -38,10 +39,6 @@ export interface AiSdkSessionInput {
 
 /** What a turn's pump hands the consumer: an event, or the end of the run. */
 type TurnItem = { event: SessionEvent } | { outcome: TurnOutcome } | { failure: unknown };
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * A multi-turn conversation whose history HoloDeck keeps: each turn sends the whole history, and
@@ -102,7 +99,7 @@ export class AiSdkSession implements AgentSession {
     const controller = new AbortController();
     this.turnController = controller;
     const { runtime } = this.input;
-    const channel = new EventChannel<TurnItem>();
+    const channel = new AsyncQueue<TurnItem>();
     // Novarch's holds are reported from inside a tool's execute, while the run waits on them.
     const unwatchHolds = this.governance?.watchHolds((event) => channel.push({ event }));
     const turn = runtime.runTurn({
@@ -161,9 +158,10 @@ export class AiSdkSession implements AgentSession {
       }
       this.history.push(...outcome.messages);
       const saveProblem = await this.save();
-      if (saveProblem) yield { type: 'error', message: saveProblem };
+      if (saveProblem) yield { type: 'error', code: 'session-not-saved', message: saveProblem };
       const { result } = outcome;
-      if (result.is_error && result.error_reason) yield { type: 'error', message: result.error_reason };
+      if (result.is_error && result.error_reason)
+        yield { type: 'error', code: 'run-failed', message: result.error_reason };
       yield { type: 'finish', result };
     } finally {
       // A consumer that stops reading mid-turn stops the run too.
@@ -181,7 +179,7 @@ export class AiSdkSession implements AgentSession {
 
   /** An approval request of the turn in flight; an abort of the run (interrupt, close) denies it. */
   private ask(
-    channel: EventChannel<TurnItem>,
+    channel: AsyncQueue<TurnItem>,
     question: ApprovalQuestion,
     signal: AbortSignal | undefined,
   ): Promise<ApprovalDecision> {
@@ -260,7 +258,7 @@ export class AiSdkSession implements AgentSession {
       });
       return undefined;
     } catch (error) {
-      return `the session could not be saved to ${file} (${describe(error)}), so it cannot be resumed later`;
+      return `the session could not be saved to ${file} (${errorMessage(error)}), so it cannot be resumed later`;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import { isRecord } from '../../support.js';
 import { type ApprovalDecision, NO_APPROVER_REASON } from '../contract/index.js';
 
 /** One tool call waiting for a decision. */
@@ -12,10 +13,6 @@ export interface ApprovalQuestion {
 
 /** Asks whoever watches the session (the chat's user) about one tool call. */
 export type ApproveToolCall = (question: ApprovalQuestion, signal?: AbortSignal) => Promise<ApprovalDecision>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** How a session treats calls that need approval: ask its user, or refuse them (nobody can answer). */
 export type ApprovalGate =

@@ -1,4 +1,4 @@
-import type { FieldPath } from '../../config/field-issue.js';
+import type { FieldPath } from 'yaml-diagnostics';
 import type { AgentConfig } from '../../config/index.js';
 import type { BackendChecks } from '../contract/index.js';
 

@@ -2,10 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpToolConfig } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
 import { holodeckVersion } from '../../holodeck-version.js';
+import { errorMessage, isRecord } from '../../support.js';
+import { mcpToolName } from '../../tool-name.js';
 import type { HoloDeckTool, LoadedTools, ToolOutput } from '../../tools/index.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { mcpResultText } from './mcp-result-text.js';
-import { mcpToolName } from './mcp-tool-name.js';
 
 /** An MCP server of agent.yaml and its position in `tools`, for error messages. */
 export interface McpServerEntry {
@@ -16,10 +17,6 @@ export interface McpServerEntry {
 interface ConnectedServer {
   client: Client;
   tools: HoloDeckTool[];
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Lists every tool of a connected server (all pages) as HoloDeck tools named `mcp__<server>__<tool>`. */
@@ -44,7 +41,7 @@ async function listServerTools(client: Client, config: McpToolConfig): Promise<H
             );
             return { text: mcpResultText(result), isError: result.isError === true };
           } catch (error) {
-            return { text: `MCP tool "${name}" failed: ${describe(error)}`, isError: true };
+            return { text: `MCP tool "${name}" failed: ${errorMessage(error)}`, isError: true };
           }
         },
       });
@@ -52,10 +49,6 @@ async function listServerTools(client: Client, config: McpToolConfig): Promise<H
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function connectServer(
@@ -73,7 +66,7 @@ async function connectServer(
     const stderr = stderrTail();
     const where = config.transport === 'stdio' ? `command ${config.command}` : `url ${config.url}`;
     throw new AgentSessionError(
-      `MCP server "${config.name}" (tools[${entry.index}], ${where}) did not start: ${describe(error)}` +
+      `MCP server "${config.name}" (tools[${entry.index}], ${where}) did not start: ${errorMessage(error)}` +
         `${stderr ? `\n  its stderr: ${stderr}` : ''}\n  check its command/url and env in agent.yaml`,
       { cause: error },
     );
@@ -97,7 +90,7 @@ export async function connectMcpServers(
   const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
   if (failures.length) {
     await closeAll();
-    const messages = failures.map(describe);
+    const messages = failures.map(errorMessage);
     throw new AgentSessionError(messages.join('\n'), { cause: failures[0] });
   }
   let closing: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import type { AgentConfig } from '../../config/index.js';
+import { mcpToolName } from '../../tool-name.js';
 import type { OfferedTool } from '../contract/index.js';
 
 /**
@@ -11,8 +12,8 @@ export function describeOfferedTools(toolNames: readonly string[], config: Agent
     .flatMap((tool) => (tool.type === 'mcp' ? [tool.name] : []))
     .sort((a, b) => b.length - a.length);
   return toolNames.map((name) => {
-    const server = servers.find((candidate) => name.startsWith(`mcp__${candidate}__`));
+    const server = servers.find((candidate) => name.startsWith(mcpToolName(candidate, '')));
     if (server === undefined) return { name };
-    return { name, mcp: { server, tool: name.slice(`mcp__${server}__`.length) } };
+    return { name, mcp: { server, tool: name.slice(mcpToolName(server, '').length) } };
   });
 }

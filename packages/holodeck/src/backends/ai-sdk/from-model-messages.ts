@@ -1,9 +1,6 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
+import { isRecord } from '../../support.js';
 import type { SessionMessage } from './session-message.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A tool result's output as the text the model read, and whether it was an error. */
 function outputText(output: ToolResultPart['output']): { text: string; isError: boolean } {

@@ -1,5 +1,6 @@
 import { NovarchToolGovernor } from 'novarch';
 import type { LoadedAgent } from '../../config/index.js';
+import { errorMessage } from '../../support.js';
 import type { GovernanceSummary, SessionEvent } from '../contract/index.js';
 import { governedToolName, openGovernance } from '../governance/open-governance.js';
 
@@ -21,7 +22,7 @@ function killMessage(governor: NovarchToolGovernor): string | undefined {
     governor.raiseIfKilled();
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AgentSessionError } from '../../errors.js';
+import { errorMessage, isRecord } from '../../support.js';
 import {
   SESSION_ID_PATTERN,
   SESSION_SCHEMA_VERSION,
@@ -7,10 +8,6 @@ import {
   SessionFileSchema,
   sessionFilePath,
 } from './session-file-schema.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isMissing(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'ENOENT';
@@ -43,9 +40,7 @@ export async function readSessionFile(agentDirectory: string, sessionId: string)
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new AgentSessionError(
-      `session file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    );
+    throw new AgentSessionError(`session file ${file} is not valid JSON (${errorMessage(error)})`);
   }
   const version = isRecord(data) ? data.schemaVersion : undefined;
   if (typeof version === 'number' && version > SESSION_SCHEMA_VERSION) {

@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import { errorMessage } from '../../support.js';
 
 /** The answer of a run with `response_format`, checked: the object, or why there is none. */
 export type StructuredOutputReading = { valid: true; value: unknown } | { valid: false; reason: string };
@@ -24,7 +25,7 @@ export function readStructuredOutput(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return {
       valid: false,
       reason: `response_format is configured but the agent's answer is not JSON: ${detail}${note}`,

@@ -8,6 +8,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { ValidateFunction } from 'ajv';
+import type { ToolKind } from '../../execution-result.js';
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
 import type { ModelPricing } from '../pricing/model-pricing.js';
 import type { TurnInput, TurnOutcome } from './ai-sdk-runtime.js';
@@ -40,6 +41,8 @@ export interface TurnPlan {
   pricing: ModelPricing;
   /** Receives what the provider warned about a call (each run's warnings, in order). */
   onCallWarning: (warning: CallWarning) => void;
+  /** The kind of a called tool, by its name (from agent.yaml). */
+  toolKindOf: (name: string) => ToolKind;
 }
 
 /** A run whose session Novarch stopped is a failed run, whatever the model said afterwards. */
@@ -63,7 +66,7 @@ async function withGovernance(
  */
 export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator<SessionEvent, TurnOutcome> {
   const startedAt = Date.now();
-  const state = createTurnState();
+  const state = createTurnState(plan.toolKindOf);
   const user: SessionMessage = { role: 'user', content: input.message };
   // Messages of the finished steps: what the next request of a session must carry.
   let responseMessages: ModelMessage[] = [];

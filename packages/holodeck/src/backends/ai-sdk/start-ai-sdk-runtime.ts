@@ -4,6 +4,7 @@ import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import type { LoadedTools } from '../../tools/index.js';
 import type { BackendWarning, ModelTraffic } from '../contract/index.js';
 import { modelPricing } from '../pricing/model-pricing.js';
+import { toolKindsOf } from '../tool-kinds.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
 import { createLanguageModel } from './create-language-model.js';
@@ -118,6 +119,7 @@ export async function startAiSdkRuntime(
     errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
     pricing: modelPricing(agent.config),
     onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),
+    toolKindOf: toolKindsOf(agent.config),
   };
   let closing: Promise<void> | undefined;
   return {

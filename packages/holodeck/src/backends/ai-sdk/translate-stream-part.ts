@@ -1,15 +1,8 @@
 import type { TextStreamPart, ToolSet } from 'ai';
+import { errorMessage, isRecord } from '../../support.js';
 import type { SessionEvent } from '../contract/index.js';
 import { addUsage, mapUsage } from './map-usage.js';
 import type { TurnState } from './turn-state.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A tool's output as text and error flag: HoloDeck tools answer `{text, isError}`; anything else is JSON. */
 function toolOutput(output: unknown): { text: string; isError: boolean } {
@@ -40,7 +33,12 @@ export function translateStreamPart(part: TextStreamPart<ToolSet>, state: TurnSt
     case 'tool-call': {
       const args = isRecord(part.input) ? part.input : {};
       state.toolNames.set(part.toolCallId, part.toolName);
-      state.toolCalls.push({ name: part.toolName, arguments: args, call_id: part.toolCallId });
+      state.toolCalls.push({
+        name: part.toolName,
+        arguments: args,
+        call_id: part.toolCallId,
+        ...(state.toolKindOf ? { kind: state.toolKindOf(part.toolName) } : {}),
+      });
       return [{ type: 'tool-call', callId: part.toolCallId, name: part.toolName, arguments: args }];
     }
     case 'tool-result': {
@@ -49,7 +47,7 @@ export function translateStreamPart(part: TextStreamPart<ToolSet>, state: TurnSt
       return [recordResult(state, part.toolCallId, part.toolName, text, isError)];
     }
     case 'tool-error':
-      return [recordResult(state, part.toolCallId, part.toolName, describe(part.error), true)];
+      return [recordResult(state, part.toolCallId, part.toolName, errorMessage(part.error), true)];
     case 'finish-step':
       state.steps += 1;
       state.finalText = state.stepText;

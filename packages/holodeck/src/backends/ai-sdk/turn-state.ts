@@ -1,5 +1,11 @@
 import type { CallWarning } from 'ai';
-import { emptyTokenUsage, type TokenUsage, type ToolCall, type ToolResult } from '../contract/index.js';
+import {
+  emptyTokenUsage,
+  type TokenUsage,
+  type ToolCall,
+  type ToolKind,
+  type ToolResult,
+} from '../contract/index.js';
 
 /** What the stream of one run (one user message, possibly many model steps) has told so far. */
 export interface TurnState {
@@ -23,11 +29,14 @@ export interface TurnState {
   callWarnings: CallWarning[];
   /** Set when the run was aborted; the reason as the SDK gave it. */
   abort?: { reason?: string };
+  /** The kind of a called tool, by its name; every call is stamped with it. */
+  toolKindOf?: (name: string) => ToolKind;
 }
 
 /** A TurnState before the first stream part. */
-export function createTurnState(): TurnState {
+export function createTurnState(toolKindOf?: (name: string) => ToolKind): TurnState {
   return {
+    ...(toolKindOf ? { toolKindOf } : {}),
     toolCalls: [],
     toolResults: [],
     toolNames: new Map(),

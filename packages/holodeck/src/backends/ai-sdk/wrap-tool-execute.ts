@@ -1,3 +1,4 @@
+import { errorMessage } from '../../support.js';
 import type { HoloDeckTool, ToolOutput } from '../../tools/index.js';
 import type { RunGovernance } from './open-run-governance.js';
 
@@ -9,10 +10,6 @@ export type ToolExecute = (
   input: unknown,
   options: { signal?: AbortSignal; callId?: string },
 ) => Promise<ToolOutput>;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The one place every tool call of this backend passes through, function and MCP tools alike.
@@ -26,7 +23,7 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
     try {
       return await tool.execute(input, signal ? { signal } : {});
     } catch (error) {
-      return { text: `Tool "${tool.name}" failed: ${describe(error)}`, isError: true };
+      return { text: `Tool "${tool.name}" failed: ${errorMessage(error)}`, isError: true };
     }
   };
   if (!governance) return (input, options) => run(input, options.signal);

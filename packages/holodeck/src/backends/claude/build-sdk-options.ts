@@ -1,14 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { CanUseTool, McpServerConfig, Options, PermissionMode } from '@anthropic-ai/claude-agent-sdk';
 import type { ClaudeConfig, LoadedAgent, McpToolConfig } from '../../config/index.js';
+import { functionToolName } from '../../tool-name.js';
 import type { BackendWarning } from '../contract/index.js';
 import { blankedCredentials } from './auth-requirements.js';
 import type { ToolGuardPolicy } from './build-tool-guard.js';
-import {
-  allowedToolsEntryMatches,
-  BUILTIN_TOOLS_BY_CAPABILITY,
-  FUNCTION_TOOLS_SERVER,
-} from './tool-names.js';
+import { allowedToolsEntryMatches, BUILTIN_TOOLS_BY_CAPABILITY } from './tool-names.js';
 
 const PERMISSION_MODES: Record<ClaudeConfig['permission_mode'], PermissionMode> = {
   manual: 'default',
@@ -141,7 +138,7 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
           ? [`${tool.name}_search`]
           : [],
     )
-    .filter((name) => isListed(`mcp__${FUNCTION_TOOLS_SERVER}__${name}`));
+    .filter((name) => isListed(functionToolName(name)));
   const mcpTools = (config.tools ?? []).filter((tool): tool is McpToolConfig => tool.type === 'mcp');
 
   const thinking = claude?.extended_thinking?.enabled

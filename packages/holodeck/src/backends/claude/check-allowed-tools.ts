@@ -1,5 +1,6 @@
-import { closestMatch, suggestionHint } from '../../config/did-you-mean.js';
+import { closestMatch, suggestionHint } from 'yaml-diagnostics';
 import type { AgentConfig } from '../../config/index.js';
+import { isToolOfServer, mcpServerOf } from '../../tool-name.js';
 import type { BackendIssue } from '../contract/index.js';
 import { enabledBuiltinTools } from './build-sdk-options.js';
 import { FUNCTION_TOOLS_SERVER as IN_PROCESS_SERVER } from './tool-names.js';
@@ -47,12 +48,7 @@ export function checkAllowedTools(config: AgentConfig): BackendIssue[] {
   const issues: BackendIssue[] = [];
   allowed.forEach((entry, index) => {
     if (exact.has(entry)) return;
-    if (
-      servers.some(
-        (server) => entry.startsWith(`mcp__${server}__`) && entry.length > `mcp__${server}__`.length,
-      )
-    )
-      return;
+    if (servers.some((server) => isToolOfServer(entry, server))) return;
     const path = ['claude', 'allowed_tools', index];
     const retrievalName = /^(?:mcp__.+?__)?(.+)$/.exec(entry)?.[1] ?? entry;
     if (retrieval.has(retrievalName)) {
@@ -90,11 +86,11 @@ function unknownToolHint(entry: string, known: string[], servers: string[], inPr
   if (known.length === 0) {
     return 'no tools are enabled: enable a built-in under claude (file_system, bash, web_search, subagents) or add tools';
   }
-  const mcp = /^mcp__(.+?)(__.*)?$/.exec(entry);
+  const mcp = mcpServerOf(entry);
   const allServers = [...servers, ...(inProcess.length > 0 ? [IN_PROCESS_SERVER] : [])];
-  if (mcp?.[1] !== undefined && !allServers.includes(mcp[1])) {
-    const server = closestMatch(mcp[1], allServers);
-    if (server !== undefined) return `did you mean "mcp__${server}${mcp[2] ?? ''}"?`;
+  if (mcp !== undefined && !allServers.includes(mcp.server)) {
+    const server = closestMatch(mcp.server, allServers);
+    if (server !== undefined) return `did you mean "mcp__${server}${mcp.rest}"?`;
   }
   return suggestionHint(entry, known, 'known tools');
 }

@@ -18,12 +18,14 @@ import type {
   SessionTranscript,
 } from '../contract/index.js';
 import { modelPricing } from '../pricing/model-pricing.js';
+import { toolKindsOf } from '../tool-kinds.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { checkResumable } from './check-resumable.js';
 import { ClaudeSession } from './claude-session.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { mcpServerPlaces } from './describe-mcp-failure.js';
+import type { GovernedRun } from './governance/prepare-governance.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
@@ -181,6 +183,7 @@ export class ClaudeBackend implements AgentBackend {
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
+      toolKindOf: toolKindsOf(this.agent.config),
       mcpServers: mcpServerPlaces(this.agent, this.agent.env ?? process.env),
       ...(pricing.kind === 'prices' ? { prices: pricing.prices } : {}),
       ...(governance ? { governance } : {}),
@@ -221,34 +224,47 @@ export class ClaudeBackend implements AgentBackend {
   async createSession(options: CreateSessionOptions = {}): Promise<AgentSession> {
     const prepared = this.requirePrepared();
     if (options.resume) await checkResumable(options.resume, prepared.plan.options.env ?? {});
-    const session = await withSpawnRetry(async () => {
-      const release = await this.slots.acquire();
-      try {
-        return await this.startups.run(async () => {
-          const governed = await prepared.governance?.openRun();
-          const candidate = new ClaudeSession(prepared, this.collectedWarnings, options, governed);
-          try {
-            await candidate.ready();
-          } catch (error) {
-            await candidate.close();
-            throw error;
-          }
-          // The slot is the process's: freed once close() has seen it exit.
-          const close = candidate.close.bind(candidate);
-          candidate.close = async () => {
-            this.sessions.delete(candidate);
-            await close();
-            release();
-          };
-          return candidate;
+    // One Novarch session for the chat, opened once: a spawn retry goes on in it rather than
+    // leaving a session behind per attempt. It is closed with the chat, or here when none started.
+    const governed = await prepared.governance?.openRun();
+    try {
+      const session = await withSpawnRetry(() => this.startSession(prepared, options, governed));
+      this.sessions.add(session);
+      return session;
+    } catch (error) {
+      await governed?.close();
+      throw error;
+    }
+  }
+
+  /** One attempt at a session: a process slot, a CLI process that accepted its configuration. */
+  private async startSession(
+    prepared: PreparedAgent,
+    options: CreateSessionOptions,
+    governed: GovernedRun | undefined,
+  ): Promise<ClaudeSession> {
+    const release = await this.slots.acquire();
+    try {
+      return await this.startups.run(async () => {
+        const candidate = new ClaudeSession(prepared, this.collectedWarnings, options, governed);
+        try {
+          await candidate.ready();
+        } catch (error) {
+          await candidate.close();
+          throw error;
+        }
+        // The slot is the process's: freed once close() has seen it exit; then the gate closes.
+        candidate.afterClose(async () => {
+          this.sessions.delete(candidate);
+          release();
+          await governed?.close();
         });
-      } catch (error) {
-        release();
-        throw error;
-      }
-    });
-    this.sessions.add(session);
-    return session;
+        return candidate;
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   async listTools(): Promise<OfferedTool[]> {
@@ -271,9 +287,10 @@ export class ClaudeBackend implements AgentBackend {
   async teardown(): Promise<void> {
     await this.pool?.close();
     this.pool = undefined;
-    await this.prepared?.governance?.close();
+    // Sessions first: their gates settle evidence into the store, which closes after them.
     await Promise.all([...this.sessions].map((session) => session.close()));
     this.sessions.clear();
+    await this.prepared?.governance?.close();
     const tools = this.functionTools;
     this.functionTools = undefined;
     await tools?.close();

@@ -1,10 +1,10 @@
 import type { AgentConfig } from '../../config/index.js';
+import { functionToolName } from '../../tool-name.js';
 import type { AgentToolNames, BackendProfile } from '../contract/index.js';
 import { enabledBuiltinTools } from './build-sdk-options.js';
 import { claudeSideEffects } from './claude-side-effects.js';
 import { checkClaudeStartupRules } from './claude-startup-rules.js';
 import { credentialWarnings } from './credential-warnings.js';
-import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 
 /** Built-ins as enabled, function tools by short name and as `mcp__holodeck_tools__<name>`. */
 function claudeToolNames(config: AgentConfig): AgentToolNames {
@@ -13,13 +13,13 @@ function claudeToolNames(config: AgentConfig): AgentToolNames {
   for (const tool of config.tools ?? []) {
     if (tool.type === 'function') {
       names.add(tool.name);
-      names.add(`mcp__${FUNCTION_TOOLS_SERVER}__${tool.name}`);
+      names.add(functionToolName(tool.name));
     } else if (tool.type === 'mcp') {
       mcpServers.push(tool.name);
     } else {
       // Retrieval tools: `<name>_search` in the same in-process server.
       names.add(`${tool.name}_search`);
-      names.add(`mcp__${FUNCTION_TOOLS_SERVER}__${tool.name}_search`);
+      names.add(functionToolName(`${tool.name}_search`));
     }
   }
   return { names, mcpServers };

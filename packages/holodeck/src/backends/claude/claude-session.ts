@@ -7,6 +7,8 @@ import {
   type SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
+import { errorMessage } from '../../support.js';
+import { AsyncQueue } from '../async-queue.js';
 import type {
   AgentSession,
   ApprovalDecision,
@@ -15,9 +17,9 @@ import type {
   ExecutionResult,
   SessionEvent,
 } from '../contract/index.js';
-import { AsyncQueue } from './async-queue.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
 import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-options.js';
+import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
@@ -55,6 +57,8 @@ export class ClaudeSession implements AgentSession {
   private readonly pendingApprovals = new Set<(decision: ApprovalDecision) => void>();
   /** Turns the CLI's running session total into each turn's own cost. */
   private readonly costs = new SessionCostMeter();
+  /** What the owner does once the process is gone (free its slot, close the Novarch session). */
+  private readonly closeCallbacks: (() => Promise<void> | void)[] = [];
 
   constructor(
     private readonly prepared: PreparedAgent,
@@ -135,7 +139,7 @@ export class ClaudeSession implements AgentSession {
       const partial = this.unfinished;
       throw new AgentSessionError(error ?? 'the turn ended without a result', partial ? { partial } : {});
     }
-    return this.governed ? { ...finished, governance: await this.governed.summary() } : finished;
+    return finished;
   }
 
   /**
@@ -159,7 +163,7 @@ export class ClaudeSession implements AgentSession {
     if (this.closed) throw new AgentSessionError('the session is closed');
     if (this.current) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
     const turn: Turn = {
-      accumulator: new RunAccumulator(true),
+      accumulator: new RunAccumulator(true, this.prepared.toolKindOf),
       events: new AsyncQueue(),
       startedAt: Date.now(),
     };
@@ -211,6 +215,12 @@ export class ClaudeSession implements AgentSession {
     this.current?.events.end();
     this.run.close();
     await this.handle.stop();
+    for (const callback of this.closeCallbacks) await callback();
+  }
+
+  /** Runs `callback` when close() has seen the process exit (the backend frees the slot there). */
+  afterClose(callback: () => Promise<void> | void): void {
+    this.closeCallbacks.push(callback);
   }
 
   /** permission_mode as agent.yaml spells it (a session that asks never runs under acceptAll). */
@@ -296,20 +306,11 @@ export class ClaudeSession implements AgentSession {
     }
     if (message.type === 'result') {
       this.id = message.session_id;
-      const built = buildExecutionResult(state, {
-        startedAt: turn.startedAt,
-        credentialHint: this.prepared.credentialHint,
-        mcpServers: this.prepared.mcpServers,
-        ...(this.prepared.prices ? { prices: this.prepared.prices } : {}),
-        ...(this.prepared.validateStructuredOutput
-          ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
-          : {}),
-      });
       const total = message.total_cost_usd;
       // The meter follows the CLI's running total even when pricing: sets the cost (a later turn
       // may need it); the cost from pricing: is the turn's own already.
       const metered = typeof total === 'number' ? this.costs.turnCost(message.session_id, total) : undefined;
-      const result =
+      const final = finishRun(this.prepared, state, turn.startedAt, this.governed, (built) =>
         metered !== undefined && !this.prepared.prices
           ? {
               ...built,
@@ -318,15 +319,30 @@ export class ClaudeSession implements AgentSession {
                 ? { cost_unknown_reason: "the CLI could not say the resumed session's cost before this turn" }
                 : {}),
             }
-          : built;
-      // A session Novarch killed is a failed turn, whatever the model said afterwards.
-      const killed = this.governed?.killReason();
-      const final = killed ? { ...result, is_error: true, error_reason: killed } : result;
-      if (final.is_error && final.error_reason)
-        turn.events.push({ type: 'error', message: final.error_reason });
-      turn.events.push({ type: 'finish', result: final });
-      turn.events.end();
+          : built,
+      );
       this.current = undefined;
+      void this.finishTurn(turn, final);
+    }
+  }
+
+  /** Ends a turn with its result and, when governed, the session's verdicts (as the AI SDK backend does). */
+  private async finishTurn(turn: Turn, final: ExecutionResult): Promise<void> {
+    try {
+      const result = await withGovernance(final, this.governed);
+      if (result.is_error && result.error_reason)
+        turn.events.push({ type: 'error', code: 'run-failed', message: result.error_reason });
+      turn.events.push({ type: 'finish', result });
+    } catch (error) {
+      // Verdicts that cannot be read are not reported as none: the turn fails, saying why.
+      turn.events.push({
+        type: 'error',
+        code: 'governance-unreadable',
+        cause: error,
+        message: `Novarch's verdicts could not be read: ${errorMessage(error)}`,
+      });
+    } finally {
+      turn.events.end();
     }
   }
 
@@ -344,10 +360,18 @@ export class ClaudeSession implements AgentSession {
     this.failure ??=
       error instanceof AgentSessionError
         ? error
-        : new AgentSessionError(`${describeExit(this.handle)}${detail}`, { cause: { started, error } });
+        : new AgentSessionError(`${describeExit(this.handle)}${detail}`, {
+            cause: error,
+            phase: started ? 'run' : 'spawn',
+          });
     const turn = this.current;
     if (turn) {
-      turn.events.push({ type: 'error', message: this.failure.message });
+      turn.events.push({
+        type: 'error',
+        code: 'process-failed',
+        message: this.failure.message,
+        cause: this.failure,
+      });
       turn.events.end();
     }
     return this.failure;

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FieldPath } from '../../config/field-issue.js';
+import type { FieldPath } from 'yaml-diagnostics';
 import type { AgentConfig } from '../../config/index.js';
 import type { BackendChecks } from '../contract/index.js';
 import { checkAllowedTools } from './check-allowed-tools.js';

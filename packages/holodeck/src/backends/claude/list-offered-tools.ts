@@ -1,7 +1,8 @@
 import { type McpServerStatus, query, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
+import { functionToolName } from '../../tool-name.js';
+import { AsyncQueue } from '../async-queue.js';
 import type { OfferedTool } from '../contract/index.js';
-import { AsyncQueue } from './async-queue.js';
 import { describeMcpFailures } from './describe-mcp-failure.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
@@ -57,7 +58,7 @@ export async function listOfferedTools(prepared: PreparedAgent): Promise<Offered
     const builtins = Array.isArray(prepared.plan.options.tools) ? prepared.plan.options.tools : [];
     return [
       ...builtins.map((name) => ({ name })),
-      ...prepared.plan.functionToolNames.map((name) => ({ name: `mcp__${FUNCTION_TOOLS_SERVER}__${name}` })),
+      ...prepared.plan.functionToolNames.map((name) => ({ name: functionToolName(name) })),
       ...servers.flatMap((server) =>
         (server.tools ?? []).map((tool) => ({
           name: `mcp__${server.name}__${tool.name}`,

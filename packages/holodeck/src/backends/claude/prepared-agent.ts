@@ -6,6 +6,7 @@ import type {
   Options,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
+import type { ToolKind } from '../../execution-result.js';
 import type { ModelRoute } from '../contract/index.js';
 import type { TokenPrices } from '../pricing/token-prices.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
@@ -25,6 +26,8 @@ export interface PreparedAgent {
   createFunctionToolsServer?: (route?: ModelRoute) => McpSdkServerConfigWithInstance;
   validateStructuredOutput?: ValidateFunction;
   credentialHint: string;
+  /** The kind of a tool the CLI calls, by its runtime name (from agent.yaml). */
+  toolKindOf: (runtimeName: string) => ToolKind;
   /** agent.yaml's MCP servers by name, so a server that did not start is named with its entry and cause. */
   mcpServers: ReadonlyMap<string, McpServerPlace>;
   /** `pricing:` in agent.yaml, which replaces the CLI's own cost figure. */

@@ -1,4 +1,6 @@
 import type { SDKMessage, SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { ToolKind } from '../../execution-result.js';
+import { isRecord } from '../../support.js';
 import type { SessionEvent, ToolCall, ToolResult } from '../contract/index.js';
 
 /** What the message stream of one turn has told us so far, before the final result. */
@@ -27,10 +29,6 @@ export interface TurnState {
 
 /** Statuses of an MCP server that will not come back by itself during the run. */
 const FAILED_MCP_STATUSES = new Set(['failed', 'needs-auth']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Flattens tool_result content (a string or an array of blocks) to text. */
 export function toolResultText(content: unknown): string {
@@ -65,7 +63,11 @@ export class RunAccumulator {
   private readonly toolNames = new Map<string, string>();
   private readonly usageSeen = new Set<string>();
 
-  constructor(private readonly streamingDeltas: boolean) {}
+  constructor(
+    private readonly streamingDeltas: boolean,
+    /** The kind of a called tool, by its runtime name; every call is stamped with it. */
+    private readonly toolKindOf?: (runtimeName: string) => ToolKind,
+  ) {}
 
   *accept(message: SDKMessage): Generator<SessionEvent> {
     switch (message.type) {
@@ -138,7 +140,12 @@ export class RunAccumulator {
       ) {
         const args = isRecord(block.input) ? block.input : {};
         this.toolNames.set(block.id, block.name);
-        this.state.toolCalls.push({ name: block.name, arguments: args, call_id: block.id });
+        this.state.toolCalls.push({
+          name: block.name,
+          arguments: args,
+          call_id: block.id,
+          ...(this.toolKindOf ? { kind: this.toolKindOf(block.name) } : {}),
+        });
         yield { type: 'tool-call', callId: block.id, name: block.name, arguments: args };
       }
     }

@@ -1,8 +1,8 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
 import type { ConversationMessage, ExecutionResult, InvokeOptions } from '../contract/index.js';
-import { buildExecutionResult } from './build-execution-result.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
+import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
@@ -30,7 +30,8 @@ export function renderPrompt(message: string, context: readonly ConversationMess
 function abortedError(signal: AbortSignal, partial?: ExecutionResult): AgentSessionError {
   const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return new AgentSessionError(`the run was stopped: ${reason}`, {
-    cause: { started: true, error: signal.reason },
+    cause: signal.reason,
+    phase: 'run',
     ...(partial
       ? { partial: { ...partial, is_error: true, error_reason: `the run was stopped: ${reason}` } }
       : {}),
@@ -103,81 +104,93 @@ export async function runOnce(
   processes: RunProcesses = { slots: new ProcessSlots(Number.POSITIVE_INFINITY) },
 ): Promise<ExecutionResult> {
   const startedAt = Date.now();
-  const pool = processes.pool;
-  let governed: GovernedRun | undefined;
-  const finish = (accumulator: RunAccumulator): ExecutionResult => {
-    const result = buildExecutionResult(accumulator.state, {
-      startedAt,
-      credentialHint: prepared.credentialHint,
-      mcpServers: prepared.mcpServers,
-      ...(prepared.prices ? { prices: prepared.prices } : {}),
-      ...(prepared.validateStructuredOutput
-        ? { validateStructuredOutput: prepared.validateStructuredOutput }
-        : {}),
-    });
-    // A session Novarch killed is a failed run, whatever the model said afterwards.
-    const killed = governed?.killReason();
-    return killed ? { ...result, is_error: true, error_reason: killed } : result;
-  };
-  const complete = async (accumulator: RunAccumulator): Promise<ExecutionResult> => {
-    const result = finish(accumulator);
-    return governed ? { ...result, governance: await governed.summary() } : result;
-  };
-  return withSpawnRetry(async () => {
-    options.signal?.throwIfAborted();
-    const accumulator = new RunAccumulator(false);
-    governed = await prepared.governance?.openRun();
-    if (options.onHold) governed?.watchHolds(options.onHold);
-    const { handle, run, release, cold, spawnedAt, startupTurn } = await startRun(
-      prepared,
-      renderPrompt(message, context),
-      options,
-      processes,
-      governed,
+  options.signal?.throwIfAborted();
+  // One Novarch session for the run, opened once: a spawn retry goes on in it rather than leaving
+  // a session behind per attempt; its gate is closed when the run is over, however it ended.
+  const governed = await prepared.governance?.openRun();
+  if (options.onHold) governed?.watchHolds(options.onHold);
+  try {
+    return await withSpawnRetry(() =>
+      attemptRun({
+        prepared,
+        prompt: renderPrompt(message, context),
+        options,
+        processes,
+        startedAt,
+        governed,
+      }),
     );
-    // Tells the pool how long the model took (or that the run ended without an answer).
-    let answered: ((answered: boolean) => void) | undefined;
-    // Closing the query kills the process; the loop below then ends and the abort is reported.
-    // A signal that aborted while the process was starting (waiting for a warm spare) fires no
-    // event any more: close at once.
-    const abort = () => run.close();
-    if (options.signal?.aborted) abort();
-    options.signal?.addEventListener('abort', abort, { once: true });
-    try {
-      for await (const sdkMessage of run) {
-        governed?.observe(sdkMessage);
-        for (const _event of accumulator.accept(sdkMessage)) {
-          // one-shot runs keep only the final state
-        }
-        // Our process is up and about to wait on the model: the next start-up may begin, and the
-        // pool measures.
-        if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init') startupTurn?.();
-        if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init' && pool && !answered) {
-          if (cold) pool.measuredStartup(Date.now() - spawnedAt);
-          answered = pool.waiting();
-        }
-        if (sdkMessage.type === 'result') answered?.(true);
-        // Fail closed before the model runs without tools agent.yaml promised it.
-        if (accumulator.state.mcpFailures.length) break;
+  } finally {
+    await governed?.close();
+  }
+}
+
+interface Attempt {
+  prepared: PreparedAgent;
+  prompt: string;
+  options: InvokeOptions;
+  processes: RunProcesses;
+  startedAt: number;
+  governed: GovernedRun | undefined;
+}
+
+/** One attempt of a run: start a process, read it to its end, build the result. */
+async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
+  const { prepared, options, processes, startedAt, governed } = attempt;
+  options.signal?.throwIfAborted();
+  const pool = processes.pool;
+  const accumulator = new RunAccumulator(false, prepared.toolKindOf);
+  const finish = () => finishRun(prepared, accumulator.state, startedAt, governed);
+  const { handle, run, release, cold, spawnedAt, startupTurn } = await startRun(
+    prepared,
+    attempt.prompt,
+    options,
+    processes,
+    governed,
+  );
+  // Tells the pool how long the model took (or that the run ended without an answer).
+  let answered: ((answered: boolean) => void) | undefined;
+  // Closing the query kills the process; the loop below then ends and the abort is reported.
+  // A signal that aborted while the process was starting (waiting for a warm spare) fires no
+  // event any more: close at once.
+  const abort = () => run.close();
+  if (options.signal?.aborted) abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    for await (const sdkMessage of run) {
+      governed?.observe(sdkMessage);
+      for (const _event of accumulator.accept(sdkMessage)) {
+        // one-shot runs keep only the final state
       }
-      if (options.signal?.aborted) throw abortedError(options.signal, finish(accumulator));
-    } catch (error) {
-      if (options.signal?.aborted) throw abortedError(options.signal, finish(accumulator));
-      // The CLI exits 1 after reporting a failed run; the result it sent is the answer.
-      if (accumulator.state.result || accumulator.state.mcpFailures.length) return complete(accumulator);
-      const started = accumulator.state.sessionId !== undefined;
-      throw new AgentSessionError(
-        `${describeExit(handle)}${error instanceof Error && !handle.exited ? ` (${error.message})` : ''}`,
-        { cause: { started, error } },
-      );
-    } finally {
-      startupTurn?.();
-      answered?.(false);
-      options.signal?.removeEventListener('abort', abort);
-      run.close();
-      await handle.stop();
-      release();
+      // Our process is up and about to wait on the model: the next start-up may begin, and the
+      // pool measures.
+      if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init') startupTurn?.();
+      if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init' && pool && !answered) {
+        if (cold) pool.measuredStartup(Date.now() - spawnedAt);
+        answered = pool.waiting();
+      }
+      if (sdkMessage.type === 'result') answered?.(true);
+      // Fail closed before the model runs without tools agent.yaml promised it.
+      if (accumulator.state.mcpFailures.length) break;
     }
-    return complete(accumulator);
-  });
+    if (options.signal?.aborted) throw abortedError(options.signal, finish());
+  } catch (error) {
+    if (options.signal?.aborted) throw abortedError(options.signal, finish());
+    // The CLI exits 1 after reporting a failed run; the result it sent is the answer.
+    if (accumulator.state.result || accumulator.state.mcpFailures.length)
+      return withGovernance(finish(), governed);
+    const started = accumulator.state.sessionId !== undefined;
+    throw new AgentSessionError(
+      `${describeExit(handle)}${error instanceof Error && !handle.exited ? ` (${error.message})` : ''}`,
+      { cause: error, phase: started ? 'run' : 'spawn' },
+    );
+  } finally {
+    startupTurn?.();
+    answered?.(false);
+    options.signal?.removeEventListener('abort', abort);
+    run.close();
+    await handle.stop();
+    release();
+  }
+  return withGovernance(finish(), governed);
 }

@@ -1,5 +1,6 @@
-/** Name of the in-process MCP server that carries agent.yaml `type: function` tools. */
-export const FUNCTION_TOOLS_SERVER = 'holodeck_tools';
+import { parseMcpToolName } from '../../tool-name.js';
+
+export { FUNCTION_TOOLS_SERVER, parseMcpToolName } from '../../tool-name.js';
 
 /** Built-in Claude Code tools each agent.yaml capability turns on. */
 export const BUILTIN_TOOLS_BY_CAPABILITY = {
@@ -13,12 +14,6 @@ export const BUILTIN_TOOLS_BY_CAPABILITY = {
 
 /** Tools the CLI adds itself for features HoloDeck turned on (structured output). */
 export const RUNTIME_TOOLS = new Set(['StructuredOutput']);
-
-/** Splits `mcp__server__tool` into its parts; undefined for built-in names. */
-export function parseMcpToolName(name: string): { server: string; tool: string } | undefined {
-  const match = /^mcp__(.+?)__(.+)$/.exec(name);
-  return match?.[1] && match[2] ? { server: match[1], tool: match[2] } : undefined;
-}
 
 /**
  * Whether `toolName` (as the runtime spells it) is named by one `allowed_tools` entry.

@@ -5,9 +5,7 @@ const FIRST_BACKOFF_MS = 250;
 
 /** True when the error is a process that failed before its session started (safe to retry). */
 export function isSpawnFailure(error: unknown): boolean {
-  if (!(error instanceof AgentSessionError)) return false;
-  const cause = error.cause;
-  return typeof cause === 'object' && cause !== null && 'started' in cause && cause.started === false;
+  return error instanceof AgentSessionError && error.phase === 'spawn';
 }
 
 /**

@@ -1,7 +1,7 @@
+import type { ExecutionResult } from '../../execution-result.js';
 import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
-import type { ExecutionResult } from './execution-result.js';
 import type { BackendWarning, SessionEvent } from './session-event.js';
 import type { SessionTranscript } from './session-transcript.js';
 

@@ -1,4 +1,4 @@
-import type { ExecutionResult } from './execution-result.js';
+import type { ExecutionResult } from '../../execution-result.js';
 import type { SessionEvent } from './session-event.js';
 
 /** A stateful multi-turn conversation. One session keeps one agent process alive across turns. */

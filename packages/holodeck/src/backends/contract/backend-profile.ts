@@ -1,4 +1,5 @@
-import type { FieldIssue, FieldWarning } from '../../config/field-issue.js';
+import type { FieldIssue } from 'yaml-diagnostics';
+import type { FieldWarning } from '../../config/field-warning.js';
 import type { AgentConfig, LoadedAgent } from '../../config/index.js';
 import type { BackendWarning } from './session-event.js';
 

@@ -1,4 +1,15 @@
 export type {
+  ExecutionResult,
+  GovernanceRefusal,
+  GovernanceSummary,
+  GovernanceVerdict,
+  TokenUsage,
+  ToolCall,
+  ToolKind,
+  ToolResult,
+} from '../../execution-result.js';
+export { emptyTokenUsage } from '../../execution-result.js';
+export type {
   AgentBackend,
   BackendOptions,
   ConversationMessage,
@@ -20,16 +31,6 @@ export type {
   IsolationLevel,
   SideEffectProfile,
 } from './backend-profile.js';
-export type {
-  ExecutionResult,
-  GovernanceRefusal,
-  GovernanceSummary,
-  GovernanceVerdict,
-  TokenUsage,
-  ToolCall,
-  ToolResult,
-} from './execution-result.js';
-export { emptyTokenUsage } from './execution-result.js';
 export type { PendingHold, ResolvedHold } from './governance-hold.js';
-export type { BackendWarning, SessionEvent, SessionEventType } from './session-event.js';
+export type { BackendWarning, SessionErrorCode, SessionEvent, SessionEventType } from './session-event.js';
 export type { SessionTranscript, TranscriptToolCall, TranscriptTurn } from './session-transcript.js';

@@ -1,5 +1,5 @@
+import type { ExecutionResult } from '../../execution-result.js';
 import type { ApprovalRequest } from './approval.js';
-import type { ExecutionResult } from './execution-result.js';
 import type { PendingHold, ResolvedHold } from './governance-hold.js';
 
 /** A non-fatal problem the backend wants the user to see (e.g. an ignored setting). */
@@ -24,8 +24,21 @@ export type SessionEvent =
   | { type: 'hold-pending'; hold: PendingHold }
   /** The hold was decided (or timed out); the turn goes on. */
   | { type: 'hold-resolved'; hold: ResolvedHold }
-  | { type: 'error'; message: string }
+  /** Something went wrong in the turn: `code` says what, `cause` is the underlying error when there is one. */
+  | { type: 'error'; code: SessionErrorCode; message: string; cause?: unknown }
   | { type: 'finish'; result: ExecutionResult };
+
+/**
+ * What an in-band `error` event reports: `run-failed` the turn's result is an error (its
+ * error_reason; a `finish` follows), `process-failed` the agent process died or did not start (no
+ * `finish`), `session-not-saved` the conversation could not be saved for resuming,
+ * `governance-unreadable` Novarch's verdicts of the turn could not be read (no `finish`).
+ */
+export type SessionErrorCode =
+  | 'run-failed'
+  | 'process-failed'
+  | 'session-not-saved'
+  | 'governance-unreadable';
 
 /** The `type` tags of SessionEvent, for exhaustive switches and docs. */
 export type SessionEventType = SessionEvent['type'];

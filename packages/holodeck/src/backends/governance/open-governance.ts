@@ -22,11 +22,8 @@ import {
   NOVARCH_API_KEY_VARIABLE,
 } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
-import type {
-  GovernanceRefusal,
-  GovernanceSummary,
-  GovernanceVerdict,
-} from '../contract/execution-result.js';
+import type { GovernanceRefusal, GovernanceSummary, GovernanceVerdict } from '../../execution-result.js';
+import { functionToolName } from '../../tool-name.js';
 import { buildWriteSpec } from './build-write-spec.js';
 import { HoldReporter } from './hold-reporter.js';
 
@@ -40,7 +37,7 @@ export function governedToolName(agent: LoadedAgent, name: string): string {
   const isFunctionTool = (agent.config.tools ?? []).some(
     (tool) => tool.type === 'function' && tool.name === name,
   );
-  return isFunctionTool ? `mcp__holodeck_tools__${name}` : name;
+  return isFunctionTool ? functionToolName(name) : name;
 }
 
 /** Novarch wired for one agent, whatever backend runs it: engine, tool kinds, write specs. */

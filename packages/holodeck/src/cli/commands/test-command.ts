@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { LoadedAgent } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import type { RunReport } from '../../runner/report/run-report.js';
+import { errorMessage } from '../../support.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
@@ -172,7 +173,7 @@ export async function testCommand(
     ? new report.LiveRunSaver(runsDir, {
         onError: (error) =>
           process.stderr.write(
-            `${style.yellow('note')} could not save the run in progress (${error instanceof Error ? error.message : String(error)}); it is saved at the end\n`,
+            `${style.yellow('note')} could not save the run in progress (${errorMessage(error)}); it is saved at the end\n`,
           ),
       })
     : undefined;

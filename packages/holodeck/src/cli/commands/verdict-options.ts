@@ -7,6 +7,7 @@ import type { GateResult, JudgeCalibrationState } from '../../runner/gate/evalua
 import type { RepeatOption } from '../../runner/repeat-plan.js';
 import type { RunComparison } from '../../runner/report/compare-runs.js';
 import type { RunReport } from '../../runner/report/run-report.js';
+import { errorMessage } from '../../support.js';
 
 /** The verdict options of `holodeck test` (statistics, budgets), as commander gives them. */
 export interface VerdictCommandOptions {
@@ -185,7 +186,7 @@ export async function checkGate(
     );
     approved = { comparison: compareRuns(result, baseline, { suiteCases }) };
   } catch (error) {
-    approved = { error: error instanceof Error ? error.message : String(error) };
+    approved = { error: errorMessage(error) };
   }
   const verdict = evaluateGate(result, gate, approved, judges);
   const text = renderGate(verdict);
@@ -233,9 +234,7 @@ export async function writeCiSurfaces(
     try {
       await appendFile(target, markdown);
     } catch (error) {
-      warn(
-        `could not write the CI summary to ${target} (${error instanceof Error ? error.message : String(error)})`,
-      );
+      warn(`could not write the CI summary to ${target} (${errorMessage(error)})`);
     }
   }
   if (onGitHub) {

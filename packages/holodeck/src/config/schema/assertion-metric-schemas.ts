@@ -1,5 +1,6 @@
 import { Script } from 'node:vm';
 import { z } from 'zod';
+import { errorMessage } from '../../support.js';
 import { addConfigIssue } from './add-config-issue.js';
 
 /**
@@ -122,7 +123,7 @@ export const expression = z
       addConfigIssue(
         context,
         ['value'],
-        `is not a JavaScript expression: ${error instanceof Error ? error.message : String(error)}`,
+        `is not a JavaScript expression: ${errorMessage(error)}`,
         `write one expression, e.g. output.length < 200 && tool_calls.length === 1 (names: ${EXPRESSION_NAMES.join(', ')})`,
       );
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '../../support.js';
 import { addConfigIssue } from './add-config-issue.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { MetricConfigSchema } from './metric-config-schema.js';
@@ -50,7 +51,7 @@ export const ExpectedArgSchema = z
       addConfigIssue(
         context,
         ['regex'],
-        `invalid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+        `invalid regular expression: ${errorMessage(error)}`,
         'fix the pattern (JavaScript syntax); escape a literal ( [ { . * + ? with a backslash',
       );
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '../../support.js';
 import { addConfigIssue } from './add-config-issue.js';
 import {
   containsJson,
@@ -108,10 +109,7 @@ function checkRegex(metric: { value: string; flags?: string | undefined }, conte
   try {
     new RegExp(metric.value, metric.flags);
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).replace(
-      /^Invalid regular expression: /,
-      '',
-    );
+    const reason = errorMessage(error).replace(/^Invalid regular expression: /, '');
     addConfigIssue(
       context,
       ['value'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '../../support.js';
 import { HttpUrlSchema } from './llm-provider-schema.js';
 
 /** A regular expression given as a string; checked to compile. */
@@ -6,10 +7,7 @@ const RegexSourceSchema = z.string().superRefine((source, context) => {
   try {
     new RegExp(source);
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).replace(
-      /^Invalid regular expression: /,
-      '',
-    );
+    const reason = errorMessage(error).replace(/^Invalid regular expression: /, '');
     context.addIssue({ code: 'custom', message: `is not a valid regular expression: ${reason}`, params: {} });
   }
 });

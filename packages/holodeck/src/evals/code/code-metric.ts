@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { MetricConfig } from '../../config/index.js';
 import { HoloDeckError } from '../../errors.js';
 import { loadUserModule } from '../../load-user-module.js';
+import { errorMessage } from '../../support.js';
 import { describeModuleLoadError, type ModuleLoadProblem } from '../../tools/index.js';
 import type { Metric, MetricInput, MetricOutcome } from '../metric.js';
 import { errorOutcome, metricName, scoredOutcome } from '../metric-outcome.js';
@@ -140,10 +141,7 @@ export function createCodeMetric(config: CodeConfig, grader: Grader): Metric {
         if (limit.signal.aborted) {
           return errorOutcome(config, `grader ${config.function} timed out after ${config.timeout} s`);
         }
-        return errorOutcome(
-          config,
-          `grader ${config.function} threw: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        return errorOutcome(config, `grader ${config.function} threw: ${errorMessage(error)}`);
       } finally {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);

@@ -4,6 +4,7 @@ import { isCollection, parseAllDocuments } from 'yaml';
 import type { MetricConfig } from '../../config/index.js';
 import { importPackage } from '../../import-package.js';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
+import { errorMessage } from '../../support.js';
 import type { Metric } from '../metric.js';
 import { checkOutcome, metricName } from '../metric-outcome.js';
 import { findJsonValues } from './find-json-values.js';
@@ -17,8 +18,7 @@ type ContainsJsonConfig = Extract<MetricConfig, { type: 'contains-json' }>;
 /** `undefined` when the text is a document of the format, else why not. */
 type FormatCheck = (text: string) => Promise<string | undefined>;
 
-const firstLine = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0]?.trim() ?? '';
+const firstLine = (error: unknown) => errorMessage(error).split('\n')[0]?.trim() ?? '';
 
 /** Well-formed XML, as libxml2 parses it (loaded only when a suite uses is-xml). */
 const checkXml: FormatCheck = async (text) => {

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { MetricConfig } from '../../config/index.js';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
+import { errorMessage } from '../../support.js';
 import type { Metric, MetricInput } from '../metric.js';
 import { checkOutcome, metricName } from '../metric-outcome.js';
 
@@ -17,7 +18,7 @@ function parseAnswer(input: MetricInput): { ok: true; value: unknown } | { ok: f
   } catch (error) {
     return {
       ok: false,
-      error: `the response is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      error: `the response is not JSON (${errorMessage(error)})`,
     };
   }
 }

@@ -7,6 +7,7 @@ import {
   type StructuredClient,
 } from 'judge-client';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
+import { errorMessage } from '../../support.js';
 import type { JudgeClient, JudgeRequest } from '../metric.js';
 import { judgeCacheKey, readCachedVerdict, writeCachedVerdict } from './judge-cache.js';
 import { JudgeError } from './judge-error.js';
@@ -159,7 +160,7 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
         await writeCachedVerdict(options.cacheDir, key, cachedAs, verdict);
       } catch (error) {
         // The verdict is paid for and valid: losing the cache entry must not lose the grade.
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         options.onWarning?.(`could not write the judge cache in ${options.cacheDir}: ${reason}`);
       }
     }

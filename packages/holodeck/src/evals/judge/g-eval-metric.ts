@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
+import { errorMessage } from '../../support.js';
 import type { JudgeClient, Metric, MetricContext, MetricInput, MetricOutcome } from '../metric.js';
 import { errorOutcome, metricName, scoredOutcome } from '../metric-outcome.js';
 import { dataBlock, judgeSystemPrompt } from './judge-prompt.js';
@@ -169,7 +170,7 @@ export function createGEvalMetric(config: GEvalConfig): Metric {
       steps = await stepsFor(judge, signal);
     } catch (error) {
       if (signal?.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return errorOutcome(
         config,
         `judge ${judge.model} failed to derive the evaluation steps: ${message}`,
@@ -200,7 +201,7 @@ export function createGEvalMetric(config: GEvalConfig): Metric {
       return scoredOutcome(config, normalised(mean), config.threshold, reason);
     } catch (error) {
       if (signal?.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return errorOutcome(config, `judge ${judge.model} failed: ${message}`, config.threshold);
     }
   }

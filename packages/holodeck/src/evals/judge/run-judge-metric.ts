@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
+import { errorMessage } from '../../support.js';
 import type { MetricContext, MetricInput, MetricOutcome } from '../metric.js';
 import { errorOutcome, scoredOutcome } from '../metric-outcome.js';
 import { describeEmptyRetrieval, emptyRetrievalOf } from './empty-retrieval.js';
@@ -121,7 +122,7 @@ export async function runJudgeMetric<Verdict extends z.ZodType>(
     return gradedOutcome(config, call.grade(parseVerdict(call.verdict, raw)));
   } catch (error) {
     if (context.signal?.aborted) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return errorOutcome(config, `judge ${context.judge.model} failed: ${message}`, config.threshold);
   }
 }

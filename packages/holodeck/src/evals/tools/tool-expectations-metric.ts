@@ -1,12 +1,9 @@
 import type { ToolCall, ToolResult } from '../../backends/contract/index.js';
 import type { ExpectedTool } from '../../config/index.js';
+import { isRecord } from '../../support.js';
 import type { Metric, MetricOutcome } from '../metric.js';
 import { classifyToolCall, describeToolCallOutcome } from './classify-tool-call.js';
 import { matchesToolName } from './match-tool-name.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function normalise(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();

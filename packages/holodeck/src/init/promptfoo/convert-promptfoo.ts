@@ -4,6 +4,7 @@ import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import type { Provider } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
+import { errorMessage } from '../../support.js';
 import type { TemplateFile } from '../init-template.js';
 import { agentNameFrom } from '../plan-agent-folder.js';
 import { mapPromptfooAssertion, type PromptfooAssertion } from './map-promptfoo-assertion.js';
@@ -118,7 +119,7 @@ export async function convertPromptfoo(file: string, agentName: string): Promise
   const text = await readFile(file, 'utf8').catch((error: unknown) => {
     throw new UsageError(
       '--from-promptfoo',
-      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      `cannot read ${file}: ${errorMessage(error)}`,
       'give the path of a promptfooconfig.yaml',
     );
   });

@@ -1,5 +1,5 @@
+import { getAtPath } from 'yaml-diagnostics';
 import type { z } from 'zod';
-import { getAtPath } from '../../config/raw-value.js';
 
 const EXPECTED: Record<string, string> = {
   string: 'a string',

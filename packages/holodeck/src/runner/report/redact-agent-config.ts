@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { isRecord } from '../../config/raw-value.js';
+import { isRecord } from 'yaml-diagnostics';
 
 /** What replaces a secret in a saved run. */
 export const REDACTED = '[redacted]';

@@ -1,5 +1,6 @@
+import { isRecord } from 'yaml-diagnostics';
 import { z } from 'zod';
-import { isRecord } from '../../config/raw-value.js';
+import { errorMessage } from '../../support.js';
 import { describeReportIssue } from './describe-report-issue.js';
 import { RUN_REPORT_SCHEMA_VERSION, type RunReport } from './run-report.js';
 import { RunReportError } from './run-report-error.js';
@@ -408,7 +409,7 @@ export function parseRunReport(json: string, source: string): RunReport {
   try {
     data = JSON.parse(json);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new RunReportError(source, `Invalid run report ${source}: not valid JSON (${detail}).`, {
       cause: error,
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { errorMessage } from '../../support.js';
 import type { RunReport, RunSummary } from './run-report.js';
 import { RunReportError } from './run-report-error.js';
 import { parseRunReport } from './run-report-schema.js';
@@ -167,8 +168,4 @@ async function readRunFile(path: string, options: { missingIsUnknownId?: boolean
 
 function isMissing(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'ENOENT';
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

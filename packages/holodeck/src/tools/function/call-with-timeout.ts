@@ -1,3 +1,4 @@
+import { errorMessage } from '../../support.js';
 import type { ToolOutput } from '../holodeck-tool.js';
 
 /** A user function of a function tool: `(args, { signal })`, sync or async. */
@@ -7,10 +8,6 @@ function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
   return JSON.stringify(value) ?? String(value);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -50,7 +47,7 @@ export async function callWithTimeout(
     try {
       return { text: stringify(await implementation(args, { signal: controller.signal })), isError: false };
     } catch (error) {
-      return { text: `Tool "${name}" failed: ${describe(error)}`, isError: true };
+      return { text: `Tool "${name}" failed: ${errorMessage(error)}`, isError: true };
     }
   })();
   try {

@@ -2,6 +2,7 @@ import type { FieldPath, FunctionToolConfig, YamlPosition } from '../../config/i
 import { ConfigError, type ConfigIssue, UserModuleError } from '../../errors.js';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
 import { loadUserModule } from '../../load-user-module.js';
+import { errorMessage } from '../../support.js';
 import { describeModuleLoadError } from '../describe-module-error.js';
 import type { HoloDeckTool, LoadedTools, ToolOutput } from '../holodeck-tool.js';
 import { callWithTimeout, type ToolImplementation } from './call-with-timeout.js';
@@ -18,10 +19,6 @@ const CLOSE_EXPORT = 'close';
 
 /** The first words of every invalid-arguments output, so graders can tell a call that never ran. */
 export const INVALID_ARGUMENTS_PREFIX = 'Invalid arguments for "';
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function functionTool(config: FunctionToolConfig, implementation: ToolImplementation): HoloDeckTool {
   const validate = compileUserSchema(config.parameters);
@@ -117,7 +114,7 @@ export async function loadFunctionTools(
       try {
         await done;
       } catch (error) {
-        failures.push(`${file}: ${describe(error)}`);
+        failures.push(`${file}: ${errorMessage(error)}`);
       }
     }
     if (failures.length)

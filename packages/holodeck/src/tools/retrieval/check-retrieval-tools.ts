@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FieldIssue } from '../../config/field-issue.js';
+import type { FieldIssue } from 'yaml-diagnostics';
 import type { AgentConfig } from '../../config/index.js';
 import { listSourceFiles } from './ingest/list-source-files.js';
 import { isRecordFile, RECORD_EXTENSIONS } from './parse/parse-source-file.js';

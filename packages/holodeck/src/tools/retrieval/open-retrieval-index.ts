@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { FieldPath, LoadedAgent } from '../../config/index.js';
+import { type FieldPath, formatFieldPath, type LoadedAgent } from '../../config/index.js';
 import { AgentSessionError, ConfigError, type ConfigIssue } from '../../errors.js';
+import { errorMessage } from '../../support.js';
 import {
   EmbeddingDimensionError,
   EmbeddingsClient,
@@ -20,7 +21,7 @@ import type { RetrievalStore } from './store/retrieval-store.js';
 export class IndexDatabaseError extends AgentSessionError {
   override name = 'IndexDatabaseError';
   constructor(tool: string, location: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     super(`tool ${tool}: the index at ${location} failed during ingestion: ${reason}`, { cause });
     // --debug prints the stack: show where the database call failed, not where it was wrapped.
     if (cause instanceof Error && cause.stack)
@@ -124,14 +125,10 @@ export interface OpenRetrievalOptions {
 }
 
 function issueAt(agent: LoadedAgent, fieldPath: FieldPath, message: string, hint?: string): ConfigIssue {
-  const dotted = fieldPath.reduce<string>(
-    (result, part) => (typeof part === 'number' ? `${result}[${part}]` : result ? `${result}.${part}` : part),
-    '',
-  );
   return {
     file: agent.file,
     ...(agent.locate ? agent.locate(fieldPath) : {}),
-    path: dotted,
+    path: formatFieldPath(fieldPath),
     message,
     ...(hint ? { hint } : {}),
   };
@@ -176,7 +173,7 @@ export async function openRetrievalIndexes(
               issueAt(
                 agent,
                 ['tools', index, 'database', 'connection_string'],
-                `tool ${config.name}: ${error instanceof Error ? error.message : String(error)}`,
+                `tool ${config.name}: ${errorMessage(error)}`,
                 'check the server is running and reachable, and the user, password and database in connection_string',
               ),
             ]);
@@ -191,7 +188,7 @@ export async function openRetrievalIndexes(
               issueAt(
                 agent,
                 config.database ? ['tools', index, 'database'] : ['tools', index],
-                `tool ${config.name}: cannot open the embedded index ${file}: ${error instanceof Error ? error.message : String(error)}`,
+                `tool ${config.name}: cannot open the embedded index ${file}: ${errorMessage(error)}`,
                 `check that ${path.dirname(file)} can be written; the index is made from the sources, so a damaged one can be deleted and rebuilt with \`holodeck ingest\``,
               ),
             ]);

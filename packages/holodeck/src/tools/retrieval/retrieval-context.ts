@@ -1,8 +1,10 @@
+import type { ToolKind } from '../../execution-result.js';
+import { shortToolName } from '../../tool-name.js';
 import { isFormattedResults, NO_RESULTS } from './search/format-results.js';
 
 /** The parts of a run the retrieval context is read from (ExecutionResult's tool fields). */
 export interface RetrievalRunRecord {
-  tool_calls: readonly { name: string; call_id: string }[];
+  tool_calls: readonly { name: string; call_id: string; kind?: ToolKind }[];
   tool_results: readonly { call_id: string; result: string; is_error: boolean }[];
 }
 
@@ -66,9 +68,11 @@ export function searchCallsOf(
 ): SearchCall[] {
   const byId = new Map(results.map((result) => [result.call_id, result]));
   return calls.flatMap((call) => {
-    const tool = call.name.replace(/^mcp__.+?__/, '');
-    if (searchNames ? !searchNames.has(tool) && !searchNames.has(call.name) : !tool.endsWith('_search'))
-      return [];
+    const tool = shortToolName(call.name);
+    // A call that carries its kind says whether it was a retrieval search; older runs are read by name.
+    const isSearch =
+      call.kind !== undefined && !searchNames ? call.kind === 'retrieval' : tool.endsWith('_search');
+    if (searchNames ? !searchNames.has(tool) && !searchNames.has(call.name) : !isSearch) return [];
     const result = byId.get(call.call_id);
     return result ? [{ tool, result }] : [];
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '../../support.js';
 import type { HoloDeckTool, ToolOutput } from '../holodeck-tool.js';
 import { EmbeddingDimensionError, type EmbeddingsClient } from './embed/embeddings-client.js';
 import { type RetrievalToolConfig, searchSettingsOf, searchToolName } from './retrieval-tool-settings.js';
@@ -15,10 +16,6 @@ export const SEARCH_INPUT_SCHEMA = {
   required: ['query'],
   additionalProperties: false,
 } as const;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * A retrieval tool as a HoloDeckTool, `<name>_search` with input `{ query }`: embeds the query
@@ -61,7 +58,7 @@ export function retrievalSearchTool(
             isError: true,
           };
         }
-        return { text: `Search failed: ${describe(error)}`, isError: true };
+        return { text: `Search failed: ${errorMessage(error)}`, isError: true };
       }
     },
   };

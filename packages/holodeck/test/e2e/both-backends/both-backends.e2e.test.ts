@@ -3,6 +3,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../../src/backends/contract/index.js';
+import { selectBackend } from '../../../src/backends/select-backend.js';
+import {
+  type GovernedShopOptions,
+  governedShopConfig,
+  ordersModule,
+  rulesFile,
+  shopTool,
+} from '../support/governance-fixtures.js';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 import { backendVariants, type ModelAnswer, type SeenRequest } from './backend-variants.js';
 import { favourableVerdict } from './favourable-verdict.js';
@@ -11,30 +20,14 @@ import { favourableVerdict } from './favourable-verdict.js';
 // Claude backend (the real Claude Code CLI, fake Anthropic API) and the AI SDK backend (provider
 // openai, fake OpenAI-compatible API). A new backend joins by adding a variant.
 
-const ORDERS = `
-import { appendFileSync } from 'node:fs';
-export const lookupOrder = ({ order_id }) => ({ order_id, status: 'shipped', carrier: 'DHL' });
-export const refundOrder = ({ order_id, amount }) => {
-  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
-  return 'refunded';
+const SHOP: GovernedShopOptions = {
+  lookupResult: "{ order_id, status: 'shipped', carrier: 'DHL' }",
+  rules: ['TEAM-1'],
+  describeTool: (name) => `${name} of the shop`,
 };
-`;
-
-function functionTool(name: string, fn: string, properties: Record<string, unknown>) {
-  return {
-    type: 'function',
-    name,
-    description: `${name} of the shop`,
-    file: 'orders.mjs',
-    function: fn,
-    parameters: { type: 'object', properties, required: Object.keys(properties) },
-  };
-}
-const LOOKUP = functionTool('lookup_order', 'lookupOrder', { order_id: { type: 'string' } });
-const REFUND = functionTool('refund_order', 'refundOrder', {
-  order_id: { type: 'string' },
-  amount: { type: 'number' },
-});
+const ORDERS = ordersModule(SHOP);
+const LOOKUP = shopTool('lookup_order', SHOP);
+const REFUND = shopTool('refund_order', SHOP);
 
 const EVERYTHING_SERVER = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
@@ -57,26 +50,8 @@ const RESPONSE_FORMAT = {
 };
 
 // Function tools are `mcp__holodeck_tools__<name>` to the rules on both backends.
-const RULES = `team: cs-ops
-action_types: [refund_order]
-rules:
-  - id: TEAM-1
-    version: 1
-    description: A refund needs a prior lookup of the same order.
-    applies_to: [refund_order]
-    on_violation: kill
-    condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)
-`;
-
-const GOVERNANCE = {
-  tenant_id: 'acme',
-  team_id: 'cs-ops',
-  agent_id: 'support-bot',
-  rules_file: 'rules.yaml',
-  config_file: 'novarch.yaml',
-  tool_kinds: { lookup_order: 'read', refund_order: 'write' },
-  write_specs: { refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' } },
-};
+const RULES = rulesFile(SHOP.rules);
+const GOVERNANCE = governedShopConfig(SHOP).governance;
 
 /** The model of the metric-suite scenario: plays the judge, looks orders up, answers from results. */
 function shopModel(request: SeenRequest): ModelAnswer {
@@ -108,6 +83,7 @@ describe.each(backendVariants())('the $name backend, through the holodeck CLI', 
       expect.objectContaining({
         name: expect.stringMatching(/(^|__)lookup_order$/),
         arguments: { order_id: 'A-1001' },
+        kind: 'function',
       }),
     ]);
     expect(variant.requests()[1]?.toolResults).toEqual([
@@ -221,6 +197,44 @@ describe.each(backendVariants())('the $name backend, through the holodeck CLI', 
     expect(outcome.stderr).toContain('TEAM-1');
     expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
     expect(variant.requests()[1]?.toolResults[0]?.isError).toBe(true);
+  });
+
+  it("streams a governed session turn whose finish carries Novarch's verdicts (library)", async () => {
+    variant.script(
+      variant.callTool('lookup_order', { order_id: 'A-2' }),
+      variant.callTool('refund_order', { order_id: 'A-2', amount: 20 }),
+      variant.reply('Refunded.'),
+    );
+    const agent = variant.agent(
+      { tools: [LOOKUP, REFUND], governance: GOVERNANCE },
+      {
+        'orders.mjs': ORDERS,
+        'rules.yaml': RULES,
+        'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
+      },
+    );
+    const backend = selectBackend(await agent.load());
+    await backend.initialize();
+    try {
+      const session = await backend.createSession();
+      const events: SessionEvent[] = [];
+      for await (const event of session.sendStreaming('refund A-2')) events.push(event);
+      await session.close();
+      const finish = events.find((event) => event.type === 'finish');
+      expect(finish?.type === 'finish' && finish.result.is_error).toBe(false);
+      expect(finish?.type === 'finish' && finish.result.tool_calls.map((call) => call.kind)).toEqual([
+        'function',
+        'function',
+      ]);
+      expect(finish?.type === 'finish' && finish.result.governance).toMatchObject({
+        session_id: expect.any(String),
+        killed: false,
+        verdicts: [expect.objectContaining({ tool: 'mcp__holodeck_tools__refund_order', verdict: 'pass' })],
+      });
+    } finally {
+      await backend.teardown();
+    }
+    expect(readFileSync(path.join(agent.directory, 'refunds.log'), 'utf8')).toBe('A-2 20\n');
   });
 
   it('runs a test suite with every metric family and writes the report', async () => {

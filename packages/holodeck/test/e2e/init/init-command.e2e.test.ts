@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { waitUntil } from '@holodeck/testkit';
 import { spawn as spawnPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
@@ -35,12 +36,12 @@ function startInitTerminal(args: string[], cwd: string, environment: Record<stri
     screen,
     type: (text: string) => pty.write(text),
     async waitFor(text: string, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!screen().includes(text)) {
-        if (Date.now() > deadline)
-          throw new Error(`the screen never showed ${JSON.stringify(text)}:\n${screen()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitUntil(() => screen().includes(text), {
+        timeoutMs,
+        what: `the screen to show ${JSON.stringify(text)}`,
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}:\n${screen()}`);
+      });
     },
     async exitCode(timeoutMs = 20_000) {
       return Promise.race([

@@ -2,57 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants, type ModelAnswer, type SeenRequest } from '../both-backends/backend-variants.js';
+import { governedShopConfig, governedShopFiles } from '../support/governance-fixtures.js';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 
 // Governed runs replay identically: Novarch runs live in replay (only the model is replayed), so
 // the same tool calls meet the same rules: a pass, a kill, a hold that times out.
 
-const ORDERS = `
-import { appendFileSync } from 'node:fs';
-export const lookupOrder = ({ order_id }) => ({ order_id, status: 'delivered' });
-export const refundOrder = ({ order_id, amount }) => {
-  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
-  return 'refunded';
-};
-`;
-const RULES = `team: cs-ops
-action_types: [refund_order]
-rules:
-  - id: TEAM-1
-    version: 1
-    description: A refund needs a prior lookup of the same order.
-    applies_to: [refund_order]
-    on_violation: kill
-    condition: evidence.exists(e, e.tool == "mcp__holodeck_tools__lookup_order" && e.input.order_id == action.context.recordId)
-  - id: TEAM-2
-    version: 1
-    description: Refunds over 500 are held for a human.
-    applies_to: [refund_order]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
-const tool = (name: string, fn: string, properties: Record<string, unknown>) => ({
-  type: 'function',
-  name,
-  description: name,
-  file: 'orders.mjs',
-  function: fn,
-  parameters: { type: 'object', properties, required: Object.keys(properties) },
-});
 const CONFIG = {
-  tools: [
-    tool('lookup_order', 'lookupOrder', { order_id: { type: 'string' } }),
-    tool('refund_order', 'refundOrder', { order_id: { type: 'string' }, amount: { type: 'number' } }),
-  ],
-  governance: {
-    tenant_id: 'acme',
-    team_id: 'cs-ops',
-    agent_id: 'support-bot',
-    rules_file: 'rules.yaml',
-    config_file: 'novarch.yaml',
-    tool_kinds: { lookup_order: 'read', refund_order: 'write' },
-    write_specs: { refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' } },
-  },
+  ...governedShopConfig(),
   test_cases: [
     {
       name: 'small-refund',
@@ -74,11 +31,7 @@ const CONFIG = {
     },
   ],
 };
-const FILES = {
-  'orders.mjs': ORDERS,
-  'rules.yaml': RULES,
-  'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
-};
+const FILES = governedShopFiles();
 
 /** "<order> <amount> [nolookup]" → lookup (unless nolookup), then refund, then done. */
 function refundModel(request: SeenRequest): ModelAnswer {

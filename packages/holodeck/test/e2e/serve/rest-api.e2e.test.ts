@@ -256,12 +256,10 @@ describe.each(backendVariants())('holodeck serve: REST ($name backend)', (varian
     );
     const reader = response.body?.getReader();
     // Wait until the model has the request, then hang up.
-    const deadline = Date.now() + 15_000;
-    while (
-      !variant.requests().some((request) => request.lastUserText === 'slow one') &&
-      Date.now() < deadline
-    )
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => variant.requests().some((request) => request.lastUserText === 'slow one'), {
+      timeoutMs: 15_000,
+      what: 'the slow request to reach the fake model',
+    });
     await reader?.cancel();
     controller.abort();
     await waitUntil(
@@ -318,12 +316,10 @@ describe.each(backendVariants())('holodeck serve: REST ($name backend)', (varian
         accept: 'text/event-stream',
       },
     ).then(readSse);
-    const deadline = Date.now() + 15_000;
-    while (
-      !variant.requests().some((request) => request.lastUserText === 'long task') &&
-      Date.now() < deadline
-    )
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => variant.requests().some((request) => request.lastUserText === 'long task'), {
+      timeoutMs: 15_000,
+      what: 'the long task to reach the fake model',
+    });
     const agentProcesses = claudeProcesses(draining.child.pid ?? 0).map((process) => process.pid);
     if (variant.name === 'claude') expect(agentProcesses.length).toBeGreaterThan(0);
     const started = Date.now();

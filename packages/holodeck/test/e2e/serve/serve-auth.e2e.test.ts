@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { chatReply, type FakeOpenAIServer, startFakeOpenAI } from '@holodeck/testkit';
+import { chatReply, type FakeOpenAIServer, startFakeOpenAI, waitUntil } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createE2eAgent, type E2eAgent, TEST_API_KEY } from '../support/e2e-agent.js';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
@@ -157,13 +157,11 @@ describe('holodeck serve: API keys, ownership and CORS', () => {
       const quick = await postJson(`${served.url}/v1/sessions/${id}/messages`, { message: 'be quick' });
       expect(await quick.json()).toMatchObject({ status: 'completed', response: 'Quick.' });
       // Idle past the TTL (the sweeper runs every TTL/4): the session is gone.
-      const deadline = Date.now() + 10_000;
-      let status = 200;
-      while (status !== 404 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        status = (await fetch(`${served.url}/v1/sessions/${id}`)).status;
-      }
-      expect(status).toBe(404);
+      await waitUntil(async () => (await fetch(`${served.url}/v1/sessions/${id}`)).status === 404, {
+        timeoutMs: 10_000,
+        what: 'the idle session to be swept (404)',
+        intervalMs: 250,
+      });
       expect(served.logLines().some((line) => line.content === 'be quick')).toBe(true);
     } finally {
       await served.stop();

@@ -7,9 +7,15 @@ import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
+import { waitUntil } from '@holodeck/testkit';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from '../both-backends/backend-variants.js';
+import {
+  type GovernedShopOptions,
+  governedShopConfig,
+  governedShopFiles,
+} from '../support/governance-fixtures.js';
 import { postJson, type ServeProcess, startServe } from './serve-harness.js';
 
 // Novarch holds through `holodeck serve`, on both backends: a governed write held for an
@@ -19,23 +25,12 @@ import { postJson, type ServeProcess, startServe } from './serve-harness.js';
 
 const NOVARCH_BIN = fileURLToPath(new URL('../../../../novarch/bin/novarch.js', import.meta.url));
 
-const ORDERS = `
-import { appendFileSync } from 'node:fs';
-export const refundOrder = ({ order_id, amount }) => {
-  appendFileSync(new URL('./refunds.log', import.meta.url), order_id + ' ' + amount + '\\n');
-  return 'refunded ' + order_id;
+const SHOP: GovernedShopOptions = {
+  tools: ['refund_order'],
+  rules: ['TEAM-2'],
+  refundResult: "'refunded ' + order_id",
+  describeTool: () => 'Refunds an order',
 };
-`;
-const RULES = `team: cs-ops
-action_types: [refund_order]
-rules:
-  - id: TEAM-2
-    version: 1
-    description: Refunds over 500 are held for a human.
-    applies_to: [refund_order]
-    on_violation: hold
-    condition: action.context.amount <= 500
-`;
 
 function novarch(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
@@ -73,38 +68,8 @@ describe.each(backendVariants())('holodeck serve: Novarch holds as interrupts ($
   beforeAll(async () => {
     await variant.start();
     const agent = variant.agent(
-      {
-        tools: [
-          {
-            type: 'function',
-            name: 'refund_order',
-            description: 'Refunds an order',
-            file: 'orders.mjs',
-            function: 'refundOrder',
-            parameters: {
-              type: 'object',
-              properties: { order_id: { type: 'string' }, amount: { type: 'number' } },
-              required: ['order_id', 'amount'],
-            },
-          },
-        ],
-        governance: {
-          tenant_id: 'acme',
-          team_id: 'cs-ops',
-          agent_id: 'support-bot',
-          rules_file: 'rules.yaml',
-          config_file: 'novarch.yaml',
-          tool_kinds: { refund_order: 'write' },
-          write_specs: {
-            refund_order: { action_type: 'refund_order', record_id: 'order_id', amount: 'amount' },
-          },
-        },
-      },
-      {
-        'orders.mjs': ORDERS,
-        'rules.yaml': RULES,
-        'novarch.yaml': 'hold_window_seconds: 120\nstore:\n  path: novarch.db\n',
-      },
+      governedShopConfig(SHOP),
+      governedShopFiles({ ...SHOP, holdWindowSeconds: 120 }),
     );
     directory = agent.directory;
     server = await startServe(agent, ['--protocols', 'ag-ui,rest,a2a,responses']);
@@ -184,9 +149,10 @@ describe.each(backendVariants())('holodeck serve: Novarch holds as interrupts ($
     expect(decided.code, decided.output).toBe(0);
     // The turn goes on without a reader (the write runs, the model answers): the resume that
     // comes after still reads the decision and the rest of the turn.
-    const ranBy = Date.now() + 20_000;
-    while (!existsSync(path.join(directory, 'refunds.log')) && Date.now() < ranBy)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => existsSync(path.join(directory, 'refunds.log')), {
+      timeoutMs: 20_000,
+      what: 'the approved refund to run (refunds.log)',
+    });
 
     const resumed = await run(client, {
       resume: [{ interruptId: hold?.id ?? '', status: 'resolved', payload: {} }],

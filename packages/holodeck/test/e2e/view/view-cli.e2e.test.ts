@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { reply, respond, startFakeAnthropic } from '@holodeck/testkit';
+import { reply, respond, startFakeAnthropic, waitUntil } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createViewApp } from '../../../src/view/view-app.js';
 import { createE2eAgent, TEST_API_KEY } from '../support/e2e-agent.js';
@@ -60,13 +60,13 @@ describe('holodeck test: the saved record and the HTML report', () => {
     const report = path.join(agent.directory, 'out', 'report.html');
     const running = runHolodeckCli(['test', agent.file, '-c', '1', '--output', report], agent.env);
     // While the slow case waits on the model, the record of the fast one is on disk.
-    const deadline = Date.now() + 60_000;
-    let partial: { in_progress?: unknown; cases: unknown[] } | undefined;
-    while (!partial && Date.now() < deadline) {
-      const [file] = runFiles(agent.directory);
-      if (file) partial = JSON.parse(readFileSync(file, 'utf8'));
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const partial = await waitUntil(
+      (): { in_progress?: unknown; cases: unknown[] } | undefined => {
+        const [file] = runFiles(agent.directory);
+        return file ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the record of the fast case on disk' },
+    );
     expect(partial?.in_progress).toEqual({ planned_cases: 2 });
     expect(partial?.cases).toHaveLength(1);
     const outcome = await running;
@@ -120,9 +120,10 @@ describe('holodeck test view', () => {
       stderr += chunk.toString('utf8');
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const deadline = Date.now() + 30_000;
-    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(stdout) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => /http:\/\/127\.0\.0\.1:\d+\//.test(stdout), {
+      timeoutMs: 30_000,
+      what: 'holodeck test view to print its address',
+    }).catch(() => {}); // the expectation below shows stderr
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(stdout)?.[0];
     expect(url, stderr).toBeDefined();
     expect(stdout).toBe(`holodeck test view: ${url}\n`);

@@ -23,13 +23,13 @@ export const holodeckLayers: PackageLayers = {
       'lock-files.ts',
       'holodeck-version.ts',
       'loopback-host.ts',
+      'support.ts',
+      'tool-name.ts',
       'telemetry',
     ],
+    ['execution-result.ts'],
   ],
-  debt: {
-    'errors.ts -> backends':
-      'AgentSessionError lives in the contract; errors.ts re-exports it, which closes the cycle config → errors → contract → config',
-  },
+  debt: {},
 };
 
 const DOC = fileURLToPath(new URL('../../../../../docs/architecture/layers.md', import.meta.url));

@@ -46,6 +46,7 @@ describe('backend contract shapes', () => {
       name: string;
       arguments: Record<string, unknown>;
       call_id: string;
+      kind?: 'builtin' | 'function' | 'mcp' | 'retrieval';
     }>();
     expectTypeOf<ToolResult>().toEqualTypeOf<{ call_id: string; result: string; is_error: boolean }>();
   });

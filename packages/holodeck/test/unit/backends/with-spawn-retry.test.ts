@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { withSpawnRetry } from '../../../src/backends/claude/with-spawn-retry.js';
 import { AgentSessionError } from '../../../src/errors.js';
 
-const notStarted = () => new AgentSessionError('spawn failed', { cause: { started: false } });
-const started = () => new AgentSessionError('died mid-run', { cause: { started: true } });
+const notStarted = () => new AgentSessionError('spawn failed', { phase: 'spawn' });
+const started = () => new AgentSessionError('died mid-run', { phase: 'run' });
 
 describe('withSpawnRetry', () => {
   it('retries a failed spawn up to 3 attempts with growing backoff', async () => {

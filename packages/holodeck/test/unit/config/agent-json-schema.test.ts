@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { isRecord } from 'yaml-diagnostics';
 import { agentJsonSchema } from '../../../src/config/index.js';
-import { isRecord } from '../../../src/config/raw-value.js';
 
 const addFormats = addFormatsModule.default;
 

@@ -10,6 +10,7 @@ import {
 } from '../../operations/governed-process.js';
 import { NovarchServerError } from '../../remote/novarch-http-client.js';
 import { RemoteOperatorClient } from '../../remote/remote-operator-client.js';
+import { errorMessage } from '../../support.js';
 import type { ExitCodeValue } from '../exit-codes.js';
 import { withOperatorStore } from '../open-operator-store.js';
 import { type ResolvedStorePath, resolveStorePath } from '../resolve-store-path.js';
@@ -117,7 +118,7 @@ export function serverClient(
   try {
     client = new RemoteOperatorClient({ url: options.server, token });
   } catch (error) {
-    throw new OperatorUsageError(`--server: ${error instanceof Error ? error.message : String(error)}`);
+    throw new OperatorUsageError(`--server: ${errorMessage(error)}`);
   }
   return {
     client,

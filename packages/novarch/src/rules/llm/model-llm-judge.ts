@@ -5,6 +5,7 @@ import {
   redactSecret,
   type StructuredClient,
 } from 'judge-client';
+import { errorMessage } from '../../support.js';
 import { buildRuleVerdictsRequest } from './build-rule-verdicts-request.js';
 import type { LlmJudge, LlmJudgeRequest, LlmRuleVerdict } from './llm-judge.js';
 import { allUndecided, readRuleVerdicts } from './read-rule-verdicts.js';
@@ -94,10 +95,7 @@ export class ModelLlmJudge implements LlmJudge {
       const answer = await this.#structuredClient().ask(structured);
       return readRuleVerdicts(answer, request.rules);
     } catch (error) {
-      return allUndecided(
-        request.rules,
-        this.#redact(error instanceof Error ? error.message : String(error)),
-      );
+      return allUndecided(request.rules, this.#redact(errorMessage(error)));
     }
   }
 

@@ -1,9 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { isMap } from 'yaml';
+import {
+  type FieldIssue,
+  formatFieldPath,
+  isRecord,
+  locateYamlPath,
+  parseYamlWithPositions,
+} from 'yaml-diagnostics';
 import type { NovarchFileIssue } from '../../errors.js';
-import { describeParent, type FieldIssue, formatFieldPath, isRecord } from './field-issue.js';
-import { locateYamlPath } from './locate-yaml-path.js';
 
 /** A YAML file parsed with positions, ready for schema checks. */
 export interface YamlFile {
@@ -39,9 +45,6 @@ export async function readYamlFile(
   return parseYamlSource(source, absolute, what);
 }
 
-/** How many alias expansions a file may have: a rules file needs few, an alias bomb billions. */
-const MAX_ALIAS_COUNT = 100;
-
 /**
  * Parses YAML text whose top level must be a mapping, as `readYamlFile` does a file's; `name` is
  * what messages call it (a path, or e.g. `cs-ops v3 (stored)` for rules read from the store).
@@ -56,41 +59,28 @@ export function parseYamlSource(
     ok: false as const,
     issues: [{ file: absolute, ...(line === undefined ? {} : { line, column }), path: '', message, hint }],
   });
-  const lineCounter = new LineCounter();
-  const document = parseDocument(source, { lineCounter, uniqueKeys: false, prettyErrors: true });
-  if (document.errors.length > 0) {
+  const parsed = parseYamlWithPositions(source);
+  if (!parsed.ok && parsed.reason === 'syntax') {
     return {
       ok: false,
-      issues: document.errors.map((error) => ({
-        file: absolute,
-        line: error.linePos?.[0].line ?? 1,
-        column: error.linePos?.[0].col ?? 1,
-        path: '',
-        message: `invalid YAML: ${(error.message.split(' at line ')[0] ?? error.message).trim()}`,
-        hint: 'check the indentation, quotes and brackets on this line and the one before it',
-      })),
+      issues: parsed.problems.map((problem) => ({ file: absolute, path: '', ...problem })),
     };
   }
-  let data: unknown;
-  try {
-    data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    // The yaml library refuses alias chains that expand without bound (a "billion laughs").
-    if (!(error instanceof ReferenceError)) throw error;
+  if (!parsed.ok) {
     return fail(
-      `the YAML expands its aliases (*name) more than ${MAX_ALIAS_COUNT} times`,
+      `the YAML expands its aliases (*name) more than ${parsed.maxAliasCount} times`,
       'write the repeated values out, or use fewer anchors and aliases',
-      1,
-      1,
+      parsed.position.line,
+      parsed.position.column,
     );
   }
+  const { document, lineCounter, data, duplicateKeys } = parsed;
   if (data === null || data === undefined) return fail(`${what.noun} is empty`, what.example, 1, 1);
   if (!isRecord(data) || !isMap(document.contents)) {
     const { line, column } = locateYamlPath(document, lineCounter, []);
     const got = Array.isArray(data) ? 'a list' : 'a single value';
     return fail(`the top level must be a mapping of keys, got ${got}`, what.example, line, column);
   }
-  const duplicateKeys = findDuplicateKeys(document, lineCounter);
   return { ok: true, yaml: { file: absolute, source, document, lineCounter, data, duplicateKeys } };
 }
 
@@ -110,37 +100,4 @@ export function locateIssues(yaml: YamlFile, issues: readonly FieldIssue[]): Nov
       };
     })
     .sort((a, b) => a.line - b.line || a.column - b.column);
-}
-
-function findDuplicateKeys(document: Document, lineCounter: LineCounter): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  const walk = (node: unknown, at: (string | number)[]): void => {
-    if (isSeq(node)) {
-      node.items.forEach((item, index) => {
-        walk(item, [...at, index]);
-      });
-      return;
-    }
-    if (!isMap(node)) return;
-    const firstLines = new Map<string, number>();
-    for (const pair of node.items) {
-      if (!isScalar(pair.key)) continue;
-      const key = String(pair.key.value);
-      const { line, col } = lineCounter.linePos(pair.key.range?.[0] ?? 0);
-      const firstLine = firstLines.get(key);
-      if (firstLine === undefined) {
-        firstLines.set(key, line);
-        walk(pair.value, [...at, key]);
-        continue;
-      }
-      issues.push({
-        path: [...at, key],
-        position: { line, column: col },
-        message: `duplicate key "${key}" ${describeParent(at)}`,
-        hint: `"${key}" is already set on line ${firstLine}; keep only one of them`,
-      });
-    }
-  };
-  walk(document.contents, []);
-  return issues;
 }

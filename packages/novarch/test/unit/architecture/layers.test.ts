@@ -27,7 +27,7 @@ export const novarchLayers: PackageLayers = {
     ['notify', 'identity'],
     ['store'],
     ['errors.ts', 'novarch-version.ts'],
-    ['model'],
+    ['model', 'support.ts'],
   ],
   debt: {},
 };

@@ -1,6 +1,7 @@
 import type { HookCallbackMatcher, HookEvent, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { NovarchHookGate } from 'novarch';
 import type { LoadedAgent } from '../../../config/index.js';
+import { errorMessage } from '../../../support.js';
 import type { GovernanceSummary, SessionEvent } from '../../contract/index.js';
 import { openGovernance } from '../../governance/open-governance.js';
 
@@ -15,6 +16,8 @@ export interface GovernedRun {
   summary(): Promise<GovernanceSummary>;
   /** Calls `watcher` with a `hold-pending`/`hold-resolved` event per hold; returns how to stop. */
   watchHolds(watcher: (event: SessionEvent) => void): () => void;
+  /** Ends the run's gate: evidence still being written is settled. Called once the run is over. */
+  close(): Promise<void>;
 }
 
 /** Novarch wired for one agent: opens a governed session per run. */
@@ -45,13 +48,14 @@ export async function prepareGovernance(agent: LoadedAgent): Promise<GovernanceR
         watchHolds: (watcher) => holds.watch(watcher),
         hooks: gate.hooksConfig(),
         observe: (message) => gate.observe(message),
+        close: () => gate.close(),
         summary: () => governance.summarise(session, gate.killed),
         killReason() {
           try {
             gate.raiseIfKilled();
             return undefined;
           } catch (error) {
-            return error instanceof Error ? error.message : String(error);
+            return errorMessage(error);
           }
         },
       };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { errorMessage } from '../../../support.js';
 import { embeddingText } from '../chunk/chunk.js';
 import type { EmbeddingsClient } from '../embed/embeddings-client.js';
 import { parseSourceFile } from '../parse/parse-source-file.js';
@@ -57,10 +58,6 @@ export interface IngestCollectionOptions {
   force?: boolean;
   onEvent?: (event: IngestEvent) => void;
   signal?: AbortSignal;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -134,7 +131,7 @@ export async function ingestCollection(options: IngestCollectionOptions): Promis
         try {
           chunks = chunker(file.relative, await parseSourceFile(file.absolute, fields));
         } catch (error) {
-          report.failures.push({ file: file.relative, reason: describe(error) });
+          report.failures.push({ file: file.relative, reason: errorMessage(error) });
           return progress(file.relative, 'failed');
         }
         const vectors = await client.embed(chunks.map(embeddingText), signal);

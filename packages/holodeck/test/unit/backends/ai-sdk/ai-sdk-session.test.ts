@@ -102,7 +102,11 @@ describe('AiSdkSession', () => {
     const session = new AiSdkSession({ agent: await agentIn(), runtime, warnings: [] });
     const events = await collect(session.sendStreaming('hi'));
     expect(events.map((event) => event.type)).toEqual(['session-start', 'text-delta', 'error', 'finish']);
-    expect(events[2]).toEqual({ type: 'error', message: 'the model API answered HTTP 400: bad' });
+    expect(events[2]).toEqual({
+      type: 'error',
+      code: 'run-failed',
+      message: 'the model API answered HTTP 400: bad',
+    });
   });
 
   it('refuses a second turn while one runs, and any turn once closed', async () => {
@@ -145,6 +149,7 @@ describe('AiSdkSession', () => {
     expect(events.slice(-2)).toEqual([
       {
         type: 'error',
+        code: 'session-not-saved',
         message: `the session could not be saved to ${file} (ENOTDIR: not a directory, mkdir '${path.dirname(file)}'), so it cannot be resumed later`,
       },
       { type: 'finish', result: expect.objectContaining({ response: 'reply: hi', is_error: false }) },

@@ -190,6 +190,7 @@ describe('AiSdkSession and its lock', () => {
     const events = await collect(session.sendStreaming('two'));
     expect(events.find((event) => event.type === 'error')).toEqual({
       type: 'error',
+      code: 'session-not-saved',
       message: `this turn was not saved to ${sessionFilePath(directory, id)}: process 4444 took over its lock ${lockFile}, so the other chat's turns are kept there and this one's are not (session "${id}")`,
     });
     expect(events.at(-1)).toMatchObject({ type: 'finish', result: { response: 'reply: two' } });

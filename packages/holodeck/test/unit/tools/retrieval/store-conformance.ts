@@ -1,3 +1,4 @@
+import { waitUntil } from '@holodeck/testkit';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../../src/tools/retrieval/chunk/chunk.js';
 import type { EmbeddedChunk, RetrievalStore } from '../../../../src/tools/retrieval/store/retrieval-store.js';
@@ -203,11 +204,7 @@ export type IngestLockHolder = Pick<RetrievalStore, 'withIngestLock' | 'close'>;
 
 /** Resolves when `condition()` holds, polling; fails after `ms`. */
 async function eventually(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(condition, { timeoutMs: ms, what });
 }
 
 /**

@@ -1,8 +1,17 @@
+// What a run returned, as the backend contract (backends/contract) reports it. Kept at the bottom
+// layer, with no imports, so errors.ts can type AgentSessionError.partial without importing the
+// contract (which imports config: that was the cycle config → errors → contract → config).
+
+/** What kind of tool a call went to: a runtime built-in, an agent.yaml function or retrieval tool, an MCP server's tool. */
+export type ToolKind = 'builtin' | 'function' | 'mcp' | 'retrieval';
+
 /** One tool call the agent made during a run. */
 export interface ToolCall {
   name: string;
   arguments: Record<string, unknown>;
   call_id: string;
+  /** The tool's kind, as the backend knows it from agent.yaml; absent in runs saved before it was recorded. */
+  kind?: ToolKind;
 }
 
 /** The result a tool returned, paired with its call by `call_id`. */

@@ -1,6 +1,6 @@
 import type { PathSegment } from './field-issue.js';
 
-/** Narrows parsed YAML to a mapping. A type guard instead of a cast: the data crossed a boundary. */
+/** Narrows parsed YAML to a mapping (not a list, not null). A type guard instead of a cast: the data crossed a boundary. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -30,4 +30,13 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (isRecord(value)) return 'a mapping';
   return `a value of type ${typeof value}`;
+}
+
+/** A shorter describeValue for terse reports: `"text"`, `42`, `a list`, `a mapping`, `nothing`. */
+export function describeValueBriefly(value: unknown): string {
+  if (value === undefined || value === null) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return String(value);
 }

@@ -9,9 +9,9 @@ export interface YamlPosition {
 
 /**
  * Finds where a field path lives in the document. A scalar points at its value; a mapping or list
- * that is the value of a key points at that key, which is where users look. A path that does not
- * exist (a missing key) gives the deepest existing parent. With anchor `key`, the last segment
- * points at the key itself (unknown and duplicate keys).
+ * that is the value of a key points at that key (`model:`), which is where users look. When the path
+ * does not exist (a missing required key) the deepest existing parent is returned. With anchor `key`,
+ * the last segment points at the key itself (unknown and duplicate keys).
  */
 export function locateYamlPath(
   document: Document,
@@ -27,6 +27,7 @@ export function locateYamlPath(
   let position = at(document.contents) ?? { line: 1, column: 1 };
   let node: unknown = document.contents;
   for (const [index, segment] of path.entries()) {
+    const last = index === path.length - 1;
     if (isSeq(node) && typeof segment === 'number') {
       const item = node.items[segment];
       if (item === undefined) break;
@@ -42,7 +43,6 @@ export function locateYamlPath(
     const keyNode = isScalar(pair.key) ? pair.key : null;
     const value = pair.value;
     const valueIsEmpty = !value || (isScalar(value) && value.value === null);
-    const last = index === path.length - 1;
     if ((last && anchor === 'key') || valueIsEmpty || isMap(value) || isSeq(value)) {
       position = at(keyNode) ?? position;
     } else {

@@ -2,15 +2,30 @@ import type { z } from 'zod';
 import { allowedKeysAt } from './allowed-keys-at.js';
 import { closestMatch, suggestionHint } from './did-you-mean.js';
 import { describeParent, type FieldIssue } from './field-issue.js';
-import { describeValue, getAtPath, isRecord, toFieldPath } from './raw-value.js';
+import {
+  describeValueBriefly,
+  describeValue as describeValueInFull,
+  getAtPath,
+  isRecord,
+  toFieldPath,
+} from './raw-value.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
 /** What the mapper needs besides the issue: the data, the schema, and which values came from `${VAR}`. */
 export interface ZodIssueContext {
+  /** Gives the keys each mapping accepts, for did-you-mean hints on unknown keys. */
   schema: z.core.$ZodType;
   data: unknown;
-  substitutedPaths: ReadonlySet<string>;
+  /** JSON-encoded field paths whose value came from a `${VAR}` (variables always give strings). */
+  substitutedPaths?: ReadonlySet<string>;
+  /** What the file is called in hints, e.g. `agent.yaml`; default `the file`. */
+  fileLabel?: string;
+  /**
+   * Terse messages (Novarch's files): values as `"yes"` rather than `the string "yes"`, and a
+   * format issue (a URL, a pattern) in the schema's own words, without the value.
+   */
+  terse?: boolean;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -29,6 +44,7 @@ export function mapZodIssues(issues: readonly ZodIssue[], context: ZodIssueConte
 }
 
 function mapIssue(issue: ZodIssue, prefix: readonly PropertyKey[], context: ZodIssueContext): FieldIssue[] {
+  const describeValue = context.terse ? describeValueBriefly : describeValueInFull;
   const path = toFieldPath([...prefix, ...issue.path]);
   const value = getAtPath(context.data, path);
   switch (issue.code) {
@@ -70,8 +86,9 @@ function mapIssue(issue: ZodIssue, prefix: readonly PropertyKey[], context: ZodI
       return mapUnionIssue(issue, path, value, context);
     case 'too_small':
     case 'too_big':
-      return [{ path, message: describeBound(issue, value) }];
+      return [{ path, message: describeBound(issue, value, describeValue) }];
     case 'invalid_format': {
+      if (context.terse) return [{ path, message: issue.message }];
       if (issue.format === 'url')
         return [
           {
@@ -106,8 +123,8 @@ function typeHint(
   path: readonly (string | number)[],
   context: ZodIssueContext,
 ): string | undefined {
-  if (typeof value === 'string' && context.substitutedPaths.has(JSON.stringify(path))) {
-    return `this value comes from an environment variable, and variables always give strings; write ${EXPECTED[expected] ?? expected} directly in agent.yaml`;
+  if (typeof value === 'string' && context.substitutedPaths?.has(JSON.stringify(path))) {
+    return `this value comes from an environment variable, and variables always give strings; write ${EXPECTED[expected] ?? expected} directly in ${context.fileLabel ?? 'the file'}`;
   }
   if (expected === 'boolean' && typeof value === 'string') return 'write true or false, without quotes';
   if (
@@ -130,6 +147,7 @@ function mapUnionIssue(
   value: unknown,
   context: ZodIssueContext,
 ): FieldIssue[] {
+  const describeValue = context.terse ? describeValueBriefly : describeValueInFull;
   if ('discriminator' in issue && typeof issue.discriminator === 'string') {
     const options = 'options' in issue && Array.isArray(issue.options) ? issue.options.map(String) : [];
     const quoted = options.map((option) => `"${option}"`).join(', ');
@@ -165,7 +183,11 @@ function mapUnionIssue(
   return [{ path, message: `expected ${[...new Set(expected)].join(' or ')}, got ${describeValue(value)}` }];
 }
 
-function describeBound(issue: Extract<ZodIssue, { code: 'too_small' | 'too_big' }>, value: unknown): string {
+function describeBound(
+  issue: Extract<ZodIssue, { code: 'too_small' | 'too_big' }>,
+  value: unknown,
+  describeValue: (value: unknown) => string,
+): string {
   const small = issue.code === 'too_small';
   const limit = Number(small ? issue.minimum : issue.maximum);
   const got = describeValue(value);

@@ -1,4 +1,7 @@
-/** A minimal unbounded async queue: producers `push`, one consumer iterates until `end`. */
+/**
+ * An unbounded async queue of both backends: producers `push`, one consumer iterates until `end`
+ * (the Claude backend's input and event streams) or awaits `next()` (the AI SDK backend's turn items).
+ */
 export class AsyncQueue<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
@@ -33,5 +36,12 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
         });
       },
     };
+  }
+
+  /** The next item, waiting for one if there is none; rejects once the queue has ended and is empty. */
+  async next(): Promise<T> {
+    const result = await this[Symbol.asyncIterator]().next();
+    if (result.done) throw new Error('the queue has ended');
+    return result.value;
   }
 }

@@ -1,7 +1,7 @@
 /** One segment of a field path: a mapping key or a list index. */
 export type PathSegment = string | number;
 
-/** A field path inside agent.yaml, e.g. `['tools', 2, 'url']`. */
+/** A field path inside a YAML document, e.g. `['tools', 2, 'url']` or `['rules', 0, 'condition']`. */
 export type FieldPath = readonly PathSegment[];
 
 /**
@@ -16,15 +16,11 @@ export interface FieldIssue {
   anchor?: 'key' | 'value';
   /** Set when the problem is in another file (e.g. a `.env` file); then no line is looked up. */
   file?: string;
-  /** A position known up front (e.g. the second of two duplicate keys); wins over the path lookup. */
+  /**
+   * A position known up front (the second of two duplicate keys, a CEL error inside a condition);
+   * wins over the path lookup.
+   */
   position?: { line: number; column: number };
-}
-
-/** A warning found by a startup rule; located like a FieldIssue. */
-export interface FieldWarning {
-  code: string;
-  message: string;
-  path: FieldPath;
 }
 
 /** Formats a path as users write it: `claude.bash.enabled`, `tools[2].url`; `''` for the root. */
