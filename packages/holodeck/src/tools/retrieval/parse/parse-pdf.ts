@@ -41,10 +41,12 @@ async function outlineOf(pdf: PdfDocument): Promise<OutlineEntry[]> {
  * A PDF's text page by page (unpdf's bundled pdf.js; no download), so each chunk cites its page;
  * words hyphenated across lines are joined. With an outline (bookmarks), each page becomes
  * markdown whose headings are the outline's entries (pdf-outline-headings.ts), so chunks carry
- * heading paths; without one, plain text.
+ * heading paths; without one, plain text. pdf.js's console warnings are off.
  */
 export async function parsePdf(bytes: Uint8Array, file: string): Promise<ParsedSource> {
-  const pdf = await getDocumentProxy(bytes);
+  // verbosity 0: pdf.js prints its warnings ("Warning: Indexing all PDF objects") on the console
+  // otherwise, in the middle of holodeck's output; a PDF it cannot read still throws.
+  const pdf = await getDocumentProxy(bytes, { verbosity: 0 });
   const { text } = await extractText(pdf, { mergePages: false });
   const pages = text.map((pageText, index) => ({ page: index + 1, text: joinHyphenatedWords(pageText) }));
   const outline = await outlineOf(pdf);
