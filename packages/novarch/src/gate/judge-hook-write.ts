@@ -4,6 +4,7 @@ import type { ActionContext, KillSource, SessionRecord } from '../model/records.
 import type { ActiveSession } from '../session/active-session.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
+import { rationaleOf } from './call-rationales.js';
 import type { GateCall, GateRecorder } from './gate-recorder.js';
 import { type HoldListener, notifyHold } from './hold-listener.js';
 import type { TurnTracker } from './turn-tracker.js';
@@ -23,6 +24,8 @@ export interface WriteContext {
   latch(latch: GateLatch): void;
   /** Told when a write is held and when its hold is decided. */
   onHold?: HoldListener | undefined;
+  /** The model's text before the call (the message stream's), the rationale of a write without `reasoning`. */
+  modelTextBefore?: ((callId: string) => string | undefined) | undefined;
 }
 
 /** When the write's hook started, when the CLI stops waiting for it, and its abort signal. */
@@ -112,7 +115,8 @@ export async function judgeHookWrite(
         { actionType: spec.actionType },
       );
     }
-    const reasoning = typeof call.input.reasoning === 'string' ? call.input.reasoning : undefined;
+    // Read after the wait for the call's message (isAlone): the text before it has streamed by then.
+    const reasoning = rationaleOf(call.input, context.modelTextBefore?.(call.id));
     let decision: Decision;
     try {
       decision = await context.session.engine.decide(

@@ -13,6 +13,7 @@ import { GateRecorder } from './gate-recorder.js';
 import { governedEnvironment } from './governed-environment.js';
 import type { HoldListener } from './hold-listener.js';
 import { judgeHookWrite, type WriteCall } from './judge-hook-write.js';
+import { CallRationales } from './call-rationales.js';
 import { TurnTracker } from './turn-tracker.js';
 import { checkToolKinds, DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
 
@@ -71,6 +72,8 @@ export class NovarchHookGate implements AsyncDisposable {
   private recorder: GateRecorder | undefined;
   private latched: GateLatch | undefined;
   private readonly turns = new TurnTracker();
+  /** The model's text before each call: a write's rationale when its input has no `reasoning`. */
+  private readonly rationales = new CallRationales();
   /** Calls whose PreToolUse passed and that have not finished, with the agent they run in. */
   private readonly inFlight = new Map<string, string>();
   private readonly allowUnmapped: Set<string>;
@@ -108,6 +111,7 @@ export class NovarchHookGate implements AsyncDisposable {
     await this.recorder?.settle();
     this.inFlight.clear();
     this.turns.clear();
+    this.rationales.clear();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -173,6 +177,7 @@ export class NovarchHookGate implements AsyncDisposable {
    */
   observe(message: SDKMessage): void {
     this.turns.observe(message);
+    this.rationales.observe(message);
     for (const result of toolResultsOf(message)) {
       this.inFlight.delete(result.id);
       this.recorder?.readRefused(result.id, result.content);
@@ -181,6 +186,7 @@ export class NovarchHookGate implements AsyncDisposable {
       this.inFlight.clear();
       this.recorder?.forgetMainThreadReads();
       this.turns.clear();
+      this.rationales.clear();
     }
   }
 
@@ -281,6 +287,7 @@ export class NovarchHookGate implements AsyncDisposable {
           latched: () => this.latched,
           latch: (latch) => this.latch(latch),
           onHold: this.options.onHold,
+          modelTextBefore: (callId) => this.rationales.textBefore(callId),
         },
         call,
         { startedAt, hookDeadline: startedAt + timeoutS * 1000, signal },

@@ -1,4 +1,5 @@
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
+import { rationaleOf } from '../gate/call-rationales.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
@@ -8,7 +9,6 @@ import {
   describeError,
   failedClosed,
   type GovernedWrite,
-  isRecord,
   type SessionStop,
   type WriteJudgement,
 } from './governed-call.js';
@@ -31,6 +31,8 @@ export interface JudgeWriteOptions {
   onHold?: HoldListener | undefined;
   /** The tool call's id, reported with hold events when the loop knows it. */
   callId?: string | undefined;
+  /** The model's text before the call: the write's rationale when its input has no `reasoning`. */
+  modelText?: string | undefined;
 }
 
 const ABORTED_BEFORE = 'the call was aborted before this write could run; it did not run';
@@ -79,7 +81,7 @@ export async function judgeGovernedWrite<Args>(
     await recordRefusedWrite(session, write, args, context, reason);
     return { type: 'refuse', reason };
   }
-  const reasoning = isRecord(args) && typeof args.reasoning === 'string' ? args.reasoning : undefined;
+  const reasoning = rationaleOf(args, options.modelText);
   try {
     const decision = await session.engine.decide(
       session.record,
