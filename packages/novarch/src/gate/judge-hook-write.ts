@@ -4,10 +4,10 @@ import type { ActionContext, KillSource, SessionRecord } from '../model/records.
 import type { ActiveSession } from '../session/active-session.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
-import { rationaleOf } from './call-rationales.js';
 import type { GateCall, GateRecorder } from './gate-recorder.js';
 import { type HoldListener, notifyHold } from './hold-listener.js';
 import type { TurnTracker } from './turn-tracker.js';
+import { rationaleOf } from './write-rationale.js';
 import type { WriteSpec } from './write-spec.js';
 
 /** A write call as its PreToolUse hook gave it. */

@@ -7,13 +7,13 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { NovarchError, NovarchKillError } from '../errors.js';
 import { type ActiveSession, currentSession } from '../session/active-session.js';
+import { CallRationales } from './call-rationales.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import { GateRecorder } from './gate-recorder.js';
 import { governedEnvironment } from './governed-environment.js';
 import type { HoldListener } from './hold-listener.js';
 import { judgeHookWrite, type WriteCall } from './judge-hook-write.js';
-import { CallRationales } from './call-rationales.js';
 import { TurnTracker } from './turn-tracker.js';
 import { checkToolKinds, DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
 

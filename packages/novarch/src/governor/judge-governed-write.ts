@@ -1,5 +1,5 @@
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
-import { rationaleOf } from '../gate/call-rationales.js';
+import { rationaleOf } from '../gate/write-rationale.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';

@@ -368,7 +368,9 @@ describe('NovarchHookGate stops a killed session', () => {
     );
     gate.observe(block('m3', { type: 'text', text: 'Refunding again.' }));
     gate.observe(block('m3', { type: 'tool_use', id: 'r2', name: REFUND, input: {} }));
-    expect(await held({ customer_id: 'C3', amount: 901, reasoning: 'customer asked' }, 'r2')).toBe('customer asked');
+    expect(await held({ customer_id: 'C3', amount: 901, reasoning: 'customer asked' }, 'r2')).toBe(
+      'customer asked',
+    );
   });
 
   /**

@@ -201,11 +201,14 @@ describe('NovarchToolGovernor verdicts', () => {
       return entries.find((entry) => entry.action.id === hold.actionId)?.action.reasoning;
     };
     expect(
-      await held({ customer_id: 'C6', amount: 900 }, '\nThe customer was charged twice; refunding the duplicate.\n'),
+      await held(
+        { customer_id: 'C6', amount: 900 },
+        '\nThe customer was charged twice; refunding the duplicate.\n',
+      ),
     ).toBe('The customer was charged twice; refunding the duplicate.');
-    expect(await held({ customer_id: 'C6', amount: 901, reasoning: 'duplicate charge' }, 'Refunding now.')).toBe(
-      'duplicate charge',
-    );
+    expect(
+      await held({ customer_id: 'C6', amount: 901, reasoning: 'duplicate charge' }, 'Refunding now.'),
+    ).toBe('duplicate charge');
     const long = `${'a'.repeat(5_000)} and so I refund.`;
     const cut = await held({ customer_id: 'C6', amount: 902 }, long);
     expect(cut).toBe(`…${long.slice(-4_000)}`);
