@@ -7,8 +7,11 @@ export class UsageSummary {
   completionTokens = 0;
   cacheReadTokens = 0;
   cost: number | null = 0;
+  /** Why the cost is unknown: the reason of the first turn without one. */
+  costUnknownReason: string | undefined;
 
   add(result: ExecutionResult): void {
+    if (result.cost_usd === null) this.costUnknownReason ??= result.cost_unknown_reason;
     this.turns += 1;
     this.promptTokens += result.token_usage.prompt_tokens;
     this.completionTokens += result.token_usage.completion_tokens;
@@ -18,7 +21,9 @@ export class UsageSummary {
 
   describe(): string {
     const cost =
-      this.cost === null ? 'cost unknown (the provider reports no price)' : `$${this.cost.toFixed(4)}`;
+      this.cost === null
+        ? `cost unknown (${this.costUnknownReason ?? 'the provider reports no price'})`
+        : `$${this.cost.toFixed(4)}`;
     return `${this.turns} turn(s) · ${formatCount(this.promptTokens)} in / ${formatCount(this.completionTokens)} out tokens (${formatCount(this.cacheReadTokens)} from cache) · ${cost}`;
   }
 }

@@ -16,6 +16,8 @@ export interface MetricInput {
   durationMs: number;
   /** USD, or null when the backend cannot know what the run cost. */
   costUsd: number | null;
+  /** Why costUsd is null, when the backend said. */
+  costUnknownReason?: string;
   numTurns: number;
   tokenUsage: TokenUsage;
   /** Novarch's verdicts, when the agent is governed. */

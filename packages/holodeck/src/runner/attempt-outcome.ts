@@ -65,11 +65,21 @@ export function failedAttempt(
     score: 0,
     token_usage: partial?.token_usage ?? emptyTokenUsage(),
     cost_usd: partial ? partial.cost_usd : 0,
+    ...(partial ? unknownCostOf(partial) : {}),
     num_turns: partial?.num_turns ?? 0,
     duration_ms: durationMs,
     ...(partial?.governance ? { governance: partial.governance } : {}),
     ...(turns ? { turns } : {}),
   };
+}
+
+/** `cost_unknown_reason` of a result whose cost is null, for its attempt record. */
+export function unknownCostOf(result: Pick<ExecutionResult, 'cost_usd' | 'cost_unknown_reason'>): {
+  cost_unknown_reason?: string;
+} {
+  return result.cost_usd === null && result.cost_unknown_reason
+    ? { cost_unknown_reason: result.cost_unknown_reason }
+    : {};
 }
 
 /**

@@ -87,6 +87,10 @@ export function summarise(
   const failed = cases.length - passed - errored - interrupted;
   const states: Record<CaseState, number> = { passing: 0, failing: 0, flaky: 0, errored: 0, stopped: 0 };
   for (const testCase of cases) if (testCase.state) states[testCase.state] += 1;
+  const attempts = cases.flatMap((testCase) => testCase.attempts);
+  const cost = attempts.reduce<number | null>((sum, attempt) => addCost(sum, attempt.cost_usd), 0);
+  const unknownReason =
+    cost === null ? attempts.find((attempt) => attempt.cost_usd === null)?.cost_unknown_reason : undefined;
   return {
     total: cases.length,
     passed,
@@ -99,8 +103,8 @@ export function summarise(
     attempts: suiteAttemptFigures(cases, confidence),
     duration_ms: durationMs,
     token_usage: cases.reduce((sum, testCase) => addUsage(sum, testCase.token_usage), emptyTokenUsage()),
-    cost_usd: cases
-      .flatMap((testCase) => testCase.attempts)
-      .reduce<number | null>((sum, attempt) => addCost(sum, attempt.cost_usd), 0),
+    cost_usd: cost,
+    ...(unknownReason !== undefined ? { cost_unknown_reason: unknownReason } : {}),
+    cost_per_passed_case_usd: cost !== null && passed > 0 ? cost / passed : null,
   };
 }

@@ -24,6 +24,9 @@ export function metricInput(
     ...(result.governance ? { governance: result.governance } : {}),
     durationMs: result.duration_ms,
     costUsd: result.cost_usd,
+    ...(result.cost_usd === null && result.cost_unknown_reason
+      ? { costUnknownReason: result.cost_unknown_reason }
+      : {}),
     numTurns: result.num_turns,
     tokenUsage: result.token_usage,
   };

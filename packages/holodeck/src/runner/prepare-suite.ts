@@ -263,16 +263,16 @@ export async function inspectSuite(
   const resolveName = (name: string) => toolNames.get(name) ?? name;
   let usesJudge = false;
   /** Builds one metric; a problem is reported at `where` (its agent.yaml entry) and yields undefined. */
-  const reportsCost = backendProfile(config.model.provider).knowsCost === true;
+  const unknownCost = backendProfile(config.model.provider).unknownCostReason(config);
   const build = async (entry: MetricConfig, where: CaseSource, field: FieldPath) => {
     if (JUDGE_METRIC_TYPES.has(entry.type)) usesJudge = true;
-    if (entry.type === 'cost' && !reportsCost) {
+    if (entry.type === 'cost' && unknownCost !== undefined) {
       issues.push(
         issueAt(
           where,
           [...field, 'type'],
-          `a cost metric needs the run's cost, and provider ${config.model.provider} reports no price, so it could never be graded`,
-          'remove the cost metric, or budget tokens or turns instead (metric turns)',
+          `a cost metric needs the run's cost, which is unknown here (${unknownCost}), so it could never be graded`,
+          'set pricing: in agent.yaml, or remove the cost metric and budget tokens or turns instead (metric turns)',
         ),
       );
       return undefined;

@@ -4,6 +4,7 @@ import {
   allDecidingPassed,
   failedAttempt,
   partialOf,
+  unknownCostOf,
   untilAborted,
   weightedScore,
 } from './attempt-outcome.js';
@@ -81,6 +82,7 @@ export async function runAttempt(
       ...(result.governance ? { governance: result.governance } : {}),
       token_usage: result.token_usage,
       cost_usd: result.cost_usd,
+      ...unknownCostOf(result),
       num_turns: result.num_turns,
       duration_ms: elapsed(),
     };

@@ -17,12 +17,17 @@ import type { AttemptOptions } from './run-attempt.js';
 
 interface ConversationTotals {
   usage: TokenUsage;
+  /** The sum of every turn's own cost (each result is its turn's, not a running total). */
   cost: number | null;
+  /** Why the first turn of unknown cost had none. */
+  costUnknownReason?: string;
   numTurns: number;
 }
 
 function addToTotals(totals: ConversationTotals, result: ExecutionResult): void {
   totals.cost = addCost(totals.cost, result.cost_usd);
+  if (result.cost_usd === null && result.cost_unknown_reason)
+    totals.costUnknownReason ??= result.cost_unknown_reason;
   totals.numTurns += result.num_turns;
   for (const key of Object.keys(totals.usage) as (keyof TokenUsage)[])
     totals.usage[key] += result.token_usage[key];
@@ -43,6 +48,9 @@ function conversationSoFar(
     num_turns: totals.numTurns,
     is_error: true,
     cost_usd: totals.cost,
+    ...(totals.cost === null && totals.costUnknownReason
+      ? { cost_unknown_reason: totals.costUnknownReason }
+      : {}),
     duration_ms: 0,
   };
 }
@@ -128,6 +136,9 @@ export async function runConversation(
           ...metricInput(turn.input, result, config.ground_truth ?? turn.ground_truth, context),
           durationMs: elapsed(),
           costUsd: totals.cost,
+          ...(totals.cost === null && totals.costUnknownReason
+            ? { costUnknownReason: totals.costUnknownReason }
+            : {}),
           numTurns: totals.numTurns,
           tokenUsage: { ...totals.usage },
         };
@@ -167,6 +178,9 @@ export async function runConversation(
     ),
     token_usage: totals.usage,
     cost_usd: totals.cost,
+    ...(totals.cost === null && totals.costUnknownReason
+      ? { cost_unknown_reason: totals.costUnknownReason }
+      : {}),
     num_turns: totals.numTurns,
     duration_ms: elapsed(),
     turns,

@@ -38,6 +38,7 @@ export class RunRecord {
   private readonly options: RunReport['options'];
   private suiteCases: string[] | null = null;
   private readonly confidence: number | undefined;
+  private continuedFrom: RunReport['continued_from'];
 
   constructor(loaded: LoadedAgent, options: RunRecordOptions, idSuffix: string, startedAt = new Date()) {
     this.startedAt = startedAt;
@@ -66,6 +67,16 @@ export class RunRecord {
       allow_side_effects: options.allowSideEffects,
       ...(options.maxProcesses !== undefined ? { max_processes: options.maxProcesses } : {}),
     };
+  }
+
+  /** `sha256:<hex>` of the redacted agent configuration. */
+  get configHash(): string | null {
+    return this.agent.config_hash;
+  }
+
+  /** `--retry-errored` / `--resume`: the saved run this one continues, and the cases it ran again. */
+  setContinuedFrom(continued: NonNullable<RunReport['continued_from']>): void {
+    this.continuedFrom = continued;
   }
 
   /** Every case name of the suite, selected or not (compare tells "not selected" from "removed"). */
@@ -99,6 +110,7 @@ export class RunRecord {
       options: this.options,
       ...(state.interrupted ? { interrupted: true } : {}),
       ...(state.budget ? { budget: state.budget } : {}),
+      ...(this.continuedFrom ? { continued_from: this.continuedFrom } : {}),
       ...(state.plannedCases !== undefined ? { in_progress: { planned_cases: state.plannedCases } } : {}),
       summary: summarise(cases, finishedAt.getTime() - this.startedAt.getTime(), this.confidence),
       cases: [...cases],

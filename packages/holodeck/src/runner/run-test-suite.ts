@@ -9,6 +9,7 @@ import type { MetricContext } from '../evals/metric.js';
 import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
+import { type Continuation, casesToContinue, mergeContinuedCases } from './continue-run.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
@@ -69,6 +70,16 @@ export interface TestRunOptions extends CaseSelection {
   signal?: AbortSignal;
   /** Records every model, judge and embeddings request, or replays them (`--record`, `--replay`). */
   recorder?: Recorder;
+  /**
+   * `--retry-errored` / `--resume`: a saved run of the same agent and suite to continue. Only its
+   * errored (or unfinished) cases run; the report holds those fresh and the others as saved.
+   * The selection (filter, tags, shard) should be the saved run's.
+   */
+  continueFrom?: Continuation;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** `--filter "x"` and `--tag y` selecting nothing is a typo, not a green run: name what exists. */
@@ -113,11 +124,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
       'leave --max-processes out, or use --concurrency to bound the runs at a time',
     );
   }
-  if (options.maxCostUsd !== undefined && !profile.knowsCost) {
+  const unknownCost = profile.unknownCostReason(loaded.config);
+  if (options.maxCostUsd !== undefined && unknownCost !== undefined) {
     throw new UsageError(
       '--max-cost',
-      `the ${profile.name} backend (provider ${loaded.config.model.provider}) reports no cost for its runs, so a budget cannot be kept`,
-      'leave --max-cost out on this provider',
+      `the cost of this agent's runs is unknown (${unknownCost}), so a budget cannot be kept`,
+      'set pricing: in agent.yaml, or leave --max-cost out',
     );
   }
   if (isolation === 'session' && sideEffects.isolateWorkingDirectory) {
@@ -148,17 +160,40 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     startedAt,
   );
   const suite = await prepareSuite(agent, loaded);
-  const cases = selectCases(suite.cases, options);
-  if (!cases.length && (options.filter !== undefined || options.tags?.length))
+  const selected = selectCases(suite.cases, options);
+  if (!selected.length && (options.filter !== undefined || options.tags?.length))
     throw nothingSelected(suite.cases, options);
-  recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
+  const suiteHash = sha256Of({
+    test_cases: suite.cases.map((testCase) => testCase.config),
+    metrics: agent.config.evaluations?.metrics ?? null,
+  });
   record.setSuiteCases(suite.cases.map((testCase) => testCase.config.name));
-  record.setSuiteHash(
-    sha256Of({
-      test_cases: suite.cases.map((testCase) => testCase.config),
-      metrics: agent.config.evaluations?.metrics ?? null,
-    }),
-  );
+  record.setSuiteHash(suiteHash);
+  const selectedNames = selected.map((testCase) => testCase.config.name);
+  const continuation = options.continueFrom;
+  const rerun = continuation
+    ? new Set(
+        casesToContinue(continuation, { configHash: record.configHash, suiteHash, selected: selectedNames }),
+      )
+    : undefined;
+  const cases = rerun ? selected.filter((testCase) => rerun.has(testCase.config.name)) : selected;
+  if (continuation && rerun) {
+    record.setContinuedFrom({ run_id: continuation.run.run_id, mode: continuation.mode, cases: [...rerun] });
+    const kept = selectedNames.length - rerun.size;
+    const what = continuation.mode === 'resume' ? 'it did not finish' : 'that errored';
+    options.onNotice?.(
+      `continuing run ${continuation.run.run_id}: running the ${plural(rerun.size, 'case')} ${what} again; the other ${kept} come from it as saved`,
+    );
+  }
+  // A continued run's report: the fresh cases, and the saved ones it did not run again.
+  const merged = (fresh: readonly CaseReport[], partial = false): CaseReport[] => {
+    if (!continuation) return [...fresh];
+    const run = partial
+      ? { ...continuation.run, cases: continuation.run.cases.filter((c) => !rerun?.has(c.name)) }
+      : continuation.run;
+    return mergeContinuedCases({ ...continuation, run }, selectedNames, fresh);
+  };
+  recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   options.onStart?.(
     cases.length,
     suite.cases.map((testCase) => testCase.config.name),
@@ -211,7 +246,8 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
         onCaseFinished: (caseReport, finished) => {
           options.onCaseFinished?.(caseReport);
           const onProgress = options.onProgress;
-          if (onProgress) void record.report(finished, { plannedCases: cases.length }).then(onProgress);
+          if (onProgress)
+            void record.report(merged(finished, true), { plannedCases: selected.length }).then(onProgress);
         },
         runOne: async (testCase, number) => {
           const workingDirectory = await workdirs.create();
@@ -240,7 +276,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
               reached: scheduled.budgetReached,
             }
           : undefined;
-      return await record.report(scheduled.reports, {
+      return await record.report(merged(scheduled.reports), {
         interrupted: options.signal?.aborted === true || scheduled.budgetReached,
         ...(budget ? { budget } : {}),
       });

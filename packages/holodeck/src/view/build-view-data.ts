@@ -41,6 +41,9 @@ export function toRunHeader(report: RunReport): ViewRunHeader {
       : null,
     selection: selectionOf(report),
     interrupted: report.interrupted === true,
+    ...(report.continued_from
+      ? { continued_from: { run_id: report.continued_from.run_id, mode: report.continued_from.mode } }
+      : {}),
     planned_cases: report.in_progress?.planned_cases ?? null,
     summary: report.summary,
   };
@@ -68,12 +71,27 @@ export function toViewRun(report: RunReport): ViewRun {
 export interface ListedRun {
   header: ViewRunHeader;
   agentFile: string;
+  /** Every case name of the run's suite; null or absent when not recorded. */
+  suiteCases?: readonly string[] | null;
+}
+
+/** The cases of `current` not in `previous` (added), and those of `previous` not in `current` (removed). */
+function suiteDifference(
+  current: readonly string[],
+  previous: readonly string[],
+): { suite_added: string[]; suite_removed: string[] } {
+  const now = new Set(current);
+  const before = new Set(previous);
+  return {
+    suite_added: current.filter((name) => !before.has(name)),
+    suite_removed: previous.filter((name) => !now.has(name)),
+  };
 }
 
 /**
- * The runs list, newest first as given, each marked when its agent configuration or instructions
- * differ from the previous (older) run of the same agent file. Runs of format 1 have no hashes
- * and are never marked.
+ * The runs list, newest first as given, each marked when its agent configuration, instructions or
+ * suite differ from the previous (older) run of the same agent file; a changed suite lists the
+ * cases added and removed since. Runs of format 1 have no hashes and are never marked.
  */
 export function toRunList(runs: readonly ListedRun[]): ViewRunListEntry[] {
   return runs.map((run, index) => {
@@ -82,12 +100,18 @@ export function toRunList(runs: readonly ListedRun[]): ViewRunListEntry[] {
       .find((older) => older.agentFile === run.agentFile && older.header.agent.config_hash !== null);
     const differs = (pick: (header: ViewRunHeader) => string | null | undefined) =>
       previous !== undefined && pick(run.header) !== null && pick(run.header) !== pick(previous.header);
+    const suiteChanged =
+      differs((header) => header.agent.suite_hash) && previous?.header.agent.suite_hash !== undefined;
+    const difference =
+      suiteChanged && run.suiteCases && previous?.suiteCases
+        ? suiteDifference(run.suiteCases, previous.suiteCases)
+        : undefined;
     return {
       ...run.header,
       config_changed: differs((header) => header.agent.config_hash),
       instructions_changed: differs((header) => header.agent.instructions_hash),
-      suite_changed:
-        differs((header) => header.agent.suite_hash) && previous?.header.agent.suite_hash !== undefined,
+      suite_changed: suiteChanged,
+      ...(difference ? difference : {}),
     };
   });
 }

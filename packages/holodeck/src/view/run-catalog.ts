@@ -20,6 +20,8 @@ export interface CatalogEntry {
   file: string;
   agentFile: string;
   header: ViewRunHeader;
+  /** Every case name of the run's suite (null in reports of format 1): the runs list names cases added and removed. */
+  suiteCases: string[] | null;
   /** `mtime:size` of the file when it was read. */
   stamp: string;
 }
@@ -62,7 +64,14 @@ export class RunCatalog {
       }
       try {
         const report = await this.read(runId, file, stamp);
-        next.set(runId, { runId, file, agentFile: report.agent.file, header: toRunHeader(report), stamp });
+        next.set(runId, {
+          runId,
+          file,
+          agentFile: report.agent.file,
+          header: toRunHeader(report),
+          suiteCases: report.suite_cases,
+          stamp,
+        });
         changed.push(runId);
       } catch (error) {
         if (!(error instanceof RunReportError)) throw error;

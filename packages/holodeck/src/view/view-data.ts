@@ -134,6 +134,10 @@ export interface ViewSummary {
   duration_ms: number;
   token_usage: ViewTokens;
   cost_usd: number | null;
+  /** Why cost_usd is null (a local model, a model without a price). */
+  cost_unknown_reason?: string;
+  /** cost_usd / passed cases; null when unknown or no case passed (absent in older reports). */
+  cost_per_passed_case_usd?: number | null;
   /** Finished attempts of every case and their pass rate, clustered by case (absent in older reports). */
   attempts?: { finished: number; passed: number; pass_interval: ViewInterval | null };
 }
@@ -157,6 +161,8 @@ export interface ViewRunHeader {
   /** How the run selected and repeated its cases, as flags (`--filter x`, `--shard 1/2`). */
   selection: string[];
   interrupted: boolean;
+  /** `--retry-errored` / `--resume`: the saved run this one continues, and how. */
+  continued_from?: { run_id: string; mode: 'retry-errored' | 'resume' };
   /** Set while the run is going: how many cases it will have. */
   planned_cases: number | null;
   summary: ViewSummary;
@@ -175,6 +181,10 @@ export interface ViewRunListEntry extends ViewRunHeader {
   instructions_changed: boolean;
   /** The suite (test cases, metrics, thresholds) differs from the previous run's. */
   suite_changed?: boolean;
+  /** With suite_changed: the case names the previous run's suite did not have. */
+  suite_added?: string[];
+  /** With suite_changed: the case names of the previous run's suite this one lacks. */
+  suite_removed?: string[];
 }
 
 /** A saved file that could not be read as a run. */

@@ -207,10 +207,14 @@ describe('AI SDK backend: providers over Chat Completions', () => {
       response: 'Hello from the fake model.',
       is_error: false,
       num_turns: 1,
-      cost_usd: null,
       tool_calls: [],
       tool_results: [],
     });
+    // gpt-4o is in the price table: the cost is the reported tokens at its list price.
+    expect(result.cost_usd).toBeCloseTo(
+      (result.token_usage.prompt_tokens * 2.5 + result.token_usage.completion_tokens * 10) / 1e6,
+      10,
+    );
     expect(result.token_usage.prompt_tokens).toBeGreaterThan(0);
     expect(result.token_usage.total_tokens).toBe(
       result.token_usage.prompt_tokens + result.token_usage.completion_tokens,

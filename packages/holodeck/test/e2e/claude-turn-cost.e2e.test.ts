@@ -88,6 +88,26 @@ describe('the cost of each turn of a Claude conversation', () => {
     expect(attempt.token_usage).toMatchObject({ prompt_tokens: 2_000, completion_tokens: 200 });
   });
 
+  it('test: pricing: in agent.yaml replaces the CLI’s figure with each turn’s tokens at those prices', async () => {
+    fake().script(
+      reply('hello', { usage: { ...USAGE, cache_read_input_tokens: 10_000 } }),
+      reply('bye', { usage: USAGE }),
+    );
+    const agent = createE2eAgent(fake().url, {
+      config: {
+        pricing: { input_per_million: 1, output_per_million: 10, cached_input_per_million: 0.1 },
+        test_cases: [{ name: 'two-turns', turns: [{ input: 'hi' }, { input: 'bye' }] }],
+      },
+    });
+    const report = path.join(agent.directory, 'report.json');
+    const outcome = await runHolodeckCli(['test', agent.file, '--output', report], agent.env);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    const [attempt] = JSON.parse(readFileSync(report, 'utf8')).cases[0].attempts;
+    // Turn 1: 1,000 × $1 + 10,000 cached × $0.10 + 100 × $10; turn 2: 1,000 × $1 + 100 × $10.
+    expect(attempt.cost_usd).toBeCloseTo((1_000 + 1_000 + 1_000 + 1_000 + 1_000) / 1e6, 10);
+    expect(attempt.token_usage).toMatchObject({ prompt_tokens: 2_000, cache_read_tokens: 10_000 });
+  });
+
   it('chat -p --resume: the first turn of a resumed session in a new process is its own cost', async () => {
     fake().script(reply('hello', { usage: USAGE }), reply('again', { usage: USAGE }));
     const agent = createE2eAgent(fake().url);

@@ -208,6 +208,7 @@ describe('runs that fail part way', () => {
     ]);
     expect(attempt.token_usage.total_tokens).toBeGreaterThan(0);
     expect(attempt.cost_usd).toBeNull();
+    expect(attempt.cost_unknown_reason).toBe('the run stopped before the Claude CLI reported its cost');
     // Its own run time: from its start to the timeout, not the whole run's (start-up, report).
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(8000);
     expect(attempt.duration_ms).toBeLessThan(report.summary.duration_ms);

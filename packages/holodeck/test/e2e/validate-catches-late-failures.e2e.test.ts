@@ -52,18 +52,17 @@ describe('validate catches what used to fail after the run', () => {
     );
   });
 
-  it('a cost metric on a backend that reports no price', async () => {
+  it('a cost metric on a model without a price (ollama)', async () => {
     const agent = createE2eAgent(NOWHERE, {
       config: {
-        model: { provider: 'openai', name: 'gpt-4o-mini' },
+        model: { provider: 'ollama', name: 'llama3.2' },
         test_cases: [{ name: 'cheap', input: 'hi', metrics: [{ type: 'cost', threshold: 0.01 }] }],
       },
-      env: { OPENAI_API_KEY: 'sk-x' },
     });
     const outcome = await validate(agent);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toContain(
-      "test_cases[0].metrics[0].type: a cost metric needs the run's cost, and provider openai reports no price, so it could never be graded",
+      "test_cases[0].metrics[0].type: a cost metric needs the run's cost, which is unknown here (ollama runs llama3.2 on your own machine, so it has no per-token price; set pricing: in agent.yaml to count one), so it could never be graded",
     );
   });
 

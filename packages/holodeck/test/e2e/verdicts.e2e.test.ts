@@ -19,6 +19,8 @@ import { runHolodeckCli } from './support/run-holodeck-cli.js';
 // it answers 500 (a grader that could not run).
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
 let regressed = false;
+// While true, the agent's own request for a "fragile" question fails (the case errors).
+let fragileDown = false;
 let seed = 12345;
 function coin(): boolean {
   seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -35,6 +37,8 @@ beforeAll(async () => {
         if (!(request.headers['user-agent'] ?? '').startsWith(CLAUDE_CLI_USER_AGENT_PREFIX))
           return apiError(500, { type: 'api_error', message: 'judge is down' });
         const text = lastUserText(request);
+        if (text.includes('fragile') && fragileDown)
+          return apiError(400, { type: 'invalid_request_error', message: 'scripted failure' });
         if (text.includes('flaky')) return reply(coin() ? PASS : FAIL);
         if (text.includes('regress')) return reply(regressed ? FAIL : PASS);
         return reply(PASS);
@@ -274,5 +278,107 @@ describe('verdicts', () => {
     const bad = await runHolodeckCli(['test', agent.file, '--max-cost', 'lots'], agent.env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-cost: needs an amount of US dollars above 0, e.g. 2.50, got "lots"');
+  });
+
+  /** The questions the agent was asked (not the judge) since request `from`. */
+  function askedSince(from: number): string[] {
+    return fake.requests
+      .slice(from)
+      .filter((request) => (request.headers['user-agent'] ?? '').startsWith(CLAUDE_CLI_USER_AGENT_PREFIX))
+      .flatMap((request) => /a \w+ question(?: \w\b)?/.exec(lastUserText(request))?.[0] ?? []);
+  }
+
+  it('--retry-errored re-runs only the errored cases and saves them merged with the rest', async () => {
+    const agent = agentWith([
+      { name: 'steady', input: 'a steady question', metrics: contains },
+      { name: 'fragile', input: 'a fragile question', metrics: contains },
+    ]);
+    fragileDown = true;
+    const first = await runHolodeckCli(
+      ['test', agent.file, '-o', path.join(agent.directory, 'first.json')],
+      agent.env,
+    );
+    fragileDown = false;
+    expect(first.code).toBe(1);
+    const saved = readJson(path.join(agent.directory, 'first.json'));
+    expect(saved.cases.map((entry: { state: string }) => entry.state)).toEqual(['passing', 'errored']);
+
+    const before = fake.requests.length;
+    const merged = path.join(agent.directory, 'merged.json');
+    const retry = await runHolodeckCli(
+      ['test', agent.file, '--retry-errored', saved.run_id, '-o', merged],
+      agent.env,
+    );
+    expect(retry.code).toBe(0);
+    expect(retry.stderr).toContain(
+      `continuing run ${saved.run_id}: running the 1 case that errored again; the other 1 come from it as saved`,
+    );
+    expect(askedSince(before).every((text) => text.includes('fragile'))).toBe(true);
+    expect(askedSince(before).length).toBeGreaterThan(0);
+    const report = readJson(merged);
+    expect(report.run_id).not.toBe(saved.run_id);
+    expect(report.continued_from).toEqual({
+      run_id: saved.run_id,
+      mode: 'retry-errored',
+      cases: ['fragile'],
+    });
+    expect(report.summary).toMatchObject({ total: 2, passed: 2, errored: 0 });
+    // The steady case is the saved one, attempt for attempt.
+    expect(report.cases[0]).toEqual(saved.cases[0]);
+    expect(report.cases[1]).toMatchObject({ name: 'fragile', state: 'passing' });
+    expect(retry.stderr).toMatch(/run saved: .* \(id \S+\)/);
+
+    const again = await runHolodeckCli(['test', agent.file, '--retry-errored', report.run_id], agent.env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(
+      `--retry-errored: run ${report.run_id} has no errored case: nothing to retry`,
+    );
+    const clash = await runHolodeckCli(
+      ['test', agent.file, '--retry-errored', saved.run_id, '--filter', 'steady'],
+      agent.env,
+    );
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain(
+      '--retry-errored: cannot be combined with --filter: the continued run keeps the selection and repeats of the run it continues',
+    );
+  });
+
+  it('--resume finishes an interrupted run: only the cases it did not finish run', async () => {
+    const agent = agentWith(
+      ['a', 'b', 'c'].map((name) => ({ name, input: `a steady question ${name}`, metrics: contains })),
+    );
+    const stopped = await runHolodeckCli(
+      ['test', agent.file, '-c', '1', '--max-cost', '0.000001'],
+      agent.env,
+    );
+    expect(stopped.code).toBe(1);
+    const before = fake.requests.length;
+    const resumed = path.join(agent.directory, 'resumed.json');
+    const outcome = await runHolodeckCli(
+      ['test', agent.file, '--resume', 'latest', '-o', resumed],
+      agent.env,
+    );
+    expect(outcome.code).toBe(0);
+    expect(askedSince(before).sort()).toEqual(['a steady question b', 'a steady question c']);
+    const report = readJson(resumed);
+    expect(report.continued_from).toMatchObject({ mode: 'resume', cases: ['b', 'c'] });
+    expect(report.interrupted).toBeUndefined();
+    expect(report.cases.map((entry: { state: string }) => entry.state)).toEqual([
+      'passing',
+      'passing',
+      'passing',
+    ]);
+    // `latest` for a baseline is the resumed (complete) run, not the interrupted one.
+    const compared = await runHolodeckCli(
+      ['test', agent.file, '--baseline', 'latest', '--no-save'],
+      agent.env,
+    );
+    expect(compared.stdout).toContain(`Compared with baseline run ${report.run_id}:`);
+
+    const complete = await runHolodeckCli(['test', agent.file, '--resume', report.run_id], agent.env);
+    expect(complete.code).toBe(2);
+    expect(complete.stderr).toContain(
+      `--resume: run ${report.run_id} was not interrupted: every case of it finished\n    hint: use --retry-errored ${report.run_id} to re-run its errored cases, or run the suite again`,
+    );
   });
 });

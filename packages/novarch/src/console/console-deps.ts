@@ -54,6 +54,23 @@ export type TimelineEntry =
   | { type: 'kill'; at: string; session: SessionRecord };
 
 /** How a session looks in the sessions list. */
+/** Which sessions the sessions page lists. */
+export interface SessionListQuery {
+  /** 1-based (default 1; past the last page: the last). */
+  page?: number;
+  /** Only sessions whose id, tenant, team or agent contains this text (any case). */
+  search?: string;
+}
+
+/** A page of sessions and where it is among all that match. */
+export interface SessionPage {
+  sessions: SessionSummary[];
+  /** How many sessions match, on every page. */
+  total: number;
+  page: number;
+  pages: number;
+}
+
 export interface SessionSummary {
   session: SessionRecord;
   /** `live`: not killed, with a call in the last `LIVE_WINDOW_MS`, or a hold someone waits on. */
@@ -136,7 +153,8 @@ export interface ConsoleDeps {
   getHold(operator: ConsoleOperator, holdId: string): Promise<TriageHold | undefined>;
   /** `undefined` when the hold is not the operator's to see (404). */
   decideHold(operator: ConsoleOperator, decision: ConsoleDecision): Promise<DecisionOutcome | undefined>;
-  listSessions(operator: ConsoleOperator): Promise<SessionSummary[]>;
+  /** One page of the operator's sessions, most recent first, matching `query.search` if given. */
+  listSessions(operator: ConsoleOperator, query?: SessionListQuery): Promise<SessionPage>;
   getSessionTimeline(operator: ConsoleOperator, sessionId: string): Promise<SessionTimeline | undefined>;
   killSession(
     operator: ConsoleOperator,

@@ -1,3 +1,4 @@
+import type { WithinScope } from '../model/novarch-store.js';
 import type { SessionScope } from '../model/records.js';
 import type { ConsoleOperator } from './console-deps.js';
 
@@ -23,12 +24,14 @@ export function grantedTenants(operator: ConsoleOperator): string[] | undefined 
 }
 
 /**
- * The tenant filters to query the store with for an operator: one per granted tenant (only
- * `wanted` when given), or a single `undefined` (no tenant filter) for an every-tenant grant.
- * Results still go through `operatorCovers` for team grants.
+ * The operator's grants as the store's `within` (undefined for an every-tenant grant), so a
+ * listing reads only the rows of the operator's tenants and teams, never every tenant's.
  */
-export function tenantFilters(operator: ConsoleOperator, wanted?: string): (string | undefined)[] {
-  const tenants = grantedTenants(operator);
-  if (tenants === undefined) return [wanted];
-  return tenants.filter((tenantId) => wanted === undefined || tenantId === wanted);
+export function operatorWithin(operator: ConsoleOperator): WithinScope[] | undefined {
+  if (operator.grants.some((grant) => grant.tenantId === ALL_TENANTS_GRANT)) return undefined;
+  return operator.grants.map((grant) =>
+    grant.teamId === undefined
+      ? { tenantId: grant.tenantId }
+      : { tenantId: grant.tenantId, teamId: grant.teamId },
+  );
 }

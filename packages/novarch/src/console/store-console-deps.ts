@@ -1,5 +1,5 @@
 import { pendingHoldState } from '../model/hold-state.js';
-import type { NovarchStore } from '../model/novarch-store.js';
+import type { NovarchStore, WithinScope } from '../model/novarch-store.js';
 import type { HoldRecord, SessionRecord } from '../model/records.js';
 import { buildTimeline } from './build-timeline.js';
 import type {
@@ -14,7 +14,7 @@ import type {
 } from './console-deps.js';
 import { ConsoleRequestError } from './console-errors.js';
 import { describeHoldDecision } from './describe-hold-decision.js';
-import { grantedTenants, operatorCovers, tenantFilters } from './operator-scope.js';
+import { grantedTenants, operatorCovers, operatorWithin } from './operator-scope.js';
 import { searchStoreAudit } from './search-store-audit.js';
 import { readSessionRecords, type SessionRecords, triageHold } from './store-triage.js';
 
@@ -38,7 +38,7 @@ export interface StoreConsoleDepsOptions {
   now?: () => Date;
   /** How many of a session's latest calls a hold shows (default 8). */
   recentCalls?: number;
-  /** How many sessions the sessions page lists, most recent first (default 100). */
+  /** How many sessions a page of the sessions page lists, most recent first (default 100). */
   sessionLimit?: number;
 }
 
@@ -64,6 +64,12 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
     return session !== undefined && operatorCovers(operator, session) ? session : undefined;
   }
 
+  /** `filter`, reading only the operator's tenants and teams. */
+  function within<F extends object>(operator: ConsoleOperator, filter: F): F & { within?: WithinScope[] } {
+    const scopes = operatorWithin(operator);
+    return scopes === undefined ? filter : { ...filter, within: scopes };
+  }
+
   async function visibleHold(
     operator: ConsoleOperator,
     holdId: string,
@@ -81,7 +87,7 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
 
     async listTriage(operator) {
       const at = now();
-      const pending = await store.listHolds({ status: 'pending' });
+      const pending = await store.listHolds(within(operator, { status: 'pending' as const }));
       const records = new Map<string, SessionRecords | undefined>();
       const holds: TriageHold[] = [];
       let unattended = 0;
@@ -112,17 +118,26 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
       return outcome;
     },
 
-    async listSessions(operator) {
-      const sessions: SessionRecord[] = [];
-      for (const tenantId of tenantFilters(operator)) {
-        const ofTenant = await store.listSessions(tenantId === undefined ? {} : { tenantId });
-        sessions.push(...ofTenant.filter((session) => operatorCovers(operator, session)));
-      }
-      sessions.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-      const pending = await store.listHolds({ status: 'pending' });
+    async listSessions(operator, query = {}) {
+      const needle = query.search?.trim().toLowerCase() ?? '';
+      const matching = (await store.listSessions(within(operator, {}))).filter(
+        (session) =>
+          operatorCovers(operator, session) &&
+          (needle === '' ||
+            [session.id, session.tenantId, session.teamId, session.agentId].some((value) =>
+              value.toLowerCase().includes(needle),
+            )),
+      );
+      // Most recent first, in the store's order (start times may tie within a millisecond).
+      matching.reverse();
+      const size = options.sessionLimit ?? 100;
+      const pages = Math.max(1, Math.ceil(matching.length / size));
+      const page = Math.min(Math.max(1, query.page ?? 1), pages);
+      const sessions = matching.slice((page - 1) * size, page * size);
+      const pending = await store.listHolds(within(operator, { status: 'pending' as const }));
       const at = now();
       const summaries: SessionSummary[] = [];
-      for (const session of sessions.slice(0, options.sessionLimit ?? 100)) {
+      for (const session of sessions) {
         const timeline = buildTimeline(session, ...(await timelineRecords(store, session)));
         const waiting = pending.filter(
           (hold) => hold.sessionId === session.id && pendingHoldState(hold, at) === 'waiting',
@@ -133,7 +148,7 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
         const status = session.killedAt !== undefined ? 'killed' : waiting > 0 || recent ? 'live' : 'idle';
         summaries.push({ session, status, lastActivityAt, calls: calls.length, pendingHolds: waiting });
       }
-      return summaries;
+      return { sessions: summaries, total: matching.length, page, pages };
     },
 
     async getSessionTimeline(operator, sessionId) {

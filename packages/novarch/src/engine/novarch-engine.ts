@@ -15,6 +15,7 @@ import { judgeAction } from '../rules/judge-action.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { RuleSource } from '../rules/stored-rules.js';
+import { DecisionError } from './decision-error.js';
 import type { GovernanceEngine } from './governance-engine.js';
 
 /** `maxHoldS` value that takes the deployment's whole hold window. */
@@ -141,6 +142,19 @@ export class NovarchEngine implements GovernanceEngine {
     options: DecideOptions = {},
   ): Promise<Decision> {
     const action = await this.store.recordAction({ sessionId: session.id, ...proposed });
+    try {
+      return await this.#decideRecorded(session, action, options);
+    } catch (error) {
+      // The action is stored: a refusal of the failed decision belongs on it.
+      throw new DecisionError(action.id, error);
+    }
+  }
+
+  async #decideRecorded(
+    session: SessionRecord,
+    action: ActionRecord,
+    options: DecideOptions,
+  ): Promise<Decision> {
     const evidence = await this.store.listEvidence(session.id);
     const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());

@@ -1,4 +1,5 @@
 import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import { actionIdOfFailure } from '../engine/decision-error.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
@@ -131,9 +132,13 @@ export async function judgeHookWrite(
         { deadline: latest, release: true },
       );
     } catch (error) {
-      return await recorder.refuse(call, `the gate failed (${describeError(error)}); refused to be safe`, {
-        actionType: spec.actionType,
-      });
+      // On the recorded action when the decision got that far: it must not be left without a verdict.
+      const actionId = actionIdOfFailure(error);
+      return await recorder.refuse(
+        call,
+        `the gate failed (${describeError(error)}); refused to be safe`,
+        actionId === undefined ? { actionType: spec.actionType } : { actionId },
+      );
     }
     return await followVerdict(context, call, decision, { ...timing, latest });
   } finally {

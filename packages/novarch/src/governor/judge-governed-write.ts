@@ -1,3 +1,4 @@
+import { actionIdOfFailure } from '../engine/decision-error.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import { rationaleOf } from '../gate/write-rationale.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
@@ -96,7 +97,11 @@ export async function judgeGovernedWrite<Args>(
     );
     return await followVerdict(session, decision, options);
   } catch (error) {
-    return { type: 'refuse', reason: failedClosed(error) };
+    const reason = failedClosed(error);
+    // On the recorded action when the decision got that far: it must not be left without a verdict.
+    const actionId = actionIdOfFailure(error);
+    if (actionId !== undefined) await recordNotRun(session, actionId, reason);
+    return { type: 'refuse', reason };
   }
 }
 

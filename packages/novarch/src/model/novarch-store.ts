@@ -25,8 +25,20 @@ import type {
 } from './webhook-delivery.js';
 
 /** Filters of the audit trail (`novarch audit`). */
+/**
+ * Where a listing looks: sessions of any of these tenants (of one team, when `teamId` is set). A
+ * listing given `within` reads only those rows in the database (another tenant's rows are never
+ * read, however many); an empty list matches nothing.
+ */
+export interface WithinScope {
+  tenantId: string;
+  teamId?: string;
+}
+
 export interface AuditFilter {
   tenantId?: string;
+  /** Only actions of sessions within these scopes (see `WithinScope`). */
+  within?: readonly WithinScope[];
   /** Only actions of sessions of this team. */
   teamId?: string;
   agentId?: string;
@@ -37,6 +49,23 @@ export interface AuditFilter {
   until?: string;
   verdict?: 'pass' | 'kill' | 'hold';
   limit?: number;
+}
+
+/** What `NovarchStore.listSessions` lists (every session, oldest first, without a filter). */
+export interface SessionFilter {
+  tenantId?: string;
+  agentId?: string;
+  killed?: boolean;
+  /** Only sessions within these scopes (see `WithinScope`). */
+  within?: readonly WithinScope[];
+}
+
+/** What `NovarchStore.listHolds` lists. */
+export interface HoldFilter {
+  status?: HoldStatus;
+  sessionId?: string;
+  /** Only holds of sessions within these scopes (see `WithinScope`). */
+  within?: readonly WithinScope[];
 }
 
 /** One line of the audit trail: an action with its verdict and, when held, its hold. */
@@ -110,7 +139,7 @@ export interface NovarchStore {
   getSession(id: string): Promise<SessionRecord | undefined>;
   /** The session's binding (undefined when it has none: opened in process, or before migration 6). */
   getSessionBinding(id: string): Promise<SessionBinding | undefined>;
-  listSessions(filter?: { tenantId?: string; agentId?: string; killed?: boolean }): Promise<SessionRecord[]>;
+  listSessions(filter?: SessionFilter): Promise<SessionRecord[]>;
   /**
    * Latches the session; later calls keep the first reason. `details` say who stopped it and on
    * what grounds (default: an operator); the OS account of this process is stored with it.
@@ -136,7 +165,7 @@ export interface NovarchStore {
 
   createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord>;
   getHold(id: string): Promise<HoldRecord | undefined>;
-  listHolds(filter?: { status?: HoldStatus; sessionId?: string }): Promise<HoldRecord[]>;
+  listHolds(filter?: HoldFilter): Promise<HoldRecord[]>;
   /**
    * Records that `waiter` still waits on a pending hold: its `waiter` becomes this process, seen
    * now. A hold already decided is left unchanged (no error); an unknown hold id fails. Not a
@@ -190,4 +219,18 @@ export interface WebhookDeliveryStore {
  * records, the teams' versioned rules and the webhook deliveries. Code that only governs calls
  * takes a `NovarchStore`; a wrapper (a tenant-scoped view, a fault injector) need not implement the rest.
  */
-export interface NovarchDatabaseStore extends NovarchStore, RuleSetStore, WebhookDeliveryStore {}
+export interface NovarchDatabaseStore
+  extends NovarchStore,
+    RuleSetStore,
+    WebhookDeliveryStore,
+    ReplayEvidenceStore {}
+
+/** What a replay of recorded decisions reads beyond the audit (`rules test`). */
+export interface ReplayEvidenceStore {
+  /**
+   * The evidence of action `actionId`'s session that was stored before the action, in the store's
+   * own order (a sequence, not the agent's or any process's clock), oldest first: what the judge
+   * of that action saw. Fails when no action has that id.
+   */
+  listEvidenceBefore(actionId: string): Promise<EvidenceRecord[]>;
+}

@@ -1,5 +1,6 @@
 import { type CompiledCondition, celErrorDetails, compileCondition } from './compile-condition.js';
 import { CONDITION_STEP_BUDGET, type ListSizes, longestListIn } from './estimate-condition-cost.js';
+import { explainFalseCondition } from './explain-false-condition.js';
 import { type RuleOutcome, satisfied, violation } from './rule-outcome.js';
 import type { Rule } from './rule-set.js';
 
@@ -58,7 +59,12 @@ export function evaluateConditionRule(
     return violation(rule, `condition could not be evaluated (${reason}); counted as violated`, cited);
   }
   if (result === true) return satisfied(rule, 'condition is true', cited);
-  if (result === false) return violation(rule, `${rule.description} (condition is false)`, cited);
+  if (result === false) {
+    // With the values compared, when it is a comparison: `amount is 600, not <= 500`.
+    const why = explainFalseCondition(condition, activation, compileCached);
+    const detail = why === undefined ? 'condition is false' : `condition is false: ${why}`;
+    return violation(rule, `${rule.description} (${detail})`, cited);
+  }
   return violation(
     rule,
     `condition gave ${describeResult(result)}, not a boolean; counted as violated`,

@@ -22,6 +22,7 @@ const STORE_METHODS = {
   killSession: 'write',
   recordEvidence: 'write',
   listEvidence: 'read',
+  listEvidenceBefore: 'read',
   recordAction: 'tracked',
   recordVerdict: 'tracked',
   releaseAction: 'tracked',

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ZodError } from 'zod';
+import { DecisionError } from '../engine/decision-error.js';
 import { NovarchError, OperationRefusedError, OperatorUsageError } from '../errors.js';
 import { IdentityError } from '../identity/identity-error.js';
 import { NovarchStoreError, UnknownRecordError } from '../store/novarch-store-error.js';
@@ -25,6 +26,8 @@ export interface Problem {
  * - anything else: 500, with no detail (it is logged on the server's stderr).
  */
 export function problemOf(error: unknown): Problem {
+  // A decision that failed after its action was recorded answers as its cause does (503 for the store).
+  if (error instanceof DecisionError) return problemOf(error.cause);
   if (error instanceof ProblemError)
     return {
       type: 'about:blank',

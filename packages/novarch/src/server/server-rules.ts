@@ -81,6 +81,10 @@ export class ServerRules {
       rulesFor: async (teamId) => {
         const own = await tenant.rulesFor(teamId);
         if (own.length > 0) return own;
+        // A team named like a store key (`globex/cs-ops`) would read another tenant's pushed rules
+        // as if they were the deployment's, and a hold's rationale would quote them. Team ids over
+        // HTTP cannot hold a `/`; a session stored otherwise gets no rules here (the engine's default).
+        if (teamId.includes('/')) return [];
         const deployment = await this.#deployment.rulesFor(teamId);
         if (deployment.length > 0) return deployment;
         return this.#files.filter((set) => set.team === teamId);

@@ -1,14 +1,17 @@
 import { newSessionSecret, secretMatches } from '../identity/identity-secrets.js';
-import { mayAccess, type Principal } from '../identity/principal.js';
+import { ALL_TENANTS, mayAccess, type Principal } from '../identity/principal.js';
 import type {
   ActionRelease,
   AuditEntry,
   AuditFilter,
   CallRefusal,
+  HoldFilter,
   HoldWaiterIdentity,
   NovarchStore,
   ReleaseResult,
   SessionBinding,
+  SessionFilter,
+  WithinScope,
 } from '../model/novarch-store.js';
 import type {
   ActionRecord,
@@ -153,12 +156,28 @@ export class TenantScopedStore implements NovarchStore {
       );
   }
 
-  async listSessions(filter?: {
-    tenantId?: string;
-    agentId?: string;
-    killed?: boolean;
-  }): Promise<SessionRecord[]> {
-    const sessions = (await this.store.listSessions(filter)).filter((session) =>
+  /**
+   * Where this credential's listings look, for the store's query (undefined: every tenant). The
+   * database reads only those tenants' rows; the checks below stay as a second guard.
+   */
+  #within(): readonly WithinScope[] | undefined {
+    if (this.principal.kind === 'agent') return [{ tenantId: this.principal.tenantId }];
+    if (this.principal.grants.some((grant) => grant.tenantId === ALL_TENANTS)) return undefined;
+    return this.principal.grants.map((grant) =>
+      grant.teamId === undefined
+        ? { tenantId: grant.tenantId }
+        : { tenantId: grant.tenantId, teamId: grant.teamId },
+    );
+  }
+
+  /** `filter` with this credential's scope added. */
+  #scoped<F extends { within?: readonly WithinScope[] }>(filter: F): F {
+    const within = this.#within();
+    return within === undefined ? filter : { ...filter, within };
+  }
+
+  async listSessions(filter: SessionFilter = {}): Promise<SessionRecord[]> {
+    const sessions = (await this.store.listSessions(this.#scoped(filter))).filter((session) =>
       mayAccess(this.principal, session),
     );
     if (this.principal.kind !== 'agent') return sessions;
@@ -221,8 +240,13 @@ export class TenantScopedStore implements NovarchStore {
     return hold;
   }
 
-  async listHolds(filter?: { status?: HoldStatus; sessionId?: string }): Promise<HoldRecord[]> {
-    const holds = await this.store.listHolds(filter);
+  /**
+   * The holds of the sessions this credential sees. The store reads only the holds of its tenants
+   * (and teams); an agent key's are then narrowed to its own sessions, one binding read per session.
+   */
+  async listHolds(filter: HoldFilter = {}): Promise<HoldRecord[]> {
+    const holds = await this.store.listHolds(this.#scoped(filter));
+    if (this.principal.kind !== 'agent') return holds;
     const visible = new Map<string, boolean>();
     const result: HoldRecord[] = [];
     for (const hold of holds) {
@@ -258,17 +282,22 @@ export class TenantScopedStore implements NovarchStore {
    * recent visible entries, oldest first), so another tenant's activity never shortens the page.
    */
   async audit(filter: AuditFilter = {}): Promise<AuditEntry[]> {
-    const { limit, ...rest } = filter;
-    if (rest.sessionId !== undefined && (await this.getSession(rest.sessionId)) === undefined) return [];
-    let entries = (await this.store.audit(rest)).filter((entry) => mayAccess(this.principal, entry.session));
-    if (this.principal.kind === 'agent') {
-      const visible: AuditEntry[] = [];
-      for (const entry of entries)
-        if (this.#sees(entry.session, await this.#bindingOf(entry.session.id, entry.session)))
-          visible.push(entry);
-      entries = visible;
+    if (filter.sessionId !== undefined && (await this.getSession(filter.sessionId)) === undefined) return [];
+    if (this.principal.kind !== 'agent') {
+      // The scope is in the query, so the store's `limit` already counts visible entries only.
+      return (await this.store.audit(this.#scoped(filter))).filter((entry) =>
+        mayAccess(this.principal, entry.session),
+      );
     }
-    return limit === undefined ? entries : entries.slice(-limit);
+    const { limit, ...rest } = filter;
+    const visible: AuditEntry[] = [];
+    for (const entry of await this.store.audit(this.#scoped(rest)))
+      if (
+        mayAccess(this.principal, entry.session) &&
+        this.#sees(entry.session, await this.#bindingOf(entry.session.id, entry.session))
+      )
+        visible.push(entry);
+    return limit === undefined ? visible : visible.slice(-limit);
   }
 
   /** The store is the server's: closing one credential's view of it closes nothing. */

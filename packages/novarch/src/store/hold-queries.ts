@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { HoldWaiterIdentity } from '../model/novarch-store.js';
-import { HOLD_SCHEMA_VERSION, type HoldRecord, type HoldStatus } from '../model/records.js';
+import type { HoldFilter, HoldWaiterIdentity } from '../model/novarch-store.js';
+import { HOLD_SCHEMA_VERSION, type HoldRecord } from '../model/records.js';
 import { requireOwnAction } from './action-queries.js';
 import { newId } from './new-id.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import type { StoreTables } from './store-tables.js';
+import { sessionIdsWithin } from './within-scope.js';
 
 /** A pending hold on an action of the session (decided by `decide-hold.ts`). */
 export async function createHold(
@@ -42,15 +43,15 @@ export async function getHold(db: Kysely<StoreTables>, id: string): Promise<Hold
   return row === undefined ? undefined : parseHoldRow(row);
 }
 
-export async function listHolds(
-  db: Kysely<StoreTables>,
-  filter: { status?: HoldStatus; sessionId?: string },
-): Promise<HoldRecord[]> {
+export async function listHolds(db: Kysely<StoreTables>, filter: HoldFilter): Promise<HoldRecord[]> {
   const rows = await db
     .selectFrom('holds')
     .selectAll()
     .$if(filter.status !== undefined, (query) => query.where('status', '=', filter.status ?? ''))
     .$if(filter.sessionId !== undefined, (query) => query.where('session_id', '=', filter.sessionId ?? ''))
+    .$if(filter.within !== undefined, (query) =>
+      query.where('session_id', 'in', sessionIdsWithin(db, filter.within ?? [])),
+    )
     .orderBy('seq', 'asc')
     .execute();
   return rows.map((row) => parseHoldRow(row));

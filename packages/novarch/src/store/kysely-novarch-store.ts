@@ -4,10 +4,12 @@ import type {
   AuditEntry,
   AuditFilter,
   CallRefusal,
+  HoldFilter,
   HoldWaiterIdentity,
   NovarchDatabaseStore,
   ReleaseResult,
   SessionBinding,
+  SessionFilter,
 } from '../model/novarch-store.js';
 import type {
   ActionRecord,
@@ -33,7 +35,7 @@ import type {
 } from '../model/webhook-delivery.js';
 import { recordAction, recordRefusal, recordVerdict } from './action-queries.js';
 import { decideHold } from './decide-hold.js';
-import { listEvidence, recordEvidence } from './evidence-queries.js';
+import { listEvidence, listEvidenceBefore, recordEvidence } from './evidence-queries.js';
 import { checkInHoldWaiter, createHold, getHold, listHolds } from './hold-queries.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import { osUser } from './os-user.js';
@@ -165,9 +167,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     return this.#run(`read session ${id}`, (db) => getSession(db, id));
   }
 
-  listSessions(
-    filter: { tenantId?: string; agentId?: string; killed?: boolean } = {},
-  ): Promise<SessionRecord[]> {
+  listSessions(filter: SessionFilter = {}): Promise<SessionRecord[]> {
     return this.#run('list sessions', (db) => listSessions(db, filter));
   }
 
@@ -183,6 +183,12 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
 
   listEvidence(sessionId: string): Promise<EvidenceRecord[]> {
     return this.#run(`list evidence of session ${sessionId}`, (db) => listEvidence(db, sessionId));
+  }
+
+  listEvidenceBefore(actionId: string): Promise<EvidenceRecord[]> {
+    return this.#run(`list the evidence stored before action ${actionId}`, (db) =>
+      listEvidenceBefore(db, actionId),
+    );
   }
 
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
@@ -213,7 +219,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     return this.#run(`read hold ${id}`, (db) => getHold(db, id));
   }
 
-  listHolds(filter: { status?: HoldStatus; sessionId?: string } = {}): Promise<HoldRecord[]> {
+  listHolds(filter: HoldFilter = {}): Promise<HoldRecord[]> {
     return this.#run('list holds', (db) => listHolds(db, filter));
   }
 

@@ -10,6 +10,9 @@ import type { StoreTables } from './store-tables.js';
  * Novarch (a version this code does not know) is refused rather than used.
  */
 export async function migrateStore(db: Kysely<StoreTables>, dialect: StoreDialect): Promise<void> {
+  // A store already at this version is not locked at all: a read never waits for writers, so many
+  // processes opening one busy store do not queue for its write lock (they failed to open before).
+  if (await isCurrent(db)) return;
   await dialect.withWriteLock(db, async (locked) => {
     await locked.schema
       .createTable('schema_migrations')
@@ -37,4 +40,21 @@ export async function migrateStore(db: Kysely<StoreTables>, dialect: StoreDialec
         .execute();
     }
   });
+}
+
+/**
+ * Whether every migration this code knows is applied and none newer (read without any lock).
+ * False when `schema_migrations` does not exist yet, or on any error: the locked path decides then.
+ */
+async function isCurrent(db: Kysely<StoreTables>): Promise<boolean> {
+  let versions: Set<number>;
+  try {
+    const rows = await db.selectFrom('schema_migrations').select(['version']).execute();
+    versions = new Set(rows.map((row) => Number(row.version)));
+  } catch {
+    return false;
+  }
+  const latest = STORE_MIGRATIONS.at(-1)?.version ?? 0;
+  if (Math.max(0, ...versions) > latest) return false;
+  return STORE_MIGRATIONS.every((migration) => versions.has(migration.version));
 }

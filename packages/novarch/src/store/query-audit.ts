@@ -5,6 +5,7 @@ import { NovarchStoreError } from './novarch-store-error.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import { parseActionRow, parseSessionRow, parseVerdictRow } from './parse-record-rows.js';
 import type { StoreTables } from './store-tables.js';
+import { sessionIdsWithin } from './within-scope.js';
 
 /** What `since` and `until` must look like: compared as text with the stored `toISOString()` times. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -48,6 +49,9 @@ async function readAudit(
     .select('actions.id')
     .$if(filter.tenantId !== undefined, (query) =>
       query.where('sessions.tenant_id', '=', filter.tenantId ?? ''),
+    )
+    .$if(filter.within !== undefined, (query) =>
+      query.where('sessions.id', 'in', sessionIdsWithin(db, filter.within ?? [])),
     )
     .$if(filter.teamId !== undefined, (query) => query.where('sessions.team_id', '=', filter.teamId ?? ''))
     .$if(filter.agentId !== undefined, (query) => query.where('sessions.agent_id', '=', filter.agentId ?? ''))

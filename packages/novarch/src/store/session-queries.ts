@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SessionBinding } from '../model/novarch-store.js';
+import type { SessionBinding, SessionFilter } from '../model/novarch-store.js';
 import type { KillDetails, SessionRecord, SessionScope } from '../model/records.js';
 import { requireOwnAction } from './action-queries.js';
 import { requireOwnEvidence } from './evidence-queries.js';
@@ -9,6 +9,7 @@ import { osUser } from './os-user.js';
 import { parseSessionRow } from './parse-record-rows.js';
 import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
+import { sessionIdsWithin } from './within-scope.js';
 
 /** A new session, with the binding of the agent key that opened it in the same transaction. */
 export async function createSession(
@@ -68,10 +69,7 @@ export async function getSession(db: Kysely<StoreTables>, id: string): Promise<S
   return row === undefined ? undefined : parseSessionRow(row);
 }
 
-export async function listSessions(
-  db: Kysely<StoreTables>,
-  filter: { tenantId?: string; agentId?: string; killed?: boolean },
-): Promise<SessionRecord[]> {
+export async function listSessions(db: Kysely<StoreTables>, filter: SessionFilter): Promise<SessionRecord[]> {
   const rows = await db
     .selectFrom('sessions')
     .selectAll()
@@ -79,6 +77,9 @@ export async function listSessions(
     .$if(filter.agentId !== undefined, (query) => query.where('agent_id', '=', filter.agentId ?? ''))
     .$if(filter.killed === true, (query) => query.where('killed_at', 'is not', null))
     .$if(filter.killed === false, (query) => query.where('killed_at', 'is', null))
+    .$if(filter.within !== undefined, (query) =>
+      query.where('id', 'in', sessionIdsWithin(db, filter.within ?? [])),
+    )
     .orderBy('seq', 'asc')
     .execute();
   return rows.map((row) => parseSessionRow(row));

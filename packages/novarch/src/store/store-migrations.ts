@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { StoreDialect } from './store-dialect.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
@@ -181,6 +181,22 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .addColumn('agent_key_id', 'text', (column) => column.notNull())
         .addColumn('secret_hash', 'text', (column) => column.notNull())
         .execute();
+    },
+  },
+  {
+    version: 7,
+    name: 'evidence: the store sequence of the actions recorded before it',
+    async up(db) {
+      // `action_seq`: the highest `actions.seq` of the session when the evidence was stored (0 when
+      // none). Evidence is older than action A, in the store's own order, when `action_seq < A.seq`:
+      // no agent's clock decides what a replay counts as seen. Rows stored before this migration
+      // are filled in from the timestamps they were ordered by until now (the only order known).
+      await db.schema.alterTable('evidence').addColumn('action_seq', 'bigint').execute();
+      await sql`
+        update evidence set action_seq = (
+          select coalesce(max(actions.seq), 0) from actions
+          where actions.session_id = evidence.session_id and actions.created_at < evidence.finished_at
+        )`.execute(db);
     },
   },
 ];

@@ -41,6 +41,11 @@ export interface EvidenceTable {
   is_error: number;
   started_at: string;
   finished_at: string;
+  /**
+   * Migration 7: the highest `actions.seq` of the session when this row was stored (0: none), so
+   * "stored before action A" is `action_seq < A.seq`, the store's order rather than a clock.
+   */
+  action_seq: number | null;
 }
 
 /** `actions`: a write the agent asked for. */

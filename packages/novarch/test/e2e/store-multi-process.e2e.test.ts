@@ -68,6 +68,7 @@ describe('the SQLite store shared by several processes', () => {
         { version: 4 },
         { version: 5 },
         { version: 6 },
+        { version: 7 },
       ]);
       expect(database.prepare('select count(*) as sessions from sessions').get()).toEqual({ sessions: 3 });
     } finally {

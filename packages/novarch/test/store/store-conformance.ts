@@ -5,11 +5,13 @@ import {
   type OpenStore,
   type StoreConformanceOptions,
 } from './conformance-context.js';
+import { describeEvidenceOrderCases } from './evidence-order-cases.js';
 import { describeHoldCases } from './hold-cases.js';
 import { describeRecordCases } from './record-cases.js';
 import { describeRuleSetCases } from './rule-set-cases.js';
 import { describeSessionCases } from './session-cases.js';
 import { describeWebhookDeliveryCases } from './webhook-delivery-cases.js';
+import { describeWithinScopeCases } from './within-scope-cases.js';
 
 export type { OpenStore, StoreConformanceOptions } from './conformance-context.js';
 
@@ -27,8 +29,10 @@ export function describeStoreConformance(
     const context = createConformanceContext(openStore, options);
     describeSessionCases(context);
     describeRecordCases(context);
+    describeEvidenceOrderCases(context);
     describeHoldCases(context);
     describeAuditCases(context);
+    describeWithinScopeCases(context);
     describeRuleSetCases(context);
     describeWebhookDeliveryCases(context);
   });

@@ -4,12 +4,23 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NovarchStoreError, openSqliteStore } from '../../src/index.js';
+import type { StoreDialect } from '../../src/store/store-dialect.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import type { StoreTables } from '../../src/store/store-tables.js';
 import { createPendingHold } from '../store/conformance-context.js';
 import { describeStoreConformance } from '../store/store-conformance.js';
 import { createTempStoreFiles } from '../store/temp-store-file.js';
 
+/** What a migration sees of the SQLite dialect (migrations only create and alter tables). */
+const sqliteDialectForMigrations: StoreDialect = {
+  sequenceType: 'integer',
+  autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
+  rowLocks: false,
+  transaction: () => Promise.reject(new Error('not used by migrations')),
+  withWriteLock: () => Promise.reject(new Error('not used by migrations')),
+  durably: () => Promise.reject(new Error('not used by migrations')),
+  isLockBusy: () => false,
+};
 const files = createTempStoreFiles();
 afterAll(() => files.cleanup());
 
@@ -67,6 +78,7 @@ describe('openSqliteStore', () => {
         { version: 4, name: 'rule sets pushed per team, versioned' },
         { version: 5, name: 'webhook deliveries and their attempts' },
         { version: 6, name: 'sessions bound to the agent key that opened them, with their secret' },
+        { version: 7, name: 'evidence: the store sequence of the actions recorded before it' },
       ]);
       const tables = database
         .prepare(
@@ -114,7 +126,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 6). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 7). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -125,15 +137,7 @@ describe('openSqliteStore', () => {
     const v1 = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: new Database(file) }) });
     const [first] = STORE_MIGRATIONS;
     if (first === undefined) throw new Error('no migrations');
-    await first.up(v1, {
-      sequenceType: 'integer',
-      autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
-      rowLocks: false,
-      transaction: () => Promise.reject(new Error('not used by migration 1')),
-      withWriteLock: () => Promise.reject(new Error('not used by migration 1')),
-      durably: () => Promise.reject(new Error('not used by migration 1')),
-      isLockBusy: () => false,
-    });
+    await first.up(v1, sqliteDialectForMigrations);
     await sql`create table schema_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(
       v1,
     );
@@ -174,8 +178,74 @@ describe('openSqliteStore', () => {
         { version: 4 },
         { version: 5 },
         { version: 6 },
+        { version: 7 },
       ]);
     });
+  });
+
+  it('migration 7 orders evidence stored before it by its timestamps; a row without action_seq too', async () => {
+    const file = files.next();
+    const store = await openSqliteStore(file);
+    const session = await store.createSession({ tenantId: 't', teamId: 'x', agentId: 'a' }, 60);
+    const read = (finishedAt: string) =>
+      store.recordEvidence({
+        sessionId: session.id,
+        toolName: 'lookup',
+        input: { finishedAt },
+        output: null,
+        isError: false,
+        startedAt: finishedAt,
+        finishedAt,
+      });
+    const before = await read('2020-01-01T00:00:00.000Z');
+    const action = await store.recordAction({
+      sessionId: session.id,
+      actionType: 'refund',
+      toolName: 'refund',
+      input: {},
+      context: { recordId: 'r', summary: 's' },
+    });
+    await read('2099-01-01T00:00:00.000Z');
+    await store.close();
+    // As a store written before migration 7 holds them: no action_seq, only the agent's times.
+    withRawDatabase(file, (database) => {
+      database.prepare('update evidence set action_seq = null').run();
+    });
+    const unmigrated = await openSqliteStore(file);
+    expect(await unmigrated.listEvidenceBefore(action.id)).toEqual([before]);
+    await unmigrated.close();
+    // A store at schema version 6: the column and its migration's row gone; opening migrates it.
+    withRawDatabase(file, (database) => {
+      database.prepare('alter table evidence drop column action_seq').run();
+      database.prepare('delete from schema_migrations where version = 7').run();
+    });
+    await (await openSqliteStore(file)).close();
+    withRawDatabase(file, (database) => {
+      expect(database.prepare('select action_seq from evidence order by seq').all()).toEqual([
+        { action_seq: 0 },
+        { action_seq: 1 },
+      ]);
+    });
+    const migrated = await openSqliteStore(file);
+    expect(await migrated.listEvidenceBefore(action.id)).toEqual([before]);
+    await migrated.close();
+  });
+
+  it('opens a store at this schema version while another process holds the write lock', async () => {
+    const file = files.next();
+    await (await openSqliteStore(file)).close();
+    // Another process in the middle of a write: before, every open took the write lock to check
+    // the migrations, so under many writers opens failed with "database is locked".
+    const writer = new Database(file);
+    writer.exec('begin immediate');
+    try {
+      const store = await openSqliteStore(file);
+      expect(await store.listSessions()).toEqual([]);
+      await store.close();
+    } finally {
+      writer.exec('rollback');
+      writer.close();
+    }
   });
 
   it('refuses a hold row with half a check-in as damaged', async () => {

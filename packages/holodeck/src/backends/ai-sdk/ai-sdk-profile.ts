@@ -1,5 +1,6 @@
 import type { AgentConfig, LoadedAgent } from '../../config/index.js';
 import type { AgentToolNames, BackendProfile, BackendWarning } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import { missingApiKeyVariable } from './api-key-source.js';
 import { checkAiSdkConfig } from './check-ai-sdk-config.js';
 
@@ -37,6 +38,11 @@ export const aiSdkProfile: BackendProfile = {
   // A session reset drops the history and takes a new id; a fresh session per case costs nothing more.
   isolationLevels: ['process', 'session'],
   checkConfig: checkAiSdkConfig,
+  // Chat Completions reports tokens, not prices: the cost is theirs at the model's prices.
+  unknownCostReason: (config) => {
+    const pricing = modelPricing(config);
+    return pricing.kind === 'unknown' ? pricing.reason : undefined;
+  },
   credentialWarnings: aiSdkCredentialWarnings,
   toolNames: aiSdkToolNames,
   // No built-in tools: function tools and MCP servers are the user's own code, and the backend

@@ -1,5 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { ExecutionResult } from '../contract/index.js';
+import type { ModelPricing } from '../pricing/model-pricing.js';
+import { costOfUsage } from '../pricing/token-prices.js';
 import { describeRunError, type ErrorContext } from './describe-run-error.js';
 import { readStructuredOutput } from './read-structured-output.js';
 import type { TurnState } from './turn-state.js';
@@ -15,12 +17,28 @@ export interface ResultContext extends ErrorContext {
   /** Compiled `response_format`, when one is configured. */
   validateStructuredOutput?: ValidateFunction;
   sessionId?: string;
+  /** How this model's runs are priced (`pricing:`, the price table, or unknown with a reason). */
+  pricing: ModelPricing;
+}
+
+/** The run's cost at the model's prices (Chat Completions counts cached tokens inside prompt_tokens). */
+function costOf(
+  state: TurnState,
+  pricing: ModelPricing,
+): Pick<ExecutionResult, 'cost_usd' | 'cost_unknown_reason'> {
+  if (pricing.kind === 'prices')
+    return { cost_usd: costOfUsage(state.usage, pricing.prices, 'cache-included') };
+  return {
+    cost_usd: null,
+    cost_unknown_reason: pricing.kind === 'unknown' ? pricing.reason : 'the provider reported no cost',
+  };
 }
 
 /**
  * Turns the state of an ended run into an ExecutionResult. Failed runs (`is_error`): an API error
  * after retries, an abort, max turns reached while the model still wanted tools, or an answer
- * that is not valid against response_format. Chat Completions reports no cost: `cost_usd` is null.
+ * that is not valid against response_format. Chat Completions reports no cost: it is the tokens at
+ * the model's prices, or null with the reason when they are unknown.
  */
 export function buildExecutionResult(state: TurnState, context: ResultContext): ExecutionResult {
   const base: ExecutionResult = {
@@ -30,7 +48,7 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
     token_usage: state.usage,
     num_turns: state.steps,
     is_error: false,
-    cost_usd: null,
+    ...costOf(state, context.pricing),
     duration_ms: Date.now() - context.startedAt,
     ...(context.sessionId ? { session_id: context.sessionId } : {}),
   };

@@ -9,6 +9,7 @@ import {
 } from 'ai';
 import type { ValidateFunction } from 'ajv';
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
+import type { ModelPricing } from '../pricing/model-pricing.js';
 import type { TurnInput, TurnOutcome } from './ai-sdk-runtime.js';
 import { approveToolCalls } from './approve-tool-calls.js';
 import type { CallSettings } from './build-call-settings.js';
@@ -35,6 +36,8 @@ export interface TurnPlan {
   output?: Output.Output;
   validateStructuredOutput?: ValidateFunction;
   errorContext: ErrorContext;
+  /** How the model's runs are priced. */
+  pricing: ModelPricing;
   /** Receives what the provider warned about a call (each run's warnings, in order). */
   onCallWarning: (warning: CallWarning) => void;
 }
@@ -99,6 +102,7 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
     ...plan.errorContext,
     startedAt,
     maxTurns: call.maxTurns,
+    pricing: plan.pricing,
     ...(plan.validateStructuredOutput ? { validateStructuredOutput: plan.validateStructuredOutput } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
   });

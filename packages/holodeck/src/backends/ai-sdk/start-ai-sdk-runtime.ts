@@ -3,6 +3,7 @@ import type { LoadedAgent } from '../../config/index.js';
 import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
 import type { LoadedTools } from '../../tools/index.js';
 import type { BackendWarning, ModelTraffic } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import type { AiSdkRuntime } from './ai-sdk-runtime.js';
 import { buildCallSettings } from './build-call-settings.js';
 import { createLanguageModel } from './create-language-model.js';
@@ -115,6 +116,7 @@ export async function startAiSdkRuntime(
     approvalOf: (name) => toolApproval(agent.config, name),
     ...structuredOutput,
     errorContext: { credentialHint: settings.credentialHint, secrets: settings.secrets },
+    pricing: modelPricing(agent.config),
     onCallWarning: (warning) => addOnce(warnings, describeCallWarning(warning, agent.config.model.name)),
   };
   let closing: Promise<void> | undefined;

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { type ExecutionResult, emptyTokenUsage, type TokenUsage } from '../contract/index.js';
+import { costOfUsage, type TokenPrices } from '../pricing/token-prices.js';
 import { describeMcpFailures, type McpServerPlace } from './describe-mcp-failure.js';
 import { mapResultSubtype } from './map-result-subtype.js';
 import type { TurnState } from './run-accumulator.js';
@@ -12,6 +13,8 @@ export interface ResultContext {
   credentialHint: string;
   /** agent.yaml's MCP servers by name, so a failure names its entry and cause. */
   mcpServers?: ReadonlyMap<string, McpServerPlace>;
+  /** `pricing:` in agent.yaml: the cost is the turn's tokens at these prices, not the CLI's figure. */
+  prices?: TokenPrices;
 }
 
 function mapUsage(usage: Record<string, unknown> | undefined): TokenUsage {
@@ -95,17 +98,25 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
       ...base,
       token_usage: spent,
       num_turns: state.streamedResponses,
-      ...(spent.total_tokens > 0 ? { cost_usd: null } : {}),
+      ...(spent.total_tokens > 0
+        ? context.prices
+          ? { cost_usd: costOfUsage(spent, context.prices, 'cache-apart') }
+          : { cost_usd: null, cost_unknown_reason: 'the run stopped before the Claude CLI reported its cost' }
+        : {}),
       error_reason: 'the agent process ended without a result',
     };
   }
 
+  const usage = mapUsage(result.usage as unknown as Record<string, unknown>);
   const outcome: ExecutionResult = {
     ...base,
     response: result.subtype === 'success' && result.result ? result.result : state.lastAssistantText,
-    token_usage: mapUsage(result.usage as unknown as Record<string, unknown>),
+    token_usage: usage,
     num_turns: result.num_turns,
-    cost_usd: result.total_cost_usd ?? 0,
+    // The result's usage is the turn's own (its total_cost_usd is the session's running total).
+    cost_usd: context.prices
+      ? costOfUsage(usage, context.prices, 'cache-apart')
+      : (result.total_cost_usd ?? 0),
     is_error: false,
   };
   const failure = mapResultSubtype(result);

@@ -14,6 +14,7 @@ import type {
   ModelTraffic,
   OfferedTool,
 } from '../contract/index.js';
+import { modelPricing } from '../pricing/model-pricing.js';
 import { buildSdkOptions } from './build-sdk-options.js';
 import { buildSubprocessEnv, credentialHint } from './build-subprocess-env.js';
 import { checkResumable } from './check-resumable.js';
@@ -161,10 +162,12 @@ export class ClaudeBackend implements AgentBackend {
         : undefined;
     this.functionTools = functionTools?.loaded;
     const traffic = this.backendOptions.modelTraffic;
+    const pricing = modelPricing(this.agent.config);
     this.prepared = {
       plan,
       credentialHint: credentialHint(authProvider),
       mcpServers: mcpServerPlaces(this.agent, this.agent.env ?? process.env),
+      ...(pricing.kind === 'prices' ? { prices: pricing.prices } : {}),
       ...(governance ? { governance } : {}),
       ...(this.backendOptions.modelTraffic
         ? { baseUrlFor: this.backendOptions.modelTraffic.baseUrlFor }

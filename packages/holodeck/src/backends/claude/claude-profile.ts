@@ -30,8 +30,8 @@ export const claudeProfile: BackendProfile = {
   name: 'claude',
   // Every run is a Claude Code CLI process.
   agentProcesses: true,
-  // The CLI reports each run's cost (its own price table).
-  knowsCost: true,
+  // The CLI reports each run's cost (its own price table), unless pricing: replaces it.
+  unknownCostReason: () => undefined,
   // A session reset is a `/clear` in the same CLI process; a fresh session per case is a new process.
   isolationLevels: ['process', 'session'],
   checkConfig: checkClaudeStartupRules,

@@ -300,14 +300,24 @@ export class ClaudeSession implements AgentSession {
         startedAt: turn.startedAt,
         credentialHint: this.prepared.credentialHint,
         mcpServers: this.prepared.mcpServers,
+        ...(this.prepared.prices ? { prices: this.prepared.prices } : {}),
         ...(this.prepared.validateStructuredOutput
           ? { validateStructuredOutput: this.prepared.validateStructuredOutput }
           : {}),
       });
       const total = message.total_cost_usd;
+      // The meter follows the CLI's running total even when pricing: sets the cost (a later turn
+      // may need it); the cost from pricing: is the turn's own already.
+      const metered = typeof total === 'number' ? this.costs.turnCost(message.session_id, total) : undefined;
       const result =
-        typeof total === 'number'
-          ? { ...built, cost_usd: this.costs.turnCost(message.session_id, total) }
+        metered !== undefined && !this.prepared.prices
+          ? {
+              ...built,
+              cost_usd: metered,
+              ...(metered === null
+                ? { cost_unknown_reason: "the CLI could not say the resumed session's cost before this turn" }
+                : {}),
+            }
           : built;
       // A session Novarch killed is a failed turn, whatever the model said afterwards.
       const killed = this.governed?.killReason();
@@ -325,6 +335,7 @@ export class ClaudeSession implements AgentSession {
       startedAt: turn.startedAt,
       credentialHint: this.prepared.credentialHint,
       mcpServers: this.prepared.mcpServers,
+      ...(this.prepared.prices ? { prices: this.prepared.prices } : {}),
     });
   }
 

@@ -6,6 +6,7 @@ import type {
   Options,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
+import type { TokenPrices } from '../pricing/token-prices.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
 import type { McpServerPlace } from './describe-mcp-failure.js';
@@ -22,6 +23,8 @@ export interface PreparedAgent {
   credentialHint: string;
   /** agent.yaml's MCP servers by name, so a server that did not start is named with its entry and cause. */
   mcpServers: ReadonlyMap<string, McpServerPlace>;
+  /** `pricing:` in agent.yaml, which replaces the CLI's own cost figure. */
+  prices?: TokenPrices;
   /** Novarch governance of tool calls, when agent.yaml has a `governance:` block. */
   governance?: GovernanceRuntime;
   /** The base URL for a CLI process started now, when model traffic is recorded (BackendOptions.modelTraffic). */

@@ -108,6 +108,7 @@ export async function runOnce(
       startedAt,
       credentialHint: prepared.credentialHint,
       mcpServers: prepared.mcpServers,
+      ...(prepared.prices ? { prices: prepared.prices } : {}),
       ...(prepared.validateStructuredOutput
         ? { validateStructuredOutput: prepared.validateStructuredOutput }
         : {}),

@@ -48,8 +48,12 @@ export interface BackendProfile {
    * and `prewarm` starts ahead; unset: they run in-process.
    */
   readonly agentProcesses?: boolean;
-  /** Whether runs report their cost (`ExecutionResult.cost_usd`); `--max-cost` needs it. */
-  readonly knowsCost?: boolean;
+  /**
+   * Why the runs of this agent have no known cost (`ExecutionResult.cost_usd` null: a local model,
+   * a model without a price), or undefined when they have one. `--max-cost` and the cost metric
+   * need a known cost.
+   */
+  unknownCostReason(config: AgentConfig): string | undefined;
   /** The isolation levels `holodeck test --isolation` may choose on this backend. */
   readonly isolationLevels: readonly IsolationLevel[];
   /** This backend's startup rules over a schema-valid config (paths already absolute). */

@@ -80,6 +80,8 @@ export interface ExecutionResult {
    * `null` when the backend cannot know it.
    */
   cost_usd: number | null;
+  /** Why `cost_usd` is null (a local model, a model without a known price), when it is. */
+  cost_unknown_reason?: string;
   /** Wall time of the invocation in milliseconds. */
   duration_ms: number;
   /** Id of the conversation, usable to resume it later. */

@@ -20,8 +20,11 @@ import { registerTestRegradeCommand } from './test-regrade-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
 import {
   checkGate,
+  continuationFlag,
+  continuedSelection,
   describeBudgetStop,
   loadBaseline,
+  loadContinuation,
   parseMaxCost,
   parseRepeat,
   registerVerdictOptions,
@@ -108,6 +111,7 @@ export async function testCommand(
   if (options.isolation !== 'process' && options.isolation !== 'session')
     throw new UsageError('--isolation', `unknown isolation "${options.isolation}"`, 'use process or session');
   const outputs = resolveReportOutputs(options.output, options.format, report);
+  const continuing = continuationFlag(options);
   const selection = {
     concurrency: positiveInteger('--concurrency', options.concurrency),
     ...(options.repeat ? { repeat: parseRepeat(options.repeat) } : {}),
@@ -131,6 +135,7 @@ export async function testCommand(
   if (options.forceIngest)
     await (await import('./ingest-command.js')).forceIngestBeforeRun(file, style, signal);
   const runsDir = report.runsDirectory(agent.directory);
+  const continuation = continuing ? await loadContinuation(continuing, runsDir) : undefined;
   const baseline = options.baseline
     ? await loadBaseline(options.baseline, agent.directory, runsDir)
     : undefined;
@@ -149,6 +154,7 @@ export async function testCommand(
     : undefined;
   const result = await runTestSuite(agent, {
     ...selection,
+    ...(continuation ? { ...continuedSelection(continuation.run), continueFrom: continuation } : {}),
     isolation: options.isolation,
     allowSideEffects: options.allowSideEffects,
     keepWorkdirs: options.keepWorkdirs,

@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { GateConfig } from '../../config/schema/evaluation-config-schema.js';
 import { UsageError } from '../../errors.js';
+import type { Continuation, ContinueMode } from '../../runner/continue-run.js';
 import type { GateResult } from '../../runner/gate/evaluate-gate.js';
 import type { RepeatOption } from '../../runner/repeat-plan.js';
 import type { RunComparison } from '../../runner/report/compare-runs.js';
@@ -12,6 +13,89 @@ export interface VerdictCommandOptions {
   maxCost?: string;
   gate?: boolean;
   ciSummary?: string;
+  retryErrored?: string;
+  resume?: string;
+}
+
+/** The selection flags a continuation takes from the saved run instead. */
+interface SelectionFlags {
+  repeat?: string;
+  filter?: string;
+  tag: string[];
+  shard?: string;
+}
+
+/** `--retry-errored <run>` or `--resume <run>`, checked: which, and the run reference given. */
+export interface ContinuationFlag {
+  mode: ContinueMode;
+  reference: string;
+}
+
+/**
+ * Reads `--retry-errored` / `--resume` before anything loads. The saved run's selection (filter,
+ * tags, shard, repeat) is the one continued, so giving one of those flags as well is a usage
+ * error, as is giving both continuation flags.
+ */
+export function continuationFlag(
+  options: VerdictCommandOptions & SelectionFlags,
+): ContinuationFlag | undefined {
+  if (options.retryErrored !== undefined && options.resume !== undefined)
+    throw new UsageError('--resume', 'cannot be combined with --retry-errored', 'continue one run at a time');
+  const mode: ContinueMode | undefined =
+    options.retryErrored !== undefined
+      ? 'retry-errored'
+      : options.resume !== undefined
+        ? 'resume'
+        : undefined;
+  const reference = options.retryErrored ?? options.resume;
+  if (!mode || reference === undefined) return undefined;
+  const clashing = [
+    ...(options.repeat !== undefined ? ['--repeat'] : []),
+    ...(options.filter !== undefined ? ['--filter'] : []),
+    ...(options.tag.length ? ['--tag'] : []),
+    ...(options.shard !== undefined ? ['--shard'] : []),
+  ];
+  if (clashing.length)
+    throw new UsageError(
+      `--${mode}`,
+      `cannot be combined with ${clashing.join(', ')}: the continued run keeps the selection and repeats of the run it continues`,
+      `leave ${clashing.join(', ')} out`,
+    );
+  return { mode, reference };
+}
+
+/** The saved run a continuation continues (an id, a report file or `latest`, as `--baseline`). */
+export async function loadContinuation(flag: ContinuationFlag, runsDir: string): Promise<Continuation> {
+  const { listRuns, loadRun } = await import('../../runner/report/run-store.js');
+  // `latest` is the latest complete run for --baseline; an interrupted one is what --resume is for.
+  if (flag.mode === 'resume' && flag.reference === 'latest') {
+    const newest = (await listRuns(runsDir)).runs.find((run) => run.interrupted || run.inProgress);
+    if (!newest)
+      throw new UsageError(
+        '--resume',
+        `no interrupted run is saved in ${runsDir}`,
+        'pass the id of the run to resume',
+      );
+    return { mode: flag.mode, run: await loadRun(newest.path, runsDir) };
+  }
+  return { mode: flag.mode, run: await loadRun(flag.reference, runsDir) };
+}
+
+/** The selection of the saved run a continuation continues, as runTestSuite options. */
+export function continuedSelection(run: RunReport): {
+  repeat?: RepeatOption;
+  filter?: string;
+  tags?: string[];
+  shard?: { index: number; count: number };
+} {
+  const { options } = run;
+  const shard = options.shard ? /^(\d+)\/(\d+)$/.exec(options.shard) : null;
+  return {
+    ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+    ...(options.filter !== undefined ? { filter: options.filter } : {}),
+    ...(options.tags?.length ? { tags: options.tags } : {}),
+    ...(shard ? { shard: { index: Number(shard[1]), count: Number(shard[2]) } } : {}),
+  };
 }
 
 /** `--repeat <n|auto>`: a whole number ≥ 1, or `auto`. */
@@ -41,6 +125,14 @@ export function registerVerdictOptions(command: Command): Command {
     .option(
       '--ci-summary <file>',
       'append the CI summary (Markdown: figures, gate, failed and regressed cases) to a file',
+    )
+    .option(
+      '--retry-errored <run>',
+      'run again only the errored cases of a saved run (id, file or "latest"), with its selection; the new run holds them merged with its other cases',
+    )
+    .option(
+      '--resume <run>',
+      'finish an interrupted saved run: run the cases it did not finish, with its selection; the new run holds them merged with the ones it finished',
     )
     .option(
       '--gate',

@@ -5,6 +5,7 @@ import { EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-sche
 import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
+import { PricingSchema } from './pricing-schema.js';
 import { ServeConfigSchema } from './serve-config-schema.js';
 import { ToolConfigSchema } from './tool-config-schema.js';
 
@@ -57,6 +58,7 @@ export const AgentConfigSchema = z
     description: z.string().optional().describe('What the agent does, for people.'),
     author: z.string().optional().describe('Who maintains the agent.'),
     model: LLMProviderSchema.describe('The model the agent runs on.'),
+    pricing: PricingSchema.optional(),
     instructions: InstructionsSchema,
     response_format: ResponseFormatSchema.optional(),
     max_turns: z

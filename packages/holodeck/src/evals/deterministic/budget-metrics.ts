@@ -28,7 +28,7 @@ export function createBudgetMetric(config: BudgetConfig): Metric {
       if (value === null)
         return errorOutcome(
           config,
-          'the cost of this run is unknown: its backend cannot know it (the provider reports no price), so a cost budget cannot be checked; remove the cost metric for this provider',
+          `the cost of this run is unknown (${input.costUnknownReason ?? 'its backend could not know it'}), so a cost budget cannot be checked; set pricing: in agent.yaml, or remove the cost metric`,
         );
       const passed = value <= config.threshold;
       const comparison = passed ? '≤' : '>';

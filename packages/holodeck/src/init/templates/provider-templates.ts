@@ -6,7 +6,7 @@ const NOTES: Record<Exclude<Provider, 'anthropic'>, { summary: string; heading: 
   openai: {
     summary: 'the conversational agent on OpenAI (or any OpenAI-compatible server)',
     heading:
-      '# A HoloDeck agent on OpenAI, written by holodeck init. Set OPENAI_API_KEY in .env, then:\n#   holodeck validate agent.yaml\n#   holodeck chat agent.yaml\n#   holodeck test agent.yaml\n# No cost metric: the Chat Completions API reports no price, so cost_usd is unknown here.',
+      '# A HoloDeck agent on OpenAI, written by holodeck init. Set OPENAI_API_KEY in .env, then:\n#   holodeck validate agent.yaml\n#   holodeck chat agent.yaml\n#   holodeck test agent.yaml\n# Costs come from the HoloDeck price table of OpenAI models; set for a model it lacks.',
   },
   azure_openai: {
     summary: 'the conversational agent on an Azure OpenAI deployment',

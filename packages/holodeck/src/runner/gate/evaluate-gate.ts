@@ -86,14 +86,11 @@ export function evaluateGate(
       .map((entry) => entry.name),
   );
   const cost = report.summary.cost_usd;
+  const unknown = `the cost is unknown${report.summary.cost_unknown_reason ? ` (${report.summary.cost_unknown_reason})` : ''}`;
   if (gate.max_cost_usd !== undefined) {
     add(
       `the run costs at most ${formatCost(gate.max_cost_usd)}`,
-      cost === null
-        ? ['the cost is unknown']
-        : cost > gate.max_cost_usd
-          ? [`it cost ${formatCost(cost)}`]
-          : [],
+      cost === null ? [unknown] : cost > gate.max_cost_usd ? [`it cost ${formatCost(cost)}`] : [],
     );
   }
   if (gate.max_cost_per_passed_case_usd !== undefined) {
@@ -102,7 +99,7 @@ export function evaluateGate(
     add(
       `each passed case costs at most ${formatCost(gate.max_cost_per_passed_case_usd)}`,
       perCase === null
-        ? [cost === null ? 'the cost is unknown' : 'no case passed']
+        ? [cost === null ? unknown : 'no case passed']
         : perCase > gate.max_cost_per_passed_case_usd
           ? [`${formatCost(perCase)} per passed case`]
           : [],

@@ -27,7 +27,9 @@ export function writeCiSummary(report: RunReport, comparison?: RunComparison, ga
     summary.cost_usd !== null && summary.passed > 0 ? summary.cost_usd / summary.passed : null;
   lines.push(
     '',
-    `Cost ${formatCost(summary.cost_usd)}${perPassed !== null ? ` · ${formatCost(perPassed)} per passed case` : ''}`,
+    summary.cost_usd === null
+      ? markdownCell(`Cost unknown${summary.cost_unknown_reason ? ` (${summary.cost_unknown_reason})` : ''}`)
+      : `Cost ${formatCost(summary.cost_usd)}${perPassed !== null ? ` · ${formatCost(perPassed)} per passed case` : ''}`,
   );
   if (gate) {
     lines.push('', `### Gate: ${gate.held ? 'held' : 'broken'}`, '');

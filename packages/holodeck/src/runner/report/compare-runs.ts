@@ -42,6 +42,16 @@ export interface CaseComparison {
   statistics?: CaseStatistics;
   /** For `not-compared`: why (`errored in this run`, `stopped in the baseline`). */
   notComparedReason?: string;
+  /** For a case in both runs: the mean cost of an attempt in each, USD; null when unknown. */
+  cost?: { baseline: number | null; current: number | null };
+}
+
+/** The cost of the compared cases in each run: in all, and per passed case (null when unknown or none passed). */
+export interface CostComparison {
+  baseline: number | null;
+  current: number | null;
+  baselinePerPassed: number | null;
+  currentPerPassed: number | null;
 }
 
 /** The comparison of a run with a baseline run. */
@@ -58,6 +68,8 @@ export interface RunComparison {
   compared: number;
   /** The suite's change over the compared cases (paired bootstrap, McNemar, win/loss/tie). */
   suite: SuiteStatistics;
+  /** What the compared cases cost in each run (the same cases on both sides). */
+  cost: CostComparison;
   /** Cases of the current run in its order, then removed cases in the baseline's order. */
   cases: CaseComparison[];
   counts: Record<CaseChange, number>;
@@ -136,10 +148,44 @@ export function compareRuns(
     baselinePassRate: passedShare((pair) => pair.baseline),
     compared: comparable.length,
     suite: statistics.suite,
+    cost: compareCost(comparable.map((entry) => entry.pair).filter((pair) => pair !== undefined)),
     cases: cases.map(({ pair: _pair, ...entry }) => entry),
     counts,
     notSelected,
     differences: describeDifferences(current, baseline),
+  };
+}
+
+/** The cost of a case's attempts, USD; null when any attempt's cost is unknown. */
+function caseCost(caseReport: CaseReport): number | null {
+  return caseReport.attempts.reduce<number | null>(
+    (sum, attempt) => (sum === null || attempt.cost_usd === null ? null : sum + attempt.cost_usd),
+    0,
+  );
+}
+
+/** The mean cost of one attempt of a case; null when unknown or it has no attempt. */
+function attemptCost(caseReport: CaseReport): number | null {
+  const total = caseCost(caseReport);
+  return total === null || caseReport.attempts.length === 0 ? null : total / caseReport.attempts.length;
+}
+
+function compareCost(pairs: readonly { current: CaseReport; baseline: CaseReport }[]): CostComparison {
+  const side = (pick: (pair: { current: CaseReport; baseline: CaseReport }) => CaseReport) => {
+    const total = pairs.reduce<number | null>((sum, pair) => {
+      const cost = caseCost(pick(pair));
+      return sum === null || cost === null ? null : sum + cost;
+    }, 0);
+    const passed = pairs.filter((pair) => pick(pair).passed).length;
+    return { total, perPassed: total !== null && passed > 0 ? total / passed : null };
+  };
+  const baseline = side((pair) => pair.baseline);
+  const current = side((pair) => pair.current);
+  return {
+    baseline: baseline.total,
+    current: current.total,
+    baselinePerPassed: baseline.perPassed,
+    currentPerPassed: current.perPassed,
   };
 }
 
@@ -194,7 +240,15 @@ function compareCase(
   for (const [metricName, before] of baselineMetrics) {
     if (!currentMetrics.has(metricName)) metrics.push(compareMetric(metricName, undefined, before));
   }
-  const entry = { name, baselineStatus, currentStatus, metrics };
+  const entry = {
+    name,
+    baselineStatus,
+    currentStatus,
+    metrics,
+    ...(current && baseline
+      ? { cost: { baseline: attemptCost(baseline), current: attemptCost(current) } }
+      : {}),
+  };
   if (!current) return { ...entry, change: 'removed' };
   if (!baseline) return { ...entry, change: 'new' };
   const reason = notComparedReason(current, baseline);

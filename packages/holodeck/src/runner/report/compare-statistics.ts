@@ -131,18 +131,37 @@ export function compareStatistics(
   confidence: number,
 ): { cases: CaseStatistics[]; suite: SuiteStatistics } {
   const tallies = pairs.map((pair) => ({ current: tally(pair.current), baseline: tally(pair.baseline) }));
-  const pValues = tallies.map((entry) =>
-    fisherExact(entry.current.passed, entry.current.finished, entry.baseline.passed, entry.baseline.finished),
-  );
+  // Cases with the same tallies have the same p-value and interval: a suite of 1,000 cases with a
+  // few attempts each has a few dozen distinct ones, each computed once (bench/verdicts.mjs).
+  const known = new Map<string, { pValue: number; interval: ChangeInterval }>();
+  const figures = tallies.map(({ current, baseline }) => {
+    const key = `${current.passed}/${current.finished}/${baseline.passed}/${baseline.finished}`;
+    let found = known.get(key);
+    if (!found) {
+      found = {
+        pValue: fisherExact(current.passed, current.finished, baseline.passed, baseline.finished),
+        interval: differenceInterval(
+          current.passed,
+          current.finished,
+          baseline.passed,
+          baseline.finished,
+          confidence,
+        ),
+      };
+      known.set(key, found);
+    }
+    return found;
+  });
+  const pValues = figures.map((figure) => figure.pValue);
   const holm = holmAdjust(pValues);
   const cases = tallies.map((entry, index): CaseStatistics => {
-    const interval = differenceInterval(
-      entry.current.passed,
-      entry.current.finished,
-      entry.baseline.passed,
-      entry.baseline.finished,
+    const interval = figures[index]?.interval ?? {
+      estimate: 0,
+      lower: -1,
+      upper: 1,
       confidence,
-    );
+      method: 'none',
+    };
     const delta = { ...interval };
     const currentRate = entry.current.passed / entry.current.finished;
     const baselineRate = entry.baseline.passed / entry.baseline.finished;

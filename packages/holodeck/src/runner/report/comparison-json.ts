@@ -16,6 +16,10 @@ const interval = (range: {
   method: range.method,
 });
 
+const roundCost = (value: number | null) => (value === null ? null : Math.round(value * 1e10) / 1e10);
+const difference = (current: number | null, baseline: number | null) =>
+  current === null || baseline === null ? null : roundCost(current - baseline);
+
 /** The comparison as the JSON report keeps it (`comparison`, see docs/report-format.md). */
 export function comparisonJson(comparison: RunComparison): ReportComparison {
   const { suite } = comparison;
@@ -26,6 +30,17 @@ export function comparisonJson(comparison: RunComparison): ReportComparison {
     not_selected: comparison.notSelected,
     differences: comparison.differences,
     counts: comparison.counts,
+    cost: {
+      baseline_usd: roundCost(comparison.cost.baseline),
+      current_usd: roundCost(comparison.cost.current),
+      delta_usd: difference(comparison.cost.current, comparison.cost.baseline),
+      baseline_per_passed_case_usd: roundCost(comparison.cost.baselinePerPassed),
+      current_per_passed_case_usd: roundCost(comparison.cost.currentPerPassed),
+      delta_per_passed_case_usd: difference(
+        comparison.cost.currentPerPassed,
+        comparison.cost.baselinePerPassed,
+      ),
+    },
     suite: {
       baseline_pass_rate: round(suite.baselinePassRate),
       current_pass_rate: round(suite.currentPassRate),
@@ -53,6 +68,7 @@ export function comparisonJson(comparison: RunComparison): ReportComparison {
       ...(entry.notComparedReason !== undefined ? { not_compared_reason: entry.notComparedReason } : {}),
       ...(entry.statistics
         ? {
+            cost_per_attempt_delta_usd: difference(entry.cost?.current ?? null, entry.cost?.baseline ?? null),
             baseline: entry.statistics.baseline,
             current: entry.statistics.current,
             delta: interval(entry.statistics.delta),

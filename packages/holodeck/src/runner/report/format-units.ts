@@ -29,6 +29,22 @@ export function formatCost(usd: number | null): string {
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }
 
+/**
+ * A run's cost for its summary line: `$0.0123 ($0.0041 per passed case)`, `$0.0123` when no case
+ * passed, `cost unknown (ollama runs … on your own machine …)` with the reason when it is unknown.
+ */
+export function describeRunCost(summary: {
+  cost_usd: number | null;
+  passed: number;
+  cost_unknown_reason?: string;
+}): string {
+  if (summary.cost_usd === null)
+    return `cost unknown${summary.cost_unknown_reason ? ` (${summary.cost_unknown_reason})` : ''}`;
+  const perPassed =
+    summary.passed > 0 ? ` (${formatCost(summary.cost_usd / summary.passed)} per passed case)` : '';
+  return `${formatCost(summary.cost_usd)}${perPassed}`;
+}
+
 /** A signed difference: `+0.12`, `-0.3`, `0`. */
 export function formatDelta(delta: number): string {
   const rounded = Math.round(delta * 1000) / 1000;

@@ -1,7 +1,7 @@
 import { STATUS_LABEL } from './case-status.js';
 import type { CaseChange, CaseComparison, MetricComparison, RunComparison } from './compare-runs.js';
 import type { ChangeInterval } from './compare-statistics.js';
-import { formatDelta, formatPercent, formatScore } from './format-units.js';
+import { formatCost, formatDelta, formatPercent, formatScore } from './format-units.js';
 import { createReportStyle } from './report-style.js';
 
 const CHANGE_LABEL: Record<CaseChange, string> = {
@@ -149,6 +149,27 @@ export function notableCases(comparison: RunComparison): CaseComparison[] {
   );
 }
 
+/** `$0.0100 → $0.0150` with its change, `+$0.0050 (+50.0%)`; `unknown` on a side without a cost. */
+function costMove(before: number | null, after: number | null): string {
+  const move = `${formatCost(before)} → ${formatCost(after)}`;
+  if (before === null || after === null) return move;
+  const delta = after - before;
+  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
+  const relative = before > 0 ? `, ${sign}${formatPercent(Math.abs(delta) / before)}` : '';
+  return `${move} (${sign}${formatCost(Math.abs(delta))}${relative})`;
+}
+
+/** `cost of the 12 compared cases $0.0120 → $0.0150 (+$0.0030, +25.0%); per passed case …` */
+export function describeCostChange(comparison: RunComparison): string {
+  const { cost } = comparison;
+  const cases = `${comparison.compared} compared case${comparison.compared === 1 ? '' : 's'}`;
+  const perPassed =
+    cost.baselinePerPassed !== null || cost.currentPerPassed !== null
+      ? `; per passed case ${costMove(cost.baselinePerPassed, cost.currentPerPassed)}`
+      : '';
+  return `cost of the ${cases} ${costMove(cost.baseline, cost.current)}${perPassed}`;
+}
+
 /** The comparison for the terminal: what was compared first, the suite's change, then the cases. */
 export function renderComparison(comparison: RunComparison, options: { color: boolean }): string {
   const style = createReportStyle(options.color);
@@ -165,6 +186,7 @@ export function renderComparison(comparison: RunComparison, options: { color: bo
     ...describeContext(comparison).map((line) => `  ${style.yellow('note')} ${line}`),
     `  ${describeChangeCounts(comparison)} · ${describePassRateMove(comparison)}`,
     `  ${describeSuiteChange(comparison)}`,
+    ...(comparison.compared > 0 ? [`  ${describeCostChange(comparison)}`] : []),
   ];
   const cases = notableCases(comparison);
   const nameWidth = Math.min(40, Math.max(0, ...cases.map((entry) => entry.name.length)));

@@ -8,7 +8,7 @@ import {
   STATUS_LABEL,
 } from './case-status.js';
 import { compactCasePassRate, describeSuiteAttempts } from './format-interval.js';
-import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
+import { describeRunCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { createReportStyle } from './report-style.js';
 import type { CaseReport, RunReport, RunSummary } from './run-report.js';
 
@@ -92,7 +92,7 @@ export function renderTotals(summary: RunSummary, options: { color: boolean }): 
     ...(attempts ? [attempts] : []),
     formatDuration(summary.duration_ms),
     `${formatTokens(summary.token_usage.total_tokens)} tokens`,
-    formatCost(summary.cost_usd),
+    describeRunCost(summary),
   ];
   return `${summary.total} ${noun}: ${counts} · ${totals.join(' · ')}`;
 }

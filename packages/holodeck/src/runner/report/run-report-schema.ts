@@ -76,6 +76,10 @@ const CaseAttemptSchema = z.looseObject({
   score: fraction.describe('Weighted mean of the metric scores; 0 when the run failed.'),
   token_usage: TokenUsageSchema,
   cost_usd: z.number().nonnegative().nullable(),
+  cost_unknown_reason: z
+    .string()
+    .optional()
+    .describe('Why cost_usd is null (a local model, a model without a known price).'),
   num_turns: count,
   duration_ms: milliseconds,
   turns: z.array(TurnRecordSchema).optional().describe('Per-turn details of a multi-turn case.'),
@@ -206,6 +210,16 @@ const RunSummarySchema = z.looseObject({
   duration_ms: milliseconds,
   token_usage: TokenUsageSchema,
   cost_usd: z.number().nonnegative().nullable(),
+  cost_unknown_reason: z
+    .string()
+    .optional()
+    .describe('Why cost_usd is null: the reason of the first attempt of unknown cost.'),
+  cost_per_passed_case_usd: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe('cost_usd / passed cases; null when the cost is unknown or no case passed.'),
 });
 
 const sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);
@@ -226,6 +240,17 @@ const ComparisonSchema = z.looseObject({
   not_selected: z.array(z.string()),
   differences: z.array(z.string()),
   counts: z.record(z.string(), count),
+  cost: z
+    .looseObject({
+      baseline_usd: z.number().nonnegative().nullable(),
+      current_usd: z.number().nonnegative().nullable(),
+      delta_usd: z.number().nullable(),
+      baseline_per_passed_case_usd: z.number().nonnegative().nullable(),
+      current_per_passed_case_usd: z.number().nonnegative().nullable(),
+      delta_per_passed_case_usd: z.number().nullable(),
+    })
+    .optional()
+    .describe('What the compared cases cost in each run, in all and per passed case; null when unknown.'),
   suite: z.looseObject({
     baseline_pass_rate: fraction,
     current_pass_rate: fraction,
@@ -251,6 +276,11 @@ const ComparisonSchema = z.looseObject({
       name: z.string(),
       change: z.string(),
       not_compared_reason: z.string().optional(),
+      cost_per_attempt_delta_usd: z
+        .number()
+        .nullable()
+        .optional()
+        .describe('Change in the mean cost of one attempt (current − baseline), USD; null when unknown.'),
       baseline: tally.optional(),
       current: tally.optional(),
       delta: ChangeIntervalSchema.optional().describe("Newcombe's interval of the change in pass rate."),
@@ -346,6 +376,16 @@ export const RunReportSchema = z
       .min(1)
       .optional()
       .describe('`holodeck test regrade`: the id of the run whose transcripts this run graded again.'),
+    continued_from: z
+      .looseObject({
+        run_id: z.string().min(1),
+        mode: z.enum(['retry-errored', 'resume']),
+        cases: z.array(z.string()),
+      })
+      .optional()
+      .describe(
+        '--retry-errored / --resume: the saved run this run continues; the cases named ran again, the others are copied from it.',
+      ),
     summary: RunSummarySchema,
     cases: z.array(CaseReportSchema),
     comparison: ComparisonSchema.optional().describe(

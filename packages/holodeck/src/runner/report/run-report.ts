@@ -78,6 +78,8 @@ export interface CaseAttempt {
   token_usage: TokenUsage;
   /** USD; null when the backend could not know it. */
   cost_usd: number | null;
+  /** Why cost_usd is null (a local model, a model without a known price), when the backend said. */
+  cost_unknown_reason?: string;
   num_turns: number;
   duration_ms: number;
   /** Per-turn details of a multi-turn case. */
@@ -201,6 +203,10 @@ export interface RunSummary {
   token_usage: TokenUsage;
   /** USD; null when the cost of some attempt is unknown. */
   cost_usd: number | null;
+  /** Why cost_usd is null: the reason of the first attempt of unknown cost. */
+  cost_unknown_reason?: string;
+  /** cost_usd / passed cases; null when the cost is unknown or no case passed. */
+  cost_per_passed_case_usd?: number | null;
 }
 
 /** An interval of a change in pass rate (current − baseline), as the JSON report keeps it. */
@@ -221,6 +227,15 @@ export interface ReportComparison {
   not_selected: string[];
   differences: string[];
   counts: Record<string, number>;
+  /** What the compared cases cost in each run, in all and per passed case (USD; null when unknown). */
+  cost?: {
+    baseline_usd: number | null;
+    current_usd: number | null;
+    delta_usd: number | null;
+    baseline_per_passed_case_usd: number | null;
+    current_per_passed_case_usd: number | null;
+    delta_per_passed_case_usd: number | null;
+  };
   suite: {
     baseline_pass_rate: number;
     current_pass_rate: number;
@@ -237,6 +252,8 @@ export interface ReportComparison {
     name: string;
     change: string;
     not_compared_reason?: string;
+    /** The change in the mean cost of one attempt (current − baseline), USD; null when unknown. */
+    cost_per_attempt_delta_usd?: number | null;
     baseline?: { passed: number; finished: number };
     current?: { passed: number; finished: number };
     delta?: ReportChangeInterval;
@@ -281,6 +298,11 @@ export interface RunReport {
   in_progress?: { planned_cases: number };
   /** `holodeck test regrade`: the id of the run whose transcripts this run graded again. */
   regraded_from?: string;
+  /**
+   * `--retry-errored` / `--resume`: the saved run this run continues. Its cases not named in
+   * `cases` are copied from that run as it saved them; the named ones ran again in this one.
+   */
+  continued_from?: { run_id: string; mode: 'retry-errored' | 'resume'; cases: string[] };
   summary: RunSummary;
   cases: CaseReport[];
   /** With `--baseline`: the comparison (JSON reports written by `-o`; saved runs do not keep it). */

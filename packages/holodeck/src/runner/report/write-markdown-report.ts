@@ -10,13 +10,14 @@ import {
 } from './case-status.js';
 import type { CaseComparison, RunComparison } from './compare-runs.js';
 import { describeSuiteAttempts } from './format-interval.js';
-import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
+import { describeRunCost, formatDuration, formatPercent, formatScore, formatTokens } from './format-units.js';
 import { markdownCell, markdownCode, markdownTable } from './markdown-text.js';
 import {
   CHANGE_WORDS,
   describeCaseChange,
   describeChangeCounts,
   describeContext,
+  describeCostChange,
   describeMetricFlips,
   describePassRateMove,
   describeSuiteChange,
@@ -61,7 +62,7 @@ function headline(report: RunReport): string {
     ...(attempts ? [markdownCell(attempts)] : []),
     formatDuration(summary.duration_ms),
     `${formatTokens(summary.token_usage.total_tokens)} tokens`,
-    formatCost(summary.cost_usd),
+    markdownCell(describeRunCost(summary)),
   ].join(' · ');
   const about = `<sub>run ${markdownCode(report.run_id)} · model ${markdownCode(agent.model)} (${markdownCell(agent.provider)}) · ${markdownCell(agent.file)}</sub>`;
   return [
@@ -102,7 +103,8 @@ function comparisonSection(comparison: RunComparison): string {
   const changeCounts = describeChangeCounts(comparison);
   const emphasised =
     comparison.counts.regressed > 0 ? changeCounts.replace(/^(\d+ regressed)/, '**$1**') : changeCounts;
-  const counts = `${emphasised} · ${describePassRateMove(comparison)}\n\n${markdownCell(describeSuiteChange(comparison), 600)}`;
+  const cost = comparison.compared > 0 ? `\n\n${markdownCell(describeCostChange(comparison), 600)}` : '';
+  const counts = `${emphasised} · ${describePassRateMove(comparison)}\n\n${markdownCell(describeSuiteChange(comparison), 600)}${cost}`;
   const context = describeContext(comparison).flatMap((line) => [`> ${markdownCell(line, 600)}`, '']);
   const notable = notableCases(comparison);
   if (notable.length === 0) return [title, '', ...context, counts, '', 'No case changed.'].join('\n');

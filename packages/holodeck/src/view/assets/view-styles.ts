@@ -54,11 +54,11 @@ pre.code{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);bor
 .cite{margin-right:4px}
 .chart{margin:8px 0 16px}.chart svg{width:100%;height:auto;display:block}.chart .hit{fill:transparent}.chart .point-link:focus-visible .pass-point{stroke:var(--link);stroke-width:3}
 .chart .grid{stroke:var(--line)}.chart .axis{fill:var(--muted);font-size:11px}
-.chart .pass-line{stroke:var(--ok);stroke-width:2}.chart .pass-point{fill:var(--ok)}
+.chart .pass-line{stroke:var(--ok);stroke-width:2}.chart .pass-point{fill:var(--ok)}.chart .stopped-point{fill:var(--bg);stroke:var(--muted);stroke-width:2}
 .chart .cost-line{stroke:var(--link);stroke-width:2;stroke-dasharray:5 4}
 .chart .change-mark line{stroke:var(--chg);stroke-dasharray:2 3}.chart .change-mark path{fill:var(--chg)}
 .key::before{content:"";display:inline-block;width:14px;height:3px;margin-right:4px;vertical-align:middle;background:var(--ok)}
-.key-cost::before{background:var(--link)}.key-change::before{background:var(--chg)}
+.key-cost::before{background:var(--link)}.key-change::before{background:var(--chg)}.key-stopped::before{background:var(--muted)}
 figcaption{font-size:12px;color:var(--muted)}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .filters label.check{flex-direction:row;gap:6px;align-items:center;font-size:13px;color:var(--fg)}

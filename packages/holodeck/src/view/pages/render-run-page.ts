@@ -68,7 +68,8 @@ function renderTotals(run: ViewRun): SafeHtml {
     <li><strong class="bad">${summary.failed}</strong> failed</li>
     <li><strong class="err">${summary.errored}</strong> errored</li>
     ${summary.interrupted ? html`<li><strong>${summary.interrupted}</strong> interrupted</li>` : ''}
-    <li><strong>${cost(summary.cost_usd)}</strong> cost</li>
+    <li><strong>${cost(summary.cost_usd)}</strong> cost${summary.cost_usd === null && summary.cost_unknown_reason ? html` <span class="muted small">(${summary.cost_unknown_reason})</span>` : ''}</li>
+    ${summary.cost_per_passed_case_usd != null ? html`<li><strong>${cost(summary.cost_per_passed_case_usd)}</strong> per passed case</li>` : ''}
     <li><strong>${count(summary.token_usage.total_tokens)}</strong> tokens</li>
   </ul>`;
 }

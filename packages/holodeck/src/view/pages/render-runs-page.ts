@@ -15,15 +15,32 @@ export function renderGit(git: ViewGit | null): SafeHtml {
   }`;
 }
 
-/** `running 3/5`, `interrupted`, or nothing for a finished run. */
+/** `running 3/5`, `interrupted`, `resumes <run>` / `retries <run>`, or nothing for a finished run. */
 export function renderRunState(run: {
   planned_cases: number | null;
   interrupted: boolean;
+  continued_from?: { run_id: string; mode: 'retry-errored' | 'resume' };
   summary: { total: number };
 }): SafeHtml {
   if (run.planned_cases !== null)
     return html`<span class="badge badge-live">running ${run.summary.total}/${run.planned_cases}</span>`;
-  return run.interrupted ? html`<span class="badge badge-interrupted">interrupted</span>` : html``;
+  const continued = run.continued_from
+    ? html` <span class="badge" title="${run.continued_from.mode === 'resume' ? 'finishes the cases' : 're-runs the errored cases'} of ${run.continued_from.run_id}">${run.continued_from.mode === 'resume' ? 'resumes' : 'retries errored of'} ${run.continued_from.run_id}</span>`
+    : '';
+  return run.interrupted
+    ? html`<span class="badge badge-interrupted">interrupted</span>${continued}`
+    : html`${continued}`;
+}
+
+const NAMES_SHOWN = 5;
+
+/** `added: a, b; removed: c` under a suite change, at most a few names each. */
+function renderSuiteMoves(run: ViewRunListEntry): SafeHtml {
+  const list = (label: string, names: readonly string[] | undefined) =>
+    names?.length
+      ? html`<div class="muted small">${label}: ${names.slice(0, NAMES_SHOWN).join(', ')}${names.length > NAMES_SHOWN ? ` and ${names.length - NAMES_SHOWN} more` : ''}</div>`
+      : '';
+  return html`${list('cases added', run.suite_added)}${list('cases removed', run.suite_removed)}`;
 }
 
 function row(run: ViewRunListEntry, previous: ViewRunListEntry | undefined, mode: PageMode): SafeHtml {
@@ -38,7 +55,7 @@ function row(run: ViewRunListEntry, previous: ViewRunListEntry | undefined, mode
     <td class="num">${cost(summary.cost_usd)}</td>
     <td class="num">${count(summary.token_usage.total_tokens)}</td>
     <td class="num">${duration(summary.duration_ms)}</td>
-    <td>${changes ? html`<span class="badge badge-change" title="${run.agent.config_hash ?? ''}">${changes}</span>` : html`<span class="muted">config ${shortHash(run.agent.config_hash)}</span>`}</td>
+    <td>${changes ? html`<span class="badge badge-change" title="${run.agent.config_hash ?? ''}">${changes}</span>${renderSuiteMoves(run)}` : html`<span class="muted">config ${shortHash(run.agent.config_hash)}</span>`}</td>
     <td>${previous ? html`<a href="${routeHref({ page: 'compare', currentId: run.run_id, baselineId: previous.run_id }, mode)}" aria-label="Compare ${run.run_id} with the run before">compare</a>` : ''}</td>
   </tr>`;
 }

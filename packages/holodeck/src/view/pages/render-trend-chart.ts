@@ -21,10 +21,14 @@ export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[], m
   const x = (index: number) =>
     PAD.left + (runs.length === 1 ? innerWidth / 2 : (index / (runs.length - 1)) * innerWidth);
   const y = (fraction: number) => PAD.top + (1 - fraction) * innerHeight;
-  const costs = runs.map((run) => run.summary.cost_usd);
+  // An interrupted (or unfinished) run is drawn as an open mark off the lines: its figures cover
+  // the cases it finished, and a line through them would read as a collapse.
+  const costs = runs.map((run) => (isCompleteRun(run) ? run.summary.cost_usd : null));
   const maxCost = Math.max(0, ...costs.map((value) => value ?? 0));
   const passLine = runs
-    .map((run, index) => `${x(index).toFixed(1)},${y(run.summary.pass_rate).toFixed(1)}`)
+    .flatMap((run, index) =>
+      isCompleteRun(run) ? [`${x(index).toFixed(1)},${y(run.summary.pass_rate).toFixed(1)}`] : [],
+    )
     .join(' ');
   const costLine =
     maxCost > 0
@@ -51,8 +55,12 @@ export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[], m
   );
   // Each point links to its run (an SVG link, reachable with Tab, named by its numbers).
   const points = runs.map((run, index) => {
-    const label = `${dateTime(run.started_at)} · ${run.run_id}: ${percent(run.summary.pass_rate)} passed, ${cost(run.summary.cost_usd)}`;
-    return html`<a class="point-link" href="${routeHref({ page: 'run', runId: run.run_id, query: DEFAULT_CASE_QUERY }, mode)}" aria-label="${label}"><circle class="pass-point" cx="${x(index)}" cy="${y(run.summary.pass_rate)}" r="5"><title>${label}</title></circle><circle class="hit" cx="${x(index)}" cy="${y(run.summary.pass_rate)}" r="12"></circle></a>`;
+    const complete = isCompleteRun(run);
+    const state = complete
+      ? ''
+      : ` (${run.interrupted ? 'interrupted' : 'unfinished'}: ${run.summary.total - (run.summary.interrupted ?? 0)} cases finished, not on the lines)`;
+    const label = `${dateTime(run.started_at)} · ${run.run_id}: ${percent(run.summary.pass_rate)} passed, ${cost(run.summary.cost_usd)}${state}`;
+    return html`<a class="point-link" href="${routeHref({ page: 'run', runId: run.run_id, query: DEFAULT_CASE_QUERY }, mode)}" aria-label="${label}"><circle class="${complete ? 'pass-point' : 'stopped-point'}" cx="${x(index)}" cy="${y(run.summary.pass_rate)}" r="5"><title>${label}</title></circle><circle class="hit" cx="${x(index)}" cy="${y(run.summary.pass_rate)}" r="12"></circle></a>`;
   });
   const first = runs[0];
   const last = runs[runs.length - 1];
@@ -67,15 +75,33 @@ export function renderTrendChart(runsNewestFirst: readonly ViewRunListEntry[], m
       <text class="axis" x="${PAD.left}" y="${HEIGHT - 8}">${first ? dateTime(first.started_at) : ''}</text>
       <text class="axis" x="${WIDTH - PAD.right}" y="${HEIGHT - 8}" text-anchor="end">${last ? dateTime(last.started_at) : ''}</text>
     </svg>
-    <figcaption><span class="key key-pass">pass rate</span> <span class="key key-cost">cost</span> <span class="key key-change">agent configuration, instructions or test suite changed</span></figcaption>
+    <figcaption><span class="key key-pass">pass rate</span> <span class="key key-cost">cost</span> <span class="key key-change">agent configuration, instructions or test suite changed</span>${runs.some((run) => !isCompleteRun(run)) ? html` <span class="key key-stopped">interrupted run (open mark, off the lines)</span>` : ''}</figcaption>
   </figure>`;
 }
 
-/** `configuration changed (a1b2c3d)`, `instructions changed`, or both. */
+/** `: 2 cases added, 1 removed`, or nothing when the suite kept its case names. */
+function casesMoved(run: ViewRunListEntry): string {
+  const added = run.suite_added?.length ?? 0;
+  const removed = run.suite_removed?.length ?? 0;
+  const parts = [
+    ...(added ? [`${added} case${added === 1 ? '' : 's'} added`] : []),
+    ...(removed ? [`${removed} ${added ? '' : `case${removed === 1 ? '' : 's'} `}removed`] : []),
+  ];
+  return parts.length ? `: ${parts.join(', ')}` : '';
+}
+
+/** True for a run that ran every case it selected: only those are points of the trend's lines. */
+export function isCompleteRun(run: ViewRunListEntry): boolean {
+  return !run.interrupted && run.planned_cases === null;
+}
+
+/** `configuration changed (a1b2c3d)`, `test suite changed (…: 2 cases added)`, `instructions changed`. */
 export function changeLabel(run: ViewRunListEntry): string {
   const parts = [
     ...(run.config_changed ? [`configuration changed (${shortHash(run.agent.config_hash)})`] : []),
-    ...(run.suite_changed ? [`test suite changed (${shortHash(run.agent.suite_hash ?? null)})`] : []),
+    ...(run.suite_changed
+      ? [`test suite changed (${shortHash(run.agent.suite_hash ?? null)}${casesMoved(run)})`]
+      : []),
     ...(run.instructions_changed
       ? [
           `instructions changed${run.agent.instructions_version !== undefined ? ` (version ${run.agent.instructions_version})` : ''}`,

@@ -37,6 +37,7 @@ describe('backend contract shapes', () => {
       is_error: boolean;
       error_reason?: string;
       cost_usd: number | null;
+      cost_unknown_reason?: string;
       duration_ms: number;
       session_id?: string;
       governance?: GovernanceSummary;
@@ -132,7 +133,7 @@ describe('backend contract shapes', () => {
     expectTypeOf<keyof BackendProfile>().toEqualTypeOf<
       | 'name'
       | 'agentProcesses'
-      | 'knowsCost'
+      | 'unknownCostReason'
       | 'isolationLevels'
       | 'checkConfig'
       | 'credentialWarnings'

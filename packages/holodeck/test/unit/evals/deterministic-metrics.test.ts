@@ -101,15 +101,25 @@ describe('budgets', () => {
       metricInput({ costUsd: null }),
       {},
     );
+    const message =
+      'the cost of this run is unknown (its backend could not know it), so a cost budget cannot be checked; set pricing: in agent.yaml, or remove the cost metric';
     expect(outcome).toEqual({
       name: 'cost',
       type: 'cost',
       score: 0,
       passed: false,
-      reason:
-        'the cost of this run is unknown: its backend cannot know it (the provider reports no price), so a cost budget cannot be checked; remove the cost metric for this provider',
-      error:
-        'the cost of this run is unknown: its backend cannot know it (the provider reports no price), so a cost budget cannot be checked; remove the cost metric for this provider',
+      reason: message,
+      error: message,
     });
+    const explained = await createBudgetMetric({ type: 'cost', threshold: 1 }).evaluate(
+      metricInput({
+        costUsd: null,
+        costUnknownReason: 'the run stopped before the Claude CLI reported its cost',
+      }),
+      {},
+    );
+    expect(explained.error).toBe(
+      'the cost of this run is unknown (the run stopped before the Claude CLI reported its cost), so a cost budget cannot be checked; set pricing: in agent.yaml, or remove the cost metric',
+    );
   });
 });

@@ -146,6 +146,38 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
       send(card, form, decision, rationale);
     }, decision !== 'skip');
   }
+  // A rationale being typed survives the console session expiring: each keystroke keeps it in
+  // this tab's sessionStorage, under the hold's decision URL, until the hold is decided here.
+  function draftKey(form) {
+    return 'novarch-rationale:' + form.getAttribute('action');
+  }
+  function saveDraft(form, text) {
+    try {
+      if (text.trim() === '') window.sessionStorage.removeItem(draftKey(form));
+      else window.sessionStorage.setItem(draftKey(form), text);
+    } catch (e) {}
+  }
+  function dropDraft(form) {
+    try { window.sessionStorage.removeItem(draftKey(form)); } catch (e) {}
+  }
+  function keepDrafts(root) {
+    root.querySelectorAll('form.decision').forEach(function (form) {
+      var field = form.querySelector('textarea');
+      if (!field || field.dataset.draftKept) return;
+      field.dataset.draftKept = '1';
+      var kept = null;
+      try { kept = window.sessionStorage.getItem(draftKey(form)); } catch (e) {}
+      if (kept && field.value === '') {
+        field.value = kept;
+        var card = form.closest('article.hold');
+        if (card) setOutcome(card, 'Your rationale was kept while you signed in again; nothing is decided yet.');
+      }
+      field.addEventListener('input', function () { saveDraft(form, field.value); });
+    });
+  }
+  keepDrafts(document);
+  new MutationObserver(function () { keepDrafts(document); }).observe(document.body, { childList: true, subtree: true });
+
   function send(card, form, decision, rationale) {
     var buttons = form.querySelectorAll('button');
     buttons.forEach(function (b) { b.disabled = true; });
@@ -164,12 +196,16 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
       .then(function (result) {
         var json = result.json || {};
         if (json.hold) {
+          dropDraft(form);
           markDecided(card, json.outcome === 'decided' ? json.text : json.message);
           if (json.outcome === 'decided') select(selected + 1);
           return;
         }
         if (result.status === 401) {
-          window.location.assign('/console/sign-in?expired=1');
+          // Signed out meanwhile: the rationale stays in this tab (see keepDrafts) and sign-in
+          // returns to this page, where it is filled in again.
+          saveDraft(form, rationale);
+          window.location.assign('/console/sign-in?expired=1&next=' + encodeURIComponent(location.pathname + location.search));
           return;
         }
         buttons.forEach(function (b) { b.disabled = false; });

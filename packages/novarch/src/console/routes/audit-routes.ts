@@ -13,16 +13,13 @@ export function registerAuditRoutes(app: Hono<ConsoleEnv>, context: ConsoleConte
     const parsed = parseAuditQuery(raw);
     if (!parsed.ok)
       return renderPage(c, 'audit', 'Audit', renderAudit({ query: raw, errors: parsed.errors }), 400);
-    // The page opens with the form only; a search (even an empty one) shows results.
-    const searched = Object.keys(raw).length > 0;
-    const entries = searched
-      ? await context.deps.searchAudit(c.get('session').operator, parsed.search)
-      : undefined;
+    // The page opens on the most recent entries (an empty search), newest first.
+    const entries = await context.deps.searchAudit(c.get('session').operator, parsed.search);
     return renderPage(
       c,
       'audit',
       'Audit',
-      renderAudit({ query: raw, exportQuery: parsed.query, ...(entries === undefined ? {} : { entries }) }),
+      renderAudit({ query: raw, exportQuery: parsed.query, entries, now: context.now() }),
     );
   });
 

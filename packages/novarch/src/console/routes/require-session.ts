@@ -3,6 +3,7 @@ import { getCookie } from 'hono/cookie';
 import { type ConsoleContext, type ConsoleEnv, SESSION_COOKIE, wantsJson } from '../console-context.js';
 import { ConsoleRequestError } from '../console-errors.js';
 import { checkCsrfToken, checkOrigin } from '../console-security.js';
+import { signInUrl } from '../next-path.js';
 
 /**
  * Lets only signed-in operators through. A page asked for without a session redirects to the
@@ -27,7 +28,11 @@ export function requireSession(context: ConsoleContext): MiddlewareHandler<Conso
     }
     if (lookup.found !== 'active' || why !== undefined) {
       const page = c.req.method === 'GET' && !wantsJson(c) && !c.req.path.endsWith('/events');
-      if (page) return c.redirect(`/console/sign-in${why === undefined ? '' : `?${why}=1`}`, 303);
+      if (page) {
+        // The page asked for is where sign-in returns to (a hold link opened signed out).
+        const url = new URL(c.req.url);
+        return c.redirect(signInUrl(why, `${url.pathname}${url.search}`), 303);
+      }
       throw new ConsoleRequestError(401, signedOutMessage(why));
     }
     const { session } = lookup;

@@ -9,14 +9,42 @@ const killSchema = z
   .object({ reason: z.string().max(2000, 'reason: at most 2000 characters').optional() })
   .loose();
 
+/** `GET /console/sessions?q=TEXT&page=N`. */
+const sessionListSchema = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .max(200, 'q: at most 200 characters')
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+    page: z
+      .string()
+      .trim()
+      .optional()
+      .refine(
+        (value) => value === undefined || value === '' || (/^\d+$/.test(value) && Number(value) >= 1),
+        'page: expected a whole number from 1',
+      )
+      .transform((value) => (value === undefined || value === '' ? undefined : Number(value))),
+  })
+  .strict();
+
 /** The sentence of a 404 for a session: the same for unknown ids and ids of another tenant. */
 export const noSessionMessage = (id: string) => `No session ${id}.`;
 
 /** `GET /console/sessions`, `GET /console/sessions/:id`, `POST /console/sessions/:id/kill`. */
 export function registerSessionRoutes(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
   app.get('/sessions', async (c) => {
-    const sessions = await context.deps.listSessions(c.get('session').operator);
-    return renderPage(c, 'sessions', 'Sessions', renderSessions(sessions));
+    const parsed = sessionListSchema.safeParse(c.req.query());
+    if (!parsed.success)
+      throw new ConsoleRequestError(400, parsed.error.issues.map((issue) => issue.message).join('; '));
+    const { page, q } = parsed.data;
+    const listed = await context.deps.listSessions(c.get('session').operator, {
+      ...(page === undefined ? {} : { page }),
+      ...(q === undefined ? {} : { search: q }),
+    });
+    return renderPage(c, 'sessions', 'Sessions', renderSessions(listed, q ?? ''));
   });
 
   app.get('/sessions/:id', async (c) => {

@@ -5,11 +5,14 @@ import { clientKeyOf } from '../../identity/failed-auth-limiter.js';
 import { type ConsoleContext, type ConsoleEnv, SESSION_COOKIE } from '../console-context.js';
 import { ConsoleRequestError } from '../console-errors.js';
 import { checkCsrfToken, checkOrigin, isHttps } from '../console-security.js';
+import { safeNextPath } from '../next-path.js';
 import { renderSignIn } from '../views/render-sign-in.js';
 import { signedOutMessage } from './require-session.js';
 
 /** The sign-in form's fields. A token is at most a few hundred characters. */
-const signInSchema = z.object({ token: z.string().trim().max(1024).optional() }).loose();
+const signInSchema = z
+  .object({ token: z.string().trim().max(1024).optional(), next: z.string().max(2048).optional() })
+  .loose();
 
 /** The exact sentences of a failed sign-in (tested). */
 export const SIGN_IN_MESSAGES = {
@@ -26,8 +29,9 @@ export function tooManySignInsMessage(retryAfterSeconds: number): string {
 /** `GET|POST /console/sign-in` and `POST /console/sign-out`. */
 export function registerSignInRoutes(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
   app.get('/sign-in', async (c) => {
+    const next = safeNextPath(c.req.query('next'));
     if ((await context.sessions.lookup(getCookie(c, SESSION_COOKIE))).found === 'active')
-      return c.redirect('/console', 303);
+      return c.redirect(next ?? '/console', 303);
     const why =
       c.req.query('expired') !== undefined
         ? 'expired'
@@ -40,7 +44,9 @@ export function registerSignInRoutes(app: Hono<ConsoleEnv>, context: ConsoleCont
         : why === undefined
           ? undefined
           : signedOutMessage(why);
-    return c.html(renderSignIn(notice === undefined ? {} : { notice }));
+    return c.html(
+      renderSignIn({ ...(notice === undefined ? {} : { notice }), ...(next === undefined ? {} : { next }) }),
+    );
   });
 
   app.post('/sign-in', async (c) => {
@@ -60,9 +66,10 @@ export function registerSignInRoutes(app: Hono<ConsoleEnv>, context: ConsoleCont
       );
     const form = signInSchema.safeParse(await c.req.parseBody());
     const token = form.success ? (form.data.token ?? '') : undefined;
+    const next = safeNextPath(form.success ? form.data.next : undefined);
     const fail = (status: 400 | 401, error: string) => {
       if (status === 401) limiter.recordFailure(client);
-      return c.html(renderSignIn({ error }), status);
+      return c.html(renderSignIn({ error, ...(next === undefined ? {} : { next }) }), status);
     };
     if (token === '') return fail(400, SIGN_IN_MESSAGES.empty);
     if (token?.startsWith('nva_')) return fail(401, SIGN_IN_MESSAGES.agentKey);
@@ -78,7 +85,7 @@ export function registerSignInRoutes(app: Hono<ConsoleEnv>, context: ConsoleCont
       path: '/console',
       secure: context.secureCookie === 'auto' ? isHttps(c, context.publicOrigin) : context.secureCookie,
     });
-    return c.redirect('/console', 303);
+    return c.redirect(next ?? '/console', 303);
   });
 
   app.post('/sign-out', async (c) => {

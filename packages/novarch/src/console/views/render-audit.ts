@@ -3,6 +3,7 @@ import { type AuditQuery, auditQueryString } from '../audit-query.js';
 import { describeHoldDecision } from '../describe-hold-decision.js';
 import { AUDIT_PAGE_SIZE } from '../search-store-audit.js';
 import { html, idPath, type Markup, timeTag } from './markup.js';
+import { pendingHoldLabel } from './pending-hold-label.js';
 import { renderMessage } from './render-layout.js';
 
 const FIELDS: { name: keyof AuditQuery; label: string; type?: string }[] = [
@@ -21,6 +22,8 @@ export function renderAudit(options: {
   entries?: AuditEntry[];
   errors?: string[];
   exportQuery?: Partial<AuditQuery>;
+  /** The time pending holds are judged at (waiting, abandoned, expired); default now. */
+  now?: Date;
 }): Markup {
   const { query, entries, errors } = options;
   return html`<form class="audit-search" method="get" action="/console/audit" role="search" aria-label="Audit search">
@@ -35,11 +38,15 @@ ${FIELDS.map(
 <button type="submit">Search</button>
 </form>
 ${(errors ?? []).map((error) => renderMessage('error', error))}
-${entries === undefined ? '' : renderResults(entries, options.exportQuery ?? {})}`;
+${entries === undefined ? '' : renderResults(entries, options.exportQuery ?? {}, options.now ?? new Date())}`;
 }
 
-/** "Showing N of M", the export links (every match, not just this page) and the page links. */
-function renderResults(all: AuditEntry[], exportQuery: Partial<AuditQuery>): Markup {
+/**
+ * "Showing N of M", the export links (every match, not just this page) and the page links. The
+ * page lists the newest entries first (page 1: the most recent); exports stay oldest first.
+ */
+function renderResults(found: AuditEntry[], exportQuery: Partial<AuditQuery>, now: Date): Markup {
+  const all = [...found].reverse();
   const suffix = auditQueryString(exportQuery);
   const pages = Math.max(1, Math.ceil(all.length / AUDIT_PAGE_SIZE));
   const page = Math.min(Number(exportQuery.page ?? 1), pages);
@@ -47,7 +54,7 @@ function renderResults(all: AuditEntry[], exportQuery: Partial<AuditQuery>): Mar
   const entries = all.slice(first, first + AUDIT_PAGE_SIZE);
   const link = (to: number, label: string, rel: string) =>
     html`<a href="/console/audit${auditQueryString(exportQuery, to)}" rel="${rel}">${label}</a>`;
-  return html`<p class="exports">Showing <span id="audit-shown">${entries.length}</span> of <span id="audit-count">${all.length}</span> ${all.length === 1 ? 'entry' : 'entries'}${entries.length === 0 ? '' : html` (${first + 1}–${first + entries.length})`}, oldest first. Export all ${all.length} of this search: <a href="/console/audit/export.csv${suffix}" download>CSV</a> · <a href="/console/audit/export.json${suffix}" download>JSON</a></p>
+  return html`<p class="exports">Showing <span id="audit-shown">${entries.length}</span> of <span id="audit-count">${all.length}</span> ${all.length === 1 ? 'entry' : 'entries'}${entries.length === 0 ? '' : html` (${first + 1}–${first + entries.length})`}, newest first. Export all ${all.length} of this search: <a href="/console/audit/export.csv${suffix}" download>CSV</a> · <a href="/console/audit/export.json${suffix}" download>JSON</a></p>
 ${pages === 1 ? '' : html`<nav class="pages" aria-label="Audit pages">Page <span id="audit-page">${page}</span> of ${pages}${page > 1 ? html` · ${link(page - 1, 'Previous', 'prev')}` : ''}${page < pages ? html` · ${link(page + 1, 'Next', 'next')}` : ''}</nav>`}
 ${
   entries.length === 0
@@ -64,7 +71,7 @@ ${
 <td class="agent-text">${entry.action.context.recordId} ${entry.action.context.summary}</td>
 <td>${entry.verdict === undefined ? '—' : html`<span class="verdict verdict-${entry.verdict.verdict.kind}">${entry.verdict.verdict.kind}</span> <span class="muted">${entry.verdict.source}</span>`}</td>
 <td>${entry.verdict?.verdict.citations.ruleIds.join(', ') ?? ''}</td>
-<td>${entry.hold === undefined ? '' : entry.hold.status === 'pending' ? 'pending' : describeHoldDecision(entry.hold)}</td>
+<td>${entry.hold === undefined ? '' : entry.hold.status === 'pending' ? pendingHoldLabel(entry.hold, now) : describeHoldDecision(entry.hold)}</td>
 </tr>`,
       )}</tbody>
 </table>`

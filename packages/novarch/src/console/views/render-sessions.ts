@@ -1,13 +1,28 @@
-import type { SessionSummary, SessionTimeline } from '../console-deps.js';
+import type { SessionPage, SessionTimeline } from '../console-deps.js';
 import { csrfField, html, idPath, type Markup, timeTag } from './markup.js';
 import { confirmBox } from './render-confirm.js';
 import { renderMessage } from './render-layout.js';
 import { renderTimelineEntry } from './render-timeline-entry.js';
 
-/** Live and recent sessions, most recent first. */
-export function renderSessions(sessions: SessionSummary[]): Markup {
-  if (sessions.length === 0) return html`<p class="empty">No sessions yet.</p>`;
-  return html`<table class="sessions">
+/** Live and recent sessions, most recent first, a page at a time, with a search. */
+export function renderSessions(listed: SessionPage, search = ''): Markup {
+  const { sessions, total, page, pages } = listed;
+  const link = (to: number, label: string, rel: string) => {
+    const params = new URLSearchParams();
+    if (search !== '') params.set('q', search);
+    params.set('page', String(to));
+    return html`<a href="/console/sessions?${params.toString()}" rel="${rel}">${label}</a>`;
+  };
+  const form = html`<form class="session-search" method="get" action="/console/sessions" role="search" aria-label="Session search">
+<label>Search <input name="q" type="search" value="${search}" maxlength="200" placeholder="session id, tenant, team or agent"></label>
+<button type="submit">Search</button>
+</form>`;
+  if (total === 0)
+    return html`${form}<p class="empty">${search === '' ? 'No sessions yet.' : 'No session matches.'}</p>`;
+  return html`${form}
+<p class="count">Showing <span id="sessions-shown">${sessions.length}</span> of <span id="sessions-count">${total}</span> ${total === 1 ? 'session' : 'sessions'}, most recent first.</p>
+${pages === 1 ? '' : html`<nav class="pages" aria-label="Session pages">Page <span id="sessions-page">${page}</span> of ${pages}${page > 1 ? html` · ${link(page - 1, 'Previous', 'prev')}` : ''}${page < pages ? html` · ${link(page + 1, 'Next', 'next')}` : ''}</nav>`}
+<table class="sessions">
 <caption>Sessions of your tenants, most recent first</caption>
 <thead><tr><th scope="col">Session</th><th scope="col">Tenant / team / agent</th><th scope="col">Started</th><th scope="col">Last call</th><th scope="col">Calls</th><th scope="col">Status</th></tr></thead>
 <tbody>${sessions.map(

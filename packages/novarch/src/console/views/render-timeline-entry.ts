@@ -1,6 +1,7 @@
 import type { TimelineEntry } from '../console-deps.js';
 import { describeHoldDecision } from '../describe-hold-decision.js';
 import { html, jsonBlock, type Markup, timeTag } from './markup.js';
+import { pendingHoldLabel } from './pending-hold-label.js';
 
 /** One read, write or kill of a session, as a list item (tool inputs and outputs expandable). */
 export function renderTimelineEntry(entry: TimelineEntry): Markup {
@@ -25,7 +26,7 @@ ${verdicts.map(
         : ''
     })</span> `,
 )}
-${hold === undefined ? '' : html`<span class="hold-status">hold ${hold.status === 'pending' ? 'pending' : describeHoldDecision(hold)}</span>`}
+${hold === undefined ? '' : html`<span class="hold-status">hold ${hold.status === 'pending' ? pendingHoldLabel(hold) : describeHoldDecision(hold)}</span>`}
 ${action.releasedAt === undefined ? '' : html`<span class="badge ok">ran</span>`}
 <details><summary>tool input</summary>${jsonBlock(action.input)}</details>
 </li>`;

@@ -1,6 +1,6 @@
 import { NovarchError } from '../../errors.js';
-import type { AuditEntry, NovarchStore } from '../../model/novarch-store.js';
-import type { EvidenceRecord, Verdict, VerdictRecord } from '../../model/records.js';
+import type { AuditEntry, NovarchStore, ReplayEvidenceStore } from '../../model/novarch-store.js';
+import type { Verdict, VerdictRecord } from '../../model/records.js';
 import { citeRuleSets } from '../cite-rule-sets.js';
 import { judgeAction } from '../judge-action.js';
 import type { LlmJudge, LlmJudgeRequest, LlmRuleVerdict } from '../llm/llm-judge.js';
@@ -11,7 +11,7 @@ export const NOT_REJUDGED_LLM = 'not re-judged (LLM rule; pass --with-judge)';
 
 /** What `replayRules` re-judges. */
 export interface ReplayOptions {
-  store: Pick<NovarchStore, 'audit' | 'listEvidence'>;
+  store: Pick<NovarchStore, 'audit'> & ReplayEvidenceStore;
   /** The changed rules: their team's recorded actions are re-judged under them. */
   ruleSet: RuleSet;
   /** Only actions created at or after this time (ISO-8601 UTC). */
@@ -94,7 +94,6 @@ export async function replayRules(options: ReplayOptions): Promise<ReplayReport>
     throw new ReplayScopeError(
       `the sessions of team ${ruleSet.team} belong to ${tenants.length} tenants (${tenants.join(', ')}): pass --tenant TENANT to replay one tenant's decisions`,
     );
-  const evidenceOf = new Map<string, Promise<EvidenceRecord[]>>();
   const report: ReplayReport = {
     team: ruleSet.team,
     ...(since === undefined ? {} : { since }),
@@ -114,13 +113,9 @@ export async function replayRules(options: ReplayOptions): Promise<ReplayReport>
     }
     report.judged += 1;
     sessions.add(entry.session.id);
-    let evidence = evidenceOf.get(entry.session.id);
-    if (evidence === undefined) {
-      evidence = options.store.listEvidence(entry.session.id);
-      evidenceOf.set(entry.session.id, evidence);
-    }
-    // What the judge saw: the evidence recorded before the action was (timestamps are ISO UTC).
-    const seen = (await evidence).filter((record) => record.finishedAt <= entry.action.createdAt);
+    // What the judge saw: the evidence stored before the action, in the store's order (the
+    // agent's clock, which stamps a read's times, decides nothing).
+    const seen = await options.store.listEvidenceBefore(entry.action.id);
     const absent = new AbsentLlmJudge();
     const verdict = await judgeAction({
       action: entry.action,

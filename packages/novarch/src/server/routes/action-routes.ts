@@ -1,3 +1,4 @@
+import { actionIdOfFailure } from '../../engine/decision-error.js';
 import { DecisionSchema, RefusalRecordSchema, ReleaseResultSchema } from '../../wire/record-schemas.js';
 import { ProposeActionBodySchema, RefusalBodySchema } from '../../wire/request-schemas.js';
 import { notFound, ProblemError } from '../problem-error.js';
@@ -20,20 +21,39 @@ export const ACTION_ROUTES = [
       const store = scopedOf(request);
       const session = await store.requireSession(request.params.sessionId);
       const { deadlineInMs, release, ...proposed } = request.body;
-      const decision = await engineFor(request.services, store, session.tenantId).decide(
-        session,
-        {
-          actionType: proposed.actionType,
-          toolName: proposed.toolName,
-          input: proposed.input,
-          context: proposed.context,
-          ...(proposed.reasoning === undefined ? {} : { reasoning: proposed.reasoning }),
-        },
-        {
-          ...(deadlineInMs === undefined ? {} : { deadline: Date.now() + deadlineInMs }),
-          ...(release === undefined ? {} : { release }),
-        },
-      );
+      const decision = await engineFor(request.services, store, session.tenantId)
+        .decide(
+          session,
+          {
+            actionType: proposed.actionType,
+            toolName: proposed.toolName,
+            input: proposed.input,
+            context: proposed.context,
+            ...(proposed.reasoning === undefined ? {} : { reasoning: proposed.reasoning }),
+          },
+          {
+            ...(deadlineInMs === undefined ? {} : { deadline: Date.now() + deadlineInMs }),
+            ...(release === undefined ? {} : { release }),
+          },
+        )
+        .catch(async (error: unknown) => {
+          // The action is recorded: its refusal goes on it, so it is never left without a verdict.
+          const actionId = actionIdOfFailure(error);
+          if (actionId !== undefined)
+            await store
+              .recordRefusal({
+                sessionId: session.id,
+                source: 'gate',
+                actionId,
+                citations: {
+                  ruleIds: [],
+                  evidenceIds: [],
+                  rationale: `the server could not decide this write (${error instanceof Error ? error.message : String(error)}); it did not run`,
+                },
+              })
+              .catch(() => undefined);
+          throw error;
+        });
       if (decision.hold?.status === 'pending') {
         request.services.events.emitHold('hold-created', session, decision.hold);
         // In the background: a webhook receiver never delays the verdict (notifyHold never throws).

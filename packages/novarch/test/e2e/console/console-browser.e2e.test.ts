@@ -182,6 +182,42 @@ describe('the operator console in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a rationale typed when the console session ends survives signing in again', async () => {
+    await start();
+    const { page, errors } = await signedInPage('nvo_ana_secret');
+    const held = await world.refund({ tenantId: 'acme', amount: 900 });
+    const waiting = agentWaits(held.hold);
+    const card = page.locator(`#hold-${held.hold?.id}`);
+    await card.waitFor();
+    await card.locator('textarea').fill('customer already refunded twice');
+    // The console session ends (expired, or signed out elsewhere) while the rationale is typed.
+    await page.context().clearCookies();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('d');
+    await card.locator('.confirm-yes').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.title()).toBe('Sign in · Novarch console');
+    await page.getByLabel('Operator token').fill('nvo_ana_secret');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${served.url}/console`);
+    const again = page.locator(`#hold-${held.hold?.id}`);
+    await expect.poll(() => again.locator('textarea').inputValue()).toBe('customer already refunded twice');
+    expect(await again.locator('.outcome').textContent()).toBe(
+      'Your rationale was kept while you signed in again; nothing is decided yet.',
+    );
+    expect((await world.store.getHold(held.hold?.id ?? ''))?.status).toBe('pending');
+    await again.locator('textarea').focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('d');
+    await again.locator('.confirm-yes').waitFor();
+    await page.keyboard.press('Enter');
+    expect(await waiting).toMatchObject({ status: 'denied', rationale: 'customer already refunded twice' });
+    // The one expected: Chromium logs the decision refused as signed out (401).
+    expect(errors).toEqual([
+      'Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+    ]);
+  });
+
   it('`s` does nothing; refusing and stopping the session needs a rationale and a confirmation', async () => {
     await start();
     const { page, errors } = await signedInPage('nvo_ana_secret');

@@ -47,18 +47,32 @@ describe('console audit beyond 500 entries', () => {
     const first = await (await client.get('/console/audit?tenant=acme')).text();
     expect(number(first, 'audit-shown')).toBe(500);
     expect(number(first, 'audit-count')).toBe(TOTAL);
-    expect(first).toContain('(1–500), oldest first. Export all 1269 of this search');
+    expect(first).toContain('(1–500), newest first. Export all 1269 of this search');
+    // Newest first: page 1 opens on the latest write.
+    expect(first).toContain('R1268');
+    expect(first).not.toContain('>R0000 ');
     expect(first).toContain('Page <span id="audit-page">1</span> of 3');
     expect(first).toContain('<a href="/console/audit?tenant=acme&amp;page=2" rel="next">Next</a>');
     expect(first).toContain('<a href="/console/audit/export.csv?tenant=acme" download>CSV</a>');
     const last = await (await client.get('/console/audit?tenant=acme&page=3')).text();
     expect(number(last, 'audit-shown')).toBe(TOTAL - 1000);
     expect(last).toContain('(1001–1269)');
-    expect(last).toContain('R1268');
-    expect(last).not.toContain('>R0999 ');
+    expect(last).toContain('R0000');
+    expect(last).not.toContain('>R0269 ');
     expect(last).toContain('<a href="/console/audit?tenant=acme&amp;page=2" rel="prev">Previous</a>');
     // The export links of a later page still export the whole search, not the page.
     expect(last).toContain('<a href="/console/audit/export.json?tenant=acme" download>JSON</a>');
+  });
+
+  it('opens on the most recent entries, before any search', async () => {
+    world = await createConsoleWorld();
+    await manyWrites();
+    const client = new ConsoleClient(world.app);
+    await client.signIn('nvo_ana_secret');
+    const opened = await (await client.get('/console/audit')).text();
+    expect(number(opened, 'audit-count')).toBe(TOTAL);
+    expect(opened).toContain('(1–500), newest first.');
+    expect(opened.indexOf('R1268')).toBeLessThan(opened.indexOf('R1267'));
   });
 
   it('refuses a page that is not a whole number from 1, saying so', async () => {

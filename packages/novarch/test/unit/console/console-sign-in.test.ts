@@ -146,7 +146,7 @@ describe('console sign-in', () => {
     world = await createConsoleWorld();
     const page = await world.app.request('/console/sessions');
     expect(page.status).toBe(303);
-    expect(page.headers.get('Location')).toBe('/console/sign-in');
+    expect(page.headers.get('Location')).toBe('/console/sign-in?next=%2Fconsole%2Fsessions');
     const forged = await world.app.request('/console/sessions', {
       headers: { Cookie: 'novarch_console=made-up' },
     });

@@ -234,6 +234,33 @@ describe('NovarchHookGate fails closed', () => {
     },
   );
 
+  /**
+   * Proves issue 24's "actions left with no verdict": a store failing after the write's action was
+   * recorded (reading evidence, storing the pass with its release: a lock wait of many processes)
+   * records the refusal on that action, not as a second one, so no judged action is without a verdict.
+   */
+  it.each<FaultableMethod>(['listEvidence', 'releaseAction'])(
+    'records the refusal on the judged action when the store rejects %s',
+    async (method) => {
+      const { hooks, store, sessionId } = await openWorld();
+      await lookUp(hooks, 'C1', 'l1');
+      store.fail(method);
+      await hooks.pre(REFUND, refund('C1', 120), 'r1');
+      store.heal();
+      const entries = await store.audit({ sessionId });
+      expect(entries.map((entry) => [entry.action.toolName, entry.action.releasedAt])).toEqual([
+        [REFUND, undefined],
+      ]);
+      expect(
+        entries[0]?.verdicts.map((verdict) => [
+          verdict.source,
+          verdict.verdict.kind,
+          verdict.verdict.citations.rationale,
+        ]),
+      ).toEqual([['gate', 'kill', `the gate failed (injected ${method} failure); refused to be safe`]]);
+    },
+  );
+
   /** Proves the same for a held write: a hold that cannot be created, read or timed out is refused. */
   it.each<[FaultableMethod, number]>([
     ['createHold', 30],

@@ -310,6 +310,29 @@ describe('NovarchToolGovernor fails closed', () => {
     expect(world.executed.map((each) => each.tool)).toEqual([LOOKUP, REFUND]);
   });
 
+  /** Proves a store failing after the write's action was recorded records the refusal on that action. */
+  it.each<FaultableMethod>(['listEvidence', 'releaseAction'])(
+    'records the refusal on the judged action when the store rejects %s',
+    async (method) => {
+      const world = await openGovernorWorld(base);
+      await world.lookUp('C1');
+      world.store.fail(method);
+      await world.refund('C1', 120);
+      world.store.heal();
+      const entries = await base.store.audit({ sessionId: world.sessionId });
+      expect(entries.map((entry) => [entry.action.actionType, entry.action.releasedAt])).toEqual([
+        ['issue_refund', undefined],
+      ]);
+      expect(
+        entries[0]?.verdicts.map((verdict) => [
+          verdict.source,
+          verdict.verdict.kind,
+          verdict.verdict.citations.rationale,
+        ]),
+      ).toEqual([['gate', 'kill', `the gate failed (injected ${method} failure); refused to be safe`]]);
+    },
+  );
+
   /** Proves the same for a held write: a hold that cannot be created, read or timed out is refused. */
   it.each<[FaultableMethod, number]>([
     ['createHold', 30],

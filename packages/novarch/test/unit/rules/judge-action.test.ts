@@ -91,7 +91,8 @@ describe('judgeAction with the cs-ops rules', () => {
       citations: {
         ruleIds: ['TEAM-2'],
         evidenceIds: [],
-        rationale: 'TEAM-2 v1 (hold): Refunds over 500 are held for a human. (condition is false)',
+        rationale:
+          'TEAM-2 v1 (hold): Refunds over 500 are held for a human. (condition is false: action.context.amount is 501, not <= 500)',
       },
     });
   });
@@ -109,7 +110,7 @@ describe('judgeAction with the cs-ops rules', () => {
         ruleIds: ['TEAM-1', 'TEAM-2'],
         evidenceIds: [],
         rationale:
-          'TEAM-1 v2 (kill): A refund needs a prior lookup of the same customer. (condition is false); TEAM-2 v1 (hold): Refunds over 500 are held for a human. (condition is false)',
+          'TEAM-1 v2 (kill): A refund needs a prior lookup of the same customer. (condition is false); TEAM-2 v1 (hold): Refunds over 500 are held for a human. (condition is false: action.context.amount is 900, not <= 500)',
       },
     });
   });

@@ -156,6 +156,37 @@ describe('replayRules', () => {
     expect(late.changed).toEqual([]);
   });
 
+  it("judges each action on the evidence stored before it, whatever the agent's clock said", async () => {
+    const engine = new NovarchEngine({ store, rules: [ruleSetOf(RULES_V1)], holdWindowSeconds: 60 });
+    const session = await engine.openSession(scope);
+    const lookup = (customerId: string, at: string) =>
+      store.recordEvidence({
+        sessionId: session.id,
+        toolName: 'lookup_customer',
+        input: { customer_id: customerId },
+        output: { ok: true },
+        isError: false,
+        startedAt: at,
+        finishedAt: at,
+      });
+    const refund = (customerId: string) =>
+      engine.decide(session, {
+        actionType: 'issue_refund',
+        toolName: 'issue_refund',
+        input: { customer_id: customerId, amount: 50 },
+        context: { recordId: customerId, summary: 'refund 50 EUR', amount: 50 },
+      });
+    // The agent's clock runs 10 s ahead: its lookup is stamped after the refund that followed it.
+    await lookup('C1', new Date(Date.now() + 10_000).toISOString());
+    const passed = await refund('C1');
+    // A lookup stamped in the past, stored after the refund it would have excused.
+    const killed = await refund('C2');
+    await lookup('C2', new Date(Date.now() - 10_000).toISOString());
+    expect([passed.verdict.kind, killed.verdict.kind]).toEqual(['pass', 'kill']);
+    const report = await replayRules({ store, ruleSet: ruleSetOf(RULES_V1) });
+    expect(report).toMatchObject({ judged: 2, unchanged: 2, changed: [] });
+  });
+
   it('re-judges LLM rules with a judge when one is given', async () => {
     const recorded = await recordReplayScenario(store);
     const asked: string[] = [];

@@ -15,6 +15,10 @@ const context: ResultContext = {
   credentialHint: 'check OPENAI_API_KEY',
   secrets: ['sk-secret-123'],
   sessionId: 's-1',
+  pricing: {
+    kind: 'unknown',
+    reason: 'ollama runs llama3.2 on your own machine, so it has no per-token price',
+  },
 };
 
 function resultOf(parts: Part[], extra: Partial<ResultContext> = {}) {
@@ -35,18 +39,31 @@ function apiError(status: number, message: string, headers: Record<string, strin
 }
 
 describe('buildExecutionResult', () => {
-  it('a finished run: answer, turns, usage, no cost (Chat Completions reports none), session id', () => {
+  it('a finished run: answer, turns, usage, no cost without prices (and why), session id', () => {
     const result = resultOf([startStep, text('Hi there'), finishStep('stop')]);
     expect(result).toMatchObject({
       response: 'Hi there',
       num_turns: 1,
       is_error: false,
       cost_usd: null,
+      cost_unknown_reason: 'ollama runs llama3.2 on your own machine, so it has no per-token price',
       session_id: 's-1',
       token_usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     });
     expect(result.error_reason).toBeUndefined();
     expect(result.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('with prices, the cost is the tokens of every step at those prices', () => {
+    const result = resultOf(
+      [startStep, text('a'), finishStep('tool-calls'), startStep, text('b'), finishStep('stop')],
+      {
+        pricing: { kind: 'prices', prices: { input: 2, output: 8 }, source: 'test' },
+      },
+    );
+    // Two steps of 10 in / 5 out each: 20 × $2 + 10 × $8 per million.
+    expect(result.cost_usd).toBeCloseTo((20 * 2 + 10 * 8) / 1e6, 12);
+    expect(result.cost_unknown_reason).toBeUndefined();
   });
 
   it('max turns reached while the model still calls tools is an error, with the Claude wording', () => {

@@ -14,7 +14,7 @@ describe('renderSummary', () => {
         'shipping-times           FAIL    bleu 0.41 < 0.6, helpfulness 0.9                1.2 s',
         'escalate-angry-customer  ERROR   API error 529: Overloaded (after 3 retries)     0.4 s',
         '',
-        '3 cases: 1 passed, 1 failed, 1 errored · pass rate 33.3% · 1/2 finished attempts passed, [5.5%, 94.5%] at 95% · 12.3 s · 2,760 tokens · $0.0126',
+        '3 cases: 1 passed, 1 failed, 1 errored · pass rate 33.3% · 1/2 finished attempts passed, [5.5%, 94.5%] at 95% · 12.3 s · 2,760 tokens · $0.0126 ($0.0126 per passed case)',
         '',
       ].join('\n'),
     );

@@ -12,7 +12,7 @@ describe('writeMarkdownReport', () => {
     const [title, , totals, , about] = lines(writeMarkdownReport(mixedRun()));
     expect(title).toBe('## ❌ HoloDeck: support-agent failed');
     expect(totals).toBe(
-      '**1/3 passed** · 1 failed · 1 errored · pass rate 33.3% · 1/2 finished attempts passed, [5.5%, 94.5%] at 95% · 12.3 s · 2,760 tokens · $0.0126',
+      '**1/3 passed** · 1 failed · 1 errored · pass rate 33.3% · 1/2 finished attempts passed, [5.5%, 94.5%] at 95% · 12.3 s · 2,760 tokens · $0.0126 ($0.0126 per passed case)',
     );
     expect(about).toBe(
       '<sub>run `2026-11-30T01-02-03Z-ab12cd` · model `claude-sonnet-4-5` (anthropic) · /home/dev/agents/support/agent.yaml</sub>',

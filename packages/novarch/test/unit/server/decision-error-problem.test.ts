@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { DecisionError } from '../../../src/engine/decision-error.js';
+import { problemOf } from '../../../src/server/problem-response.js';
+import { NovarchStoreError, UnknownRecordError } from '../../../src/store/novarch-store-error.js';
+
+// A decision that failed after its action was recorded carries the action's id (so its refusal is
+// recorded on it); over HTTP it answers as its cause does, never as a client's mistake.
+describe('problemOf a failed decision', () => {
+  it('is 503 when the store failed, with the store message', () => {
+    const error = new DecisionError('act_1', new NovarchStoreError('Cannot let action act_1 run: busy'));
+    expect(error.actionId).toBe('act_1');
+    expect(problemOf(error)).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'the store failed: Cannot let action act_1 run: busy',
+    });
+  });
+
+  it('is 404 when the cause is an unknown record', () => {
+    const cause = new UnknownRecordError('session', 'ses_9', 'No session ses_9: nothing was let run.');
+    expect(problemOf(new DecisionError('act_2', cause))).toMatchObject({ status: 404, title: 'Not Found' });
+  });
+});
