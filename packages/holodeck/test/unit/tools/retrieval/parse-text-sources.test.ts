@@ -4,12 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSourceFile } from '../../../../src/tools/retrieval/parse/parse-source-file.js';
+import type { RecordFields } from '../../../../src/tools/retrieval/parse/record-fields.js';
 
 // Source files that are not what their extension says are refused with where and how to fix,
 // instead of being indexed as noise; pdf.js's console warnings stay out of holodeck's output.
 const folder = mkdtempSync(path.join(tmpdir(), 'holodeck-parse-text-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-const fields = {};
+const fields: RecordFields = { metaFields: [] };
 
 function write(name: string, bytes: Uint8Array | string): string {
   const file = path.join(folder, name);
