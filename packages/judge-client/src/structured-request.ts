@@ -9,6 +9,11 @@ export interface StructuredRequest {
   toolDescription?: string;
   /** JSON Schema of the answer: the tool's input schema, and what the answer is validated against (ajv). */
   schema: Record<string, unknown>;
+  /**
+   * Sampling temperature of this request; default JUDGE_TEMPERATURE (0). A caller asking the same
+   * question several times (G-Eval samples, self-consistency) sets one above 0 for the repeats.
+   */
+  temperature?: number;
 }
 
 /** Default description of the forced tool. */

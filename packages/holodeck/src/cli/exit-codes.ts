@@ -39,7 +39,8 @@ export const EXIT_CODE_MEANINGS: readonly { code: ExitCodeValue; meaning: string
   { code: ExitCode.ok, meaning: 'success (test: every selected case passed)' },
   {
     code: ExitCode.testsFailed,
-    meaning: 'test: some cases failed or errored, or the run stopped at its --max-cost budget',
+    meaning:
+      'test: some cases failed or errored, or the run stopped at its --max-cost budget; judge calibrate: a judge metric is below its min_kappa',
   },
   {
     code: ExitCode.configuration,

@@ -7,6 +7,7 @@ import type { CommandContext } from './command-context.js';
 import { registerChatCommand } from './commands/chat-command.js';
 import { registerIngestCommand } from './commands/ingest-command.js';
 import { registerInitCommand } from './commands/init-command.js';
+import { registerJudgeCommand } from './commands/judge-command.js';
 import { registerSchemaCommand } from './commands/schema-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
 import { registerTestCommand } from './commands/test-command.js';
@@ -50,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
   registerSchemaCommand(program, context);
   registerChatCommand(program, context);
   registerTestCommand(program, context);
+  registerJudgeCommand(program, context);
   registerIngestCommand(program, context);
   registerServeCommand(program, context);
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);

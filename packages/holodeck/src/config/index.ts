@@ -1,13 +1,16 @@
 // Public surface of config/: agent.yaml schema, loader and validation. Explicit list, no wildcards.
 export { agentJsonSchema } from './agent-json-schema.js';
 export { checkServerKey, checkWriteSpecKeys } from './check-governance.js';
+export { suggestionHint } from './did-you-mean.js';
 export {
   type FieldIssue,
   type FieldPath,
   type FieldWarning,
   formatFieldPath,
 } from './field-issue.js';
+export { type CaseFileMatch, findCaseFiles } from './find-case-files.js';
 export { loadAgentConfig } from './load-agent-config.js';
+export { type LabelsFile, loadLabelsFile } from './load-labels-file.js';
 export { loadTestCasesFile, type TestCasesFile } from './load-test-cases-file.js';
 export type {
   AgentValidation,
@@ -19,6 +22,7 @@ export type {
   LoadedAgent,
 } from './loaded-agent.js';
 export type { YamlPosition } from './locate-yaml-path.js';
+export { isTemplate, renderTemplate } from './render-template.js';
 export {
   type AgentConfig,
   AgentConfigSchema,
@@ -44,6 +48,7 @@ export {
   SubagentConfigSchema,
 } from './schema/claude-config-schema.js';
 export {
+  type DefaultCase,
   type EvaluationConfig,
   EvaluationConfigSchema,
   type ExpectedTool,
@@ -64,6 +69,11 @@ export {
   type GovernanceWriteSpec,
   NOVARCH_API_KEY_VARIABLE,
 } from './schema/governance-config-schema.js';
+export {
+  type LabelledExample,
+  LabelledExampleSchema,
+  LabelsFileSchema,
+} from './schema/labels-file-schema.js';
 export {
   type AuthProvider,
   AuthProviderSchema,
@@ -93,5 +103,11 @@ export {
   type VectorstoreToolConfig,
   VectorstoreToolSchema,
 } from './schema/tool-config-schema.js';
+export type {
+  CalledBefore,
+  MaxToolCalls,
+  SequenceStep,
+  ToolSequence,
+} from './schema/trajectory-schema.js';
 export type { CheckBackendConfig, StartupRuleResult } from './startup-rules.js';
 export { validateAgentFile } from './validate-agent-file.js';

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { checkJsonSchema } from './check-json-schema.js';
+import { checkLabelsFiles } from './check-labels-files.js';
 import type { FieldIssue, PathSegment } from './field-issue.js';
 import { isNodeError } from './load-env-files.js';
 import { isRecord } from './raw-value.js';
@@ -95,6 +96,7 @@ export async function loadReferencedFiles(
       result.issues,
     );
   }
+  result.issues.push(...(await checkLabelsFiles(data, directory)));
   return result;
 }
 

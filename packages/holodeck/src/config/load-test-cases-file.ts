@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { type FieldPath, formatFieldPath } from './field-issue.js';
+import { loadCsvCases, loadJsonlCases } from './load-case-data-file.js';
 import { isNodeError } from './load-env-files.js';
 import { locateYamlPath, type YamlPosition } from './locate-yaml-path.js';
 import { mapZodIssues } from './map-zod-issues.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
 import { type TestCase, TestCaseSchema } from './schema/evaluation-config-schema.js';
 
-/** A `test_cases_file`: a YAML list of test cases, or a mapping with a `test_cases` list (a bare list is read as the latter). */
+/** A `test_cases_file`: a YAML (or JSON) list of test cases, or a mapping with a `test_cases` list (a bare list is read as the latter). */
 const TestCasesFileSchema = z.strictObject({ test_cases: z.array(TestCaseSchema) });
 
 /** The test cases of a `test_cases_file`, and where each field of them is in that file. */
@@ -45,18 +47,12 @@ export async function loadTestCasesFile(file: string): Promise<TestCasesFile> {
       },
     ]);
   }
-  // JSON Lines (one case per line) is not YAML: say which formats are read instead of a parse error.
-  if (/\.(jsonl|ndjson)$/i.test(file))
-    throw new ConfigError([
-      {
-        file,
-        path: '',
-        message: 'test cases file is JSON Lines (.jsonl), which test_cases_file does not read',
-        hint: 'give a YAML (.yaml, .yml) or JSON (.json) file holding a list of cases or {test_cases: [...]}; from JSON Lines: jq -s . cases.jsonl > cases.json',
-      },
-    ]);
-  // parseAgentYaml wants a mapping at the root; wrap a bare list so both shapes parse with positions.
-  const bare = /^\s*-/m.test(
+  const extension = path.extname(file).toLowerCase();
+  if (extension === '.csv') return loadCsvCases(file, text);
+  if (extension === '.jsonl' || extension === '.ndjson') return loadJsonlCases(file, text);
+  // parseAgentYaml wants a mapping at the root; wrap a bare list so both shapes parse with
+  // positions (JSON is YAML: a .json file is read the same way).
+  const bare = /^\s*[-[]/m.test(
     text.split('\n').find((line) => line.trim() && !line.trim().startsWith('#')) ?? '',
   );
   const wrapped = bare ? `test_cases:\n${text.replace(/^/gm, ' '.repeat(WRAP_INDENT))}` : text;
@@ -67,7 +63,15 @@ export async function loadTestCasesFile(file: string): Promise<TestCasesFile> {
   const parsed = parseAgentYaml(wrapped);
   if (!parsed.ok) {
     throw new ConfigError(
-      parsed.problems.map((problem) => ({ file, path: '', ...problem, ...unwrap(problem) })),
+      parsed.problems.map((problem) => ({
+        file,
+        path: '',
+        ...problem,
+        ...unwrap(problem),
+        ...(extension === '.json'
+          ? { message: problem.message.replace(/^invalid YAML/, 'invalid JSON') }
+          : {}),
+      })),
     );
   }
   const locate = (path: FieldPath, anchor?: 'key' | 'value') =>

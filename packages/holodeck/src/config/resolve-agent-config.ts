@@ -26,7 +26,12 @@ export function resolveAgentConfig(config: AgentConfig, directory: string): Agen
     ...(claude?.working_directory
       ? { claude: { ...claude, working_directory: resolve(claude.working_directory) } }
       : {}),
-    ...(testCasesFile ? { test_cases_file: resolve(testCasesFile) } : {}),
+    ...(testCasesFile
+      ? {
+          test_cases_file:
+            typeof testCasesFile === 'string' ? resolve(testCasesFile) : testCasesFile.map(resolve),
+        }
+      : {}),
     ...(config.governance
       ? {
           governance: {

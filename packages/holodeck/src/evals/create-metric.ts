@@ -13,6 +13,9 @@ import {
 import { createJsonMetric } from './deterministic/json-metrics.js';
 import { createPiiMetric } from './deterministic/pii-metric.js';
 import { createTextMatchMetric } from './deterministic/text-match-metric.js';
+import { createSimilarMetric } from './embedding/similar-metric.js';
+import { createAgentJudgeMetric } from './judge/agent-judge-metrics.js';
+import { createConversationJudgeMetric } from './judge/conversation-judge-metrics.js';
 import {
   createAnswerRelevancyMetric,
   createContextualPrecisionMetric,
@@ -22,6 +25,8 @@ import {
   createGEvalMetric,
   createRubricMetric,
 } from './judge/index.js';
+import { createRefusalMetric } from './judge/refusal-metric.js';
+import { withStrictMode } from './judge/strict-mode-metric.js';
 import type { Metric } from './metric.js';
 import { createNlpMetric } from './nlp-metric.js';
 
@@ -34,6 +39,16 @@ export const JUDGE_METRIC_TYPES = new Set<MetricConfig['type']>([
   'contextual_precision',
   'contextual_recall',
   'contextual_relevancy',
+  'is-refusal',
+  'not-is-refusal',
+  'task_completion',
+  'argument_correctness',
+  'step_efficiency',
+  'plan_adherence',
+  'knowledge_retention',
+  'role_adherence',
+  'conversation_relevancy',
+  'conversation_completeness',
 ]);
 
 async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
@@ -63,7 +78,8 @@ async function loadSchemaFile(file: string): Promise<Record<string, unknown>> {
  * suite before any agent runs.
  */
 export async function createMetric(config: MetricConfig, baseDirectory: string): Promise<Metric> {
-  const metric = await buildMetric(config, baseDirectory);
+  const built = await buildMetric(config, baseDirectory);
+  const metric = 'strict_mode' in config && config.strict_mode === true ? withStrictMode(built) : built;
   return config.weight === undefined ? metric : { ...metric, weight: config.weight };
 }
 
@@ -135,6 +151,21 @@ async function buildMetric(config: MetricConfig, baseDirectory: string): Promise
       return createGEvalMetric(config);
     case 'rubric':
       return createRubricMetric(config);
+    case 'is-refusal':
+    case 'not-is-refusal':
+      return createRefusalMetric(config);
+    case 'similar':
+      return createSimilarMetric(config);
+    case 'task_completion':
+    case 'argument_correctness':
+    case 'step_efficiency':
+    case 'plan_adherence':
+      return createAgentJudgeMetric(config);
+    case 'knowledge_retention':
+    case 'role_adherence':
+    case 'conversation_relevancy':
+    case 'conversation_completeness':
+      return createConversationJudgeMetric(config);
     case 'faithfulness':
       return createFaithfulnessMetric(config);
     case 'answer_relevancy':

@@ -1,4 +1,5 @@
 import type { GovernanceSummary, TokenUsage, ToolCall, ToolResult } from '../backends/contract/index.js';
+import type { LLMProvider } from '../config/index.js';
 
 /** Everything a metric may look at: one agent answer and what led to it. */
 export interface MetricInput {
@@ -22,6 +23,10 @@ export interface MetricInput {
   tokenUsage: TokenUsage;
   /** Novarch's verdicts, when the agent is governed. */
   governance?: GovernanceSummary;
+  /** A conversation's turns so far, in order (case metrics of a `turns:` case); unset for one answer. */
+  conversation?: readonly { input: string; response: string }[];
+  /** The test case's `vars` (after default_case), for expressions. */
+  vars?: Readonly<Record<string, unknown>>;
 }
 
 /** What one metric concluded. Every metric yields a score in [0, 1], a pass/fail and a reason. */
@@ -46,6 +51,16 @@ export interface MetricContext {
   judge?: JudgeClient;
   /** The attempt's signal: aborted when the case times out or the run is interrupted (Ctrl+C). */
   signal?: AbortSignal;
+  /**
+   * Which repeat of the same judgement this is (`holodeck judge calibrate` judges each example
+   * several times); 0 or unset is the judgement `holodeck test` makes. Passed on as JudgeRequest.sample.
+   */
+  sample?: number;
+  /**
+   * Embeds texts (the `similar` metric): with `provider` (a metric's own embedding_provider), else
+   * the agent's embeddings model. Throws when there is none or the request fails.
+   */
+  embed?: (texts: readonly string[], provider?: LLMProvider, signal?: AbortSignal) => Promise<Float32Array[]>;
 }
 
 /** A configured metric, ready to evaluate answers. */
@@ -64,13 +79,14 @@ export interface JudgeRequest {
   /** JSON Schema of the verdict the judge must return (through a forced tool call). */
   verdictSchema: Record<string, unknown>;
   /**
-   * Which of several samples of the same request this is (g-eval \`samples\`): 1 and up get cache
-   * entries of their own; 0 or unset is the single answer. The judge still answers at temperature 0.
+   * Which of several samples of the same request this is (g-eval \`samples\`, calibration's
+   * self-consistency): 1 and up get cache entries of their own and are asked at the judge's sampling
+   * temperature (evaluations.model.temperature, default 1); 0 or unset is the single answer, at 0.
    */
   sample?: number;
 }
 
-/** Calls the judge model at temperature 0 and returns its validated structured verdict. */
+/** Calls the judge model (temperature 0 but for repeats) and returns its validated structured verdict. */
 export interface JudgeClient {
   readonly model: string;
   judge(request: JudgeRequest, signal?: AbortSignal): Promise<Record<string, unknown>>;

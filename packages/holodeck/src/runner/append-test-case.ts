@@ -6,10 +6,16 @@ import { ConfigError } from '../errors.js';
 import { validateAgent } from '../load-agent.js';
 import { writeAtomically } from '../recording/recording-file.js';
 
-/** Where a new case goes: agent.yaml's `test_cases`, or the `test_cases_file` it names. */
+/**
+ * Where a new case goes: the `test_cases_file` when it names one YAML file; agent.yaml's
+ * `test_cases` otherwise (several files, a glob, or a CSV/JSONL file, which keep no comments).
+ */
 function targetFile(agent: LoadedAgent): string {
-  const file = agent.config.test_cases_file;
-  return file ? path.resolve(agent.directory, file) : agent.file;
+  const setting = agent.config.test_cases_file;
+  const file = typeof setting === 'string' ? setting : setting?.length === 1 ? setting[0] : undefined;
+  return file && /\.ya?ml$/i.test(file) && !/[*?[\]{}]/.test(file)
+    ? path.resolve(agent.directory, file)
+    : agent.file;
 }
 
 function casesOf(document: ReturnType<typeof parseDocument>): YAMLSeq {

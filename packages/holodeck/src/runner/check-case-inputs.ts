@@ -12,6 +12,7 @@ function requiredInputs(metric: MetricConfig): CaseInput[] {
     case 'rouge':
     case 'meteor':
     case 'levenshtein':
+    case 'similar':
       // `value` on the metric is its own reference.
       return metric.value === undefined ? ['reference'] : [];
     case 'faithfulness':

@@ -9,15 +9,21 @@ import type {
   TestTurn,
   YamlPosition,
 } from '../config/index.js';
-import { formatFieldPath, loadTestCasesFile } from '../config/index.js';
+import { findCaseFiles, formatFieldPath, loadTestCasesFile } from '../config/index.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { GraderLoadError } from '../evals/code/code-metric.js';
 import { createMetric, JUDGE_METRIC_TYPES } from '../evals/create-metric.js';
 import type { Metric } from '../evals/metric.js';
 import { createGovernanceMetric } from '../evals/tools/governance-expectations-metric.js';
 import { createToolExpectationsMetric } from '../evals/tools/tool-expectations-metric.js';
+import {
+  createTrajectoryMetric,
+  hasTrajectory,
+  type TrajectoryExpectations,
+} from '../evals/tools/trajectory-metric.js';
 import { retrievalToolEntries } from '../tools/retrieval/retrieval-tool-entries.js';
 import { checkCaseInputs } from './check-case-inputs.js';
+import { expandCase } from './expand-case.js';
 import { describeKnownTools, isKnownToolName, knownToolNames } from './known-tool-names.js';
 
 /** Where a test case is written: agent.yaml's `test_cases` or the `test_cases_file`. */
@@ -86,7 +92,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The sources of every case: agent.yaml's `test_cases`, then the `test_cases_file`'s. */
+/** The sources of every case: agent.yaml's `test_cases`, then each `test_cases_file`'s in order. */
 async function gatherCases(
   agent: LoadedAgent,
   issues: ConfigIssue[],
@@ -99,38 +105,84 @@ async function gatherCases(
       ...(agent.locate ? { locate: agent.locate } : {}),
     },
   }));
-  const file = agent.config.test_cases_file;
-  if (!file) return inline;
-  try {
-    const loaded = await loadTestCasesFile(file);
-    return [
-      ...inline,
-      ...loaded.cases.map((config, index) => ({
-        config,
-        source: {
-          file,
-          path: [...loaded.listPath, index],
-          locate: (fieldPath: FieldPath) => loaded.locate(fieldPath.slice(loaded.listPath.length)),
-        },
-      })),
-    ];
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const agentSource: CaseSource = {
-      file: agent.file,
-      path: [],
-      ...(agent.locate ? { locate: agent.locate } : {}),
-    };
-    for (const issue of error.issues) {
-      // A missing file is a problem of agent.yaml's test_cases_file line; one inside it, of that file.
-      issues.push(
-        issue.line === undefined
-          ? issueAt(agentSource, ['test_cases_file'], `${issue.message}: ${file}`, issue.hint)
-          : issue,
-      );
+  const setting = agent.config.test_cases_file;
+  if (!setting) return inline;
+  const agentSource: CaseSource = {
+    file: agent.file,
+    path: [],
+    ...(agent.locate ? { locate: agent.locate } : {}),
+  };
+  const several = typeof setting !== 'string';
+  const patterns = typeof setting === 'string' ? [setting] : setting;
+  const field = (index: number): FieldPath => (several ? ['test_cases_file', index] : ['test_cases_file']);
+  const gathered = [...inline];
+  for (const [index, match] of (await findCaseFiles(patterns)).entries()) {
+    if (match.problem)
+      issues.push(issueAt(agentSource, field(index), match.problem.message, match.problem.hint));
+    for (const file of match.files) {
+      try {
+        const loaded = await loadTestCasesFile(file);
+        gathered.push(
+          ...loaded.cases.map((config, caseIndex) => ({
+            config,
+            source: {
+              file,
+              path: [...loaded.listPath, caseIndex],
+              locate: (fieldPath: FieldPath) => loaded.locate(fieldPath.slice(loaded.listPath.length)),
+            },
+          })),
+        );
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        for (const issue of error.issues) {
+          // A missing file is a problem of agent.yaml's test_cases_file line; one inside it, of that file.
+          issues.push(
+            issue.line === undefined
+              ? issueAt(agentSource, field(index), `${issue.message}: ${file}`, issue.hint)
+              : issue,
+          );
+        }
+      }
     }
-    return inline;
   }
+  return gathered;
+}
+
+/**
+ * Each case as it runs (expandCase): default_case merged in, thresholds and `{{ vars }}` applied.
+ * A problem is reported in the case's own file, at default_case or at evaluations.metrics, where
+ * the field it is in was written.
+ */
+function expandCases(
+  agent: LoadedAgent,
+  gathered: { config: TestCase; source: CaseSource }[],
+  issues: ConfigIssue[],
+): { config: TestCase; source: CaseSource }[] {
+  const agentSource: CaseSource = {
+    file: agent.file,
+    path: [],
+    ...(agent.locate ? { locate: agent.locate } : {}),
+  };
+  const defaultCase = agent.config.default_case;
+  const defaultMetrics = agent.config.evaluations?.metrics ?? [];
+  return gathered.map(({ config, source }) => ({
+    source,
+    config: expandCase(
+      config,
+      { ...(defaultCase ? { defaultCase } : {}), defaultMetrics },
+      (place, field, message, hint) =>
+        issues.push(
+          place === 'case'
+            ? issueAt(source, field, message, hint)
+            : issueAt(
+                agentSource,
+                [...(place === 'default' ? ['default_case'] : DEFAULTS_PATH), ...field],
+                message,
+                hint,
+              ),
+        ),
+    ),
+  }));
 }
 
 /**
@@ -151,7 +203,7 @@ export async function inspectSuite(
   const { config } = agent;
   const issues: ConfigIssue[] = [];
   const warnings: ConfigWarning[] = [];
-  const gathered = await gatherCases(agent, issues);
+  const gathered = expandCases(agent, await gatherCases(agent, issues), issues);
   const agentSource: CaseSource = {
     file: agent.file,
     path: [],
@@ -213,6 +265,7 @@ export async function inspectSuite(
           name,
           field: [...prefix, 'forbidden_tools', index],
         })),
+        ...trajectoryToolNames(owner, prefix),
       ];
       for (const { name, field } of named) {
         if (offInTests.has(name)) {
@@ -277,6 +330,20 @@ export async function inspectSuite(
       );
       return undefined;
     }
+    if (entry.type === 'similar') {
+      const provider = entry.embedding_provider ?? config.embedding_provider ?? config.model;
+      if (provider.provider === 'anthropic') {
+        issues.push(
+          issueAt(
+            where,
+            [...field, ...(entry.embedding_provider ? ['embedding_provider', 'provider'] : ['type'])],
+            'similar compares embeddings, and provider anthropic has no embeddings API',
+            'add embedding_provider to agent.yaml or to the metric, e.g. embedding_provider: {provider: openai, name: text-embedding-3-small}',
+          ),
+        );
+        return undefined;
+      }
+    }
     try {
       return await createMetric(entry, agent.directory);
     } catch (error) {
@@ -308,9 +375,13 @@ export async function inspectSuite(
   const toolMetrics = (owner: TestCase | TestTurn): Metric[] => {
     const expected = owner.expected_tools ?? [];
     const forbidden = owner.forbidden_tools ?? [];
-    return expected.length || forbidden.length
-      ? [createToolExpectationsMetric(expected, forbidden, resolveName)]
-      : [];
+    const trajectory = trajectoryOf(owner);
+    return [
+      ...(expected.length || forbidden.length
+        ? [createToolExpectationsMetric(expected, forbidden, resolveName)]
+        : []),
+      ...(hasTrajectory(trajectory) ? [createTrajectoryMetric(trajectory, resolveName)] : []),
+    ];
   };
   // Default metrics are built once and shared by the cases that use them.
   const defaults = await buildAll(
@@ -325,12 +396,20 @@ export async function inspectSuite(
         ? [createGovernanceMetric(testCase.expected_verdicts ?? [], testCase.expect_killed)]
         : [];
     const own = testCase.metrics ? await buildAll(testCase.metrics, source, ['metrics']) : defaults;
-    const metrics = [...own, ...(testCase.turns ? [] : toolMetrics(testCase)), ...governance];
+    const metrics = withCaseVars(
+      [...own, ...(testCase.turns ? [] : toolMetrics(testCase)), ...governance],
+      testCase.vars,
+    );
     const turnMetrics = await Promise.all(
-      (testCase.turns ?? []).map(async (turn, turnIndex) => [
-        ...(turn.metrics ? await buildAll(turn.metrics, source, ['turns', turnIndex, 'metrics']) : []),
-        ...toolMetrics(turn),
-      ]),
+      (testCase.turns ?? []).map(async (turn, turnIndex) =>
+        withCaseVars(
+          [
+            ...(turn.metrics ? await buildAll(turn.metrics, source, ['turns', turnIndex, 'metrics']) : []),
+            ...toolMetrics(turn),
+          ],
+          testCase.vars,
+        ),
+      ),
     );
     const all = [...metrics, ...turnMetrics.flat()];
     if (all.length > 0 && all.every((metric) => metric.weight === 0))
@@ -346,6 +425,63 @@ export async function inspectSuite(
   }
   if (issues.length) return { issues, warnings };
   return { suite: { cases, usesJudge, deferredToolNames, toolNames }, issues, warnings };
+}
+
+/** The trajectory expectations of a case or turn. */
+function trajectoryOf(owner: TestCase | TestTurn): TrajectoryExpectations {
+  return {
+    ...(owner.expected_tool_sequence !== undefined ? { sequence: owner.expected_tool_sequence } : {}),
+    ...(owner.called_before !== undefined ? { calledBefore: owner.called_before } : {}),
+    ...(owner.max_tool_calls !== undefined ? { maxToolCalls: owner.max_tool_calls } : {}),
+  };
+}
+
+/** The tool names the trajectory fields of a case or turn name, each with its field. */
+function trajectoryToolNames(
+  owner: TestCase | TestTurn,
+  prefix: FieldPath,
+): { name: string; field: FieldPath }[] {
+  const sequence = owner.expected_tool_sequence;
+  const steps = sequence === undefined ? [] : Array.isArray(sequence) ? sequence : sequence.tools;
+  const stepsField = Array.isArray(sequence)
+    ? ['expected_tool_sequence']
+    : ['expected_tool_sequence', 'tools'];
+  const before = owner.called_before;
+  const pairs =
+    before === undefined
+      ? []
+      : typeof before[0] === 'string'
+        ? [before as [string, string]]
+        : (before as [string, string][]);
+  const single = before !== undefined && typeof before[0] === 'string';
+  const limits = owner.max_tool_calls;
+  return [
+    ...steps.map((step, index) => ({
+      name: typeof step === 'string' ? step : step.name,
+      field: [...prefix, ...stepsField, index],
+    })),
+    ...pairs.flatMap((pair, index) =>
+      pair.map((name, side) => ({
+        name,
+        field: [...prefix, 'called_before', ...(single ? [] : [index]), side],
+      })),
+    ),
+    ...Object.keys(typeof limits === 'object' ? (limits.per_tool ?? {}) : {}).map((name) => ({
+      name,
+      field: [...prefix, 'max_tool_calls', 'per_tool', name],
+    })),
+  ];
+}
+
+/** The metrics, each given the case's vars with every answer it grades (expressions read them). */
+function withCaseVars(metrics: Metric[], vars: TestCase['vars']): Metric[] {
+  if (!vars) return metrics;
+  return metrics.map((metric) => ({
+    name: metric.name,
+    type: metric.type,
+    ...(metric.weight !== undefined ? { weight: metric.weight } : {}),
+    evaluate: (input, context) => metric.evaluate({ ...input, vars }, context),
+  }));
 }
 
 /**

@@ -9,10 +9,11 @@ import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import { allDecidingPassed, weightedScore } from './attempt-outcome.js';
 import { buildCaseReport } from './build-case-report.js';
 import { evaluateAll, metricInput } from './grade-attempt.js';
+import { metricEmbeddings } from './metric-embeddings.js';
 import { type PreparedCase, prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, RunReport, TurnRecord } from './report/run-report.js';
 import { RunRecord } from './run-record.js';
-import { judgeFor } from './run-test-suite.js';
+import { judgeFor, usesEmbeddings } from './run-test-suite.js';
 
 /** Options of `regradeRun` (`holodeck test regrade`). */
 export interface RegradeOptions {
@@ -95,12 +96,10 @@ async function regradeAttempt(
     const metrics = await grade(turnMetrics, turn.metrics, selected, input, context);
     turns.push({ ...turn, metrics, passed: allDecidingPassed(turnMetrics, metrics) });
     if (index === attempt.turns.length - 1) {
-      const finalInput = metricInput(
-        turn.input,
-        result,
-        config.ground_truth ?? turnConfig?.ground_truth,
-        contextPassages,
-      );
+      const finalInput = {
+        ...metricInput(turn.input, result, config.ground_truth ?? turnConfig?.ground_truth, contextPassages),
+        conversation: attempt.turns.map((entry) => ({ input: entry.input, response: entry.response })),
+      };
       caseMetrics = await grade(testCase.metrics, attempt.metrics, selected, finalInput, context);
     }
   }
@@ -152,7 +151,12 @@ export async function regradeRun(
   );
   record.setSuiteCases(suite.cases.map((entry) => entry.config.name));
   const usesJudge = suite.usesJudge;
-  const context: MetricContext = usesJudge ? { judge: judgeFor(agent, {}, options.recorder) } : {};
+  const context: MetricContext = {
+    ...(usesJudge ? { judge: judgeFor(agent, {}, options.recorder) } : {}),
+    ...(usesEmbeddings(suite.cases)
+      ? { embed: metricEmbeddings(agent, options.recorder?.fetchFor('embeddings')) }
+      : {}),
+  };
   await options.recorder?.start();
   try {
     const reports = [];

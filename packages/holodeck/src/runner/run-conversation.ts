@@ -141,6 +141,7 @@ export async function runConversation(
             : {}),
           numTurns: totals.numTurns,
           tokenUsage: { ...totals.usage },
+          conversation: turns.map((entry) => ({ input: entry.input, response: entry.response })),
         };
         caseMetrics = await untilAborted(
           evaluateAll(testCase.metrics, finalInput, { ...options.metricContext, signal: run.signal }),

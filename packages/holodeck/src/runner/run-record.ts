@@ -13,6 +13,10 @@ export interface RunRecordOptions {
   filter?: string;
   tags?: readonly string[];
   shard?: { index: number; count: number };
+  caseNames?: readonly string[];
+  sample?: number;
+  sampleSeed?: number;
+  limit?: number;
   allowSideEffects: boolean;
   /** `--max-processes`, when given. */
   maxProcesses?: number;
@@ -64,6 +68,9 @@ export class RunRecord {
       ...(options.filter !== undefined ? { filter: options.filter } : {}),
       ...(options.tags?.length ? { tags: [...options.tags] } : {}),
       ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}),
+      ...(options.caseNames?.length ? { cases: [...options.caseNames] } : {}),
+      ...(options.sample !== undefined ? { sample: options.sample, sample_seed: options.sampleSeed ?? 0 } : {}),
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
       allow_side_effects: options.allowSideEffects,
       ...(options.maxProcesses !== undefined ? { max_processes: options.maxProcesses } : {}),
     };

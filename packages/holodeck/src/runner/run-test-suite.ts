@@ -11,6 +11,7 @@ import type { Recorder } from '../recording/recorder.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { type Continuation, casesToContinue, mergeContinuedCases } from './continue-run.js';
 import { isCredentialFailure } from './is-credential-failure.js';
+import { metricEmbeddings } from './metric-embeddings.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
 import { recordedAttempt } from './recorded-attempt.js';
@@ -87,11 +88,12 @@ function nothingSelected(cases: readonly PreparedCase[], options: TestRunOptions
   const flags = [
     ...(options.filter !== undefined ? [`--filter ${JSON.stringify(options.filter)}`] : []),
     ...(options.tags ?? []).map((tag) => `--tag ${tag}`),
+    ...(options.caseNames ?? []).map((name) => `--case ${JSON.stringify(name)}`),
   ];
   const names = cases.map((testCase) => testCase.config.name);
   const tags = [...new Set(cases.flatMap((testCase) => testCase.config.tags ?? []))];
   return new UsageError(
-    options.filter !== undefined ? '--filter' : '--tag',
+    options.filter !== undefined ? '--filter' : options.tags?.length ? '--tag' : '--case',
     `${flags.join(' and ')} match${flags.length === 1 ? 'es' : ''} no test case`,
     `the cases are ${names.join(', ')}; their tags: ${tags.length ? tags.join(', ') : '(none)'}`,
   );
@@ -161,7 +163,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   );
   const suite = await prepareSuite(agent, loaded);
   const selected = selectCases(suite.cases, options);
-  if (!selected.length && (options.filter !== undefined || options.tags?.length))
+  if (!selected.length && (options.filter !== undefined || options.tags?.length || options.caseNames?.length))
     throw nothingSelected(suite.cases, options);
   const suiteHash = sha256Of({
     test_cases: suite.cases.map((testCase) => testCase.config),
@@ -226,7 +228,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
       options.onNotice?.(warning.message);
     await resolveToolNames(suite, backend);
-    const metricContext: MetricContext = suite.usesJudge ? { judge: judgeFor(agent, options, recorder) } : {};
+    const metricContext: MetricContext = {
+      ...(suite.usesJudge ? { judge: judgeFor(agent, options, recorder) } : {}),
+      ...(usesEmbeddings(suite.cases)
+        ? { embed: metricEmbeddings(agent, recorder?.fetchFor('embeddings')) }
+        : {}),
+    };
     const runner: AttemptRunner =
       isolation === 'session'
         ? sessionIsolation(backend, {
@@ -314,6 +321,13 @@ export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>):
 }
 
 /** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
+/** True when a metric of the cases embeds texts (similar). */
+export function usesEmbeddings(cases: readonly PreparedCase[]): boolean {
+  return cases.some((testCase) =>
+    [...testCase.metrics, ...testCase.turnMetrics.flat()].some((metric) => metric.type === 'similar'),
+  );
+}
+
 export function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?: Recorder) {
   const judgeModel = agent.config.evaluations?.model;
   return judgeClientFor(judgeModel ?? agent.config.model, {
@@ -324,5 +338,6 @@ export function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?:
       : { cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge') }),
     ...(options.onNotice ? { onWarning: options.onNotice } : {}),
     settingsPath: judgeModel ? 'evaluations.model' : 'model',
+    samplingTemperature: judgeModel?.temperature,
   });
 }

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { latestCalibrations } from '../runner/calibration/latest-calibrations.js';
 import { compareRuns } from '../runner/report/index.js';
 import { VIEW_CLIENT_SCRIPT } from './assets/view-client-script.js';
 import { VIEW_STYLES } from './assets/view-styles.js';
@@ -149,7 +151,15 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
 
   app.get('/api/runs', async (c) => {
     await refresh();
-    const list: ViewRunList = { runs: toRunList(catalog.list()), unreadable: catalog.unreadableFiles() };
+    // The calibrations folder is the runs folder's sibling (`.holodeck/calibrations`).
+    const calibrations = await latestCalibrations(
+      path.join(path.dirname(options.runsDir), 'calibrations'),
+    ).catch(() => []);
+    const list: ViewRunList = {
+      runs: toRunList(catalog.list()),
+      unreadable: catalog.unreadableFiles(),
+      ...(calibrations.length ? { calibrations } : {}),
+    };
     return c.json(list);
   });
 

@@ -193,9 +193,41 @@ export interface ViewUnreadable {
   message: string;
 }
 
+/** A proportion with its interval. */
+export interface ViewShownInterval {
+  estimate: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+}
+
+/** The newest calibration of one judge metric (runner/calibration/latest-calibrations.ts builds it). */
+export interface ViewCalibration {
+  metric: string;
+  type: string;
+  calibration_id: string;
+  started_at: string;
+  judge_model: string;
+  samples: number;
+  labels_file: string;
+  examples: number;
+  judged: number;
+  errored: number;
+  min_kappa?: number;
+  kappa: number | null;
+  kappa_interval: ViewShownInterval | null;
+  agreement: ViewShownInterval | null;
+  false_pass_rate: ViewShownInterval | null;
+  false_fail_rate: ViewShownInterval | null;
+  confusion: { true_pass: number; false_pass: number; false_fail: number; true_fail: number };
+  flipped: number;
+}
+
 export interface ViewRunList {
   runs: ViewRunListEntry[];
   unreadable: ViewUnreadable[];
+  /** The newest calibration of each judge metric (`holodeck judge calibrate`); served pages only. */
+  calibrations?: ViewCalibration[];
 }
 
 export type ViewCaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed' | 'not-compared';

@@ -56,7 +56,7 @@ describe('settings accepted today but ignored are refused, or warned of', () => 
     const outcome = await validate(agent);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toContain(
-      'evaluations.model.temperature: the judge always answers at temperature 0 (so re-runs agree); evaluations.model.temperature would have no effect',
+      'evaluations.model.temperature: the judge answers at temperature 0 (so re-runs agree) and uses evaluations.model.temperature only for repeated judgements, which no metric makes: it would have no effect',
     );
   });
 

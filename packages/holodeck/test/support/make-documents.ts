@@ -1,13 +1,19 @@
 import { crc32 } from 'node:zlib';
 
-/** A tiny valid PDF (Helvetica text), one page per entry, one line per string. */
-export function makePdf(pages: readonly (readonly string[])[]): Buffer {
+/** A tiny valid PDF (Helvetica text), one page per entry, one line per string (12 pt, or `{ text, size }`). */
+export function makePdf(pages: readonly (readonly (string | { text: string; size: number })[])[]): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const escapeText = (line: string) => line.replace(/[\\()]/g, (char) => `\\${char}`);
   const contents = pages.map((lines) => {
-    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((line) => `(${escapeText(line)}) Tj T*`).join(' ')} ET`;
+    const stream = `BT 72 720 Td 14 TL ${lines
+      .map((line) =>
+        typeof line === 'string'
+          ? `/F1 12 Tf (${escapeText(line)}) Tj T*`
+          : `/F1 ${line.size} Tf (${escapeText(line.text)}) Tj T*`,
+      )
+      .join(' ')} ET`;
     return add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
   });
   const pagesId = objects.length + pages.length + 1;
@@ -74,17 +80,31 @@ const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
 /**
  * A tiny DOCX: `{ heading: 1, text }` paragraphs use the "heading N" styles, `{ title: true }` the
- * "Title" style, others are body text.
+ * "Title" style, others are body text; `{ table: rows }` is a Word table (its first row a repeated
+ * header row with `headerRow`).
  */
 export function makeDocx(
-  paragraphs: readonly { text: string; heading?: 1 | 2 | 3; title?: boolean }[],
+  paragraphs: readonly (
+    | { text: string; heading?: 1 | 2 | 3; title?: boolean }
+    | { table: readonly (readonly string[])[]; headerRow?: boolean }
+  )[],
 ): Buffer {
   const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const run = (text: string) => `<w:r><w:t xml:space="preserve">${xml(text)}</w:t></w:r>`;
   const body = paragraphs
-    .map(
-      ({ text, heading, title }) =>
-        `<w:p>${title ? '<w:pPr><w:pStyle w:val="Title"/></w:pPr>' : heading ? `<w:pPr><w:pStyle w:val="Heading${heading}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${xml(text)}</w:t></w:r></w:p>`,
-    )
+    .map((block) => {
+      if ('table' in block)
+        return `<w:tbl>${block.table
+          .map(
+            (row, index) =>
+              `<w:tr>${index === 0 && block.headerRow ? '<w:trPr><w:tblHeader/></w:trPr>' : ''}${row
+                .map((cell) => `<w:tc><w:p>${run(cell)}</w:p></w:tc>`)
+                .join('')}</w:tr>`,
+          )
+          .join('')}</w:tbl>`;
+      const { text, heading, title } = block;
+      return `<w:p>${title ? '<w:pPr><w:pStyle w:val="Title"/></w:pPr>' : heading ? `<w:pPr><w:pStyle w:val="Heading${heading}"/></w:pPr>` : ''}${run(text)}</w:p>`;
+    })
     .join('');
   const styles = [1, 2, 3]
     .map(

@@ -49,7 +49,7 @@ export function anthropicMessages(
     body: (request, maxTokens) => ({
       model: settings.model,
       max_tokens: maxTokens,
-      temperature: JUDGE_TEMPERATURE,
+      temperature: request.temperature ?? JUDGE_TEMPERATURE,
       system: request.system,
       messages: [{ role: 'user', content: request.prompt }],
       tools: [

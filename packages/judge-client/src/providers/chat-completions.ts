@@ -95,7 +95,7 @@ export function chatCompletions(
         { role: 'system', content: request.system },
         { role: 'user', content: request.prompt },
       ],
-      temperature: JUDGE_TEMPERATURE,
+      temperature: request.temperature ?? JUDGE_TEMPERATURE,
       [tokenLimit]: maxTokens,
       tools: [
         {

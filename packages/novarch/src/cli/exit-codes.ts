@@ -21,8 +21,9 @@ export const ExitCode = {
    */
   refused: 3,
   /**
-   * `novarch rules test` only: decisions would change under the tested rules, or some could not be
-   * re-judged (LLM rules without --with-judge). Not 1, which stays "something went wrong".
+   * `novarch rules test`: decisions would change under the tested rules, or some could not be
+   * re-judged (LLM rules without --with-judge); `rules calibrate`: some labelled actions of LLM
+   * rules could not be re-judged. Not 1, which stays "something went wrong".
    */
   changes: 4,
 } as const;
@@ -39,7 +40,8 @@ Exit codes:
      listed), an invalid --config file, no store at the resolved path
   3  refused: the hold was already decided, or no agent waits on it (abandoned, or past its
      deadline: --force closes it), the session was already killed
-  4  rules test only: decisions would change, or some were not re-judged (LLM rules)
+  4  rules test: decisions would change, or some were not re-judged (LLM rules);
+     rules calibrate: some labelled actions of LLM rules were not re-judged
 
 Store: --store FILE, else store.path of --config FILE, else $NOVARCH_STORE,
        else ~/.novarch/novarch.db`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RulesCalibrationReportSchema } from '../wire/rules-calibration-schemas.js';
 import {
   RuleSetDiffSchema,
   RuleSetPushAnswerSchema,
@@ -62,6 +63,19 @@ export class RemoteRules {
     return this.#client.request('GET', `${teamPath(tenantId, teamId)}/diff`, {
       query: { from: String(from), to: String(to) },
       schema: RuleSetDiffSchema,
+      idempotent: true,
+    });
+  }
+
+  /** The team's latest pushed rules measured against the tenant's decided holds (`rules calibrate --server`). */
+  calibration(
+    tenantId: string,
+    teamId: string,
+    since: string | undefined,
+  ): Promise<z.output<typeof RulesCalibrationReportSchema>> {
+    return this.#client.request('GET', `${teamPath(tenantId, teamId)}/calibration`, {
+      query: { since },
+      schema: RulesCalibrationReportSchema,
       idempotent: true,
     });
   }

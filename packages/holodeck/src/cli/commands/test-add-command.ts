@@ -13,12 +13,16 @@ export interface TestAddOptions {
   withArgs: boolean;
   asCounterexample: boolean;
   recordings?: string;
+  label?: string;
+  metric?: string;
+  comment?: string;
 }
 
 /**
  * `holodeck test add <agent.yaml> --from-run <run> --case <name>`: appends a test case made from a
  * saved run's case to the suite (comments kept), validates the result, and copies the case's
- * recording so the new case replays at once.
+ * recording so the new case replays at once. With `--label pass|fail`, appends the case's answer
+ * as a labelled example to a judge metric's calibration file instead.
  */
 export async function testAddCommand(
   file: string,
@@ -48,9 +52,31 @@ export async function testAddCommand(
     import('../../recording/copy-case-recording.js'),
     import('../../runner/report/redact-agent-config.js'),
   ]);
+  if (options.label !== undefined && options.label !== 'pass' && options.label !== 'fail')
+    throw new UsageError('--label', `is pass or fail, got "${options.label}"`);
+  if (options.label === undefined && (options.metric !== undefined || options.comment !== undefined))
+    throw new UsageError(
+      options.metric !== undefined ? '--metric' : '--comment',
+      'goes with --label pass|fail',
+    );
   const agent = await loadAgent(file);
   const run = await report.loadRun(options.fromRun, report.runsDirectory(agent.directory));
   const source = findRunCase(run, options.case);
+  if (options.label !== undefined) {
+    const { appendLabel } = await import('../../runner/calibration/append-label.js');
+    const labelled = await appendLabel(agent, {
+      run,
+      source,
+      metric: options.metric,
+      label: options.label,
+      comment: options.comment,
+      secrets: redact.credentialValues({ ...process.env, ...agent.env }),
+    });
+    process.stderr.write(
+      `${style.dim(`labelled case "${source.name}" of run ${run.run_id} ${options.label} for judge "${labelled.metric}" in ${path.relative(process.cwd(), labelled.file) || labelled.file}`)}\n`,
+    );
+    return ExitCode.ok;
+  }
   const name = options.name ?? `${source.name} (from run ${run.run_id})`;
   if ((agent.config.test_cases ?? []).some((entry) => entry.name === name))
     throw new UsageError(
@@ -95,10 +121,22 @@ export function registerTestAddCommand(test: Command, context: CommandContext) {
       false,
     )
     .option(
+      '--label <verdict>',
+      "instead of a test case, add the case's answer with this human verdict (pass or fail) to a judge metric's calibration file",
+    )
+    .option('--metric <name>', 'with --label: the judge metric (needed when several have a calibration file)')
+    .option('--comment <text>', 'with --label: why the human labelled it so')
+    .option(
       '--recordings <dir>',
       `recording folder to copy the case's recording in (default ${DEFAULT_RECORDING_DIR}/ next to agent.yaml)`,
     )
-    .action((file: string, options: TestAddOptions) =>
-      context.run(testAddCommand(file, options, context.style)),
-    );
+    .action((file: string, options: TestAddOptions, command: Command) => {
+      // `holodeck test` has a --case of its own (repeatable), and commander gives a parent's option
+      // to the parent wherever it is written: the name then arrives there.
+      const parentCases = (command.parent?.getOptionValue('case') as string[] | undefined) ?? [];
+      const name = options.case ?? parentCases.at(-1);
+      return context.run(
+        testAddCommand(file, { ...options, ...(name !== undefined ? { case: name } : {}) }, context.style),
+      );
+    });
 }

@@ -1,6 +1,7 @@
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { LoadedAgent } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import type { RunReport } from '../../runner/report/run-report.js';
 import type { CommandContext } from '../command-context.js';
@@ -38,6 +39,10 @@ export interface TestCommandOptions extends RecordingFlags, VerdictCommandOption
   repeat?: string;
   filter?: string;
   tag: string[];
+  case: string[];
+  limit?: string;
+  sample?: string;
+  sampleSeed?: string;
   shard?: string;
   timeout?: string;
   isolation: string;
@@ -55,6 +60,20 @@ function positiveInteger(flag: string, value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1)
     throw new UsageError(flag, `needs a whole number ≥ 1, got "${value}"`);
+  return parsed;
+}
+
+/** `--sample-seed`: a whole number ≥ 0, and only with --sample (alone it would change nothing). */
+function seed(value: string, sample: string | undefined): number {
+  if (sample === undefined)
+    throw new UsageError(
+      '--sample-seed',
+      'has no effect without --sample',
+      'add --sample <k>, or leave --sample-seed out',
+    );
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new UsageError('--sample-seed', `needs a whole number ≥ 0, got "${value}"`);
   return parsed;
 }
 
@@ -119,6 +138,10 @@ export async function testCommand(
     ...(options.filter ? { filter: options.filter } : {}),
     ...(options.tag.length ? { tags: options.tag } : {}),
     ...(options.shard ? { shard: parseShard(options.shard) } : {}),
+    ...(options.case.length ? { caseNames: options.case } : {}),
+    ...(options.limit !== undefined ? { limit: positiveInteger('--limit', options.limit) } : {}),
+    ...(options.sample !== undefined ? { sample: positiveInteger('--sample', options.sample) } : {}),
+    ...(options.sampleSeed !== undefined ? { sampleSeed: seed(options.sampleSeed, options.sample) } : {}),
     ...(options.timeout ? { timeoutSeconds: positiveInteger('--timeout', options.timeout) } : {}),
     ...(options.maxProcesses !== undefined
       ? { maxProcesses: positiveInteger('--max-processes', options.maxProcesses) }
@@ -129,6 +152,7 @@ export async function testCommand(
   // With a report on stdout, the summary goes to stderr so stdout holds only the report.
   const summaryStream = outputs.some((output) => output.target === '-') ? process.stderr : process.stdout;
   const agent = await loadAgent(file);
+  const judges = await warnAboutCalibrations(agent, style);
   const { recorder } = await recording.open(agent, (message) =>
     process.stderr.write(`${style.yellow('note')} ${message}\n`),
   );
@@ -178,7 +202,7 @@ export async function testCommand(
   if (comparison) summaryStream.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   const gateConfig = agent.config.evaluations?.gate ?? (options.gate ? {} : undefined);
   const gate = gateConfig
-    ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color)
+    ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color, judges)
     : undefined;
   if (gate) summaryStream.write(`${gate.text}\n`);
   await writeCiSurfaces(result, comparison, gate?.gate, options.ciSummary, process.env, (message) =>
@@ -212,6 +236,18 @@ export async function testCommand(
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
 }
 
+/**
+ * The judge metrics that set min_kappa and whose last calibration is missing, stale or below it:
+ * one warning each on stderr (the gate, when checked, breaks on them). Returns every state.
+ */
+async function warnAboutCalibrations(agent: LoadedAgent, style: Style) {
+  const { calibrationStatuses } = await import('../../runner/calibration/calibration-status.js');
+  const statuses = await calibrationStatuses(agent);
+  for (const status of statuses)
+    if (status.state !== 'ok') process.stderr.write(`${style.yellow('warning')} ${status.message}\n`);
+  return statuses;
+}
+
 export function registerTestCommand(program: Command, context: CommandContext) {
   const test = program
     .command('test')
@@ -229,7 +265,16 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       (value: string, all: string[]) => [...all, value],
       [],
     )
+    .option(
+      '--case <name>',
+      'only the case with this exact name (repeatable)',
+      (value: string, all: string[]) => [...all, value],
+      [],
+    )
     .option('--shard <i/n>', 'run the i-th of n slices of the suite (for CI matrices)')
+    .option('--sample <k>', 'k of the selected cases at random (the same ones for the same --sample-seed)')
+    .option('--sample-seed <n>', 'seed of --sample (default 0)')
+    .option('--limit <n>', 'only the first n selected cases, in the order they are written')
     .option('--timeout <seconds>', 'time limit per attempt when a case sets none (default 180)')
     .option(
       '--isolation <level>',

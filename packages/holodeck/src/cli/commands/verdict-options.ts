@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { GateConfig } from '../../config/schema/evaluation-config-schema.js';
 import { UsageError } from '../../errors.js';
 import type { Continuation, ContinueMode } from '../../runner/continue-run.js';
-import type { GateResult } from '../../runner/gate/evaluate-gate.js';
+import type { GateResult, JudgeCalibrationState } from '../../runner/gate/evaluate-gate.js';
 import type { RepeatOption } from '../../runner/repeat-plan.js';
 import type { RunComparison } from '../../runner/report/compare-runs.js';
 import type { RunReport } from '../../runner/report/run-report.js';
@@ -166,6 +166,7 @@ export async function checkGate(
   agentFolder: string,
   suiteCases: readonly string[],
   color: boolean,
+  judges: readonly JudgeCalibrationState[] = [],
 ): Promise<{ held: boolean; text: string; gate: GateResult }> {
   const [
     { approvedAsRun, approvedBaselinePath, readApprovedBaseline },
@@ -186,7 +187,7 @@ export async function checkGate(
   } catch (error) {
     approved = { error: error instanceof Error ? error.message : String(error) };
   }
-  const verdict = evaluateGate(result, gate, approved);
+  const verdict = evaluateGate(result, gate, approved, judges);
   const text = renderGate(verdict);
   const coloured = color
     ? text.replace(

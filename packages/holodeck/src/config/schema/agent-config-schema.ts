@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { ClaudeConfigSchema } from './claude-config-schema.js';
-import { EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-schema.js';
+import { DefaultCaseSchema, EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-schema.js';
 import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
@@ -89,7 +89,15 @@ export const AgentConfigSchema = z
     ),
     test_cases: z.array(TestCaseSchema).optional().describe('The test cases `holodeck test` runs.'),
     // Schema only: the test runner reads the file (and checks it) when it runs.
-    test_cases_file: z.string().min(1).optional().describe('File of test cases, relative to agent.yaml.'),
+    test_cases_file: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+      .optional()
+      .describe(
+        'Files of test cases, relative to agent.yaml: YAML, JSON, JSONL or CSV; a path, a glob (cases/*.csv) or a list of them.',
+      ),
+    default_case: DefaultCaseSchema.optional().describe(
+      'Settings every test case takes unless it sets its own (vars and thresholds merge, tags add up).',
+    ),
   })
   .superRefine((config, context) => {
     if (config.max_turns !== undefined && config.claude?.max_turns !== undefined) {

@@ -93,6 +93,7 @@ export const EXPRESSION_NAMES = [
   'cost_usd',
   'duration_ms',
   'turns',
+  'vars',
 ] as const;
 
 export const expression = z

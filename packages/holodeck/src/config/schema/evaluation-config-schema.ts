@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { MetricConfigSchema } from './metric-config-schema.js';
+import { trajectoryFields } from './trajectory-schema.js';
 
 export { type MetricConfig, MetricConfigSchema, type MetricType } from './metric-config-schema.js';
 
@@ -168,6 +169,7 @@ export const TestTurnSchema = z.strictObject({
     .optional()
     .describe('Tools this turn must call (a call counts when the tool ran).'),
   forbidden_tools: z.array(z.string().min(1)).optional().describe('Tools this turn must not call.'),
+  ...trajectoryFields(ExpectedArgSchema),
   metrics: z
     .array(MetricConfigSchema)
     .optional()
@@ -175,6 +177,58 @@ export const TestTurnSchema = z.strictObject({
 });
 /** A turn of a multi-turn test case. */
 export type TestTurn = z.infer<typeof TestTurnSchema>;
+
+/** `vars:` of a case: values `{{name}}` in its texts and metric values stand for. */
+export const CaseVarsSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((vars, context) => {
+    for (const name of Object.keys(vars))
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+        addConfigIssue(
+          context,
+          [name],
+          `variable name "${name}" is not letters, digits and _ (not starting with a digit)`,
+          '{{ name }} placeholders can only name such variables: rename it, e.g. order_id',
+        );
+  })
+  .describe('Values of {{name}} placeholders in input, ground_truth, context, turns and metric values.');
+
+/** The fields a case shares with `default_case` (all but name, input and turns). */
+const CASE_SETTINGS = {
+  vars: CaseVarsSchema.optional(),
+  thresholds: z
+    .record(z.string().min(1), z.number().nonnegative())
+    .optional()
+    .describe(
+      "Pass marks for this case by metric name (or type), replacing the metric's threshold (0..1 for scores; ms, USD or turns for budgets).",
+    ),
+  ground_truth: z.string().optional().describe('The expected answer (NLP metrics, RAG precision/recall).'),
+  context: z.array(z.string()).optional().describe('Retrieval context, for RAG metrics.'),
+  expected_tools: z
+    .array(ExpectedToolSchema)
+    .optional()
+    .describe('Tools the agent must call; a call counts when the tool ran (not refused or invalid).'),
+  forbidden_tools: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Tools the agent must not call (refused calls count too).'),
+  ...trajectoryFields(ExpectedArgSchema),
+  tags: z.array(z.string().min(1)).optional().describe('Labels to select cases with --tag.'),
+  metrics: z.array(MetricConfigSchema).optional().describe('Replaces evaluations.metrics for this case.'),
+  repeat: RepeatSchema.optional().describe(
+    'Run the case this many times (pass@k, pass^k); auto: until its pass-rate interval decides (see evaluations.repeat).',
+  ),
+  min_pass_rate: z.number().min(0).max(1).optional().describe('Share of repeats that must pass; default 1.'),
+  expected_verdicts: z
+    .array(ExpectedVerdictSchema)
+    .optional()
+    .describe('Novarch verdicts the run must produce, e.g. {tool: refund_order, verdict: hold}.'),
+  expect_killed: z
+    .boolean()
+    .optional()
+    .describe('Whether Novarch must kill the session (true) or not (false).'),
+  timeout: z.number().positive().optional().describe('Seconds per attempt.'),
+};
 
 /** One test case: a single `input` or a list of `turns`. */
 export const TestCaseSchema = z
@@ -186,36 +240,7 @@ export const TestCaseSchema = z
       .min(1)
       .optional()
       .describe('A conversation: one session, each turn with its own checks.'),
-    ground_truth: z.string().optional().describe('The expected answer (NLP metrics, RAG precision/recall).'),
-    context: z.array(z.string()).optional().describe('Retrieval context, for RAG metrics.'),
-    expected_tools: z
-      .array(ExpectedToolSchema)
-      .optional()
-      .describe('Tools the agent must call; a call counts when the tool ran (not refused or invalid).'),
-    forbidden_tools: z
-      .array(z.string().min(1))
-      .optional()
-      .describe('Tools the agent must not call (refused calls count too).'),
-    tags: z.array(z.string().min(1)).optional().describe('Labels to select cases with --tag.'),
-    metrics: z.array(MetricConfigSchema).optional().describe('Replaces evaluations.metrics for this case.'),
-    repeat: RepeatSchema.optional().describe(
-      'Run the case this many times (pass@k, pass^k); auto: until its pass-rate interval decides (see evaluations.repeat).',
-    ),
-    min_pass_rate: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .describe('Share of repeats that must pass; default 1.'),
-    expected_verdicts: z
-      .array(ExpectedVerdictSchema)
-      .optional()
-      .describe('Novarch verdicts the run must produce, e.g. {tool: refund_order, verdict: hold}.'),
-    expect_killed: z
-      .boolean()
-      .optional()
-      .describe('Whether Novarch must kill the session (true) or not (false).'),
-    timeout: z.number().positive().optional().describe('Seconds per attempt.'),
+    ...CASE_SETTINGS,
   })
   .superRefine((testCase, context) => {
     if (testCase.input !== undefined && testCase.turns !== undefined) {
@@ -226,9 +251,28 @@ export const TestCaseSchema = z
         'use input for one message, turns for a conversation',
       );
     }
+    if (testCase.turns !== undefined)
+      for (const field of ['expected_tool_sequence', 'called_before', 'max_tool_calls'] as const)
+        if (testCase[field] !== undefined)
+          addConfigIssue(
+            context,
+            [field],
+            `${field} checks one answer's tool calls: set it on a turn of this conversation`,
+            'move it under turns[n] (the turn whose calls it checks)',
+          );
     if (testCase.input === undefined && testCase.turns === undefined) {
       addConfigIssue(context, [], 'a test case needs "input" or "turns"', 'add input: <the user message>');
     }
   });
 /** A test case. */
 export type TestCase = z.infer<typeof TestCaseSchema>;
+
+/**
+ * `default_case:` (promptfoo's defaultTest): settings every case takes unless it sets them itself;
+ * `vars` and `thresholds` merge key by key (the case's win), `tags` add up.
+ */
+export const DefaultCaseSchema = z
+  .strictObject(CASE_SETTINGS)
+  .describe('Settings every test case takes unless it sets its own; vars and thresholds merge, tags add up.');
+/** The `default_case` block. */
+export type DefaultCase = z.infer<typeof DefaultCaseSchema>;

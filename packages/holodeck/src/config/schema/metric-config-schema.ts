@@ -11,6 +11,14 @@ import {
   startsWith,
   wordCount,
 } from './assertion-metric-schemas.js';
+import {
+  agentJudge,
+  conversational,
+  isRefusal,
+  notIsRefusal,
+  roleAdherence,
+  similar,
+} from './judged-assertion-schemas.js';
 
 /**
  * Metrics of `evaluations.metrics` and a test case's `metrics`. Type names follow promptfoo
@@ -178,6 +186,48 @@ const levenshtein = z.strictObject({
   ...common,
 });
 
+/**
+ * Settings every judge metric takes: its human labels (`holodeck judge calibrate`), the agreement
+ * it must keep with them, and DeepEval's `strict_mode`.
+ */
+const judgeCommon = {
+  calibration: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A labels file (relative to agent.yaml): examples with a human pass/fail label that `holodeck judge calibrate` grades this judge against.',
+    ),
+  min_kappa: z
+    .number()
+    .min(-1)
+    .max(1)
+    .optional()
+    .describe(
+      "The lowest Cohen's kappa with the human labels this judge may have: `holodeck test` warns (and the gate breaks) when its last calibration is below it, stale or missing. Needs calibration.",
+    ),
+  strict_mode: z
+    .boolean()
+    .default(false)
+    .describe(
+      'As in DeepEval: the score becomes 1 for a perfect answer and 0 otherwise, and the threshold 1.',
+    ),
+};
+
+/** min_kappa without labels could never be met: say so at load, not at the first `holodeck test`. */
+function checkCalibration(
+  metric: { calibration?: string; min_kappa?: number },
+  context: z.RefinementCtx,
+): void {
+  if (metric.min_kappa !== undefined && metric.calibration === undefined)
+    addConfigIssue(
+      context,
+      ['min_kappa'],
+      'min_kappa needs a calibration file to measure the judge against',
+      'add calibration: labels.yaml (examples with a human label), then run holodeck judge calibrate',
+    );
+}
+
 /** Graded by the judge model (`evaluations.model`, default: the agent's model). */
 const gEval = z
   .strictObject({
@@ -199,12 +249,14 @@ const gEval = z
       .max(20, 'samples is a whole number from 1 to 20')
       .default(1)
       .describe(
-        'Judge calls per answer, their normalised scores averaged; default 1. The judge answers through a forced tool call, which gives no log-probabilities to weight the score by.',
+        'Judge calls per answer, their normalised scores averaged; default 1. The first runs at temperature 0, the others at evaluations.model.temperature (default 1), so they can differ. The judge answers through a forced tool call, which gives no log-probabilities to weight the score by.',
       ),
     threshold: threshold(0.5, 'Pass mark after normalising the score to 0..1.'),
     weight: common.weight,
+    ...judgeCommon,
   })
   .superRefine((metric, context) => {
+    checkCalibration(metric, context);
     if (!metric.criteria && !metric.evaluation_steps) {
       addConfigIssue(
         context,
@@ -222,27 +274,40 @@ const gEval = z
       );
     }
   });
-const rubric = z.strictObject({
-  type: metricType('rubric'),
-  value: z.string().min(1).describe('The rubric the judge grades the response against.'),
-  threshold: threshold(0.5, 'Pass mark.'),
-  ...common,
-});
+const rubric = z
+  .strictObject({
+    type: metricType('rubric'),
+    value: z.string().min(1).describe('The rubric the judge grades the response against.'),
+    threshold: threshold(0.5, 'Pass mark.'),
+    ...common,
+    ...judgeCommon,
+  })
+  .superRefine(checkCalibration);
 const rag = <const T extends string>(type: T) =>
-  z.strictObject({ type: metricType(type), threshold: threshold(0.5, 'Pass mark.'), ...common });
+  z
+    .strictObject({
+      type: metricType(type),
+      threshold: threshold(0.5, 'Pass mark.'),
+      ...common,
+      ...judgeCommon,
+    })
+    .superRefine(checkCalibration);
 
 /** deepeval's definition: a claim is unfaithful when the context contradicts it. */
-const faithfulness = z.strictObject({
-  type: metricType('faithfulness'),
-  penalize_ambiguous_claims: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Also count claims the context does not mention as unfaithful; default false (only contradicted claims are).',
-    ),
-  threshold: threshold(0.5, 'Pass mark.'),
-  ...common,
-});
+const faithfulness = z
+  .strictObject({
+    type: metricType('faithfulness'),
+    penalize_ambiguous_claims: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also count claims the context does not mention as unfaithful; default false (only contradicted claims are).',
+      ),
+    threshold: threshold(0.5, 'Pass mark.'),
+    ...common,
+    ...judgeCommon,
+  })
+  .superRefine(checkCalibration);
 
 /** A JS/TS grader: `(input) => boolean | number | {score, passed?, reason?}`. */
 const code = z.strictObject({
@@ -304,6 +369,17 @@ export const MetricConfigSchema = z.discriminatedUnion('type', [
   levenshtein,
   gEval,
   rubric,
+  isRefusal,
+  notIsRefusal,
+  similar,
+  agentJudge('task_completion'),
+  agentJudge('argument_correctness'),
+  agentJudge('step_efficiency'),
+  agentJudge('plan_adherence'),
+  conversational('knowledge_retention'),
+  roleAdherence,
+  conversational('conversation_relevancy'),
+  conversational('conversation_completeness'),
   faithfulness,
   rag('answer_relevancy'),
   rag('contextual_precision'),

@@ -66,7 +66,7 @@ const commonFields = {
     .enum(['rrf', 'normalized'])
     .optional()
     .describe(
-      'hybrid: how the two rankings merge: normalized (min-max scaled scores, weighted sum; the default) or rrf (reciprocal rank fusion; the default when rrf_k is set).',
+      'hybrid: how the two rankings merge: normalized (the scores of each list scaled from the floor of its scorer to its best, weighted sum; the default) or rrf (reciprocal rank fusion; the default when rrf_k is set).',
     ),
   rrf_k: z.int().positive().optional().describe('hybrid: reciprocal rank fusion constant; default 60.'),
   semantic_weight: z

@@ -21,6 +21,7 @@ function expressionScope(input: MetricInput): Record<string, unknown> {
     cost_usd: input.costUsd,
     duration_ms: input.durationMs,
     turns: input.numTurns,
+    vars: input.vars ?? {},
   };
 }
 

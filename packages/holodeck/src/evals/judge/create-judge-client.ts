@@ -11,6 +11,9 @@ import type { JudgeClient, JudgeRequest } from '../metric.js';
 import { judgeCacheKey, readCachedVerdict, writeCachedVerdict } from './judge-cache.js';
 import { JudgeError } from './judge-error.js';
 
+/** Temperature of a request's repeats when evaluations.model sets none. */
+export const DEFAULT_SAMPLING_TEMPERATURE = 1;
+
 /** Name of the tool the judge is forced to call; its input is the verdict. */
 export const VERDICT_TOOL_NAME = 'submit_verdict';
 
@@ -45,6 +48,12 @@ export interface JudgeClientOptions {
   maxRetries?: number | undefined;
   /** Base backoff between retries when the server sends no `retry-after`; default 500. */
   retryDelayMs?: number | undefined;
+  /**
+   * Temperature of the repeats of a request (`sample` ≥ 1: G-Eval samples, calibration's
+   * self-consistency); default 1. The first answer (sample 0) is always at temperature 0, so it is
+   * the verdict a single judgement gives; repeats at 0 would copy it on a deterministic judge.
+   */
+  samplingTemperature?: number | undefined;
   /** Told about problems that do not fail the verdict (a cache file that could not be written). */
   onWarning?: ((message: string) => void) | undefined;
 }
@@ -110,13 +119,16 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
     return validate;
   }
 
+  const samplingTemperature = options.samplingTemperature ?? DEFAULT_SAMPLING_TEMPERATURE;
+
   async function judge(request: JudgeRequest, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const temperature = request.sample ? samplingTemperature : JUDGE_TEMPERATURE;
     const key = judgeCacheKey({
       model: cachedAs,
       system: request.system,
       prompt: request.prompt,
       verdictSchema: request.verdictSchema,
-      temperature: JUDGE_TEMPERATURE,
+      temperature,
       sample: request.sample,
     });
     if (options.cacheDir !== undefined) {
@@ -133,6 +145,7 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
           toolName: VERDICT_TOOL_NAME,
           toolDescription: 'Submit your verdict. This is the only way to answer.',
           schema: request.verdictSchema,
+          ...(temperature === JUDGE_TEMPERATURE ? {} : { temperature }),
         },
         signal,
       );

@@ -126,8 +126,10 @@ async function awaitShared(
  * Creates a `g-eval` metric. Without `evaluation_steps`, the judge derives the steps from the
  * criteria once per judge (one call, kept for the run and in the judge cache), as G-Eval does;
  * every case is then graded by those steps. Each case gets `samples` judge calls whose integer
- * scores, normalised to [0, 1], are averaged. Log-probability weighting is not available: the
- * judge answers through a forced tool call, which returns no log-probabilities.
+ * scores, normalised to [0, 1], are averaged; the first at temperature 0, the others at the judge's
+ * sampling temperature. Log-probability weighting (G-Eval's, and DeepEval's where OpenAI returns
+ * token log-probabilities) is not done: the judge answers through a forced tool call on every
+ * provider, and a tool call's arguments come without log-probabilities; `samples` is the stand-in.
  */
 export function createGEvalMetric(config: GEvalConfig): Metric {
   const [min, max] = config.score_range;
@@ -177,12 +179,14 @@ export function createGEvalMetric(config: GEvalConfig): Metric {
     const prompt = gEvalPrompt(config, steps, input, min, max);
     try {
       const verdicts = await Promise.all(
-        Array.from({ length: samples }, async (_, sample) =>
-          parseVerdict(
+        Array.from({ length: samples }, async (_, index) => {
+          // A repeat of the whole judgement (calibration) takes the next block of sample numbers.
+          const sample = (context.sample ?? 0) * samples + index;
+          return parseVerdict(
             verdict,
             await judge.judge({ system, prompt, verdictSchema, ...(sample === 0 ? {} : { sample }) }, signal),
-          ),
-        ),
+          );
+        }),
       );
       const first = verdicts[0];
       if (first === undefined) throw new Error('no verdict');

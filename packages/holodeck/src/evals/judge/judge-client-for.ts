@@ -14,6 +14,11 @@ export interface JudgeClientForOptions {
   settingsPath?: string | undefined;
   /** Default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Temperature of the repeats of a request: `evaluations.model.temperature` (never the agent's own
+   * model's); default 1.
+   */
+  samplingTemperature?: number | undefined;
 }
 
 /** auth_provider values the judge's direct API call cannot use. */
@@ -21,8 +26,9 @@ const UNSUPPORTED_AUTH = new Set(['bedrock', 'vertex', 'foundry']);
 
 /**
  * The judge of `holodeck test` for a model of agent.yaml (`evaluations.model`, or the agent's own
- * `model`), on any provider. `max_tokens` bounds the verdict; `temperature` is not used (judges grade
- * at 0). Throws a JudgeError when the credentials are missing, so nothing runs without a judge.
+ * `model`), on any provider. `max_tokens` bounds the verdict; judges grade at temperature 0, the
+ * repeats of a request (G-Eval samples after the first, calibration's self-consistency samples) at
+ * `options.samplingTemperature`. Throws a JudgeError when the credentials are missing, so nothing runs without a judge.
  */
 export function judgeClientFor(model: LLMProvider, options: JudgeClientForOptions): JudgeClient {
   const settingsPath = options.settingsPath ?? 'evaluations.model';
@@ -42,6 +48,7 @@ export function judgeClientFor(model: LLMProvider, options: JudgeClientForOption
     deployment: model.deployment,
     organization: model.organization,
     maxTokens: model.max_tokens,
+    samplingTemperature: options.samplingTemperature,
     env: options.env,
     cacheDir: options.cacheDir,
     onWarning: options.onWarning,

@@ -8,6 +8,9 @@ const DATA_TAGS = [
   'evaluation_criteria',
   'evaluation_steps',
   'rubric',
+  'tool_calls',
+  'conversation',
+  'agent_role',
 ] as const;
 
 /** A tag enclosing data in a judge prompt. */

@@ -16,7 +16,15 @@ export type JudgeMetricConfig = Extract<
       | 'answer_relevancy'
       | 'contextual_precision'
       | 'contextual_recall'
-      | 'contextual_relevancy';
+      | 'contextual_relevancy'
+      | 'task_completion'
+      | 'argument_correctness'
+      | 'step_efficiency'
+      | 'plan_adherence'
+      | 'knowledge_retention'
+      | 'role_adherence'
+      | 'conversation_relevancy'
+      | 'conversation_completeness';
   }
 >;
 
@@ -102,7 +110,12 @@ export async function runJudgeMetric<Verdict extends z.ZodType>(
   if (context.judge === undefined) return errorOutcome(config, NO_JUDGE_MESSAGE, config.threshold);
   try {
     const raw = await context.judge.judge(
-      { system: call.system, prompt: call.prompt, verdictSchema: toVerdictSchema(call.verdict) },
+      {
+        system: call.system,
+        prompt: call.prompt,
+        verdictSchema: toVerdictSchema(call.verdict),
+        ...(context.sample ? { sample: context.sample } : {}),
+      },
       context.signal,
     );
     return gradedOutcome(config, call.grade(parseVerdict(call.verdict, raw)));

@@ -12,6 +12,15 @@ export interface GateRule {
   broken_by: string[];
 }
 
+/**
+ * A judge metric's calibration as the gate sees it (runner/calibration/calibration-status.ts):
+ * anything but ok (never calibrated, stale, below min_kappa) breaks the gate.
+ */
+export interface JudgeCalibrationState {
+  state: 'ok' | 'missing' | 'stale' | 'below';
+  message: string;
+}
+
 /** The gate's verdict: held only when every rule held. */
 export interface GateResult {
   held: boolean;
@@ -23,12 +32,14 @@ export interface GateResult {
  * that passed in the approved baseline regressed (significantly: the comparison's interval);
  * no missing cases, duplicate case names, errored attempts, or invalid or missing metric results;
  * the run's cost and its cost per passed case within their limits. Anything that cannot be
- * checked (no approved baseline, an unknown cost under a cost limit) breaks its rule.
+ * checked (no approved baseline, an unknown cost under a cost limit) breaks its rule. With judge
+ * metrics that set `min_kappa`, each must have a current calibration at or above it (issue 23).
  */
 export function evaluateGate(
   report: RunReport,
   gate: GateConfig,
   approved: { comparison: RunComparison } | { error: string },
+  judges: readonly JudgeCalibrationState[] = [],
 ): GateResult {
   const rules: GateRule[] = [];
   const add = (rule: string, brokenBy: string[]) =>
@@ -105,6 +116,11 @@ export function evaluateGate(
           : [],
     );
   }
+  if (judges.length > 0)
+    add(
+      `every judge with min_kappa is calibrated, current and at or above it (${judges.length})`,
+      judges.filter((judge) => judge.state !== 'ok').map((judge) => judge.message),
+    );
   return { held: rules.every((rule) => rule.held), rules };
 }
 

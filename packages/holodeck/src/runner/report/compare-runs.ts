@@ -213,6 +213,10 @@ function describeDifferences(current: RunReport, baseline: RunReport): string[] 
   compare('--filter', baseline.options.filter, current.options.filter);
   compare('--tag', baseline.options.tags, current.options.tags);
   compare('--shard', baseline.options.shard, current.options.shard);
+  compare('--case', baseline.options.cases, current.options.cases);
+  compare('--sample', baseline.options.sample, current.options.sample);
+  compare('--sample-seed', baseline.options.sample_seed, current.options.sample_seed);
+  compare('--limit', baseline.options.limit, current.options.limit);
   compare('--allow-side-effects', baseline.options.allow_side_effects, current.options.allow_side_effects);
   compare('--max-processes', baseline.options.max_processes, current.options.max_processes);
   return differences;

@@ -283,6 +283,13 @@ export interface RunReport {
     filter?: string;
     tags?: string[];
     shard?: string;
+    /** `--case` names. */
+    cases?: string[];
+    /** `--sample`, and its seed. */
+    sample?: number;
+    sample_seed?: number;
+    /** `--limit`. */
+    limit?: number;
     allow_side_effects: boolean;
     /** `--max-processes`: most agent processes alive at once, when given. */
     max_processes?: number;

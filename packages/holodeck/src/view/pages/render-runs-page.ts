@@ -1,4 +1,10 @@
-import type { ViewGit, ViewRunList, ViewRunListEntry } from '../view-data.js';
+import type {
+  ViewCalibration,
+  ViewGit,
+  ViewRunList,
+  ViewRunListEntry,
+  ViewShownInterval,
+} from '../view-data.js';
 import { cost, count, dateTime, duration, percent, shortHash } from './format-values.js';
 import { html, type SafeHtml } from './html.js';
 import { DEFAULT_CASE_QUERY, type PageMode, routeHref } from './page-route.js';
@@ -60,6 +66,38 @@ function row(run: ViewRunListEntry, previous: ViewRunListEntry | undefined, mode
   </tr>`;
 }
 
+function rateCell(interval: ViewShownInterval | null): SafeHtml {
+  if (!interval) return html`<span class="muted">-</span>`;
+  return html`${percent(interval.estimate)}<div class="muted small">[${percent(interval.lower)}, ${percent(interval.upper)}]</div>`;
+}
+
+function calibrationRow(calibration: ViewCalibration): SafeHtml {
+  const { kappa, kappa_interval: interval, min_kappa: minKappa, confusion } = calibration;
+  const below = minKappa !== undefined && (kappa === null || kappa < minKappa);
+  return html`<tr>
+    <td>${calibration.metric}<div class="muted small">${calibration.type}, ${calibration.judge_model}</div></td>
+    <td>${dateTime(calibration.started_at)}<div class="muted small">${calibration.calibration_id}</div></td>
+    <td class="num">${calibration.judged} / ${calibration.examples}${calibration.errored ? html`<div class="err small">${calibration.errored} errored</div>` : ''}<div class="muted small">${calibration.labels_file}</div></td>
+    <td class="num">${rateCell(calibration.agreement)}</td>
+    <td class="num">${kappa === null ? html`<span class="muted">undefined</span>` : kappa.toFixed(2)}${interval ? html`<div class="muted small">[${interval.lower.toFixed(2)}, ${interval.upper.toFixed(2)}]</div>` : ''}${minKappa === undefined ? '' : html`<div class="${below ? 'bad' : 'ok'} small">min ${minKappa}: ${below ? 'not met' : 'met'}</div>`}</td>
+    <td class="num">${confusion.true_pass} / ${confusion.false_fail}<div class="muted small">${confusion.false_pass} / ${confusion.true_fail}</div></td>
+    <td class="num">${rateCell(calibration.false_pass_rate)}</td>
+    <td class="num">${rateCell(calibration.false_fail_rate)}</td>
+    <td class="num">${calibration.samples < 2 ? html`<span class="muted">1 sample</span>` : html`${calibration.flipped} of ${calibration.judged}<div class="muted small">${calibration.samples} samples</div>`}</td>
+  </tr>`;
+}
+
+/** The newest calibration of each judge metric against its human labels (`holodeck judge calibrate`). */
+export function renderCalibrations(calibrations: readonly ViewCalibration[]): SafeHtml {
+  if (!calibrations.length) return html``;
+  return html`<h2>Judge calibrations</h2>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Judge calibrations"><table class="calibrations">
+      <caption>The newest calibration of each judge metric against its human labels (holodeck judge calibrate)</caption>
+      <thead><tr><th scope="col">Judge metric</th><th scope="col">Calibrated</th><th scope="col" class="num">Judged / labelled</th><th scope="col" class="num">Agreement</th><th scope="col" class="num">Cohen's kappa</th><th scope="col" class="num">Human pass: judge pass / fail; human fail: judge pass / fail</th><th scope="col" class="num">False pass</th><th scope="col" class="num">False fail</th><th scope="col" class="num">Flipped across samples</th></tr></thead>
+      <tbody>${calibrations.map(calibrationRow)}</tbody>
+    </table></div>`;
+}
+
 /** Every saved run, newest first, with the trend chart above. */
 export function renderRunsPage(list: ViewRunList, mode: PageMode): RenderedPage {
   const { runs, unreadable } = list;
@@ -68,6 +106,7 @@ export function renderRunsPage(list: ViewRunList, mode: PageMode): RenderedPage 
   const body = html`<h1 tabindex="-1">${title}</h1>
     ${runs.length === 0 ? html`<p>No saved runs yet. Run <code>holodeck test agent.yaml</code>: every run is saved under <code>.holodeck/runs/</code>.</p>` : ''}
     ${renderTrendChart(runs, mode)}
+    ${renderCalibrations(list.calibrations ?? [])}
     ${unreadable.length ? html`<div class="notice" role="note"><p>${unreadable.length} file(s) in the runs folder could not be read:</p><ul>${unreadable.map((entry) => html`<li><code>${entry.file}</code>: ${entry.message}</li>`)}</ul></div>` : ''}
     ${
       runs.length

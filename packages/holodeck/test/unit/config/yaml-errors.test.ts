@@ -123,13 +123,14 @@ describe('YAML the way people write it (issue 25)', () => {
     expect(result.agent?.config.model.name).toBe('claude-sonnet-4-5');
   });
 
-  it('a JSON Lines test_cases_file says which formats are read', async () => {
-    const file = await sandbox.write('cases.jsonl', '{"input": "a"}\n{"input": "b"}\n');
+  it('a JSON Lines test_cases_file is read one case per line, each problem at its line', async () => {
+    const file = await sandbox.write('cases.jsonl', '{"name": "a", "input": "a"}\n{"input": "b"}\n');
     const error = await loadTestCasesFile(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect(String(error)).toContain(
-      'test cases file is JSON Lines (.jsonl), which test_cases_file does not read',
-    );
-    expect(String(error)).toContain('give a YAML (.yaml, .yml) or JSON (.json) file holding a list of cases');
+    expect((error as ConfigError).issues.map(brief)).toEqual([
+      '2:1 [1].name: missing required key "name" in [1]',
+    ]);
+    await sandbox.write('cases.jsonl', '{"name": "a", "input": "a"}\n{"name": "b", "input": "b"}\n');
+    expect((await loadTestCasesFile(file)).cases.map((testCase) => testCase.name)).toEqual(['a', 'b']);
   });
 });

@@ -234,7 +234,7 @@ describe('their settings in agent.yaml', () => {
     expect(result.issues.map(brief)).toEqual([
       '9:7 evaluations.metrics[0]: word-count needs "min", "max" or both | for example max: 50',
       '11:12 evaluations.metrics[1].min: min (5) is above max (2) | swap them',
-      "14:14 evaluations.metrics[2].value: is not a JavaScript expression: Unexpected token ')' | write one expression, e.g. output.length < 200 && tool_calls.length === 1 (names: output, input, ground_truth, tool_calls, structured_output, cost_usd, duration_ms, turns)",
+      "14:14 evaluations.metrics[2].value: is not a JavaScript expression: Unexpected token ')' | write one expression, e.g. output.length < 200 && tool_calls.length === 1 (names: output, input, ground_truth, tool_calls, structured_output, cost_usd, duration_ms, turns, vars)",
       '16:23 evaluations.metrics[3].kinds[1]: expected one of "secrets", "cards", "emails", "phones"; got the string "ssn"',
       '19:7 evaluations.metrics[4].mode: unknown key "mode" in evaluations.metrics[4] | allowed keys: "type", "value", "ignore_case", "trim", "name", "weight"',
     ]);

@@ -8,6 +8,7 @@ import { AUDIT_ROUTES } from './audit-routes.js';
 import { EVENT_ROUTES } from './event-routes.js';
 import { HOLD_ROUTES } from './hold-routes.js';
 import { OkSchema } from './route-helpers.js';
+import { RULES_CALIBRATION_ROUTES } from './rules-calibration-routes.js';
 import { RULES_ROUTES } from './rules-routes.js';
 import { SESSION_ROUTES } from './session-routes.js';
 
@@ -51,4 +52,5 @@ export const SERVER_ROUTES: readonly RouteSpec[] = [
   ...EVENT_ROUTES,
   ...ADMIN_ROUTES,
   ...RULES_ROUTES,
+  ...RULES_CALIBRATION_ROUTES,
 ];

@@ -214,6 +214,7 @@ describe('the OpenAPI document', () => {
     expect(await call('GET', '/v1/rules', admin)).toHaveLength(2);
     await call('GET', '/v1/rules/acme/cs-ops/versions/latest', admin);
     await call('GET', '/v1/rules/acme/cs-ops/diff?from=1&to=2', admin);
+    await call('GET', '/v1/rules/acme/cs-ops/calibration?since=2020-01-01T00:00:00Z', admin);
 
     // Problem answers validate too.
     await call('POST', '/v1/sessions', key, { teamId: '', agentId: 'x', extra: 1 });

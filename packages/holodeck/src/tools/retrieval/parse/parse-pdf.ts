@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { ParsedSource } from './parsed-source.js';
+import { headingsFromFontSizes, type SizedLine } from './pdf-font-headings.js';
 import { headingsFromOutline, type OutlineEntry } from './pdf-outline-headings.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -37,11 +38,43 @@ async function outlineOf(pdf: PdfDocument): Promise<OutlineEntry[]> {
   return entries;
 }
 
+/** Each page's lines with the font size of their largest text (pdf.js text items grouped by line). */
+async function sizedLinesOf(pdf: PdfDocument): Promise<{ page: number; lines: SizedLine[] }[]> {
+  const pages: { page: number; lines: SizedLine[] }[] = [];
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    const lines: SizedLine[] = [];
+    let current: SizedLine = { text: '', size: 0 };
+    let y: number | undefined;
+    const end = () => {
+      if (current.text.trim()) lines.push(current);
+      current = { text: '', size: 0 };
+    };
+    for (const item of content.items) {
+      if (!('str' in item)) continue;
+      const itemY = item.transform[5] as number;
+      if (y !== undefined && itemY !== y && current.text) end();
+      y = itemY;
+      current.text += item.str;
+      if (item.str.trim())
+        current.size = Math.max(
+          current.size,
+          Math.hypot(item.transform[2] as number, item.transform[3] as number),
+        );
+      if (item.hasEOL) end();
+    }
+    end();
+    pages.push({ page: number, lines });
+  }
+  return pages;
+}
+
 /**
  * A PDF's text page by page (unpdf's bundled pdf.js; no download), so each chunk cites its page;
  * words hyphenated across lines are joined. With an outline (bookmarks), each page becomes
  * markdown whose headings are the outline's entries (pdf-outline-headings.ts), so chunks carry
- * heading paths; without one, plain text. pdf.js's console warnings are off.
+ * heading paths; without one, the lines set larger than the body text are the headings
+ * (pdf-font-headings.ts); with neither, plain text. pdf.js's console warnings are off.
  */
 export async function parsePdf(bytes: Uint8Array, file: string): Promise<ParsedSource> {
   // verbosity 0: pdf.js prints its warnings ("Warning: Indexing all PDF objects") on the console
@@ -49,7 +82,8 @@ export async function parsePdf(bytes: Uint8Array, file: string): Promise<ParsedS
   const pdf = await getDocumentProxy(bytes, { verbosity: 0 });
   const { text } = await extractText(pdf, { mergePages: false });
   const pages = text.map((pageText, index) => ({ page: index + 1, text: joinHyphenatedWords(pageText) }));
-  const outline = await outlineOf(pdf);
+  let outline = await outlineOf(pdf);
+  if (!outline.length) outline = headingsFromFontSizes(await sizedLinesOf(pdf));
   const title = path.basename(file, path.extname(file));
   if (!outline.length)
     return { kind: 'document', title, format: 'text', pages: pages.filter((page) => page.text.trim()) };

@@ -14,13 +14,18 @@ export interface SearchSettings {
   keywordWeight: number;
 }
 
+/** The lowest score of each scorer, the zero of normalised fusion: cosine similarity, BM25. */
+const COSINE_FLOOR = -1;
+const BM25_FLOOR = 0;
+
 /** Candidates each list contributes to a hybrid search, before fusion. */
 const HYBRID_CANDIDATES = 50;
 
 /**
  * Searches a collection: `semantic` ranks by cosine similarity (score 0..1), `keyword` by BM25
  * (both stores, statistics of this collection only), `hybrid` fuses both: `normalized` (score Σ
- * weight × min-max scaled score, so 0..semantic_weight + keyword_weight) or `rrf` (score Σ
+ * weight × score scaled from the scorer's floor to the list's best, so 0..semantic_weight +
+ * keyword_weight; see fuseScores) or `rrf` (score Σ
  * weight / (rrf_k + rank)). `min_score` drops semantic matches below it before any fusion.
  */
 export async function searchIndex(
@@ -49,8 +54,8 @@ export async function searchIndex(
         settings.keywordWeight > 0 ? keyword(limit) : Promise.resolve([]),
       ]);
       const rankings = [
-        { hits: semanticHits, weight: settings.semanticWeight },
-        { hits: keywordHits, weight: settings.keywordWeight },
+        { hits: semanticHits, weight: settings.semanticWeight, floor: COSINE_FLOOR },
+        { hits: keywordHits, weight: settings.keywordWeight, floor: BM25_FLOOR },
       ];
       const fused = settings.fusion === 'rrf' ? fuseRankings(rankings, settings.rrfK) : fuseScores(rankings);
       return fused.slice(0, settings.topK);

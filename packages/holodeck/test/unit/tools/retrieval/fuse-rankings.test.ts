@@ -10,18 +10,37 @@ const hit = (id: string, score: number): ScoredChunk => ({
 });
 
 describe('fuseScores (normalised score fusion)', () => {
-  it('scales each list to 0..1 by its best and worst, then sums the weighted scores', () => {
+  it('scales each list from its floor to its best; a chunk a list lacks gets its lowest score', () => {
     const semantic = [hit('a', 0.9), hit('b', 0.8), hit('c', 0.5)];
     const keyword = [hit('c', 12), hit('d', 2), hit('a', 1)];
     const fused = fuseScores([
-      { hits: semantic, weight: 1 },
-      { hits: keyword, weight: 4 },
+      { hits: semantic, weight: 1, floor: -1 },
+      { hits: keyword, weight: 4, floor: 0 },
     ]);
-    expect(fused.map((entry) => entry.chunk.id)).toEqual(['c', 'a', 'b', 'd']);
-    expect(fused[0]?.score).toBeCloseTo(4, 9); // c: 0 + 4·1
-    expect(fused[1]?.score).toBeCloseTo(1, 9); // a: 1 + 4·0
-    expect(fused[2]?.score).toBeCloseTo(0.75, 9); // b: (0.8 − 0.5)/0.4
-    expect(fused[3]?.score).toBeCloseTo((4 * 1) / 11, 9); // d: 4·(2 − 1)/11
+    expect(fused.map((entry) => entry.chunk.id)).toEqual(['c', 'd', 'a', 'b']);
+    expect(fused[0]?.score).toBeCloseTo(1.5 / 1.9 + 4, 9); // c: (0.5 + 1)/(0.9 + 1) + 4·12/12
+    expect(fused[1]?.score).toBeCloseTo(1.5 / 1.9 + (4 * 2) / 12, 9); // d: semantic's lowest, 0.5
+    expect(fused[2]?.score).toBeCloseTo(1 + (4 * 1) / 12, 9); // a
+    expect(fused[3]?.score).toBeCloseTo(1.8 / 1.9 + (4 * 1) / 12, 9); // b: keyword's lowest, 1
+  });
+
+  it('a weak semantic list (close, low cosines) does not overturn a clear keyword order, as min-max did', () => {
+    // Min-max scaling stretched 0.25..0.30 to 0..1, so k2 (keyword 9.5, semantic 0.30) beat k1
+    // (keyword 10, semantic 0.25): 4·0.94 + 1 against 4 + 0. From cosine's floor −1 they differ by 0.04.
+    const fused = fuseScores([
+      { hits: [hit('k2', 0.3), hit('k3', 0.28), hit('k1', 0.25)], weight: 1, floor: -1 },
+      { hits: [hit('k1', 10), hit('k2', 9.5), hit('k3', 2)], weight: 4, floor: 0 },
+    ]);
+    expect(fused.map((entry) => entry.chunk.id)).toEqual(['k1', 'k2', 'k3']);
+  });
+
+  it('a keyword answer beyond the semantic cut-off is not scored as the worst possible match', () => {
+    const fused = fuseScores([
+      { hits: [hit('s1', 0.6), hit('s2', 0.55), hit('s3', 0.5)], weight: 1, floor: -1 },
+      { hits: [hit('answer', 10), hit('s1', 9)], weight: 4, floor: 0 },
+    ]);
+    expect(fused[0]?.chunk.id).toBe('answer');
+    expect(fused[0]?.score).toBeCloseTo(4 + 1.5 / 1.6, 9);
   });
 
   it('a strong keyword match is not dragged below middling ranks, as equal-weight RRF does', () => {
@@ -38,8 +57,8 @@ describe('fuseScores (normalised score fusion)', () => {
       60,
     );
     const normalized = fuseScores([
-      { hits: semantic, weight: 1 },
-      { hits: keyword, weight: 4 },
+      { hits: semantic, weight: 1, floor: -1 },
+      { hits: keyword, weight: 4, floor: 0 },
     ]);
     expect(normalized[0]?.chunk.id).toBe('answer');
     expect(rrf[0]?.chunk.id).not.toBe('answer');
@@ -47,8 +66,8 @@ describe('fuseScores (normalised score fusion)', () => {
 
   it('gives every hit of a list whose scores are all equal the full weight; weight 0 ignores a list', () => {
     const fused = fuseScores([
-      { hits: [hit('a', 0.3), hit('b', 0.3)], weight: 2 },
-      { hits: [hit('c', 5)], weight: 0 },
+      { hits: [hit('a', 0.3), hit('b', 0.3)], weight: 2, floor: -1 },
+      { hits: [hit('c', 5)], weight: 0, floor: 0 },
     ]);
     expect(fused.map((entry) => [entry.chunk.id, entry.score])).toEqual([
       ['a', 2],

@@ -48,4 +48,35 @@ describe('DOCX', () => {
       ['Employee Handbook', ['Leave'], 'Annual leave is 25 days.'],
     ]);
   });
+
+  it('keeps a Word table as rows of a Markdown table, with or without a repeated header row', async () => {
+    for (const headerRow of [true, false]) {
+      const parsed = await parseDocx(
+        makeDocx([
+          { text: 'Leave', heading: 1 },
+          { text: 'Days by grade:' },
+          {
+            table: [
+              ['grade', 'days'],
+              ['A', '25'],
+              ['B|C', '28'],
+            ],
+            headerRow,
+          },
+          { text: 'After the table.' },
+        ]),
+        'leave.docx',
+      );
+      const chunks = chunkBySections('leave.docx', parsed, { maxChunkTokens: 800, chunkOverlap: 0 });
+      expect(
+        chunks.map((chunk) => [chunk.headingPath, chunk.text]),
+        `headerRow ${headerRow}`,
+      ).toEqual([
+        [
+          ['Leave'],
+          'Days by grade:\n\n| grade | days |\n| --- | --- |\n| A | 25 |\n| B\\|C | 28 |\n\nAfter the table.',
+        ],
+      ]);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { OperatorContext, RunCommand } from '../operator-context.js';
+import { registerRulesCalibrateCommands } from './rules-calibrate-command.js';
 import { registerRulesDiffCommand } from './rules-diff-command.js';
 import { registerRulesListCommand } from './rules-list-command.js';
 import { registerRulesPushCommand } from './rules-push-command.js';
@@ -19,4 +20,5 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
   registerRulesShowCommand(rules, run, context);
   registerRulesDiffCommand(rules, run, context);
   registerRulesTestCommand(rules, run, context);
+  registerRulesCalibrateCommands(rules, run, context);
 }

@@ -27,7 +27,7 @@ const TestOptionsSchema = GlobalOptionsSchema.extend({
 });
 
 /** `--since`: a date (UTC midnight) or a time with its zone, as the ISO UTC text the store compares. */
-function parseSince(value: string): string {
+export function parseSince(value: string, command = 'test'): string {
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value)
     ? new Date(`${value}T00:00:00.000Z`)
     : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)
@@ -35,15 +35,15 @@ function parseSince(value: string): string {
       : undefined;
   if (date === undefined || Number.isNaN(date.getTime())) {
     throw new OperatorUsageError(
-      `novarch rules test: --since: expected a date (2026-05-01, midnight UTC) or a time with its zone (2026-05-01T12:00:00Z); got ${JSON.stringify(value)}.`,
+      `novarch rules ${command}: --since: expected a date (2026-05-01, midnight UTC) or a time with its zone (2026-05-01T12:00:00Z); got ${JSON.stringify(value)}.`,
     );
   }
   return date.toISOString();
 }
 
 /** The LLM judge of `--config` for `--with-judge`, or a usage error saying what is missing. */
-async function llmJudgeOf(
-  options: z.output<typeof TestOptionsSchema>,
+export async function llmJudgeOf(
+  options: { withJudge: boolean; config?: string | undefined },
   context: OperatorContext,
 ): Promise<ModelLlmJudge | undefined> {
   if (!options.withJudge) return undefined;

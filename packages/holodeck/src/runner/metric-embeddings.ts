@@ -1,0 +1,36 @@
+import type { LLMProvider, LoadedAgent } from '../config/index.js';
+import type { MetricContext } from '../evals/metric.js';
+import { EmbeddingsClient } from '../tools/retrieval/embed/embeddings-client.js';
+import { resolveEmbeddingSettings } from '../tools/retrieval/embed/resolve-embedding-settings.js';
+
+/**
+ * The `embed` of the metric context (the `similar` metric): one embeddings client per provider,
+ * made on first use. A metric's own embedding_provider wins over the agent's; the agent's is its
+ * embedding_provider, else its model's provider (as for retrieval tools). `fetch` is the
+ * recorder's in `--record` / `--replay` runs.
+ */
+export function metricEmbeddings(
+  agent: LoadedAgent,
+  fetch?: typeof globalThis.fetch,
+): MetricContext['embed'] {
+  const clients = new Map<string, EmbeddingsClient>();
+  const clientFor = (provider: LLMProvider | undefined): EmbeddingsClient => {
+    const key = JSON.stringify(provider ?? null);
+    const known = clients.get(key);
+    if (known) return known;
+    const source = provider ?? agent.config.embedding_provider;
+    if (!source && agent.config.model.provider === 'anthropic')
+      throw new Error(
+        'provider anthropic has no embeddings API: add embedding_provider to agent.yaml or to the metric, e.g. {provider: openai, name: text-embedding-3-small}',
+      );
+    const settings = resolveEmbeddingSettings(
+      provider ? { ...agent, config: { ...agent.config, embedding_provider: provider } } : agent,
+      {},
+      -1,
+    );
+    const client = new EmbeddingsClient(settings, fetch ? { fetch } : {});
+    clients.set(key, client);
+    return client;
+  };
+  return (texts, provider, signal) => clientFor(provider).embed(texts, signal);
+}
