@@ -9,6 +9,7 @@ import type { GateLatch } from './gate-latch.js';
 import type { GateCall, GateRecorder } from './gate-recorder.js';
 import { type HoldListener, notifyHold } from './hold-listener.js';
 import type { TurnTracker } from './turn-tracker.js';
+import { rationaleOf } from './write-rationale.js';
 import type { WriteSpec } from './write-spec.js';
 
 /** A write call as its PreToolUse hook gave it. */
@@ -25,6 +26,8 @@ export interface WriteContext {
   latch(latch: GateLatch): void;
   /** Told when a write is held and when its hold is decided. */
   onHold?: HoldListener | undefined;
+  /** The model's text before the call (the message stream's), the rationale of a write without `reasoning`. */
+  modelTextBefore?: ((callId: string) => string | undefined) | undefined;
 }
 
 /** When the write's hook started, when the CLI stops waiting for it, and its abort signal. */
@@ -106,7 +109,8 @@ export async function judgeHookWrite(
         { actionType: spec.actionType },
       );
     }
-    const reasoning = typeof call.input.reasoning === 'string' ? call.input.reasoning : undefined;
+    // Read after the wait for the call's message (isAlone): the text before it has streamed by then.
+    const reasoning = rationaleOf(call.input, context.modelTextBefore?.(call.id));
     let decision: Decision;
     try {
       decision = await context.session.engine.decide(

@@ -8,6 +8,7 @@ import type {
 import { NovarchError, NovarchKillError } from '../errors.js';
 import { type ActiveSession, currentSession } from '../session/active-session.js';
 import { errorMessage, isRecord } from '../support.js';
+import { CallRationales } from './call-rationales.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import { GateRecorder } from './gate-recorder.js';
@@ -68,6 +69,8 @@ export class NovarchHookGate implements AsyncDisposable {
   private recorder: GateRecorder | undefined;
   private latched: GateLatch | undefined;
   private readonly turns = new TurnTracker();
+  /** The model's text before each call: a write's rationale when its input has no `reasoning`. */
+  private readonly rationales = new CallRationales();
   /** Calls whose PreToolUse passed and that have not finished, with the agent they run in. */
   private readonly inFlight = new Map<string, string>();
   private readonly allowUnmapped: Set<string>;
@@ -105,6 +108,7 @@ export class NovarchHookGate implements AsyncDisposable {
     await this.recorder?.settle();
     this.inFlight.clear();
     this.turns.clear();
+    this.rationales.clear();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -170,6 +174,7 @@ export class NovarchHookGate implements AsyncDisposable {
    */
   observe(message: SDKMessage): void {
     this.turns.observe(message);
+    this.rationales.observe(message);
     for (const result of toolResultsOf(message)) {
       this.inFlight.delete(result.id);
       this.recorder?.readRefused(result.id, result.content);
@@ -178,6 +183,7 @@ export class NovarchHookGate implements AsyncDisposable {
       this.inFlight.clear();
       this.recorder?.forgetMainThreadReads();
       this.turns.clear();
+      this.rationales.clear();
     }
   }
 
@@ -278,6 +284,7 @@ export class NovarchHookGate implements AsyncDisposable {
           latched: () => this.latched,
           latch: (latch) => this.latch(latch),
           onHold: this.options.onHold,
+          modelTextBefore: (callId) => this.rationales.textBefore(callId),
         },
         call,
         { startedAt, hookDeadline: startedAt + timeoutS * 1000, signal },

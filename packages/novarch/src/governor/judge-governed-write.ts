@@ -2,6 +2,7 @@ import { actionIdOfFailure } from '../engine/decision-error.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
+import { rationaleOf } from '../gate/write-rationale.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
 import { evidenceIncompleteReason, evidenceLostOf } from '../session/session-evidence.js';
@@ -26,6 +27,8 @@ export interface JudgeWriteOptions {
   onHold?: HoldListener | undefined;
   /** The tool call's id, reported with hold events when the loop knows it. */
   callId?: string | undefined;
+  /** The model's text before the call: the write's rationale when its input has no `reasoning`. */
+  modelText?: string | undefined;
 }
 
 const ABORTED_BEFORE = 'the call was aborted before this write could run; it did not run';
@@ -74,7 +77,7 @@ export async function judgeGovernedWrite<Args>(
     await recordRefusedWrite(session, write, args, context, reason);
     return { type: 'refuse', reason };
   }
-  const reasoning = isRecord(args) && typeof args.reasoning === 'string' ? args.reasoning : undefined;
+  const reasoning = rationaleOf(args, options.modelText);
   try {
     const decision = await session.engine.decide(
       session.record,

@@ -63,6 +63,11 @@ export interface GovernedToolCall {
   deadline?: number;
   /** The loop's id of this call, reported with hold events (`onHold`). */
   callId?: string;
+  /**
+   * The text the model wrote before this call (in the step that made it). A write whose input has
+   * no `reasoning` field carries it as its rationale: operators read it on the hold.
+   */
+  modelText?: string;
 }
 
 /**
@@ -199,6 +204,7 @@ export class NovarchToolGovernor {
         onStop: (stop) => this.#latch(stop),
         onHold: this.#onHold,
         callId: call.callId,
+        modelText: call.modelText,
       });
     } catch (error) {
       return refused(failedClosed(error));

@@ -72,7 +72,7 @@ export interface ActionRecord {
   toolName: string;
   input: unknown;
   context: ActionContext;
-  /** The agent's rationale (the write tool's `reasoning` input field). */
+  /** The agent's rationale: the write tool's `reasoning` input field, else the model's text before the call (`rationaleOf`). */
   reasoning?: string;
   createdAt: string;
   /**

@@ -3,10 +3,13 @@ import type { LoadedAgent } from '../../config/index.js';
 import { errorMessage } from '../../support.js';
 import type { GovernanceSummary, SessionEvent } from '../contract/index.js';
 import { governedToolName, openGovernance } from '../governance/open-governance.js';
+import { ModelStepText } from './model-step-text.js';
 
 /** Novarch for one run (or one chat): the governor every tool call of it passes through. */
 export interface RunGovernance {
   governor: NovarchToolGovernor;
+  /** The model's text in the step in progress: a held write's rationale (runTurn wraps the model with it). */
+  stepText: ModelStepText;
   /** The name the governor and the rules know a tool by. */
   toolName(name: string): string;
   /** The reason, once Novarch stopped the session (judge kill, hold skipped or timed out, operator kill). */
@@ -54,6 +57,7 @@ export async function openAiSdkGovernance(agent: LoadedAgent): Promise<AiSdkGove
       return {
         watchHolds: (watcher) => holds.watch(watcher),
         governor,
+        stepText: new ModelStepText(),
         toolName: (name) => governedToolName(agent, name),
         killReason: () => killMessage(governor),
         summary: () => governance.summarise(session, governor.killed),

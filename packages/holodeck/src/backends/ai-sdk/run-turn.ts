@@ -74,7 +74,8 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
   const offered = plan.tools(input.governance);
   const tools = input.approval ? approveToolCalls(offered, input.approval, plan.approvalOf) : offered;
   const run = streamText({
-    model: plan.model,
+    // Governed: the model's text before a call is read from its stream, for Novarch's holds.
+    model: input.governance ? input.governance.stepText.wrap(plan.model) : plan.model,
     system: plan.system,
     messages: toModelMessages([...input.history, user]),
     ...(Object.keys(tools).length ? { tools } : {}),

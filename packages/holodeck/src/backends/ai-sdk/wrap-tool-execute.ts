@@ -29,6 +29,7 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
   if (!governance) return (input, options) => run(input, options.signal);
   const toolName = governance.toolName(tool.name);
   return async (input, options) => {
+    const modelText = governance.stepText.current();
     const outcome = await governance.governor.run(
       {
         toolName,
@@ -36,6 +37,8 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
         ...(options.signal ? { signal: options.signal } : {}),
         // Hold events carry it, so a hold pairs with its call as on Claude.
         ...(options.callId === undefined ? {} : { callId: options.callId }),
+        // What the model wrote before this call, in its step: the rationale a hold shows.
+        ...(modelText ? { modelText } : {}),
       },
       () => run(input, options.signal),
     );

@@ -55,8 +55,11 @@ export interface BackendVariant {
   script(...steps: ModelStep[]): void;
   requests(): SeenRequest[];
   reply(text: string): ModelStep;
-  /** A call of a function tool (by its agent.yaml name) or an MCP tool (`mcp__server__tool`). */
-  callTool(name: string, args: Record<string, unknown>): ModelStep;
+  /**
+   * A call of a function tool (by its agent.yaml name) or an MCP tool (`mcp__server__tool`),
+   * after `text` when given (in the same assistant message).
+   */
+  callTool(name: string, args: Record<string, unknown>, text?: string): ModelStep;
   /** The final answer as structured output matching `response_format`. */
   structured(value: unknown): ModelStep;
   /** Steps that end in a run without valid structured output. */
@@ -117,7 +120,7 @@ function claudeVariant(): BackendVariant {
     script: (...steps) => server().script(...(steps as Parameters<FakeAnthropicServer['script']>)),
     requests: () => server().requests.map(seen),
     reply: (text) => reply(text),
-    callTool: (name, args) => toolUse(toolName(name), args),
+    callTool: (name, args, text) => toolUse(toolName(name), args, text === undefined ? {} : { text }),
     structured: (value) => toolUse('StructuredOutput', value as Record<string, unknown>),
     // The CLI asks once more for the StructuredOutput call, then ends "successfully" without one.
     noValidStructuredOutput: () => [reply('Paris, I think.'), reply('Still just text.')],
@@ -175,7 +178,7 @@ function aiSdkVariant(): BackendVariant {
     script: (...steps) => server().script(...(steps as Parameters<FakeOpenAIServer['script']>)),
     requests: () => server().requests.map(seen),
     reply: (text) => chatReply(text),
-    callTool: (name, args) => chatToolCall(name, args),
+    callTool: (name, args, text) => chatToolCall(name, args, text === undefined ? {} : { text }),
     structured: (value) => chatJson(value),
     noValidStructuredOutput: () => [chatJson({ answer: 5 })],
     // The AI SDK backend makes 3 attempts per model call; retry-after-ms keeps the test short.

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openSqliteStore } from 'novarch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/backends/contract/index.js';
 import { selectBackend } from '../../../src/backends/select-backend.js';
@@ -51,6 +52,8 @@ const RESPONSE_FORMAT = {
 
 // Function tools are `mcp__holodeck_tools__<name>` to the rules on both backends.
 const RULES = rulesFile(SHOP.rules);
+// TEAM-2 too: refunds over 500 wait for an operator.
+const HOLD_RULES = rulesFile(['TEAM-1', 'TEAM-2']);
 const GOVERNANCE = governedShopConfig(SHOP).governance;
 
 /** The model of the metric-suite scenario: plays the judge, looks orders up, answers from results. */
@@ -235,6 +238,34 @@ describe.each(backendVariants())('the $name backend, through the holodeck CLI', 
       await backend.teardown();
     }
     expect(readFileSync(path.join(agent.directory, 'refunds.log'), 'utf8')).toBe('A-2 20\n');
+  });
+
+  it("sends the model's text before a held refund as the hold's rationale", async () => {
+    const said = 'The order arrived broken, so I am refunding the full 900.';
+    variant.script(
+      variant.callTool('lookup_order', { order_id: 'A-3' }),
+      variant.callTool('refund_order', { order_id: 'A-3', amount: 900 }, said),
+      variant.reply('The refund is waiting for approval.'),
+    );
+    const agent = variant.agent(
+      { tools: [LOOKUP, REFUND], governance: GOVERNANCE },
+      {
+        'orders.mjs': ORDERS,
+        'rules.yaml': HOLD_RULES,
+        'novarch.yaml': 'hold_window_seconds: 1\nstore:\n  path: novarch.db\n',
+      },
+    );
+    // Nobody decides: the hold times out and the session stops (exit 3); the action is stored.
+    const outcome = await runHolodeckCli(['chat', agent.file, '-p', 'refund A-3'], agent.env);
+    expect(outcome.code).toBe(3);
+    expect(outcome.stderr).toContain('no operator decided the hold in time');
+    const store = await openSqliteStore(path.join(agent.directory, 'novarch.db'));
+    const entries = await store.audit();
+    await store.close();
+    const refund = entries.find((entry) => entry.action.actionType === 'refund_order');
+    expect(refund?.verdict?.verdict.kind).toBe('hold');
+    expect(refund?.action.reasoning).toBe(said);
+    expect(existsSync(path.join(agent.directory, 'refunds.log'))).toBe(false);
   });
 
   it('runs a test suite with every metric family and writes the report', async () => {

@@ -1,3 +1,4 @@
+import type { SDKAssistantMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NovarchKillError } from '../../../src/index.js';
 import { type FaultableMethod, FaultyStore } from './support/faulty-store.js';
@@ -358,6 +359,45 @@ describe('NovarchHookGate stops a killed session', () => {
     expect(gate.killed).toBe(true);
     releaseRead();
     expect(denyReason(await read)).toMatch(/^Novarch: this session was stopped \(TEAM-1/);
+  });
+
+  /**
+   * Proves a held write without a `reasoning` input carries the model's text before the call as
+   * its rationale: the text blocks of the call's own API message (streamed block by block), not
+   * an earlier message's nor a subagent's; and that a `reasoning` field still wins.
+   */
+  it("a held write's rationale is the text of its message before the call", async () => {
+    const { hooks, gate, sessionId } = await openWorld();
+    const block = (messageId: string, content: Record<string, unknown>, parent: string | null = null) =>
+      ({
+        type: 'assistant',
+        session_id: 'sdk-session',
+        parent_tool_use_id: parent,
+        uuid: '00000000-0000-4000-8000-000000000002',
+        message: { id: messageId, type: 'message', role: 'assistant', content: [content] },
+      }) as unknown as SDKAssistantMessage;
+    await lookUp(hooks, 'C3', 'l1');
+    gate.observe(block('m1', { type: 'text', text: 'Looking the customer up first.' }));
+    gate.observe(block('m2', { type: 'text', text: 'They were charged twice.' }));
+    gate.observe(block('m2', { type: 'text', text: 'I will refund the duplicate charge.\n' }));
+    gate.observe(block('s1', { type: 'text', text: 'a subagent musing' }, 'task-1'));
+    gate.observe(block('m2', { type: 'tool_use', id: 'r1', name: REFUND, input: {} }));
+    const held = async (input: Record<string, unknown>, id: string) => {
+      const write = hooks.pre(REFUND, input, id);
+      const hold = await pendingHold(sessionId);
+      await base.store.decideHold(hold.id, 'approved', 'operator-bo', 'fine');
+      expect(isNoOpinion(await write)).toBe(true);
+      const entries = await base.store.audit({ sessionId });
+      return entries.find((entry) => entry.action.id === hold.actionId)?.action.reasoning;
+    };
+    expect(await held({ customer_id: 'C3', amount: 900 }, 'r1')).toBe(
+      'They were charged twice.\n\nI will refund the duplicate charge.',
+    );
+    gate.observe(block('m3', { type: 'text', text: 'Refunding again.' }));
+    gate.observe(block('m3', { type: 'tool_use', id: 'r2', name: REFUND, input: {} }));
+    expect(await held({ customer_id: 'C3', amount: 901, reasoning: 'customer asked' }, 'r2')).toBe(
+      'customer asked',
+    );
   });
 
   /**

@@ -185,6 +185,36 @@ describe('NovarchToolGovernor verdicts', () => {
     ]);
   });
 
+  /**
+   * Proves the model's text before a write is its rationale on the hold when the input has no
+   * `reasoning` field (trimmed, the end kept when long), and that a `reasoning` field still wins.
+   */
+  it("a held write's rationale is the model's text before the call, unless its input has reasoning", async () => {
+    const world = await openGovernorWorld(base);
+    await world.lookUp('C6');
+    const held = async (input: Record<string, unknown>, modelText: string) => {
+      const waiting = world.governor.run({ toolName: REFUND, input, modelText }, () => 'ran');
+      const hold = await pendingHold(world.sessionId);
+      await base.store.decideHold(hold.id, 'approved', 'operator-ana', 'fine');
+      await waiting;
+      const entries = await base.store.audit({ sessionId: world.sessionId });
+      return entries.find((entry) => entry.action.id === hold.actionId)?.action.reasoning;
+    };
+    expect(
+      await held(
+        { customer_id: 'C6', amount: 900 },
+        '\nThe customer was charged twice; refunding the duplicate.\n',
+      ),
+    ).toBe('The customer was charged twice; refunding the duplicate.');
+    expect(
+      await held({ customer_id: 'C6', amount: 901, reasoning: 'duplicate charge' }, 'Refunding now.'),
+    ).toBe('duplicate charge');
+    const long = `${'a'.repeat(5_000)} and so I refund.`;
+    const cut = await held({ customer_id: 'C6', amount: 902 }, long);
+    expect(cut).toBe(`…${long.slice(-4_000)}`);
+    expect(await held({ customer_id: 'C6', amount: 903 }, '   ')).toBeUndefined();
+  });
+
   /** Proves a skipped or timed-out hold refuses the write and stops the session (fail-closed). */
   it.each([
     ['skipped', 'an operator skipped the hold'],

@@ -74,10 +74,12 @@ async function sizedLinesOf(pdf: PdfDocument): Promise<{ page: number; lines: Si
  * words hyphenated across lines are joined. With an outline (bookmarks), each page becomes
  * markdown whose headings are the outline's entries (pdf-outline-headings.ts), so chunks carry
  * heading paths; without one, the lines set larger than the body text are the headings
- * (pdf-font-headings.ts); with neither, plain text.
+ * (pdf-font-headings.ts); with neither, plain text. pdf.js's console warnings are off.
  */
 export async function parsePdf(bytes: Uint8Array, file: string): Promise<ParsedSource> {
-  const pdf = await getDocumentProxy(bytes);
+  // verbosity 0: pdf.js prints its warnings ("Warning: Indexing all PDF objects") on the console
+  // otherwise, in the middle of holodeck's output; a PDF it cannot read still throws.
+  const pdf = await getDocumentProxy(bytes, { verbosity: 0 });
   const { text } = await extractText(pdf, { mergePages: false });
   const pages = text.map((pageText, index) => ({ page: index + 1, text: joinHyphenatedWords(pageText) }));
   let outline = await outlineOf(pdf);

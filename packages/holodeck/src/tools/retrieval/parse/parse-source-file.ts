@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ParsedSource } from './parsed-source.js';
+import { readTextSource } from './read-text-source.js';
 import type { RecordFields } from './record-fields.js';
 
 /** File extensions a retrieval tool reads, by parser. */
@@ -31,31 +32,32 @@ export function isRecordFile(file: string): boolean {
 /**
  * Parses one source file by its extension. Parsers are loaded on first use (pdf.js, mammoth and
  * turndown cost start-up time an agent without such files should not pay). Throws on a file
- * that cannot be parsed; the caller reports it by name and goes on with the others.
+ * that cannot be parsed (a text format that holds binary or non-UTF-8 bytes included); the caller
+ * reports it by name and goes on with the others.
  */
 export async function parseSourceFile(file: string, fields: RecordFields): Promise<ParsedSource> {
   const extension = path.extname(file).toLowerCase();
   switch (extension) {
     case '.md':
     case '.markdown':
-      return (await import('./parse-markdown.js')).parseMarkdown(await readFile(file, 'utf8'), file);
+      return (await import('./parse-markdown.js')).parseMarkdown(await readTextSource(file), file);
     case '.txt':
     case '.text':
-      return (await import('./parse-markdown.js')).parseText(await readFile(file, 'utf8'), file);
+      return (await import('./parse-markdown.js')).parseText(await readTextSource(file), file);
     case '.html':
     case '.htm':
-      return (await import('./parse-html.js')).parseHtml(await readFile(file, 'utf8'), file);
+      return (await import('./parse-html.js')).parseHtml(await readTextSource(file), file);
     case '.pdf':
       return (await import('./parse-pdf.js')).parsePdf(new Uint8Array(await readFile(file)), file);
     case '.docx':
       return (await import('./parse-docx.js')).parseDocx(await readFile(file), file);
     case '.csv':
-      return (await import('./parse-records.js')).parseCsvRecords(await readFile(file, 'utf8'), fields);
+      return (await import('./parse-records.js')).parseCsvRecords(await readTextSource(file), fields);
     case '.json':
-      return (await import('./parse-records.js')).parseJsonRecords(await readFile(file, 'utf8'), fields);
+      return (await import('./parse-records.js')).parseJsonRecords(await readTextSource(file), fields);
     case '.jsonl':
     case '.ndjson':
-      return (await import('./parse-records.js')).parseJsonlRecords(await readFile(file, 'utf8'), fields);
+      return (await import('./parse-records.js')).parseJsonlRecords(await readTextSource(file), fields);
     default:
       throw new Error(`unsupported file type "${extension}"`);
   }

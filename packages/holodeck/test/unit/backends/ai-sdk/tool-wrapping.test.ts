@@ -23,9 +23,12 @@ describe('wrapToolExecute', () => {
     expect(seen).toEqual([{ id: 1 }, controller.signal]);
   });
 
-  it('hands a governed call to Novarch with the governed name, the signal and the call id', async () => {
+  it("hands a governed call to Novarch with the governed name, the signal, the call id and the model's text", async () => {
     const calls: unknown[] = [];
+    // The model's text in the step of each call: the first call's step said something.
+    const stepTexts = ['I will look order 1 up.', ''];
     const governance = {
+      stepText: { current: () => stepTexts.shift() ?? '' },
       toolName: (name: string) => `mcp__holodeck_tools__${name}`,
       governor: {
         run: async (call: unknown, execute: () => Promise<unknown>) => {
@@ -50,6 +53,7 @@ describe('wrapToolExecute', () => {
         input: { id: 1 },
         signal: controller.signal,
         callId: 'call_7',
+        modelText: 'I will look order 1 up.',
       },
       { toolName: 'mcp__holodeck_tools__lookup', input: { id: 2 } },
     ]);
