@@ -8,6 +8,7 @@ import {
   type YamlPosition,
 } from 'yaml-diagnostics';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { errorMessage } from '../support.js';
 import { caseColumns } from './case-table-columns.js';
 import type { TestCasesFile } from './load-test-cases-file.js';
 import { parseAgentYaml } from './parse-agent-yaml.js';
@@ -133,7 +134,7 @@ export function loadCsvCases(file: string, text: string): TestCasesFile {
         line,
         column: 1,
         path: '',
-        message: `invalid CSV: ${(error instanceof Error ? error.message : String(error)).replace(/ (at|on) line \d+/, '')}`,
+        message: `invalid CSV: ${errorMessage(error).replace(/ (at|on) line \d+/, '')}`,
         hint: 'every row has as many cells as the header; quote a cell holding a comma, quote or line break ("a, b")',
       },
     ]);

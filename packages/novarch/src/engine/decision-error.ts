@@ -1,4 +1,5 @@
 import { NovarchError } from '../errors.js';
+import { errorMessage } from '../support.js';
 
 /**
  * A decision that failed after its action was recorded (the evidence could not be read, the
@@ -12,7 +13,7 @@ export class DecisionError extends NovarchError {
     readonly actionId: string,
     cause: unknown,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    super(errorMessage(cause), { cause });
   }
 }
 

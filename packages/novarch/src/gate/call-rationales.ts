@@ -1,8 +1,5 @@
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../support.js';
 
 /**
  * The text the model wrote before each tool call of the Claude Agent SDK's message stream: the

@@ -1,9 +1,6 @@
+import { isRecord } from '../support.js';
 // The rationale of a write, shared by the hook gate and the tool governor: nothing here knows an
 // agent framework (the governor must not reach the Claude Agent SDK).
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** At most this much of the model's text is kept as a write's rationale: its end, nearest the call. */
 export const MAX_RATIONALE_CHARS = 4_000;

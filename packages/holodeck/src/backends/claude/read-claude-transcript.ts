@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AgentSessionError } from '../../errors.js';
+import { errorMessage } from '../../support.js';
 import type { SessionTranscript, TranscriptTurn } from '../contract/index.js';
 import { findTranscriptFile } from './check-resumable.js';
 import { FUNCTION_TOOLS_SERVER, RUNTIME_TOOLS } from './tool-names.js';
@@ -48,7 +49,7 @@ function parseLines(text: string, file: string): TranscriptEntry[] {
       return entry && typeof entry === 'object' && !Array.isArray(entry) ? [entry as TranscriptEntry] : [];
     } catch (error) {
       throw new AgentSessionError(
-        `session transcript ${file}:${index + 1} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+        `session transcript ${file}:${index + 1} is not valid JSON (${errorMessage(error)})`,
       );
     }
   });

@@ -1,4 +1,5 @@
 import type { MetricConfig } from '../../config/index.js';
+import { errorMessage } from '../../support.js';
 import type { Metric } from '../metric.js';
 import { errorOutcome, metricName, scoredOutcome } from '../metric-outcome.js';
 
@@ -60,11 +61,7 @@ export function createSimilarMetric(config: SimilarConfig): Metric {
         );
       } catch (error) {
         if (context.signal?.aborted) throw error;
-        return errorOutcome(
-          config,
-          `embeddings failed: ${error instanceof Error ? error.message : String(error)}`,
-          config.threshold,
-        );
+        return errorOutcome(config, `embeddings failed: ${errorMessage(error)}`, config.threshold);
       }
       const [response, ...others] = vectors;
       const scores = others.map((vector) => (response ? cosineSimilarity(response, vector) : 0));

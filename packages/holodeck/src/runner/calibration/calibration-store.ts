@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeAtomically } from '../../recording/recording-file.js';
+import { errorMessage } from '../../support.js';
 import type { CalibrationReport, SavedCalibration } from './calibration-report.js';
 import { SavedCalibrationSchema } from './calibration-report.js';
 
@@ -51,7 +52,7 @@ export async function listCalibrations(
     try {
       data = JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
-      unreadable.push({ file, problem: error instanceof Error ? error.message : String(error) });
+      unreadable.push({ file, problem: errorMessage(error) });
       continue;
     }
     const parsed = SavedCalibrationSchema.safeParse(data);

@@ -1,4 +1,5 @@
 import { actionIdOfFailure } from '../../engine/decision-error.js';
+import { errorMessage } from '../../support.js';
 import { DecisionSchema, RefusalRecordSchema, ReleaseResultSchema } from '../../wire/record-schemas.js';
 import { ProposeActionBodySchema, RefusalBodySchema } from '../../wire/request-schemas.js';
 import { notFound, ProblemError } from '../problem-error.js';
@@ -48,7 +49,7 @@ export const ACTION_ROUTES = [
                 citations: {
                   ruleIds: [],
                   evidenceIds: [],
-                  rationale: `the server could not decide this write (${error instanceof Error ? error.message : String(error)}); it did not run`,
+                  rationale: `the server could not decide this write (${errorMessage(error)}); it did not run`,
                 },
               })
               .catch(() => undefined);
