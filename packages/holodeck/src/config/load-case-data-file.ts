@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
 import {
   type FieldPath,
   formatFieldPath,
@@ -117,6 +117,10 @@ function setPath(target: Record<string, unknown>, fieldPath: readonly string[], 
  * (`cases.csv row 3`). Positions are line:column, the column counted in cells.
  */
 export function loadCsvCases(file: string, text: string): TestCasesFile {
+  // Required on first use: a chat or a suite without a CSV file never loads the parser.
+  const { parse: parseCsv } = createRequire(import.meta.url)(
+    'csv-parse/sync',
+  ) as typeof import('csv-parse/sync');
   let records: { record: string[]; raw: string; info: { lines: number } }[];
   try {
     records = parseCsv(text, {

@@ -126,8 +126,9 @@ describe('client errors are 4xx with what to fix', () => {
         {
           path: 'body',
           message: 'the YAML expands its aliases (*name) more than 100 times',
-          line: 1,
-          column: 1,
+          // the first alias, *a on line 3
+          line: 3,
+          column: 8,
           hint: 'write the repeated values out, or use fewer anchors and aliases',
         },
       ],
