@@ -70,11 +70,15 @@ export interface BackendVariant {
   respond(answer: (request: SeenRequest) => ModelAnswer): ModelStep;
 }
 
-/** What `respond` may answer with. */
-export type ModelAnswer =
+/**
+ * What `respond` may answer with. `tokens` fixes the usage reported; without it the fakes estimate
+ * input tokens from the request's length, which moves with the working directory's path.
+ */
+export type ModelAnswer = (
   | { kind: 'reply'; text: string }
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
-  | { kind: 'verdict'; verdict: Record<string, unknown> };
+  | { kind: 'verdict'; verdict: Record<string, unknown> }
+) & { tokens?: { input: number; output: number } };
 
 const VERDICT_TOOL = 'submit_verdict';
 
@@ -128,9 +132,12 @@ function claudeVariant(): BackendVariant {
     respond: (answer) =>
       respond((request) => {
         const chosen = answer(seen(request));
-        if (chosen.kind === 'reply') return reply(chosen.text);
-        if (chosen.kind === 'tool') return toolUse(toolName(chosen.name), chosen.args);
-        return toolUse(VERDICT_TOOL, chosen.verdict);
+        const options = chosen.tokens
+          ? { usage: { input_tokens: chosen.tokens.input, output_tokens: chosen.tokens.output } }
+          : {};
+        if (chosen.kind === 'reply') return reply(chosen.text, options);
+        if (chosen.kind === 'tool') return toolUse(toolName(chosen.name), chosen.args, options);
+        return toolUse(VERDICT_TOOL, chosen.verdict, options);
       }),
   };
 }
@@ -186,9 +193,12 @@ function aiSdkVariant(): BackendVariant {
     respond: (answer) =>
       chatRespond((request) => {
         const chosen = answer(seen(request));
-        if (chosen.kind === 'reply') return chatReply(chosen.text);
-        if (chosen.kind === 'tool') return chatToolCall(chosen.name, chosen.args);
-        return chatToolCall(VERDICT_TOOL, chosen.verdict);
+        const options = chosen.tokens
+          ? { usage: { prompt_tokens: chosen.tokens.input, completion_tokens: chosen.tokens.output } }
+          : {};
+        if (chosen.kind === 'reply') return chatReply(chosen.text, options);
+        if (chosen.kind === 'tool') return chatToolCall(chosen.name, chosen.args, options);
+        return chatToolCall(VERDICT_TOOL, chosen.verdict, options);
       }),
   };
 }

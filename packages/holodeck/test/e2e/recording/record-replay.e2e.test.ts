@@ -135,7 +135,13 @@ describe.each(backendVariants())('record and replay on the $name backend', (vari
   });
 
   it('re-recording an unchanged suite against the deterministic fake changes no byte', async () => {
-    variant.script(...Array.from({ length: 80 }, () => variant.respond(shopModel)));
+    // Fixed usage: the fake's estimate follows the request's length, and a CLI started early (a
+    // spare) runs in a working directory whose path has another length than a case's own.
+    const fixedUsage = (request: SeenRequest): ModelAnswer => ({
+      ...shopModel(request),
+      tokens: { input: 600, output: 10 },
+    });
+    variant.script(...Array.from({ length: 80 }, () => variant.respond(fixedUsage)));
     const agent = variant.agent({ tools: [LOOKUP], test_cases: CASES }, { 'orders.mjs': ORDERS });
     const recordings = path.join(agent.directory, '.holodeck', 'recordings');
     const first = await runHolodeckCli(['test', agent.file, '--record', '--no-save'], agent.env);
