@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { link, rename, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 
 // What the lock files of HoloDeck (the embedded index's ingest lock, a saved AI SDK session's
 // lock) share: telling a live holder from a dead one, and taking a stale lock over safely.
@@ -14,31 +13,38 @@ export function isProcessRunning(pid: number): boolean {
   }
 }
 
+/** A takeover mutex left by a process that died holding it is cleared after this long. */
+const STALE_TAKEOVER_MS = 10_000;
+
 /**
- * Removes a lock found stale, safely against other processes doing the same at once: the file is
- * moved aside first, so only one remover gets it, and when the lock moved turns out not to be the
- * stale one (`isStillStale(movedFile)` false: written in between by a process that just took the
- * lock) it is put back, unless a newer one took its place. Deleting the file by its name instead
- * could delete the lock another process took a moment before, and both would then hold it.
+ * Removes a lock found stale, safely against other processes doing the same at once. The removal
+ * happens under a takeover mutex (`<file>.takeover`, made with mkdir, which only one process wins),
+ * and only when `isStillStale(file)` still holds inside it. Nobody else can replace an existing
+ * lock file (new locks are written with the exclusive flag), so the check and the removal see the
+ * same file. Moving the file aside and putting back a live one, as before, could lose a lock
+ * written in between: two acquirers then both held it. A process that loses the mutex race
+ * returns at once and retries its own acquisition.
  */
 export async function takeOverStaleLock(
   file: string,
-  isStillStale: (movedFile: string) => Promise<boolean>,
+  isStillStale: (lockFile: string) => Promise<boolean>,
 ): Promise<void> {
-  const aside = `${file}.${process.pid}.${randomUUID()}.stale`;
+  const mutex = `${file}.takeover`;
   try {
-    await rename(file, aside);
+    await mkdir(mutex);
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return;
-    throw error;
+    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
+    const since = await stat(mutex).then(
+      (info) => info.mtimeMs,
+      () => undefined,
+    );
+    if (since !== undefined && Date.now() - since > STALE_TAKEOVER_MS)
+      await rm(mutex, { recursive: true, force: true });
+    return;
   }
-  if (!(await isStillStale(aside))) {
-    try {
-      // Put back a live lock, unless a newer one is there: never overwrite (link fails then).
-      await link(aside, file);
-    } catch {
-      // a newer lock took its place, or linking is unsupported here: its holder notices later
-    }
+  try {
+    if (await isStillStale(file)) await rm(file, { force: true });
+  } finally {
+    await rm(mutex, { recursive: true, force: true });
   }
-  await rm(aside, { force: true });
 }
