@@ -3,7 +3,8 @@ import type { AuditEntry, NovarchStore } from '../../model/novarch-store.js';
 import type { EvidenceRecord, Verdict } from '../../model/records.js';
 import { citeRuleSets } from '../cite-rule-sets.js';
 import { judgeAction } from '../judge-action.js';
-import type { LlmJudge, LlmJudgeRequest, LlmRuleVerdict } from '../llm/llm-judge.js';
+import { AbsentLlmJudge } from '../llm/absent-llm-judge.js';
+import type { LlmJudge } from '../llm/llm-judge.js';
 import { ReplayScopeError } from '../replay/replay-rules.js';
 import type { RuleSet } from '../rule-set.js';
 import { type ActionLabel, collectLabels, type LabelEntry, type RuleLabel } from './rule-labels.js';
@@ -65,20 +66,6 @@ export interface RulesCalibrationReport {
   rules: RuleCalibration[];
 }
 
-/** Answers undecided, and remembers that it was asked. */
-class AbsentLlmJudge implements LlmJudge {
-  asked = false;
-  async judge(request: LlmJudgeRequest): Promise<LlmRuleVerdict[]> {
-    this.asked = true;
-    return request.rules.map((rule) => ({
-      ruleId: rule.id,
-      violated: true,
-      undecided: true,
-      rationale: 'no judge',
-    }));
-  }
-}
-
 const refused = (verdict: Verdict, ruleId: string) =>
   verdict.kind !== 'pass' && verdict.citations.ruleIds.includes(ruleId);
 
@@ -119,7 +106,7 @@ export async function calibrateRules(options: CalibrateRulesOptions): Promise<Ru
       evidenceOf.set(entry.session.id, evidence);
     }
     const seen = (await evidence).filter((record) => record.finishedAt <= entry.action.createdAt);
-    const absent = new AbsentLlmJudge();
+    const absent = new AbsentLlmJudge('no judge');
     const verdict = await judgeAction({
       action: entry.action,
       evidence: seen,

@@ -3,7 +3,8 @@ import type { AuditEntry, NovarchStore, ReplayEvidenceStore } from '../../model/
 import type { Verdict, VerdictRecord } from '../../model/records.js';
 import { citeRuleSets } from '../cite-rule-sets.js';
 import { judgeAction } from '../judge-action.js';
-import type { LlmJudge, LlmJudgeRequest, LlmRuleVerdict } from '../llm/llm-judge.js';
+import { AbsentLlmJudge } from '../llm/absent-llm-judge.js';
+import type { LlmJudge } from '../llm/llm-judge.js';
 import type { RuleSet } from '../rule-set.js';
 
 /** The reason a decision that needs the LLM judge was not re-judged without one. */
@@ -62,20 +63,6 @@ export class ReplayScopeError extends NovarchError {
   override name = 'ReplayScopeError';
 }
 
-/** Answers "undecided" for every rule, and remembers that it was asked. */
-class AbsentLlmJudge implements LlmJudge {
-  asked = false;
-  async judge(request: LlmJudgeRequest): Promise<LlmRuleVerdict[]> {
-    this.asked = true;
-    return request.rules.map((rule) => ({
-      ruleId: rule.id,
-      violated: true,
-      undecided: true,
-      rationale: NOT_REJUDGED_LLM,
-    }));
-  }
-}
-
 /**
  * Re-judges the recorded actions of the rule set's team under `ruleSet`: each action with the
  * evidence its session had recorded by the time it was proposed, and the session's scope. CEL
@@ -116,7 +103,7 @@ export async function replayRules(options: ReplayOptions): Promise<ReplayReport>
     // What the judge saw: the evidence stored before the action, in the store's order (the
     // agent's clock, which stamps a read's times, decides nothing).
     const seen = await options.store.listEvidenceBefore(entry.action.id);
-    const absent = new AbsentLlmJudge();
+    const absent = new AbsentLlmJudge(NOT_REJUDGED_LLM);
     const verdict = await judgeAction({
       action: entry.action,
       evidence: seen,
