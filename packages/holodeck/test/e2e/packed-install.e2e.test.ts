@@ -13,13 +13,21 @@ import {
 } from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// What a user gets from `npm install holodeck`: the five published packages are packed with
+// What a user gets from `npm install holodeck`: the seven published packages are packed with
 // `npm pack` (their `files` lists decide what ships) and installed into an empty folder from the
 // tarballs, third-party dependencies from npm's cache or the registry. Then the installed bin runs.
 // Installing takes tens of seconds: one install for the whole file, generous timeouts.
 
 const PACKAGES = fileURLToPath(new URL('../../../', import.meta.url));
-const PUBLISHED = ['judge-client', 'verdict-stats', 'yaml-diagnostics', 'novarch', 'holodeck'] as const;
+const PUBLISHED = [
+  'secret-patterns',
+  'package-version',
+  'judge-client',
+  'verdict-stats',
+  'yaml-diagnostics',
+  'novarch',
+  'holodeck',
+] as const;
 const INSTALL_TIMEOUT_MS = 300_000;
 
 interface PackedFile {
@@ -113,9 +121,10 @@ beforeAll(async () => {
         name: 'packed-install-check',
         private: true,
         dependencies: Object.fromEntries(PUBLISHED.map((name) => [name, tarball(name)])),
-        // holodeck asks for novarch, judge-client, verdict-stats and yaml-diagnostics (0.1.0): the tarballs,
-        // never the registry.
+        // holodeck asks for our own packages (0.1.0): the tarballs, never the registry.
         overrides: {
+          'secret-patterns': '$secret-patterns',
+          'package-version': '$package-version',
           novarch: '$novarch',
           'judge-client': '$judge-client',
           'verdict-stats': '$verdict-stats',
@@ -172,7 +181,7 @@ describe('the packed packages, installed from their tarballs', () => {
     );
   });
 
-  it('installs our novarch, judge-client, verdict-stats and yaml-diagnostics, not namesakes from the registry', () => {
+  it('installs our own packages, not namesakes from the registry', () => {
     for (const name of PUBLISHED) {
       const installed = JSON.parse(
         readFileSync(path.join(app, 'node_modules', name, 'package.json'), 'utf8'),

@@ -1,3 +1,4 @@
+import { DEFAULT_SECRET_REGEXPS, redactSecrets } from 'secret-patterns';
 import { NovarchStoreError } from './novarch-store-error.js';
 
 /** What the store keeps of a tool's input and output (`openSqliteStore` options). */
@@ -19,29 +20,10 @@ export interface StoredValueOptions {
 }
 
 /**
- * Common shapes of secrets: Novarch's own (agent keys, operator tokens, session secrets), API keys
- * (Anthropic, OpenAI, Stripe, AWS access and secret keys, GitHub, Slack, Google), passwords in
- * URLs (`postgres://user:PASSWORD@host`), bearer tokens, JWTs and PEM private keys. No nested
- * quantifiers: each runs in linear time.
+ * Common shapes of secrets (the `secret-patterns` package, shared with HoloDeck): Novarch's own
+ * credentials, API keys, passwords in URLs, bearer tokens, JWTs and PEM private keys.
  */
-export const DEFAULT_REDACTIONS: readonly RegExp[] = Object.freeze([
-  /\bnv[ao]_[0-9a-f]{12}_[A-Za-z0-9_-]{43}|\bnvs_[A-Za-z0-9_-]{43}/g,
-  /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g,
-  /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
-  /(?<=\b(?:aws_secret_access_key|secretaccesskey)["']?\s{0,4}[=:]\s{0,4}["']?)[A-Za-z0-9/+=]{40}/gi,
-  /(?<=\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^:/?#@\s]{1,128}:)[^@/?#\s]{1,256}(?=@)/g,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-  /\bgh[pousr]_[A-Za-z0-9]{30,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{30,}/g,
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}/g,
-  /(?<=\b[Bb]earer\s{1,8})[A-Za-z0-9._~+/-]{12,}=*/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-  /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[^-]*-----END [A-Z ]{0,40}PRIVATE KEY-----/g,
-]);
-
-/** What a redacted match is replaced with. */
-export const REDACTED = '[redacted]';
+export const DEFAULT_REDACTIONS: readonly RegExp[] = DEFAULT_SECRET_REGEXPS;
 export const DEFAULT_MAX_STORED_BYTES = 65_536;
 const PREVIEW_CHARS = 1_024;
 
@@ -57,8 +39,7 @@ export function storedValuePolicy(options: StoredValueOptions = {}): StoredValue
   }
   const configured = (options.redact ?? []).map((pattern) => toGlobal(pattern));
   const patterns = options.replaceDefaultRedactions ? configured : [...DEFAULT_REDACTIONS, ...configured];
-  const redactText = (text: string) =>
-    patterns.reduce((current, pattern) => current.replace(pattern, REDACTED), text);
+  const redactText = (text: string) => redactSecrets(text, patterns);
   return (value) => {
     const redacted = redactValue(value, redactText);
     let text: string | undefined;

@@ -1,13 +1,13 @@
-import type { MetricConfig } from '../../config/index.js';
-import type { Metric } from '../metric.js';
-import { checkOutcome, metricName } from '../metric-outcome.js';
 import {
   CARD_CANDIDATE_PATTERN,
   EMAIL_PATTERN,
   PHONE_PATTERN,
   passesLuhn,
   SECRET_PATTERNS,
-} from './pii-patterns.js';
+} from 'secret-patterns';
+import type { MetricConfig } from '../../config/index.js';
+import type { Metric } from '../metric.js';
+import { checkOutcome, metricName } from '../metric-outcome.js';
 
 type PiiConfig = Extract<MetricConfig, { type: 'pii' }>;
 type PiiKind = NonNullable<PiiConfig['kinds']>[number];
@@ -16,23 +16,26 @@ type PiiKind = NonNullable<PiiConfig['kinds']>[number];
 interface Finding {
   what: string;
   value: string;
+  /** Where it starts in the response (0-based). */
+  index: number;
 }
 
 function findingsOf(kind: PiiKind, text: string): Finding[] {
-  const matches = (pattern: RegExp) => [...text.matchAll(pattern)].map((match) => match[0]);
+  const matches = (pattern: RegExp) =>
+    [...text.matchAll(pattern)].map((match) => ({ value: match[0], index: match.index }));
   switch (kind) {
     case 'secrets':
       return SECRET_PATTERNS.flatMap(({ label, pattern }) =>
-        matches(pattern).map((value) => ({ what: label, value })),
+        matches(pattern).map((match) => ({ what: label, ...match })),
       );
     case 'cards':
       return matches(CARD_CANDIDATE_PATTERN)
-        .filter((value) => passesLuhn(value.replace(/[ -]/g, '')))
-        .map((value) => ({ what: 'a card number', value }));
+        .filter((match) => passesLuhn(match.value.replace(/[ -]/g, '')))
+        .map((match) => ({ what: 'a card number', ...match }));
     case 'emails':
-      return matches(EMAIL_PATTERN).map((value) => ({ what: 'an email address', value }));
+      return matches(EMAIL_PATTERN).map((match) => ({ what: 'an email address', ...match }));
     case 'phones':
-      return matches(PHONE_PATTERN).map((value) => ({ what: 'a phone number', value }));
+      return matches(PHONE_PATTERN).map((match) => ({ what: 'a phone number', ...match }));
   }
 }
 
@@ -52,9 +55,7 @@ export function createPiiMetric(config: PiiConfig): Metric {
         .filter((finding) => !allowed.has(finding.value));
       if (findings.length === 0)
         return checkOutcome(config, true, `the response holds no ${kinds.join(', ')}`);
-      const described = findings.map(
-        (finding) => `${finding.what} at character ${input.response.indexOf(finding.value) + 1}`,
-      );
+      const described = findings.map((finding) => `${finding.what} at character ${finding.index + 1}`);
       return checkOutcome(config, false, `the response holds ${[...new Set(described)].join('; ')}`);
     },
   };

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { REDACTED, redactSecrets } from 'secret-patterns';
 import { isRecord } from 'yaml-diagnostics';
 
-/** What replaces a secret in a saved run. */
-export const REDACTED = '[redacted]';
+export { REDACTED };
 
 /** Key words that make a field a secret wherever it is (`api_key`, `password`, `token`...). */
 const SECRET_WORDS = new Set([
@@ -50,11 +50,14 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every credential value in `text`, and the password of a URL (`//user:pass@`). */
+/**
+ * Replaces every credential value in `text`, then every shape of secret HoloDeck and Novarch know
+ * (`secret-patterns`: API keys, tokens, the password of a URL `//user:pass@`, private keys).
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) result = result.split(secret).join(REDACTED);
-  return result.replace(/(\/\/[^/\s:@]+:)[^/\s@]+@/g, `$1${REDACTED}@`);
+  return redactSecrets(result);
 }
 
 /**

@@ -1,9 +1,9 @@
+import { passesLuhn } from 'secret-patterns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MetricConfigSchema } from '../../../src/config/index.js';
 import { createMetric } from '../../../src/evals/create-metric.js';
 import { countWords } from '../../../src/evals/deterministic/affix-metrics.js';
 import { findJsonValues } from '../../../src/evals/deterministic/find-json-values.js';
-import { passesLuhn } from '../../../src/evals/deterministic/pii-patterns.js';
 import type { MetricInput } from '../../../src/evals/metric.js';
 import { type AgentSandbox, BASE, brief, createSandbox, lines } from '../config/agent-sandbox.js';
 import { metricInput } from './metric-input.js';
@@ -139,8 +139,9 @@ describe('pii', () => {
     expect(
       (await grade({ type: 'pii', kinds: ['secrets'] }, 'nva_0123456789ab_AbCdEfGhIjKlMnOpQrStUvWx')).reason,
     ).toBe('the response holds a Novarch key or token at character 1');
+    // The place of the password itself (`hunter2`), not of the URL around it.
     expect((await grade({ type: 'pii' }, 'postgres://app:hunter2@db/x')).reason).toBe(
-      'the response holds a password in a URL at character 1',
+      'the response holds a password in a URL at character 16',
     );
     expect(await grade({ type: 'pii' }, 'Order A-1001 ships on 2026-12-03.')).toMatchObject({ passed: true });
   });

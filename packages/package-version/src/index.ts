@@ -1,0 +1,1 @@
+export { packageVersion } from './package-version.js';
