@@ -27,8 +27,8 @@ export type {
 } from './backends/contract/index.js';
 export { backendProfile, selectBackend } from './backends/select-backend.js';
 export { runOneShot } from './chat/run-one-shot.js';
-export type { AgentConfig, LoadedAgent } from './config/index.js';
-export { agentJsonSchema } from './config/index.js';
+export type { AgentConfig, ConfigWarning, LoadedAgent, WarningCode } from './config/index.js';
+export { agentJsonSchema, WARNING_CODES } from './config/index.js';
 export {
   AgentSessionError,
   ConfigError,

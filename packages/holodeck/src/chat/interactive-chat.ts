@@ -4,6 +4,7 @@ import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
 import type { ChatRecording } from '../recording/chat-recording.js';
+import { backendWarningOf } from './backend-warning-of.js';
 import { describeTools } from './describe-tools.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { describeCommands, parsePromptInput } from './slash-commands.js';
@@ -97,10 +98,7 @@ async function lineChat(
   const shown = (text: string) => (toTerminal ? neutraliseTerminalText(text) : text);
   try {
     await backend.initialize();
-    options.onWarnings?.([
-      ...agent.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
-      ...backend.warnings,
-    ]);
+    options.onWarnings?.([...agent.warnings.map(backendWarningOf), ...backend.warnings]);
     // Nobody can answer an approval here: calls that would ask are refused, naming the setting.
     const session = await backend.createSession({
       approvals: 'refuse',

@@ -3,6 +3,7 @@ import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
 import type { ChatRecording } from '../recording/chat-recording.js';
+import { backendWarningOf } from './backend-warning-of.js';
 
 export interface OneShotOutcome {
   result: ExecutionResult;
@@ -44,10 +45,7 @@ async function oneShot(
   const backend = selectBackend(agent, recording?.backendOptions() ?? {});
   try {
     await backend.initialize();
-    const warnings = [
-      ...agent.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
-      ...backend.warnings,
-    ];
+    const warnings = [...agent.warnings.map(backendWarningOf), ...backend.warnings];
     options.onWarnings?.(warnings);
     options.signal?.throwIfAborted();
     if (!options.resume) {

@@ -13,6 +13,7 @@ import { loadAgent } from '../load-agent.js';
 import type { ChatRecording } from '../recording/chat-recording.js';
 import { errorMessage } from '../support.js';
 import { describeApproval, type ShownDiffLine } from './approval-view.js';
+import { backendWarningOf } from './backend-warning-of.js';
 import { type ChatStyle, createChatStyle, terminalSupportsHyperlinks } from './chat-style.js';
 import { saveTranscript, type Transcript, type TranscriptTurn } from './chat-transcript.js';
 import { describeTools } from './describe-tools.js';
@@ -119,10 +120,7 @@ async function terminalChat(
   io.input.resume();
   try {
     await backend.initialize();
-    options.onWarnings?.([
-      ...agent.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
-      ...backend.warnings,
-    ]);
+    options.onWarnings?.([...agent.warnings.map(backendWarningOf), ...backend.warnings]);
     session = await backend.createSession({
       approvals: 'ask',
       ...(options.resume ? { resume: options.resume } : {}),

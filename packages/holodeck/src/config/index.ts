@@ -112,3 +112,4 @@ export type {
 } from './schema/trajectory-schema.js';
 export type { CheckBackendConfig, StartupRuleResult } from './startup-rules.js';
 export { validateAgentFile } from './validate-agent-file.js';
+export { WARNING_CODES, type WarningCode } from './warning-code.js';

@@ -2,11 +2,12 @@ import type { FieldPath, YamlPosition } from 'yaml-diagnostics';
 import type { ConfigIssue } from '../errors.js';
 import type { AgentConfig } from './schema/agent-config-schema.js';
 import type { CheckBackendConfig } from './startup-rules.js';
+import type { WarningCode } from './warning-code.js';
 
 /** Something in agent.yaml that does not stop the agent but works differently than written. */
 export interface ConfigWarning {
-  /** Stable identifier, e.g. `tool-filtering-unsupported`; tests and tools match on it. */
-  code: string;
+  /** Stable identifier, e.g. `allowed-tool-unknown`; tests and tools match on it. */
+  code: WarningCode;
   message: string;
   /** Dotted field path, e.g. `claude.working_directory`. */
   path?: string;

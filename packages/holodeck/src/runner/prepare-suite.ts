@@ -267,7 +267,7 @@ export async function inspectSuite(
       for (const { name, field } of named) {
         if (offInTests.has(name)) {
           const off = {
-            code: 'tool-off-in-tests',
+            code: 'tool-off-in-tests' as const,
             message: `${offMessage(testCase.name, name)}; ${offHint}`,
             file: source.file,
           };

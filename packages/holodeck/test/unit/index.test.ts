@@ -13,6 +13,7 @@ describe('holodeck public API', () => {
         'InterruptedError',
         'RuntimeMissingError',
         'UsageError',
+        'WARNING_CODES',
         'agentJsonSchema',
         'backendProfile',
         'loadAgent',

@@ -89,7 +89,11 @@ export class AiSdkBackend implements AgentBackend {
     this.collectedWarnings.push(
       ...checks.warnings
         .filter((warning) => !known.has(`${warning.code}\n${warning.message}`))
-        .map((warning) => ({ code: warning.code, message: warning.message })),
+        .map((warning) => ({
+          code: warning.code,
+          message: warning.message,
+          path: formatFieldPath(warning.path),
+        })),
     );
     const settings = resolveProviderSettings(agent);
     const { startAiSdkRuntime } = await import('./start-ai-sdk-runtime.js');

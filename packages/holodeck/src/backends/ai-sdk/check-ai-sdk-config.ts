@@ -1,5 +1,5 @@
 import type { FieldPath } from 'yaml-diagnostics';
-import type { AgentConfig } from '../../config/index.js';
+import type { AgentConfig, WarningCode } from '../../config/index.js';
 import type { BackendChecks } from '../contract/index.js';
 
 /** Model fields that only one provider reads, and that provider. */
@@ -33,7 +33,7 @@ function observabilitySettings(config: AgentConfig): string[] {
 export async function checkAiSdkConfig(config: AgentConfig): Promise<BackendChecks> {
   const result: BackendChecks = { issues: [], warnings: [] };
   const provider = config.model.provider;
-  const warn = (code: string, fieldPath: FieldPath, message: string): void => {
+  const warn = (code: WarningCode, fieldPath: FieldPath, message: string): void => {
     result.warnings.push({ code, path: fieldPath, message });
   };
 

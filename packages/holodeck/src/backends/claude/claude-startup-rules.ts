@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FieldPath } from 'yaml-diagnostics';
-import type { AgentConfig } from '../../config/index.js';
+import type { AgentConfig, WarningCode } from '../../config/index.js';
 import type { BackendChecks } from '../contract/index.js';
 import { checkAllowedTools } from './check-allowed-tools.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
@@ -20,7 +20,7 @@ async function isFile(file: string): Promise<boolean> {
  */
 export async function checkClaudeStartupRules(config: AgentConfig): Promise<BackendChecks> {
   const result: BackendChecks = { issues: [], warnings: [] };
-  const warn = (code: string, fieldPath: FieldPath, message: string): void => {
+  const warn = (code: WarningCode, fieldPath: FieldPath, message: string): void => {
     result.warnings.push({ code, path: fieldPath, message });
   };
 

@@ -1,11 +1,14 @@
+import type { WarningCode } from '../../config/warning-code.js';
 import type { ExecutionResult } from '../../execution-result.js';
 import type { ApprovalRequest } from './approval.js';
 import type { PendingHold, ResolvedHold } from './governance-hold.js';
 
 /** A non-fatal problem the backend wants the user to see (e.g. an ignored setting). */
 export interface BackendWarning {
-  code: string;
+  code: WarningCode;
   message: string;
+  /** The agent.yaml setting it is about (e.g. `model.temperature`, `tools[2].source`), when there is one. */
+  path?: string;
 }
 
 /**

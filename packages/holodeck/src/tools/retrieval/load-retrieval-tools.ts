@@ -1,4 +1,4 @@
-import type { LoadedAgent } from '../../config/index.js';
+import type { LoadedAgent, WarningCode } from '../../config/index.js';
 import type { LoadedTools } from '../holodeck-tool.js';
 import { describeIngestProblems } from './describe-ingest-report.js';
 import { type OpenRetrievalOptions, openRetrievalIndexes } from './open-retrieval-index.js';
@@ -7,8 +7,10 @@ import { retrievalToolEntries } from './retrieval-tool-entries.js';
 
 /** A note for the user from start-up ingestion (files that failed, an index rebuilt). */
 export interface RetrievalWarning {
-  code: string;
+  code: WarningCode;
   message: string;
+  /** The agent.yaml setting it is about (e.g. `tools[2].source`), when there is one. */
+  path?: string;
 }
 
 /** Options of `loadRetrievalTools`. */
@@ -34,9 +36,9 @@ export async function loadRetrievalTools(
     (entry) => !only || only.has(entry.config.name),
   );
   const { tools, stores } = await openRetrievalIndexes(agent, entries, options);
-  for (const { report } of tools) {
+  for (const { report, entry } of tools) {
     for (const message of describeIngestProblems(report))
-      options.onWarning?.({ code: 'retrieval-ingest', message });
+      options.onWarning?.({ code: 'retrieval-ingest', message, path: `tools[${entry.index}].source` });
   }
   let closing: Promise<void> | undefined;
   return {

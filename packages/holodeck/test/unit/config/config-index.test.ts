@@ -10,6 +10,7 @@ describe('config/index.ts', () => {
         'BashConfigSchema',
         'ClaudeConfigSchema',
         'EXPRESSION_NAMES',
+        'WARNING_CODES',
         'EvaluationConfigSchema',
         'LabelledExampleSchema',
         'LabelsFileSchema',

@@ -76,7 +76,7 @@ describe('AiSdkSession', () => {
   it('announces itself once, keeps the history, and saves it after each turn', async () => {
     const agent = await agentIn();
     const { runtime, inputs } = stubRuntime();
-    const warnings = [{ code: 'claude-block-ignored', message: 'ignored' }];
+    const warnings = [{ code: 'claude-block-ignored' as const, message: 'ignored' }];
     const session = new AiSdkSession({ agent, runtime, warnings });
     expect(session.sessionId).toBeUndefined();
 
