@@ -1,13 +1,8 @@
 import { type FileIssue, formatFileIssue as formatSharedFileIssue } from 'yaml-diagnostics';
 import type { Citations } from './model/records.js';
+import { NovarchError } from './novarch-error.js';
 
-/**
- * Every error Novarch raises on purpose derives from NovarchError. User-caused errors (a bad rules
- * file or configuration) say how to fix them; a kill carries the verdict's citations.
- */
-export class NovarchError extends Error {
-  override name = 'NovarchError';
-}
+export { NovarchEnvironmentError, NovarchError } from './novarch-error.js';
 
 /** One problem found in a rules file or a Novarch configuration file. */
 export type NovarchFileIssue = FileIssue;

@@ -1,5 +1,6 @@
 import {
   NovarchConfigError,
+  NovarchEnvironmentError,
   NovarchError,
   OperationRefusedError,
   OperatorUsageError,
@@ -54,6 +55,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     error instanceof IdentityError ||
     error instanceof StoreUrlError ||
     error instanceof NovarchConfigError ||
+    error instanceof NovarchEnvironmentError ||
     error instanceof RulesError
   ) {
     return ExitCode.usage;

@@ -1,6 +1,5 @@
 import os from 'node:os';
 import { NovarchError } from '../errors.js';
-import { WAITER_CHECK_IN_INTERVAL_MS } from '../model/hold-state.js';
 import type { HoldWaiterIdentity, NovarchStore, ReleaseResult } from '../model/novarch-store.js';
 import type {
   ActionContext,
@@ -10,6 +9,7 @@ import type {
   SessionScope,
   Verdict,
 } from '../model/records.js';
+import { waiterCheckInIntervalMs } from '../model/waiter-timing.js';
 import { citeRuleSets } from '../rules/cite-rule-sets.js';
 import { judgeAction } from '../rules/judge-action.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
@@ -35,7 +35,7 @@ export interface NovarchEngineOptions {
   holdWindowSeconds: number;
   /**
    * How often a waiting write checks its hold (ms). Default 250. Independently of it, the waiting
-   * process checks in on the hold every `WAITER_CHECK_IN_INTERVAL_MS` (2 s), so operators can
+   * process checks in on the hold every `waiterCheckInIntervalMs()` (2 s by default), so operators can
    * tell a waiting agent from one that stopped.
    */
   pollIntervalMs?: number;
@@ -236,7 +236,7 @@ export class NovarchEngine implements GovernanceEngine {
    * Waits for an operator to decide a hold. At the deadline the hold is decided `timed_out`
    * (fail-closed); if an operator decided first, that decision stands.
    *
-   * While it waits it checks in on the hold (at once, then every `WAITER_CHECK_IN_INTERVAL_MS`,
+   * While it waits it checks in on the hold (at once, then every `waiterCheckInIntervalMs()`,
    * however short the poll interval), so `novarch holds` can tell a hold someone waits on from one
    * whose process died. A check-in that fails is retried at the next poll instead of failing the
    * wait: a missing check-in only makes the hold look abandoned, which refuses operator decisions
@@ -271,9 +271,9 @@ export class NovarchEngine implements GovernanceEngine {
   async #checkIn(holdId: string, pollIntervalMs: number): Promise<number> {
     try {
       await this.store.checkInHoldWaiter(holdId, thisWaiter());
-      return Date.now() + WAITER_CHECK_IN_INTERVAL_MS;
+      return Date.now() + waiterCheckInIntervalMs();
     } catch {
-      return Date.now() + Math.min(pollIntervalMs, WAITER_CHECK_IN_INTERVAL_MS);
+      return Date.now() + Math.min(pollIntervalMs, waiterCheckInIntervalMs());
     }
   }
 

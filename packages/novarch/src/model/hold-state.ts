@@ -1,25 +1,13 @@
 import type { HoldRecord } from './records.js';
+import { waiterStaleAfterMs } from './waiter-timing.js';
 
-// A pending hold only means something while a process waits on it: that process runs the write
-// once an operator approves. It checks in every WAITER_CHECK_IN_INTERVAL_MS while it waits
-// (`NovarchEngine.awaitHold`), so a hold with no check-in for WAITER_STALE_AFTER_MS has lost its
-// waiter (the process was killed or crashed) and no decision on it will reach anything.
-
-/** How often a process waiting on a hold checks in. */
-export const WAITER_CHECK_IN_INTERVAL_MS = 2_000;
-
-/**
- * How long without a check-in before a pending hold counts as abandoned: five missed check-ins,
- * so a waiter stalled for a few seconds (a loaded machine, another process holding the store's
- * write lock) is not taken for a dead one.
- */
-export const WAITER_STALE_AFTER_MS = 5 * WAITER_CHECK_IN_INTERVAL_MS;
+export { WAITER_CHECK_IN_INTERVAL_MS, WAITER_STALE_AFTER_MS } from './waiter-timing.js';
 
 /**
  * What a pending hold is, seen from the outside:
  * - `waiting`: a process checked in recently; a decision reaches it.
- * - `abandoned`: no check-in for `WAITER_STALE_AFTER_MS`: the process that waited has stopped,
- *   so nothing will run the write, whatever an operator decides.
+ * - `abandoned`: no check-in for `waiterStaleAfterMs()` (10 s unless NOVARCH_WAITER_STALE_AFTER_MS
+ *   says otherwise): the process that waited has stopped, so nothing will run the write, whatever an operator decides.
  * - `expired`: the deadline has passed: the write will not run (a decision now is stored as
  *   `timed_out`), and whoever waited has stopped.
  */
@@ -45,5 +33,5 @@ export function pendingHoldState(hold: HoldRecord, now: Date): PendingHoldState 
   const at = now.getTime();
   // `>=`: the engine times out, and the store refuses a decision, from the deadline on.
   if (at >= Date.parse(hold.deadline)) return 'expired';
-  return at - Date.parse(lastCheckIn(hold)) > WAITER_STALE_AFTER_MS ? 'abandoned' : 'waiting';
+  return at - Date.parse(lastCheckIn(hold)) > waiterStaleAfterMs() ? 'abandoned' : 'waiting';
 }

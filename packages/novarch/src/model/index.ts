@@ -2,8 +2,6 @@ export {
   lastCheckIn,
   type PendingHoldState,
   pendingHoldState,
-  WAITER_CHECK_IN_INTERVAL_MS,
-  WAITER_STALE_AFTER_MS,
 } from './hold-state.js';
 export type {
   ActionRelease,
@@ -45,6 +43,13 @@ export type {
   StoredRuleSet,
   StoredRuleSetSummary,
 } from './stored-rule-set.js';
+export {
+  WAITER_CHECK_IN_INTERVAL_MS,
+  WAITER_STALE_AFTER_MS,
+  WAITER_STALE_AFTER_VARIABLE,
+  waiterCheckInIntervalMs,
+  waiterStaleAfterMs,
+} from './waiter-timing.js';
 export type {
   NewWebhookDelivery,
   WebhookAttempt,

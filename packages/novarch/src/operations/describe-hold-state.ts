@@ -1,4 +1,5 @@
-import { type PendingHoldState, WAITER_CHECK_IN_INTERVAL_MS } from '../model/hold-state.js';
+import type { PendingHoldState } from '../model/hold-state.js';
+import { waiterCheckInIntervalMs } from '../model/waiter-timing.js';
 import type { HoldRecord } from '../model/records.js';
 
 // The words for whether anything waits on a pending hold, shared by `holds show` and the
@@ -35,7 +36,7 @@ export function whyNothingWaits(hold: HoldRecord, state: Exclude<PendingHoldStat
 /** What a pending hold's state means for a decision on it, in words (`holds show`). */
 export function explainHoldState(hold: HoldRecord, state: PendingHoldState): string {
   if (state === 'waiting') {
-    const every = WAITER_CHECK_IN_INTERVAL_MS / 1000;
+    const every = waiterCheckInIntervalMs() / 1000;
     return `An agent process waits on it (checking in every ${every} s): a decision reaches it at once.`;
   }
   const why = state === 'abandoned' ? whyNothingWaits(hold, state) : 'its deadline has passed';

@@ -1,7 +1,7 @@
 import os from 'node:os';
-import { WAITER_CHECK_IN_INTERVAL_MS } from '../model/hold-state.js';
 import type { HoldWaiterIdentity, NovarchStore } from '../model/novarch-store.js';
 import type { HoldRecord } from '../model/records.js';
+import { waiterCheckInIntervalMs } from '../model/waiter-timing.js';
 import type { ServerEvents } from './server-events.js';
 
 /** How often a waiting request looks at the store for decisions made elsewhere (ms). */
@@ -51,7 +51,7 @@ export async function waitForHold(
     if (Date.now() >= nextCheckIn) {
       try {
         await store.checkInHoldWaiter(hold.id, waiter);
-        nextCheckIn = Date.now() + WAITER_CHECK_IN_INTERVAL_MS;
+        nextCheckIn = Date.now() + waiterCheckInIntervalMs();
       } catch {
         // A missed check-in only makes the hold look abandoned (decisions refused): fail-closed.
         nextCheckIn = Date.now() + POLL_INTERVAL_MS;

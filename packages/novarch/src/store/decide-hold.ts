@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { WAITER_STALE_AFTER_MS } from '../model/hold-state.js';
 import type { HoldRecord, HoldStatus } from '../model/records.js';
+import { waiterStaleAfterMs } from '../model/waiter-timing.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import type { StoreTables } from './store-tables.js';
@@ -39,7 +39,7 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
   // Only a hold someone still waits on can be approved: its waiter checked in recently (or, with
   // no check-in yet, it was created recently). Checked in the same conditional update as the
   // decision, so an agent gone between an operator's look and the decision is caught too.
-  const staleBefore = new Date(nowMs - WAITER_STALE_AFTER_MS).toISOString();
+  const staleBefore = new Date(nowMs - waiterStaleAfterMs()).toISOString();
   // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
   await db
     .updateTable('holds')

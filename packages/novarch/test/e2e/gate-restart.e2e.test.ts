@@ -6,8 +6,7 @@ import { reply, startFakeAnthropic, waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type NovarchStore, openSqliteStore } from '../../src/index.js';
-import { WAITER_STALE_AFTER_MS } from '../../src/model/hold-state.js';
-import { runNovarch as runNovarchInProcess } from '../unit/cli/run-novarch-in-process.js';
+import { WAITER_STALE_AFTER_VARIABLE } from '../../src/model/waiter-timing.js';
 import { lookup, refund, toolResultsSeen } from './support/gate-fixture.js';
 import { groupGone, killProcessGroup, processGroupMembers } from './support/process-group.js';
 import { runNovarch } from './support/run-novarch-cli.js';
@@ -22,6 +21,8 @@ const AGENT_SCRIPT = fileURLToPath(new URL('./support/gate-agent-child.ts', impo
 /** Long enough that the first agent really is waiting on its hold when it is killed. */
 const HOLD_WINDOW_S = 120;
 const WAIT_MS = 60_000;
+/** The operator CLI's stale time (the default is 10 s): the orphaned hold is abandoned soon after the kill. */
+const STALE_MS = 300;
 
 let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
 const directories: string[] = [];
@@ -212,14 +213,18 @@ describe('NovarchHookGate across a process restart (real CLI)', () => {
 
     // 5. No process waits on the orphaned hold. Once its last check-in is stale, the operator CLI
     // lists it as abandoned and refuses to approve it (exit 3): nothing would run the refund, and
-    // the audit would show an approval of a write that never happened. Rather than wait out
-    // WAITER_STALE_AFTER_MS (10 s), the operator CLI runs in this process with its clock set past it.
-    const staleAt = Date.parse(lastCheckIn) + WAITER_STALE_AFTER_MS + 100;
+    // the audit would show an approval of a write that never happened. Rather than wait out the
+    // default 10 s, the operator's `novarch` processes take a hold as stale after STALE_MS
+    // (NOVARCH_WAITER_STALE_AFTER_MS, the knob for tests and operations).
+    await waitUntil(() => Date.now() > Date.parse(lastCheckIn) + STALE_MS, {
+      timeoutMs: WAIT_MS,
+      what: `${STALE_MS} ms past the orphaned hold's last check-in`,
+    });
     const later = (args: string[]) =>
-      runNovarchInProcess(args, {
-        env: { NOVARCH_STORE: storeFile, USER: 'ana' },
-        cwd: directory,
-        now: () => new Date(staleAt),
+      runNovarch(args, {
+        NOVARCH_STORE: storeFile,
+        USER: 'ana',
+        [WAITER_STALE_AFTER_VARIABLE]: String(STALE_MS),
       });
     const listed = await later(['holds', 'list']);
     expect(listed.code).toBe(0);
@@ -232,13 +237,13 @@ describe('NovarchHookGate across a process restart (real CLI)', () => {
     expect(approve).toEqual({
       code: 3,
       stdout: '',
-      error:
-        `Hold ${pending.id} is abandoned: no agent process has checked in on it since ${lastCheckIn} ` +
+      stderr:
+        `error: Hold ${pending.id} is abandoned: no agent process has checked in on it since ${lastCheckIn} ` +
         `(pid ${first.pid} on ${hostname()}).\n` +
         'No agent waits for this decision: the write will not run, whatever you decide. ' +
         'If it is still wanted, the agent must retry the action.\n' +
         'To close the hold anyway, rerun with --force: it is stored as timed_out under your name, ' +
-        'and nothing runs.\nNothing was changed.',
+        'and nothing runs.\nNothing was changed.\n',
     });
     expect(await store.getHold(pending.id)).toEqual(orphaned);
 

@@ -4,6 +4,7 @@ import { formatDecidedHold, formatHoldDetail } from '../../format/format-hold-de
 import { formatHoldsTable } from '../../format/format-holds.js';
 import { formatJson } from '../../format/format-table.js';
 import { PENDING_HOLD_STATES, WAITER_STALE_AFTER_MS } from '../../model/hold-state.js';
+import { WAITER_STALE_AFTER_VARIABLE } from '../../model/waiter-timing.js';
 import { decideHoldAsOperator } from '../../operations/decide-hold-as-operator.js';
 import { listHoldSummaries, loadHoldDetail } from '../../operations/hold-operations.js';
 import { ExitCode } from '../exit-codes.js';
@@ -48,8 +49,9 @@ const DECISIONS = [
 ] as const;
 
 const STATES_HELP = `
-A pending hold is waiting (its agent process checked in within the last ${WAITER_STALE_AFTER_MS / 1000} s), abandoned (no
-check-in for longer: its agent process stopped) or expired (past its deadline).`;
+A pending hold is waiting (its agent process checked in within the last ${WAITER_STALE_AFTER_MS / 1000} s, or
+$${WAITER_STALE_AFTER_VARIABLE} ms), abandoned (no check-in for longer: its agent process stopped) or
+expired (past its deadline).`;
 
 const FORCE_HELP = `${STATES_HELP}
 Deciding an abandoned or expired hold is refused (exit 3): nothing would run the write. The agent

@@ -28,6 +28,7 @@ export const novarchLayers: PackageLayers = {
     ['store'],
     ['errors.ts', 'novarch-version.ts'],
     ['model', 'support.ts'],
+    ['novarch-error.ts'],
   ],
   debt: {},
 };
