@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The baseline of bench/chat-vs-ai-sdk.mjs: one bare AI SDK generateText() over OpenAI's Chat
 // Completions API, with the options HoloDeck's AI SDK backend passes that affect cost, and no
 // HoloDeck code. Prints the answer, like `holodeck chat <agent.yaml> -p <prompt>` does.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The baseline of `bench/test-runner.mjs --provider openai`: a test suite run as a bare loop of AI
 // SDK generateText() calls over OpenAI's Chat Completions API, N at a time (bare-suite-loop.mjs),
 // with the options HoloDeck's AI SDK backend passes (see bare-ai-sdk-generate.mjs) and no HoloDeck

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The baseline of bench/chat-vs-sdk.mjs: one bare Claude Agent SDK query() with the options
 // HoloDeck passes that affect cost, and no HoloDeck code. Prints the result text, like
 // `holodeck chat <agent.yaml> -p <prompt>` does.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The baseline of bench/chat-turn-latency.mjs: a bare Claude Agent SDK conversation on streaming
 // input (one query(), one CLI process, one session for every turn), with the options HoloDeck
 // passes that affect cost and no HoloDeck code. Each line of stdin is one user message; text
@@ -20,7 +21,10 @@ const { values } = parseArgs({
   },
 });
 
-/** The prompt: one user message per line of stdin, for as long as stdin stays open. */
+/**
+ * The prompt: one user message per line of stdin, for as long as stdin stays open.
+ * @returns {AsyncGenerator<import('@anthropic-ai/claude-agent-sdk').SDKUserMessage>}
+ */
 async function* userMessages() {
   for await (const line of createInterface({ input: process.stdin })) {
     if (!line.trim()) continue;

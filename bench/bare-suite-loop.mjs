@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the bare baselines of bench/test-runner.mjs (bare-test-loop.mjs, bare-ai-sdk-loop.mjs):
 // a suite of single-turn cases run through a bare SDK call, N at a time (a simple promise pool),
 // each answer graded like `metrics: [{type: contains, value}]`, one line per case and a last line
@@ -6,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
 /** The flags both loops take; `defaults` fills in the model and anything else per SDK. */
+/** @returns {{ cases: number, concurrency: number, expect: string, system: string, model: string, [option: string]: any }} */
 export function parseLoopOptions(name, defaults, extraOptions = {}) {
   const { values } = parseArgs({
     options: {

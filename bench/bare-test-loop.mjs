@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The baseline of bench/test-runner.mjs: a test suite run as a bare loop of Claude Agent SDK
 // query() calls, N at a time (bare-suite-loop.mjs), with the options HoloDeck passes that
 // affect cost (see bare-sdk-query.mjs) and no HoloDeck code. Each case is one fresh CLI process,

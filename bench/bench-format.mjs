@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the benchmarks: statistics and plain-text tables.
 
 /** Median of a list of numbers (undefined for an empty list). */
@@ -19,7 +20,14 @@ export function table(headers, rows) {
   return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** A parseArgs value as an integer ≥ min; throws an Error of `ErrorClass` naming the flag otherwise. */
+/**
+ * A parseArgs value as an integer ≥ min; throws an Error of `ErrorClass` naming the flag otherwise.
+ * @param {Record<string, unknown>} values
+ * @param {string} name
+ * @param {number} min
+ * @param {new (message: string) => Error} [ErrorClass]
+ * @returns {number}
+ */
 export function integerOption(values, name, min, ErrorClass = Error) {
   const value = Number(values[name]);
   if (!Number.isInteger(value) || value < min) throw new ErrorClass(`--${name} must be an integer >= ${min}`);

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the benchmarks that compare HoloDeck with a bare SDK loop: what every agent-loop
 // request of both sides must look like, so the two sides are known to do the same work.
 // `requestProblems` for the Anthropic Messages API (Claude Agent SDK), `chatRequestProblems` for

@@ -1,3 +1,4 @@
+// @ts-check
 // Where a process spent its CPU, by package: reads a V8 .cpuprofile (node --cpu-prof) and charges
 // each sample to the innermost stack frame that belongs to a file of some package (Node's own
 // module loader, compiling and evaluating a file, is charged to the package whose code asked for

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the benchmarks: for each wire protocol a benchmark measures, how to start its fake
 // model server (@holodeck/testkit; one answer for every agent-loop request, for as many as come),
 // the variables that point a child process (HoloDeck or a bare SDK script) at it, and the check

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The Novarch hook gate's overhead per read and per passed write, against the same calls without
 // the gate, side by side in one run, at two levels: the gate's hooks called in process, and a
 // small agent run through the real Claude CLI against the fake model server. See bench/README.md.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // What `holodeck chat -p` pays in module imports before it can spawn the claude CLI, next to the
 // bare SDK. Each entry is imported in a fresh `node` process (N times, interleaved); the time is
 // from the first import to the last one settling, so Node startup is left out. Entries overlap
@@ -15,6 +16,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const holodeck = path.join(root, 'packages/holodeck');
 const dist = (file) => pathToFileURL(path.join(holodeck, 'dist', file)).href;
 
+/** @type {[label: string, specifiers: string[]][]} */
 const ENTRIES = [
   ['bare: @anthropic-ai/claude-agent-sdk', ['@anthropic-ai/claude-agent-sdk']],
   [
@@ -53,7 +55,7 @@ const { values } = parseArgs({ options: { samples: { type: 'string', default: '5
 const samples = Number(values.samples);
 if (!Number.isInteger(samples) || samples < 1) throw new Error('--samples must be an integer >= 1');
 
-const times = ENTRIES.map(() => []);
+const times = ENTRIES.map(() => /** @type {number[]} */ ([]));
 for (let round = 0; round < samples + 1; round++) {
   ENTRIES.forEach(([, specifiers], index) => {
     const elapsed = importOnce(specifiers);

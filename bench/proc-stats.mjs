@@ -1,3 +1,4 @@
+// @ts-check
 // Linux /proc readings for bench/test-runner.mjs: the memory and `claude` processes of a process
 // tree over time, and CPU time of reaped children and of the whole machine. No dependencies,
 // no processes spawned (spawning `ps` every 100 ms would cost more CPU than it measures).

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Retrieval quality on real third-party documentation: recall@5, MRR@10 and nDCG@10 of keyword,
 // semantic and hybrid search, on the embedded SQLite index and on PostgreSQL (PGlite with pgvector),
 // with a real sentence-embedding model (Universal Sentence Encoder lite, testkit's real embeddings
@@ -88,7 +89,10 @@ async function toolConfig(name, source, mode) {
 
 // ------------------------------------------------------------------------------------ stores
 
-/** Kysely's PostgresDialect over PGlite: a pool whose every client is the one PGlite session. */
+/**
+ * Kysely's PostgresDialect over PGlite: a pool whose every client is the one PGlite session.
+ * @returns {any} the pg-shaped pool Kysely's dialect calls (only connect, query, release, end)
+ */
 function pglitePool(database) {
   const client = {
     async query(text, parameters) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Retrieval tools on the embedded index (SQLite + sqlite-vec + FTS5), at 1k, 10k and 100k chunks of a
 // generated corpus, side by side in one run with the same queries run directly against sqlite-vec and
 // FTS5 on the same data (the floor). Embeddings come from the fake OpenAI-compatible server of

@@ -1,3 +1,4 @@
+// @ts-check
 // One timed run of a contender for bench/test-runner.mjs and bench/chat-vs-ai-sdk.mjs: spawn,
 // sample, check, and report what the run cost (wall time, process tree memory and CPU, CLI
 // processes, request times). The fake server speaks `protocol` (fake-model-protocols.mjs).

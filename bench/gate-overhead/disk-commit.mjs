@@ -1,3 +1,4 @@
+// @ts-check
 // gate-overhead: the disk's own durable commit, measured in the store's folder, so each figure of
 // a passed write (itself one durable commit) is printed beside the floor this disk sets.
 import { mkdtemp, rm } from 'node:fs/promises';

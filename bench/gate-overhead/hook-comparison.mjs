@@ -1,3 +1,4 @@
+// @ts-check
 // gate-overhead: --compare: the hook level of two builds side by side.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

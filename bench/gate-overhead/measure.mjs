@@ -1,3 +1,4 @@
+// @ts-check
 // gate-overhead: statistics, printing, and what a call's time is made of (schedstat, GC pauses).
 import { openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

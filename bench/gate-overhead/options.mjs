@@ -1,3 +1,4 @@
+// @ts-check
 // gate-overhead: the command line, the bench's constants, the tools' outputs.
 import os from 'node:os';
 import path from 'node:path';

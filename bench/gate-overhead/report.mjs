@@ -1,3 +1,4 @@
+// @ts-check
 import { table } from '../bench-format.mjs';
 import { SIDE_LABELS } from './cli-level.mjs';
 import { fixed, gcWithin, overheadRows, QUANTILES, quantile } from './measure.mjs';
