@@ -1,6 +1,6 @@
 import type { PendingHoldState } from '../model/hold-state.js';
-import { waiterCheckInIntervalMs } from '../model/waiter-timing.js';
 import type { HoldRecord } from '../model/records.js';
+import { waiterCheckInIntervalMs } from '../model/waiter-timing.js';
 
 // The words for whether anything waits on a pending hold, shared by `holds show` and the
 // refusals of `holds approve|deny|skip`.
