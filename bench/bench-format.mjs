@@ -33,3 +33,16 @@ export function integerOption(values, name, min, ErrorClass = Error) {
   if (!Number.isInteger(value) || value < min) throw new ErrorClass(`--${name} must be an integer >= ${min}`);
   return value;
 }
+
+/**
+ * The entry of a map the script filled itself; a missing key is a bug in the script, said so.
+ * @template K, V
+ * @param {Map<K, V>} map
+ * @param {K} key
+ * @returns {V}
+ */
+export function entryOf(map, key) {
+  const value = map.get(key);
+  if (value === undefined) throw new Error(`bench: no entry for ${String(key)} (a bug in the script)`);
+  return value;
+}

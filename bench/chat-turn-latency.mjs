@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Turn latency of `holodeck chat` on a terminal (a real pty) against a bare Claude Agent SDK
 // streaming-input loop, side by side in one run against one fake Anthropic server, and a
 // respawn-per-turn baseline (`holodeck chat -p --resume` for every turn). See bench/README.md.
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lastUserText, reply, respond, startFakeAnthropic } from '@holodeck/testkit';
 import { spawn as spawnPty } from '@lydell/node-pty';
-import { integerOption, median, table } from './bench-format.mjs';
+import { entryOf, integerOption, median, table } from './bench-format.mjs';
 import { describeUnexpected, requestProblems } from './check-bench-requests.mjs';
 
 const TARGET_OVERHEAD_MS = 300;
@@ -178,7 +179,7 @@ async function holodeckConversation({ server, fixtures, turns, home }) {
   const exited = new Promise((resolve) => pty.onExit(resolve));
   try {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the prompt as the line editor draws it
-    const started = await output.waitFor('holodeck: the first prompt', /\r\u001b\[J> /g, 0);
+    await output.waitFor('holodeck: the first prompt', /\r\u001b\[J> /g, 0);
     const samples = await converse({
       side: 'holodeck',
       server,
@@ -190,7 +191,6 @@ async function holodeckConversation({ server, fixtures, turns, home }) {
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the prompt as the line editor draws it
       turnEnd: / out · [^\r\n]*\d+(\.\d+)?s\r*\n(?:\u001b\[[0-9;]*m)*\r\u001b\[J> /g,
     });
-    samples.startedAt = started.at;
     pty.write('/exit\r');
     const exit = await Promise.race([
       exited,
@@ -357,6 +357,7 @@ async function main() {
     { name: 'bare SDK streaming input', run: bareConversation },
     ...(options.respawn ? [{ name: 'respawn per turn (chat -p --resume)', run: respawnConversation }] : []),
   ];
+  /** @type {Map<string, any[]>} */
   const results = new Map(sides.map((side) => [side.name, []]));
   try {
     for (let round = 1; round <= options.rounds; round++) {
@@ -366,14 +367,13 @@ async function main() {
         const home = path.join(fixtures.dir, `home-${round}-${side.name.replace(/\W+/g, '-')}`);
         await mkdir(home);
         const samples = await side.run({ server: view, fixtures, turns: options.turns, home });
-        results.get(side.name).push(...samples.filter((sample) => sample.turn >= 2));
+        entryOf(results, side.name).push(...samples.filter((sample) => sample.turn >= 2));
       }
     }
     if (process.stderr.isTTY) process.stderr.write('\r\u001b[K');
     const medianOf = (name, field) =>
       median(
-        results
-          .get(name)
+        entryOf(results, name)
           .map((sample) => sample[field])
           .filter((value) => !Number.isNaN(value)),
       );
@@ -417,6 +417,8 @@ async function main() {
 try {
   await main();
 } catch (error) {
-  process.stderr.write(`${error instanceof BenchError ? error.message : (error?.stack ?? error)}\n`);
+  process.stderr.write(
+    `${error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `holodeck chat <agent.yaml> -p` of a `provider: openai` agent (the AI SDK backend, in-process)
 // against a bare AI SDK generateText() script with the same options, side by side in one run,
 // both against one fake OpenAI-compatible server. Process level: each sample is a fresh `node`.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `holodeck chat <agent.yaml> -p` against a bare Claude Agent SDK query() with the same options,
 // side by side in one run, both against one fake Anthropic server. See bench/README.md.
 //
@@ -259,6 +260,7 @@ async function inProcess({ server, fixtures, samples, warmup }) {
   // backend for this provider: anthropic agent.
   const { loadAgent, selectBackend } = await import(holodeckDist);
   const holodeckHome = fixtures.homes['inprocess-holodeck'];
+  /** @type {Record<string, string | undefined>} */
   const agentEnv = { ...childEnv(server, holodeckHome) };
   delete agentEnv.NO_COLOR;
   const agent = await loadAgent(fixtures.agentFile, { env: agentEnv, homeDir: holodeckHome });

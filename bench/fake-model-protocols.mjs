@@ -9,6 +9,16 @@ import { chatRequestProblems, requestProblems } from './check-bench-requests.mjs
 /** The key both sides send; the fake OpenAI server rejects any other (a 401 is an unexpected request). */
 export const FAKE_API_KEY = 'sk-bench-fake';
 
+/**
+ * One wire protocol's fake server and checks. The server is the protocol's own (FakeAnthropicServer
+ * or FakeOpenAIServer): its users reach it through `env`, so it is `any` here.
+ * @typedef {object} FakeModelProtocol
+ * @property {(options: { answer: string, latencyMs?: number, onRequest?: (request: any) => void }) => Promise<any>} start
+ * @property {(server: any) => Record<string, string>} env
+ * @property {(request: any, expected: { instructions: string, model: string }) => string[]} requestProblems
+ */
+
+/** @type {{ anthropic: FakeModelProtocol, openai: FakeModelProtocol }} */
 export const PROTOCOLS = {
   /** Claude Agent SDK and the `claude` CLI: the Anthropic Messages API. */
   anthropic: {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `holodeck test --replay` of a 20-case suite against the same suite run live against the fake
 // model server, side by side in one run (interleaved samples, medians); and the cost of recording:
 // `--record --re-record` against the plain live run. See bench/README.md.
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { integerOption, median, table } from './bench-format.mjs';
+import { entryOf, integerOption, median, table } from './bench-format.mjs';
 import { PROTOCOLS } from './fake-model-protocols.mjs';
 import { startTreeSampler } from './proc-stats.mjs';
 
@@ -116,13 +117,14 @@ const contenders = [
   { label: 'replay', flags: ['--replay'] },
   { label: 'record (live + recording)', flags: ['--record', '--re-record'] },
 ];
+/** @type {Map<string, { wallMs: number, peakRssMb: number, requests: number }[]>} */
 const results = new Map(contenders.map((contender) => [contender.label, []]));
 for (let sample = 0; sample < samples; sample++) {
   // Interleaved, and the order rotated, so drift in the machine's load hits every contender alike.
   const order = contenders.map((_, index) => contenders[(index + sample) % contenders.length]);
   for (const contender of order) {
     const result = await run(contender.label, contender.flags);
-    results.get(contender.label).push(result);
+    entryOf(results, contender.label).push(result);
     process.stderr.write(
       `sample ${sample + 1} ${contender.label}: ${(result.wallMs / 1000).toFixed(2)} s, ${result.peakRssMb.toFixed(0)} MB, ${result.requests} upstream requests\n`,
     );
@@ -131,7 +133,7 @@ for (let sample = 0; sample < samples; sample++) {
 await server.close();
 
 const stats = (label) => {
-  const list = results.get(label);
+  const list = entryOf(results, label);
   return {
     wall: median(list.map((entry) => entry.wallMs)),
     rss: median(list.map((entry) => entry.peakRssMb)),

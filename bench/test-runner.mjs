@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `holodeck test` (process and session isolation) against a bare loop of Claude Agent SDK query()
 // calls, side by side in one run, on a 20-case single-turn suite against a fake Anthropic server.
 // With --provider openai: `holodeck test` of a `provider: openai` agent (the AI SDK backend,
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median, table } from './bench-format.mjs';
+import { entryOf, median, table } from './bench-format.mjs';
 import { PROTOCOLS } from './fake-model-protocols.mjs';
 import { busyCores } from './proc-stats.mjs';
 import { ensurePromptfoo, promptfooContender } from './promptfoo-contender.mjs';
@@ -347,6 +348,7 @@ async function main() {
     }
   }
   const loadAtStart = os.loadavg();
+  /** @type {Map<string, any[]>} */
   const runs = new Map([...homes.keys()].map((key) => [key, []]));
   const log = [];
   try {
@@ -363,7 +365,7 @@ async function main() {
     const once = async (side, latencyMs, label) => {
       progress(`${label}: ${side.key} at ${latencyMs} ms (${done + 1}/${total})`);
       const waitedFrom = now();
-      let before = options.waitQuietMs ? await busyCores() : undefined;
+      let before = options.waitQuietMs ? await busyCores() : 0;
       while (before > BUSY_OTHER_CORES && now() - waitedFrom < options.waitQuietMs) {
         progress(
           `${label}: ${side.key} at ${latencyMs} ms (${done + 1}/${total}): waiting, other programs use ${before.toFixed(2)} cores`,
@@ -393,7 +395,7 @@ async function main() {
         const order = sides.map((_, index) => sides[(index + round) % sides.length]);
         for (const side of order) {
           const run = await once(side, latencyMs, `sample ${round + 1}`);
-          runs.get(`${latencyMs}:${side.key}`).push(run);
+          entryOf(runs, `${latencyMs}:${side.key}`).push(run);
           log.push({ round: round + 1, latencyMs, side: side.key, run });
         }
       }
@@ -450,8 +452,8 @@ async function main() {
     if (claude) out.push(sideBySide(options, runs), '');
     for (const latencyMs of options.latencies) {
       const target = processTarget(options.provider, latencyMs);
-      const wall = (key) => median(runs.get(`${latencyMs}:${key}`).map((run) => run.wallMs));
-      const peak = (key) => median(runs.get(`${latencyMs}:${key}`).map((run) => run.peakRssKb));
+      const wall = (key) => median(entryOf(runs, `${latencyMs}:${key}`).map((run) => run.wallMs));
+      const peak = (key) => median(entryOf(runs, `${latencyMs}:${key}`).map((run) => run.peakRssKb));
       const ratio = wall('process') / wall('bare');
       out.push(
         verdict(
