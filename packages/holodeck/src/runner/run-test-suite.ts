@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { AgentBackend, BackendWarning } from '../backends/contract/index.js';
-import { backendProfile, selectBackend } from '../backends/select-backend.js';
+import type { AgentBackend } from '../backends/contract/index.js';
+import { selectBackend } from '../backends/select-backend.js';
 import type { ConfigWarning, LoadedAgent } from '../config/index.js';
-import { CredentialRejectedError, UsageError } from '../errors.js';
+import { CredentialRejectedError } from '../errors.js';
 import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
 import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
 import { errorMessage } from '../support.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
-import { type Continuation, casesToContinue, mergeContinuedCases } from './continue-run.js';
+import { checkRunOptions } from './check-run-options.js';
+import type { Continuation } from './continue-run.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import { metricEmbeddings } from './metric-embeddings.js';
 import type { PreparedCase } from './prepare-suite.js';
@@ -18,13 +19,13 @@ import { prepareSuite } from './prepare-suite.js';
 import { recordedAttempt } from './recorded-attempt.js';
 import { maximumAttempts, type RepeatOption, repeatPlan } from './repeat-plan.js';
 import { DEFAULT_CONFIDENCE } from './report/case-state.js';
-import { sha256Of } from './report/redact-agent-config.js';
 import type { CaseReport, RunReport } from './report/run-report.js';
 import { resolveToolNames } from './resolve-tool-names.js';
 import { runAttempt } from './run-attempt.js';
 import { RunRecord } from './run-record.js';
 import { scheduleAttempts } from './schedule-attempts.js';
-import { type CaseSelection, selectCases } from './select-cases.js';
+import type { CaseSelection } from './select-cases.js';
+import { selectRunCases } from './select-run-cases.js';
 import { planSideEffects } from './side-effect-policy.js';
 import { WorkdirCopies } from './workdir-copies.js';
 
@@ -80,26 +81,6 @@ export interface TestRunOptions extends CaseSelection {
   continueFrom?: Continuation;
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** `--filter "x"` and `--tag y` selecting nothing is a typo, not a green run: name what exists. */
-function nothingSelected(cases: readonly PreparedCase[], options: TestRunOptions): UsageError {
-  const flags = [
-    ...(options.filter !== undefined ? [`--filter ${JSON.stringify(options.filter)}`] : []),
-    ...(options.tags ?? []).map((tag) => `--tag ${tag}`),
-    ...(options.caseNames ?? []).map((name) => `--case ${JSON.stringify(name)}`),
-  ];
-  const names = cases.map((testCase) => testCase.config.name);
-  const tags = [...new Set(cases.flatMap((testCase) => testCase.config.tags ?? []))];
-  return new UsageError(
-    options.filter !== undefined ? '--filter' : options.tags?.length ? '--tag' : '--case',
-    `${flags.join(' and ')} match${flags.length === 1 ? 'es' : ''} no test case`,
-    `the cases are ${names.join(', ')}; their tags: ${tags.length ? tags.join(', ') : '(none)'}`,
-  );
-}
-
 /**
  * Runs the test cases of a loaded agent (`loadAgent`) and returns the report: what `holodeck
  * test` does short of printing, writing and saving it (see writeReport, saveRun). Throws
@@ -112,43 +93,17 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   const isolation = options.isolation ?? 'process';
   const sideEffects = planSideEffects(loaded, options.allowSideEffects ?? false);
   if (sideEffects.notice) options.onNotice?.(sideEffects.notice);
-  const profile = backendProfile(loaded.config.model.provider);
-  if (!profile.isolationLevels.includes(isolation)) {
-    throw new UsageError(
-      '--isolation',
-      `${isolation} is not supported by the ${profile.name} backend (provider ${loaded.config.model.provider})`,
-      `use --isolation ${profile.isolationLevels.join(' or ')}`,
-    );
-  }
-  if (options.maxProcesses !== undefined && !profile.agentProcesses) {
-    throw new UsageError(
-      '--max-processes',
-      `the ${profile.name} backend (provider ${loaded.config.model.provider}) runs agents in-process and starts no agent processes to bound`,
-      'leave --max-processes out, or use --concurrency to bound the runs at a time',
-    );
-  }
-  const unknownCost = profile.unknownCostReason(loaded.config);
-  if (options.maxCostUsd !== undefined && unknownCost !== undefined) {
-    throw new UsageError(
-      '--max-cost',
-      `the cost of this agent's runs is unknown (${unknownCost}), so a budget cannot be kept`,
-      'set pricing: in agent.yaml, or leave --max-cost out',
-    );
-  }
-  if (isolation === 'session' && sideEffects.isolateWorkingDirectory) {
-    throw new UsageError(
-      '--isolation',
-      'session cannot give each test case its own working directory',
-      'use --isolation process with --allow-side-effects',
-    );
-  }
   const recorder = options.recorder;
-  if (recorder && isolation === 'session')
-    throw new UsageError(
-      '--isolation',
-      'session reuses one agent process across cases, so its requests cannot be told apart by case in a recording',
-      'leave --isolation out (process) with --record or --replay',
-    );
+  checkRunOptions(
+    loaded,
+    {
+      isolation,
+      maxProcesses: options.maxProcesses,
+      maxCostUsd: options.maxCostUsd,
+      recording: recorder !== undefined,
+    },
+    sideEffects,
+  );
   const agent = recorder
     ? await (await import('../recording/prepare-recorded-agent.js')).prepareRecordedAgent(
         sideEffects.agent,
@@ -163,39 +118,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     startedAt,
   );
   const suite = await prepareSuite(agent, loaded);
-  const selected = selectCases(suite.cases, options);
-  if (!selected.length && (options.filter !== undefined || options.tags?.length || options.caseNames?.length))
-    throw nothingSelected(suite.cases, options);
-  const suiteHash = sha256Of({
-    test_cases: suite.cases.map((testCase) => testCase.config),
-    metrics: agent.config.evaluations?.metrics ?? null,
-  });
-  record.setSuiteCases(suite.cases.map((testCase) => testCase.config.name));
-  record.setSuiteHash(suiteHash);
-  const selectedNames = selected.map((testCase) => testCase.config.name);
-  const continuation = options.continueFrom;
-  const rerun = continuation
-    ? new Set(
-        casesToContinue(continuation, { configHash: record.configHash, suiteHash, selected: selectedNames }),
-      )
-    : undefined;
-  const cases = rerun ? selected.filter((testCase) => rerun.has(testCase.config.name)) : selected;
-  if (continuation && rerun) {
-    record.setContinuedFrom({ run_id: continuation.run.run_id, mode: continuation.mode, cases: [...rerun] });
-    const kept = selectedNames.length - rerun.size;
-    const what = continuation.mode === 'resume' ? 'it did not finish' : 'that errored';
-    options.onNotice?.(
-      `continuing run ${continuation.run.run_id}: running the ${plural(rerun.size, 'case')} ${what} again; the other ${kept} come from it as saved`,
-    );
-  }
-  // A continued run's report: the fresh cases, and the saved ones it did not run again.
-  const merged = (fresh: readonly CaseReport[], partial = false): CaseReport[] => {
-    if (!continuation) return [...fresh];
-    const run = partial
-      ? { ...continuation.run, cases: continuation.run.cases.filter((c) => !rerun?.has(c.name)) }
-      : continuation.run;
-    return mergeContinuedCases({ ...continuation, run }, selectedNames, fresh);
-  };
+  const { selected, cases, merged } = selectRunCases(agent, suite, record, options);
   recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   options.onStart?.(
     cases.length,
@@ -226,8 +149,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   try {
     await recorder?.start();
     await backend.initialize();
-    for (const warning of [...agent.warnings, ...backend.warnings] as BackendWarning[])
-      options.onNotice?.(warning.message);
+    for (const warning of [...agent.warnings, ...backend.warnings]) options.onNotice?.(warning.message);
     await resolveToolNames(suite, backend);
     const metricContext: MetricContext = {
       ...(suite.usesJudge ? { judge: judgeFor(agent, options, recorder) } : {}),
@@ -321,7 +243,6 @@ export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>):
   return warnings;
 }
 
-/** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
 /** True when a metric of the cases embeds texts (similar). */
 export function usesEmbeddings(cases: readonly PreparedCase[]): boolean {
   return cases.some((testCase) =>
@@ -329,6 +250,7 @@ export function usesEmbeddings(cases: readonly PreparedCase[]): boolean {
   );
 }
 
+/** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
 export function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?: Recorder) {
   const judgeModel = agent.config.evaluations?.model;
   return judgeClientFor(judgeModel ?? agent.config.model, {
