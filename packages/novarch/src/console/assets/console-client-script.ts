@@ -264,6 +264,13 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
 
   if (cards().length > 0) select(0);
   if (!queue) return;
+  // A click on a one-line hold of the compact list opens it (and selects it for the keys).
+  queue.addEventListener('click', function (event) {
+    var card = event.target instanceof Element ? event.target.closest('article.hold') : null;
+    if (!card || card.classList.contains('selected')) return;
+    if (event.target.closest('a')) return;
+    select(cards().indexOf(card));
+  });
 
   // One live stream per browser, not per tab (browsers allow 6 connections per host, so a 7th
   // tab's stream would never open). The tabs of one console session elect a leader with a Web
