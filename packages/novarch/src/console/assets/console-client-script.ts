@@ -115,6 +115,16 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
     }
     setOutcome(card, text);
     updateCount();
+    // The compact list opens the selected hold only: once it is decided, the next pending one opens.
+    if (card === current()) openNextPending();
+  }
+  function openNextPending() {
+    var all = cards();
+    var start = Math.max(0, selected);
+    for (var step = 1; step <= all.length; step++) {
+      var index = (start + step) % all.length;
+      if (!all[index].classList.contains('decided')) { select(index); return; }
+    }
   }
 
   var CONFIRM = {
@@ -320,6 +330,7 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
     updateCount();
     tick();
     if (selected < 0) select(0);
+    else if (!current() || current().classList.contains('decided')) openNextPending();
   });
   on('hold-decided', function (data) {
     var card = cardOf(data.id);
