@@ -23,6 +23,8 @@ export interface StoreConsoleDepsOptions {
   store: NovarchStore;
   verifyOperatorToken: ConsoleDeps['verifyOperatorToken'];
   findOperator?: ConsoleDeps['findOperator'];
+  /** Passed through: the rules calibration page (`ConsoleDeps.calibrateRules`). */
+  calibrateRules?: ConsoleDeps['calibrateRules'];
   /** The deliveries of one tenant (the store's `listWebhookDeliveries`); failures are shown. */
   listWebhookDeliveries?: (tenantId: string) => Promise<readonly WebhookDeliveryView[]>;
   /** Passed through: the server's event bus wakes live pages (`ConsoleDeps.subscribeChanges`). */
@@ -166,6 +168,7 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
     },
 
     searchAudit: (operator, search) => searchStoreAudit(store, operator, search),
+    ...(options.calibrateRules === undefined ? {} : { calibrateRules: options.calibrateRules }),
   };
   const { listWebhookDeliveries } = options;
   if (listWebhookDeliveries !== undefined) {
