@@ -74,8 +74,12 @@ export interface SessionPage {
 
 export interface SessionSummary {
   session: SessionRecord;
-  /** `live`: not killed, with a call in the last `LIVE_WINDOW_MS`, or a hold someone waits on. */
-  status: 'live' | 'idle' | 'killed';
+  /**
+   * `live`: not killed, with a call in the last `LIVE_WINDOW_MS`, or a hold someone waits on;
+   * `stopped`: a pending hold of it is abandoned or expired (its agent no longer waits: the write
+   * will not run), as Triage, the audit and its page say.
+   */
+  status: 'live' | 'idle' | 'stopped' | 'killed';
   lastActivityAt: string;
   calls: number;
   pendingHolds: number;

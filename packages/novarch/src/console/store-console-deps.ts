@@ -147,7 +147,19 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
         const calls = timeline.filter((entry) => entry.type !== 'kill');
         const lastActivityAt = calls.at(-1)?.at ?? session.startedAt;
         const recent = at.getTime() - Date.parse(lastActivityAt) <= LIVE_WINDOW_MS;
-        const status = session.killedAt !== undefined ? 'killed' : waiting > 0 || recent ? 'live' : 'idle';
+        const unattended = pending.some(
+          (hold) => hold.sessionId === session.id && pendingHoldState(hold, at) !== 'waiting',
+        );
+        const status =
+          session.killedAt !== undefined
+            ? 'killed'
+            : waiting > 0
+              ? 'live'
+              : unattended
+                ? 'stopped'
+                : recent
+                  ? 'live'
+                  : 'idle';
         summaries.push({ session, status, lastActivityAt, calls: calls.length, pendingHolds: waiting });
       }
       return { sessions: summaries, total: matching.length, page, pages };

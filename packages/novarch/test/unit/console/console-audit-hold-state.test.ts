@@ -40,6 +40,9 @@ describe('console audit: the state of a pending hold', () => {
     expect(timeline).toContain(
       `<dd id="session-status">stopped: its agent no longer waits on hold ${held?.id}, pending (expired: the write will not run)</dd>`,
     );
+    // The sessions list says the same.
+    const list = await (await client.get(`/console/sessions?q=late-bot`)).text();
+    expect(list).toContain('<span class="badge status-stopped">stopped</span>');
     // A session whose agent waits on its hold says so.
     const [waiting] = (await world.store.listHolds({ status: 'pending' })).filter(
       (hold) => hold.sessionId !== session.id,
