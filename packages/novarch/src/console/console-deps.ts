@@ -7,6 +7,7 @@ import type {
   SessionRecord,
   VerdictRecord,
 } from '../model/records.js';
+import type { RulesCalibrationReport } from '../rules/calibrate/calibrate-rules.js';
 
 /**
  * What an operator token grants: a tenant (every team of it), one team of a tenant, or every
@@ -73,8 +74,12 @@ export interface SessionPage {
 
 export interface SessionSummary {
   session: SessionRecord;
-  /** `live`: not killed, with a call in the last `LIVE_WINDOW_MS`, or a hold someone waits on. */
-  status: 'live' | 'idle' | 'killed';
+  /**
+   * `live`: not killed, with a call in the last `LIVE_WINDOW_MS`, or a hold someone waits on;
+   * `stopped`: a pending hold of it is abandoned or expired (its agent no longer waits: the write
+   * will not run), as Triage, the audit and its page say.
+   */
+  status: 'live' | 'idle' | 'stopped' | 'killed';
   lastActivityAt: string;
   calls: number;
   pendingHolds: number;
@@ -171,4 +176,15 @@ export interface ConsoleDeps {
    * webhooks (the page says so).
    */
   listWebhookFailures?(operator: ConsoleOperator): Promise<WebhookDeliveryView[]>;
+  /**
+   * `novarch rules calibrate` for each team with rules pushed to the server that the operator
+   * sees: its latest rules measured against the operators' decided holds. Absent: the deployment
+   * keeps no pushed rules (the page says so).
+   */
+  calibrateRules?(operator: ConsoleOperator): Promise<TeamCalibration[]>;
 }
+
+/** One team's rules calibration, or why it could not be measured. */
+export type TeamCalibration =
+  | { tenantId: string; teamId: string; version: number | null; report: RulesCalibrationReport }
+  | { tenantId: string; teamId: string; version: number | null; error: string };

@@ -21,6 +21,7 @@ import { registerAssetRoutes } from './routes/asset-routes.js';
 import { registerAuditRoutes } from './routes/audit-routes.js';
 import { registerEventsRoute } from './routes/events-route.js';
 import { requireSession } from './routes/require-session.js';
+import { registerRulesRoutes } from './routes/rules-routes.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerSignInRoutes } from './routes/sign-in-routes.js';
 import { registerTriageRoutes } from './routes/triage-routes.js';
@@ -137,6 +138,7 @@ export function createConsoleApp(deps: ConsoleDeps, options: ConsoleAppOptions =
   registerSessionRoutes(app, context);
   registerAuditRoutes(app, context);
   registerWebhookRoutes(app, context);
+  registerRulesRoutes(app, context);
   app.notFound((c) => {
     throw new ConsoleRequestError(404, `No console page ${c.req.path}.`);
   });

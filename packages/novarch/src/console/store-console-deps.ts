@@ -23,6 +23,8 @@ export interface StoreConsoleDepsOptions {
   store: NovarchStore;
   verifyOperatorToken: ConsoleDeps['verifyOperatorToken'];
   findOperator?: ConsoleDeps['findOperator'];
+  /** Passed through: the rules calibration page (`ConsoleDeps.calibrateRules`). */
+  calibrateRules?: ConsoleDeps['calibrateRules'];
   /** The deliveries of one tenant (the store's `listWebhookDeliveries`); failures are shown. */
   listWebhookDeliveries?: (tenantId: string) => Promise<readonly WebhookDeliveryView[]>;
   /** Passed through: the server's event bus wakes live pages (`ConsoleDeps.subscribeChanges`). */
@@ -145,7 +147,19 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
         const calls = timeline.filter((entry) => entry.type !== 'kill');
         const lastActivityAt = calls.at(-1)?.at ?? session.startedAt;
         const recent = at.getTime() - Date.parse(lastActivityAt) <= LIVE_WINDOW_MS;
-        const status = session.killedAt !== undefined ? 'killed' : waiting > 0 || recent ? 'live' : 'idle';
+        const unattended = pending.some(
+          (hold) => hold.sessionId === session.id && pendingHoldState(hold, at) !== 'waiting',
+        );
+        const status =
+          session.killedAt !== undefined
+            ? 'killed'
+            : waiting > 0
+              ? 'live'
+              : unattended
+                ? 'stopped'
+                : recent
+                  ? 'live'
+                  : 'idle';
         summaries.push({ session, status, lastActivityAt, calls: calls.length, pendingHolds: waiting });
       }
       return { sessions: summaries, total: matching.length, page, pages };
@@ -166,6 +180,7 @@ export function storeConsoleDeps(options: StoreConsoleDepsOptions): ConsoleDeps 
     },
 
     searchAudit: (operator, search) => searchStoreAudit(store, operator, search),
+    ...(options.calibrateRules === undefined ? {} : { calibrateRules: options.calibrateRules }),
   };
   const { listWebhookDeliveries } = options;
   if (listWebhookDeliveries !== undefined) {

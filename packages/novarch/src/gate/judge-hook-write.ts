@@ -1,5 +1,5 @@
 import type { HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
-import { actionIdOfFailure } from '../engine/decision-error.js';
+import { refusalOfFailure } from '../engine/decision-error.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
@@ -125,12 +125,15 @@ export async function judgeHookWrite(
         { deadline: latest, release: true },
       );
     } catch (error) {
-      // On the recorded action when the decision got that far: it must not be left without a verdict.
-      const actionId = actionIdOfFailure(error);
+      // On the recorded action when the decision got that far: it must not be left without a verdict
+      // (and not twice: a server that failed to decide has recorded the refusal already).
+      const reason = `the gate failed (${errorMessage(error)}); refused to be safe`;
+      const failure = refusalOfFailure(error);
+      if (failure.kind === 'recorded') return refuse(reason);
       return await recorder.refuse(
         call,
-        `the gate failed (${errorMessage(error)}); refused to be safe`,
-        actionId === undefined ? { actionType: spec.actionType } : { actionId },
+        reason,
+        failure.kind === 'on-action' ? { actionId: failure.actionId } : { actionType: spec.actionType },
       );
     }
     return await followVerdict(context, call, decision, { ...timing, latest });

@@ -72,7 +72,17 @@ class FrozenSet<T> extends Set<T> {
  */
 export const DEFAULT_UNMAPPED_ALLOWLIST: ReadonlySet<string> = new FrozenSet(['ToolSearch']);
 
-/** A GenericContext: the minimum an action carries. */
-export function genericContext(recordId: string, summary: string, amount?: number): ActionContext {
-  return { recordId, summary, ...(amount !== undefined ? { amount } : {}) };
+/** A GenericContext: the minimum an action carries, and its amount with the amount's unit (`USD`). */
+export function genericContext(
+  recordId: string,
+  summary: string,
+  amount?: number,
+  unit?: string,
+): ActionContext {
+  return {
+    recordId,
+    summary,
+    ...(amount !== undefined ? { amount } : {}),
+    ...(unit !== undefined ? { unit } : {}),
+  };
 }

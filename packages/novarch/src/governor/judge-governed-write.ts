@@ -1,4 +1,4 @@
-import { actionIdOfFailure } from '../engine/decision-error.js';
+import { refusalOfFailure } from '../engine/decision-error.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
@@ -94,8 +94,9 @@ export async function judgeGovernedWrite<Args>(
   } catch (error) {
     const reason = failedClosed(error);
     // On the recorded action when the decision got that far: it must not be left without a verdict.
-    const actionId = actionIdOfFailure(error);
-    if (actionId !== undefined) await recordNotRun(session, actionId, reason);
+    // (Not twice: a server that failed to decide has recorded the refusal already.)
+    const failure = refusalOfFailure(error);
+    if (failure.kind === 'on-action') await recordNotRun(session, failure.actionId, reason);
     return { type: 'refuse', reason };
   }
 }

@@ -61,6 +61,8 @@ export interface ActionContext {
   recordId: string;
   summary: string;
   amount?: number;
+  /** The unit of `amount` (a currency such as `USD`, or `items`): shown with it, and with the limit it crossed. */
+  unit?: string;
   [key: string]: unknown;
 }
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { NovarchError } from '../errors.js';
 import { errorMessage } from '../support.js';
 
@@ -15,9 +15,17 @@ export class NovarchServerError extends NovarchError {
     readonly status?: number,
     /** The server's `detail`, when it sent a problem document. */
     readonly detail?: string,
+    /** A write whose decision failed after the server recorded it: its action, and whether its refusal is stored. */
+    readonly failedAction?: FailedAction,
   ) {
     super(message);
   }
+}
+
+/** The action a problem document names (`actionId`, `refusalRecorded`). */
+export interface FailedAction {
+  actionId: string;
+  refusalRecorded: boolean;
 }
 
 export interface NovarchHttpClientOptions {
@@ -169,6 +177,7 @@ export class NovarchHttpClient {
         `the Novarch server at ${this.baseUrl} refused ${what}: ${response.status}${detail === undefined ? '' : ` ${detail}`}`,
         response.status,
         detail,
+        failedActionOf(text),
       ),
       refused: false,
       transient: response.status >= 500,
@@ -183,6 +192,21 @@ export class NovarchHttpClient {
       `the Novarch server at ${this.baseUrl} answered ${what} with a body this novarch does not understand (${first?.path.join('.') ?? ''}: ${first?.message ?? 'invalid'}); are server and client the same version?`,
     );
   }
+}
+
+const FailedActionSchema = z.object({ actionId: z.string().min(1), refusalRecorded: z.boolean().optional() });
+
+function failedActionOf(text: string): FailedAction | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = FailedActionSchema.safeParse(body);
+  return parsed.success
+    ? { actionId: parsed.data.actionId, refusalRecorded: parsed.data.refusalRecorded ?? false }
+    : undefined;
 }
 
 function problemDetail(text: string): string | undefined {

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { DecisionError } from '../engine/decision-error.js';
 import type { EngineStore, GovernanceEngine } from '../engine/governance-engine.js';
 import {
   ADOPT_DEPLOYMENT_WINDOW,
@@ -29,7 +30,7 @@ import {
   SessionRecordSchema,
 } from '../wire/record-schemas.js';
 import { SESSION_SECRET_HEADER } from '../wire/session-secret-header.js';
-import { NovarchHttpClient } from './novarch-http-client.js';
+import { NovarchHttpClient, NovarchServerError } from './novarch-http-client.js';
 
 /** Where the remote engine's server and key come from when none is given in code. */
 export const SERVER_ENV_VARIABLE = 'NOVARCH_SERVER';
@@ -126,16 +127,24 @@ export class RemoteEngine implements GovernanceEngine {
   ): Promise<Decision> {
     const left =
       options.deadline === undefined ? undefined : Math.max(0, Math.floor(options.deadline - Date.now()));
-    return this.#client.request('POST', `/v1/sessions/${encodeURIComponent(session.id)}/actions`, {
-      body: {
-        ...proposed,
-        ...(left === undefined ? {} : { deadlineInMs: left }),
-        ...(options.release === undefined ? {} : { release: options.release }),
-      },
-      headers: this.#secretOf(session.id),
-      schema: DecisionSchema,
-      timeoutMs: left === undefined ? DECIDE_TIMEOUT_MS : Math.max(1_000, left),
-    });
+    try {
+      return await this.#client.request('POST', `/v1/sessions/${encodeURIComponent(session.id)}/actions`, {
+        body: {
+          ...proposed,
+          ...(left === undefined ? {} : { deadlineInMs: left }),
+          ...(options.release === undefined ? {} : { release: options.release }),
+        },
+        headers: this.#secretOf(session.id),
+        schema: DecisionSchema,
+        timeoutMs: left === undefined ? DECIDE_TIMEOUT_MS : Math.max(1_000, left),
+      });
+    } catch (error) {
+      // The server recorded the action before its decision failed: the refusal belongs on it
+      // (and is not recorded again when the server stored it), as with an engine in process.
+      const failed = error instanceof NovarchServerError ? error.failedAction : undefined;
+      if (failed === undefined) throw error;
+      throw new DecisionError(failed.actionId, error, { refusalRecorded: failed.refusalRecorded });
+    }
   }
 
   release(decision: Pick<Decision, 'action'>): Promise<ReleaseResult> {

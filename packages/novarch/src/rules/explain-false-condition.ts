@@ -73,8 +73,28 @@ export function explainFalseCondition(
     } catch {
       value = undefined;
     }
-    named.push(`${path} is ${describeValue(value)}, not ${operator} ${literal}`);
+    // An amount beside a `unit` (`action.context.unit: USD`) is named with it: `600 USD`.
+    const unit = typeof value === 'number' ? unitBeside(path, activation, compile) : undefined;
+    const withUnit = (text: string) => (unit === undefined ? text : `${text} ${unit}`);
+    named.push(`${path} is ${withUnit(describeValue(value))}, not ${operator} ${withUnit(literal)}`);
     if (named.length === MAX_NAMED) break;
   }
   return named.length === 0 ? undefined : named.join('; ');
+}
+
+/** The unit of the amount at `path` (`….amount` → the string `….unit` beside it), if any. */
+function unitBeside(
+  path: string,
+  activation: Record<string, unknown>,
+  compile: (expression: string) => CompiledCondition,
+): string | undefined {
+  if (!path.endsWith('.amount')) return undefined;
+  const beside = compile(`${path.slice(0, -'amount'.length)}unit`);
+  if (!beside.ok) return undefined;
+  try {
+    const unit = beside.evaluate(activation);
+    return typeof unit === 'string' && /^[^\s]{1,16}$/.test(unit) ? unit : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -168,6 +168,7 @@ export class JudgementsInFlight {
         outcome.answered++;
         continue;
       }
+      let failed: { actionId: string; refusalRecorded: boolean } | undefined;
       for (const [actionId, { sessionId }] of unsettled) {
         try {
           await store.recordRefusal({
@@ -177,11 +178,15 @@ export class JudgementsInFlight {
             citations: { ruleIds: [], evidenceIds: [], rationale: SHUTDOWN_REFUSAL_RATIONALE },
           });
           outcome.refused++;
+          failed ??= { actionId, refusalRecorded: true };
         } catch (error) {
           outcome.failures.push(`action ${actionId}: ${errorMessage(error)}`);
+          failed ??= { actionId, refusalRecorded: false };
         }
       }
-      request.answer(unavailable(SHUTDOWN_REFUSAL_RATIONALE));
+      // As a failed decision answers: the action, and whether its refusal is stored (a request
+      // proposes one write), so the client records no second refusal as a new action.
+      request.answer(unavailable(SHUTDOWN_REFUSAL_RATIONALE, failed));
       outcome.answered++;
     }
     return outcome;
@@ -212,6 +217,12 @@ function settle(request: RequestInFlight | undefined, actionId: string): void {
   if (action !== undefined) action.settled = true;
 }
 
-function unavailable(detail: string): Response {
-  return problemAsResponse({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail });
+function unavailable(detail: string, failed?: { actionId: string; refusalRecorded: boolean }): Response {
+  return problemAsResponse({
+    type: 'about:blank',
+    title: 'Service Unavailable',
+    status: 503,
+    detail,
+    ...(failed === undefined ? {} : failed),
+  });
 }

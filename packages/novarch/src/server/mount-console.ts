@@ -1,8 +1,14 @@
 import type { Hono } from 'hono';
+import type { ConsoleOperator, TeamCalibration } from '../console/console-deps.js';
 import type { ConsoleSessionOptions } from '../console/console-session-store.js';
 import { createConsoleApp } from '../console/create-console-app.js';
+import { operatorCovers } from '../console/operator-scope.js';
 import { storeConsoleDeps } from '../console/store-console-deps.js';
 import type { FailedAuthLimiter, FailedAuthLimitOptions } from '../identity/failed-auth-limiter.js';
+import { calibrateRules } from '../rules/calibrate/calibrate-rules.js';
+import { ruleSetFromStored } from '../rules/stored-rules.js';
+import { errorMessage } from '../support.js';
+import { parseTenantTeamKey, tenantRuleSets } from './server-rules.js';
 import type { ServerServices } from './server-services.js';
 
 /** How the server serves its console (all optional). */
@@ -51,6 +57,7 @@ export function mountConsole(app: Hono, services: ServerServices, options: Serve
     subscribeChanges: (listener) => events.subscribe(() => listener()),
     onHoldDecided: (session, hold) => events.emitHold('hold-decided', session, hold),
     onSessionKilled: (session) => events.emitKill(session),
+    calibrateRules: (operator) => calibrateVisibleTeams(services, operator),
     ...(services.notifier === undefined
       ? {}
       : {
@@ -70,4 +77,42 @@ export function mountConsole(app: Hono, services: ServerServices, options: Serve
       ...(options.log === undefined ? {} : { log: options.log }),
     }),
   );
+}
+
+/**
+ * `GET /v1/rules/{tenant}/{team}/calibration` for every team with rules pushed to this server
+ * that the operator's grants reach (of a served tenant): its latest version, re-judged on the
+ * tenant's decided holds.
+ */
+async function calibrateVisibleTeams(
+  services: ServerServices,
+  operator: ConsoleOperator,
+): Promise<TeamCalibration[]> {
+  const { store, tenants } = services;
+  const teams: TeamCalibration[] = [];
+  const keys = [...new Set((await store.listRuleSets()).map((set) => set.team))].sort();
+  for (const key of keys) {
+    const scope = parseTenantTeamKey(key);
+    if (scope === undefined || !operatorCovers(operator, scope)) continue;
+    if (tenants !== undefined && !(scope.tenantId in tenants)) continue;
+    const stored = await tenantRuleSets(store, scope.tenantId).getRuleSet(scope.teamId, undefined);
+    if (stored === undefined) continue;
+    try {
+      const report = await calibrateRules({
+        store,
+        ruleSet: ruleSetFromStored(stored),
+        tenantId: scope.tenantId,
+        ...(services.llmJudge === undefined ? {} : { llmJudge: services.llmJudge }),
+        ...(services.judgeTimeoutMs === undefined ? {} : { judgeTimeoutMs: services.judgeTimeoutMs }),
+      });
+      teams.push({ ...scope, version: stored.version, report });
+    } catch (error) {
+      teams.push({
+        ...scope,
+        version: stored.version,
+        error: `could not be measured: ${errorMessage(error)}`,
+      });
+    }
+  }
+  return teams;
 }

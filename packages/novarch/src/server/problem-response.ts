@@ -13,6 +13,9 @@ export interface Problem {
   status: number;
   detail: string;
   issues?: ProblemIssue[];
+  /** A write whose decision failed after it was recorded: its action, and whether its refusal is stored. */
+  actionId?: string;
+  refusalRecorded?: boolean;
 }
 
 /**
@@ -27,7 +30,8 @@ export interface Problem {
  */
 export function problemOf(error: unknown): Problem {
   // A decision that failed after its action was recorded answers as its cause does (503 for the store).
-  if (error instanceof DecisionError) return problemOf(error.cause);
+  if (error instanceof DecisionError)
+    return { ...problemOf(error.cause), actionId: error.actionId, refusalRecorded: error.refusalRecorded };
   if (error instanceof ProblemError)
     return {
       type: 'about:blank',

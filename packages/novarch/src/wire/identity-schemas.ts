@@ -57,6 +57,10 @@ export const ProblemSchema = z.object({
       }),
     )
     .optional(),
+  /** A write whose decision failed after it was recorded: its action (refuse the call on it). */
+  actionId: z.string().optional(),
+  /** Whether the server stored that refusal already (then the client records none). */
+  refusalRecorded: z.boolean().optional(),
 });
 
 /** One event of `GET /v1/events` (the `data:` of a server-sent event, JSON). */

@@ -59,6 +59,10 @@ export const ActionContextSchema = z.looseObject({
   recordId: z.string(),
   summary: z.string(),
   amount: z.number().optional(),
+  unit: z
+    .string()
+    .regex(/^\S{1,16}$/, 'unit: 1 to 16 characters without spaces, e.g. USD')
+    .optional(),
 });
 
 export const EvidenceRecordSchema = z.object({

@@ -48,6 +48,8 @@ export interface ConsoleWorld {
     agentId?: string;
     customer?: string;
     amount: number;
+    /** The amount's unit (`USD`), in the action context. */
+    unit?: string;
     reasoning?: string;
     session?: SessionRecord;
   }): Promise<Decision & { session: SessionRecord }>;
@@ -117,6 +119,7 @@ export async function createConsoleWorld(
           recordId: customer,
           summary: `refund ${request.amount} to ${customer}`,
           amount: request.amount,
+          ...(request.unit === undefined ? {} : { unit: request.unit }),
         },
         ...(request.reasoning === undefined ? {} : { reasoning: request.reasoning }),
       });

@@ -112,7 +112,15 @@ async function storedDecisions(sessionId: string) {
 
 const REFUSED_503 = {
   status: 503,
-  body: { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: REASON },
+  body: {
+    type: 'about:blank',
+    title: 'Service Unavailable',
+    status: 503,
+    detail: REASON,
+    // The refused action, and that its refusal is stored: a client records no second one.
+    actionId: expect.stringMatching(/^act_/),
+    refusalRecorded: true,
+  },
 };
 const STORED_REFUSAL = [
   {

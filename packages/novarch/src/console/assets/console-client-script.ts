@@ -115,6 +115,16 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
     }
     setOutcome(card, text);
     updateCount();
+    // The compact list opens the selected hold only: once it is decided, the next pending one opens.
+    if (card === current()) openNextPending();
+  }
+  function openNextPending() {
+    var all = cards();
+    var start = Math.max(0, selected);
+    for (var step = 1; step <= all.length; step++) {
+      var index = (start + step) % all.length;
+      if (!all[index].classList.contains('decided')) { select(index); return; }
+    }
   }
 
   var CONFIRM = {
@@ -264,6 +274,13 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
 
   if (cards().length > 0) select(0);
   if (!queue) return;
+  // A click on a one-line hold of the compact list opens it (and selects it for the keys).
+  queue.addEventListener('click', function (event) {
+    var card = event.target instanceof Element ? event.target.closest('article.hold') : null;
+    if (!card || card.classList.contains('selected')) return;
+    if (event.target.closest('a')) return;
+    select(cards().indexOf(card));
+  });
 
   // One live stream per browser, not per tab (browsers allow 6 connections per host, so a 7th
   // tab's stream would never open). The tabs of one console session elect a leader with a Web
@@ -313,6 +330,7 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
     updateCount();
     tick();
     if (selected < 0) select(0);
+    else if (!current() || current().classList.contains('decided')) openNextPending();
   });
   on('hold-decided', function (data) {
     var card = cardOf(data.id);

@@ -34,6 +34,13 @@ blockquote.agent-text { margin: 0; padding: 6px 10px; border-left: 3px solid var
 .hold:focus { outline: none; }
 .hold.selected { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
 .hold.decided { opacity: 0.75; }
+#queue.compact .hold:not(.selected) > :not(header), #queue.compact .hold.decided > :not(header):not(.outcome) { display: none; }
+#queue.compact .hold:not(.selected) { padding: 4px 10px; margin: 0 0 4px; cursor: pointer; }
+#queue.compact .hold:not(.selected) .scope { width: auto; }
+#queue.one-at-a-time .hold:not(.selected) { display: none; }
+.triage-group { font-size: 1em; margin: 12px 0 4px; }
+.triage-arrange { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin-bottom: 10px; }
+.hold .amount { font-weight: 600; }
 .hold header { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: baseline; }
 .hold h2 { font-size: 1.1em; margin: 0; }
 .hold h3 { font-size: 0.95em; margin: 10px 0 4px; }

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { arrangeTriage, TRIAGE_GROUPS, TRIAGE_SORTS } from '../arrange-triage.js';
 import { type ConsoleContext, type ConsoleEnv, wantsJson } from '../console-context.js';
 import type { ConsoleDecision } from '../console-deps.js';
 import { ConsoleRequestError } from '../console-errors.js';
@@ -17,6 +18,25 @@ const decisionSchema = z
   })
   .loose();
 
+/** `GET /console?q=TEXT&sort=S&group=G&view=one`: how the triage list is arranged. */
+const triageQuerySchema = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .max(200, 'q: at most 200 characters')
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+    sort: z
+      .enum(TRIAGE_SORTS, { error: `sort: expected one of ${TRIAGE_SORTS.join(', ')}` })
+      .default('deadline'),
+    group: z
+      .enum(TRIAGE_GROUPS, { error: `group: expected one of ${TRIAGE_GROUPS.join(', ')}` })
+      .default('none'),
+    view: z.enum(['one'], { error: 'view: expected one (one hold at a time) or nothing' }).optional(),
+  })
+  .strict();
+
 const STATUS = { approve: 'approved', deny: 'denied', skip: 'skipped' } as const;
 
 /** The sentence of a 404 for a hold: the same for unknown ids and ids of another tenant. */
@@ -25,12 +45,32 @@ export const noHoldMessage = (id: string) => `No hold ${id}.`;
 /** `GET /console` (the queue), `GET /console/holds/:id`, `POST /console/holds/:id/decision`. */
 export function registerTriageRoutes(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
   app.get('/', async (c) => {
+    const parsed = triageQuerySchema.safeParse(c.req.query());
+    if (!parsed.success)
+      throw new ConsoleRequestError(
+        400,
+        parsed.error.issues
+          .map((issue) =>
+            issue.code === 'unrecognized_keys'
+              ? `unknown query ${issue.keys.map((key) => `"${key}"`).join(', ')}: use q, sort, group or view`
+              : issue.message,
+          )
+          .join('; '),
+      );
+    const { q, sort, group, view } = parsed.data;
+    const arrangement = { ...(q === undefined ? {} : { filter: q }), sort, group };
     const { holds, unattended } = await context.deps.listTriage(c.get('session').operator);
     return renderPage(
       c,
       'triage',
       'Triage',
-      renderTriage({ holds, unattended, csrfToken: c.get('session').csrfToken }),
+      renderTriage({
+        groups: arrangeTriage(holds, arrangement),
+        arrangement: { ...arrangement, oneAtATime: view === 'one' },
+        waiting: holds.length,
+        unattended,
+        csrfToken: c.get('session').csrfToken,
+      }),
     );
   });
 

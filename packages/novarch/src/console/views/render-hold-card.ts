@@ -17,16 +17,20 @@ export function renderHoldCard(item: TriageHold, csrfToken: string): Markup {
   const citations = verdict?.verdict.citations;
   return html`<article class="hold${decided ? ' decided' : ''}" id="hold-${id}" data-hold-id="${id}" tabindex="-1" aria-labelledby="hold-${id}-title">
 <header>
-<h2 id="hold-${id}-title">${action?.actionType ?? 'unknown action'} <code>${action?.toolName ?? ''}</code></h2>
+<h2 id="hold-${id}-title">${action?.actionType ?? 'unknown action'} <code>${action?.toolName ?? ''}</code>${
+    context.amount === undefined ? '' : html` <span class="amount">${amountText(context)}</span>`
+  }</h2>
 <p class="countdown"${decided ? '' : html` data-deadline="${hold.deadline}"`}>deadline ${timeTag(hold.deadline)}</p>
 <p class="scope">${session.tenantId} / ${session.teamId} / ${session.agentId} · session <a href="/console/sessions/${idPath(session.id)}">${session.id}</a> · hold <a href="/console/holds/${idPath(id)}">${id}</a></p>
 </header>
 <section class="context" aria-label="Action context">
 <h3>The action <span class="badge agent">from the agent's tool call</span></h3>
-<dl>${Object.entries(context).map(
-    ([key, value]) =>
-      html`<dt>${key}</dt><dd class="agent-text">${typeof value === 'string' ? value : JSON.stringify(value)}</dd>`,
-  )}</dl>
+<dl>${Object.entries(context)
+    .filter(([key]) => !(key === 'unit' && context.amount !== undefined))
+    .map(
+      ([key, value]) =>
+        html`<dt>${key}</dt><dd class="agent-text">${key === 'amount' ? amountText(context) : typeof value === 'string' ? value : JSON.stringify(value)}</dd>`,
+    )}</dl>
 <details><summary>tool input</summary>${jsonBlock(action?.input)}</details>
 </section>
 <section class="rationale" aria-label="Agent's rationale">
@@ -82,4 +86,12 @@ ${confirmBox()}
 export function outcomeText(item: Pick<TriageHold, 'hold'>): string {
   const text = describeHoldDecision(item.hold);
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** An action's amount with its unit when the context names one: `600 USD`. */
+export function amountText(context: { amount?: unknown; unit?: unknown }): string {
+  const amount = typeof context.amount === 'number' ? String(context.amount) : JSON.stringify(context.amount);
+  return typeof context.unit === 'string' && context.unit !== ''
+    ? `${amount} ${context.unit}`
+    : (amount ?? '');
 }

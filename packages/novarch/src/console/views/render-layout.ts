@@ -9,6 +9,7 @@ export type ConsolePage =
   | 'session'
   | 'audit'
   | 'webhooks'
+  | 'rules'
   | 'sign-in'
   | 'error';
 
@@ -23,6 +24,7 @@ const NAV: { page: ConsolePage; href: string; label: string }[] = [
   { page: 'sessions', href: '/console/sessions', label: 'Sessions' },
   { page: 'audit', href: '/console/audit', label: 'Audit' },
   { page: 'webhooks', href: '/console/webhooks', label: 'Webhooks' },
+  { page: 'rules', href: '/console/rules', label: 'Rules' },
 ];
 
 /** The page frame: title, landmarks (banner, navigation, main), the asset links. */

@@ -1,5 +1,7 @@
-import type { SessionPage, SessionTimeline } from '../console-deps.js';
+import { pendingHoldState } from '../../model/hold-state.js';
+import type { SessionPage, SessionTimeline, TimelineEntry } from '../console-deps.js';
 import { csrfField, html, idPath, type Markup, timeTag } from './markup.js';
+import { pendingHoldLabel } from './pending-hold-label.js';
 import { confirmBox } from './render-confirm.js';
 import { renderMessage } from './render-layout.js';
 import { renderTimelineEntry } from './render-timeline-entry.js';
@@ -57,7 +59,7 @@ export function renderSessionTimeline(options: {
 <dt>Hold wait</dt><dd>${session.holdWaitSeconds} s</dd>
 <dt>Status</dt><dd id="session-status">${
     session.killedAt === undefined
-      ? 'running'
+      ? sessionStatusText(entries)
       : html`killed at ${timeTag(session.killedAt)}: <span class="kill-reason">${session.killReason ?? ''}</span>`
   }</dd>
 </dl>
@@ -78,4 +80,20 @@ ${
     ? html`<p class="empty">No calls yet.</p>`
     : html`<ol class="timeline">${entries.map(renderTimelineEntry)}</ol>`
 }`;
+}
+
+/**
+ * A session that is not killed, in the words its holds use on Triage and in the audit: waiting on
+ * a hold, stopped with a hold nothing waits on (abandoned, expired), or running.
+ */
+export function sessionStatusText(entries: readonly TimelineEntry[], now: Date = new Date()): string {
+  const pending = entries.flatMap((entry) =>
+    entry.type === 'write' && entry.hold?.status === 'pending' ? [entry.hold] : [],
+  );
+  const waiting = pending.filter((hold) => pendingHoldState(hold, now) === 'waiting');
+  if (waiting.length > 0) return `running: waiting on hold ${waiting.map((hold) => hold.id).join(', ')}`;
+  const last = pending.at(-1);
+  if (last !== undefined)
+    return `stopped: its agent no longer waits on hold ${last.id}, ${pendingHoldLabel(last, now)}`;
+  return 'running';
 }

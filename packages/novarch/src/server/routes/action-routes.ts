@@ -1,4 +1,4 @@
-import { actionIdOfFailure } from '../../engine/decision-error.js';
+import { DecisionError } from '../../engine/decision-error.js';
 import { errorMessage } from '../../support.js';
 import { DecisionSchema, RefusalRecordSchema, ReleaseResultSchema } from '../../wire/record-schemas.js';
 import { ProposeActionBodySchema, RefusalBodySchema } from '../../wire/request-schemas.js';
@@ -39,21 +39,26 @@ export const ACTION_ROUTES = [
         )
         .catch(async (error: unknown) => {
           // The action is recorded: its refusal goes on it, so it is never left without a verdict.
-          const actionId = actionIdOfFailure(error);
-          if (actionId !== undefined)
-            await store
-              .recordRefusal({
-                sessionId: session.id,
-                source: 'gate',
-                actionId,
-                citations: {
-                  ruleIds: [],
-                  evidenceIds: [],
-                  rationale: `the server could not decide this write (${errorMessage(error)}); it did not run`,
-                },
-              })
-              .catch(() => undefined);
-          throw error;
+          // The answer names the action and whether its refusal is stored, so the client records
+          // it on that action when the server could not, and never records a second one.
+          if (!(error instanceof DecisionError)) throw error;
+          const { actionId } = error;
+          const recorded = await store
+            .recordRefusal({
+              sessionId: session.id,
+              source: 'gate',
+              actionId,
+              citations: {
+                ruleIds: [],
+                evidenceIds: [],
+                rationale: `the server could not decide this write (${errorMessage(error)}); it did not run`,
+              },
+            })
+            .then(
+              () => true,
+              () => false,
+            );
+          throw new DecisionError(actionId, error.cause, { refusalRecorded: recorded });
         });
       if (decision.hold?.status === 'pending') {
         request.services.events.emitHold('hold-created', session, decision.hold);

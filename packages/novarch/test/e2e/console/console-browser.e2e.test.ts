@@ -405,6 +405,56 @@ describe('the operator console in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('62 holds are a compact list (one line each, the selected one open), sorted, and one at a time on request', async () => {
+    await start();
+    const { page, errors } = await signedInPage('nvo_ana_secret');
+    const holds: HoldRecord[] = [];
+    for (let index = 0; index < 62; index++) {
+      const { hold } = await world.refund({
+        tenantId: 'acme',
+        agentId: `bot-${index % 5}`,
+        customer: `C${index}`,
+        amount: 600 + index,
+        unit: 'USD',
+      });
+      if (hold !== undefined) holds.push(hold);
+    }
+    expect(holds).toHaveLength(62);
+    // As the agents' processes do while they wait (they check in every 2 s).
+    for (const hold of holds)
+      await world.store.checkInHoldWaiter(hold.id, { pid: process.pid, host: 'test' });
+    await page.goto(`${served.url}/console?sort=amount`);
+    await expect.poll(() => page.locator('#queue-count').textContent()).toBe('62');
+    const cards = page.locator('#queue article.hold');
+    expect(await cards.count()).toBe(62);
+    // The largest amount first, with its unit; only the selected hold shows its decision form.
+    expect(await cards.first().locator('.amount').textContent()).toBe('661 USD');
+    expect(await page.locator('#queue form.decision:visible').count()).toBe(1);
+    const lineHeights = await cards.evaluateAll((all) =>
+      all.slice(1).map((card) => card.getBoundingClientRect().height),
+    );
+    expect(Math.max(...lineHeights)).toBeLessThan(80);
+    const pageHeight = await page.locator('html').evaluate((root) => root.scrollHeight);
+    expect(pageHeight).toBeLessThan(8_000);
+    await shot(page, 'triage-compact');
+    // j opens the next hold and closes the first; a click opens a one-line hold.
+    await page.keyboard.press('j');
+    await expect.poll(() => cards.nth(1).locator('form.decision').isVisible()).toBe(true);
+    expect(await cards.first().locator('form.decision').isVisible()).toBe(false);
+    await cards.nth(5).locator('h2').click();
+    await expect.poll(() => cards.nth(5).locator('form.decision').isVisible()).toBe(true);
+    expect(await page.locator('#queue form.decision:visible').count()).toBe(1);
+    // One at a time: only the selected hold is on the page.
+    await page.goto(`${served.url}/console?view=one`);
+    await expect.poll(() => page.locator('#queue article.hold:visible').count()).toBe(1);
+    expect(await page.locator('#queue article.hold').count()).toBe(62);
+    await page.keyboard.press('j');
+    await expect
+      .poll(() => page.locator('#queue article.hold:visible').getAttribute('id'))
+      .toBe(await cards.nth(1).getAttribute('id'));
+    expect(errors).toEqual([]);
+  });
+
   it('searches the audit and exports it as CSV and JSON', async () => {
     await start();
     const { page, errors } = await signedInPage('nvo_ana_secret');

@@ -35,5 +35,19 @@ describe('console audit: the state of a pending hold', () => {
     expect(timeline).toContain(
       '<span class="hold-status">hold pending (expired: the write will not run)</span>',
     );
+    // Its status is not "running": nothing waits on its hold, in the same words.
+    const [held] = await world.store.listHolds({ sessionId: session.id });
+    expect(timeline).toContain(
+      `<dd id="session-status">stopped: its agent no longer waits on hold ${held?.id}, pending (expired: the write will not run)</dd>`,
+    );
+    // The sessions list says the same.
+    const list = await (await client.get(`/console/sessions?q=late-bot`)).text();
+    expect(list).toContain('<span class="badge status-stopped">stopped</span>');
+    // A session whose agent waits on its hold says so.
+    const [waiting] = (await world.store.listHolds({ status: 'pending' })).filter(
+      (hold) => hold.sessionId !== session.id,
+    );
+    const waitingPage = await (await client.get(`/console/sessions/${waiting?.sessionId}`)).text();
+    expect(waitingPage).toContain(`<dd id="session-status">running: waiting on hold ${waiting?.id}</dd>`);
   });
 });

@@ -25,6 +25,24 @@ describe('explainFalseCondition', () => {
     );
   });
 
+  it('names an amount and its bound with the unit the action context gives', () => {
+    const withUnit = buildCelActivation(
+      {
+        actionType: 'issue_refund',
+        toolName: 'issue_refund',
+        input: {},
+        context: { recordId: 'C1', summary: 'refund', amount: 600, unit: 'USD' },
+      },
+      [],
+      { tenantId: 'acme', teamId: 'cs-ops', agentId: 'cs-bot' },
+    );
+    expect(explainFalseCondition('action.context.amount <= 500', withUnit, compileCondition)).toBe(
+      'action.context.amount is 600 USD, not <= 500 USD',
+    );
+    // Without a unit (the activation above has none): the bare numbers.
+    expect(explain('action.context.amount < 100')).toBe('action.context.amount is 600, not < 100');
+  });
+
   it('names only the false operands of a top-level &&, at most three', () => {
     expect(explain('action.context.currency == "EUR" && action.context.amount < 100')).toBe(
       'action.context.amount is 600, not < 100',

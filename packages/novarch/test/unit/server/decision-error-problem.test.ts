@@ -14,7 +14,14 @@ describe('problemOf a failed decision', () => {
       title: 'Service Unavailable',
       status: 503,
       detail: 'the store failed: Cannot let action act_1 run: busy',
+      actionId: 'act_1',
+      refusalRecorded: false,
     });
+  });
+
+  it('says when the server stored the refusal already', () => {
+    const error = new DecisionError('act_3', new NovarchStoreError('busy'), { refusalRecorded: true });
+    expect(problemOf(error)).toMatchObject({ status: 503, actionId: 'act_3', refusalRecorded: true });
   });
 
   it('is 404 when the cause is an unknown record', () => {

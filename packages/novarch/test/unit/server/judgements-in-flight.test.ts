@@ -81,6 +81,9 @@ describe('JudgementsInFlight', () => {
       title: 'Service Unavailable',
       status: 503,
       detail: SHUTDOWN_REFUSAL_RATIONALE,
+      // The client records no second refusal: the action is named and its refusal is stored.
+      actionId,
+      refusalRecorded: true,
     });
     judge.release();
     await new Promise((resolve) => setTimeout(resolve, 20));

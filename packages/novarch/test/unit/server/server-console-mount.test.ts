@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -125,6 +126,43 @@ describe('the console mounted in the server', () => {
     const decided = await client.post(`/console/holds/${holdId}/decision`, { decision: 'approve' });
     expect(decided.status).toBe(303);
     expect(await (await waiting).json()).toMatchObject({ id: holdId, status: 'approved', decidedBy: 'ana' });
+  });
+
+  it('the rules page shows `rules calibrate` per team for admins, and tells an operator it is for admins', async () => {
+    const world = await serverWithConsole();
+    const admin = await world.stores.identities.createOperatorToken({
+      name: 'ada',
+      role: 'admin',
+      grants: [{ tenantId: 'acme' }],
+    });
+    const adminClient = new ConsoleClient(world.app);
+    await adminClient.signIn(admin.secret);
+    expect(await (await adminClient.get('/console/rules')).text()).toContain(
+      'No team of your tenants has rules pushed to this server',
+    );
+    const pushed = await world.app.request('/v1/rules/acme/cs-ops', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.secret}`, 'content-type': 'application/yaml' },
+      body: await readFile(GATE_RULES, 'utf8'),
+    });
+    expect(pushed.status).toBe(200);
+    const { holdId } = await world.holdARefund();
+    await adminClient.get(`/console/holds/${holdId}`);
+    expect(
+      (await adminClient.post(`/console/holds/${holdId}/decision`, { decision: 'approve' })).status,
+    ).toBe(303);
+    const page = await (await adminClient.get('/console/rules')).text();
+    expect(page).toContain('<h2>acme / cs-ops <span class="muted">rules v1</span></h2>');
+    expect(page).toContain('1 decided action measured (1 from holds, 0 from labels).');
+    // TEAM-2 held the refund and the operator approved it: a needless hold.
+    expect(page).toMatch(
+      /<td><code class="rule">TEAM-2<\/code><\/td>\n<td>1<\/td>\n<td>[^<]+<\/td>\n<td>[^<]+<\/td>\n<td>0<\/td>\n<td>1<\/td>\n<td>0<\/td>\n<td>0<\/td>\n<td>1<\/td>/,
+    );
+    const operatorClient = new ConsoleClient(world.app);
+    await operatorClient.signIn(world.ana.secret);
+    expect(await (await operatorClient.get('/console/rules')).text()).toContain(
+      'Rules calibration is for admins',
+    );
   });
 
   it('without webhooks the webhooks page says so; with them a failed delivery shows its origin only', async () => {
