@@ -140,6 +140,7 @@ export class AiSdkBackend implements AgentBackend {
       ...(lock ? { lock } : {}),
       ...(governance ? { governance } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(options.elicitations ? { elicitations: options.elicitations } : {}),
     });
     this.sessions.add(session);
     const close = session.close.bind(session);

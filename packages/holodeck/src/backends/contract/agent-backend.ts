@@ -2,6 +2,7 @@ import type { ExecutionResult } from '../../execution-result.js';
 import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
+import type { ElicitationMode } from './elicitation.js';
 import type { BackendWarning, SessionEvent } from './session-event.js';
 import type { SessionTranscript } from './session-transcript.js';
 
@@ -33,6 +34,12 @@ export interface CreateSessionOptions {
    * the setting that allows them, as in runs nobody watches.
    */
   approvals?: ApprovalMode;
+  /**
+   * `ask`: an MCP server's elicitation request (input it needs during a tool call) yields an
+   * `elicitation-request` event and waits for the answer (an interactive chat). `decline`
+   * (default): it is declined at once, as in runs nobody watches. Both yield `elicitation-resolved`.
+   */
+  elicitations?: ElicitationMode;
 }
 
 /** One-shot runs to come, for a backend that can start agent processes ahead of them. */
