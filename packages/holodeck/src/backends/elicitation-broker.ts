@@ -68,3 +68,18 @@ export class ElicitationBroker {
     });
   }
 }
+
+/** Who answers a one-shot run's elicitations: nobody; each is declined and reported to `onRecord`. */
+export function declineReporting(
+  onRecord: (record: ElicitationRecord) => void,
+): (question: ElicitationQuestion, signal?: AbortSignal) => Promise<ElicitationAnswer> {
+  const broker = new ElicitationBroker('decline');
+  return (question, signal) =>
+    broker.elicit(
+      question,
+      (event) => {
+        if (event.type === 'elicitation-resolved') onRecord(event.elicitation);
+      },
+      signal,
+    );
+}

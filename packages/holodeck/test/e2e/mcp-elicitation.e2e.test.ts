@@ -60,6 +60,10 @@ for (const variant of backendVariants()) {
       const oneShot = await runHolodeckCli(['chat', piped.file, '-p', 'book a table'], piped.env);
       expect(oneShot.code, oneShot.stderr).toBe(0);
       expect(oneShot.stdout).toContain('tool said: the user answered decline');
+      expect(oneShot.stderr).toContain(
+        'MCP server "bookings" asked: How many guests, and when? — declined: nobody can answer it in this run',
+      );
+      expect(oneShot.stderr).not.toContain('pwned');
       variant.checkAndReset();
 
       // A request outside the MCP spec is refused by the MCP client as invalid, on both backends.

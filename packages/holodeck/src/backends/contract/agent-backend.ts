@@ -2,7 +2,7 @@ import type { ExecutionResult } from '../../execution-result.js';
 import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
-import type { ElicitationMode } from './elicitation.js';
+import type { ElicitationMode, ElicitationRecord } from './elicitation.js';
 import type { BackendWarning, SessionEvent } from './session-event.js';
 import type { SessionTranscript } from './session-transcript.js';
 
@@ -20,6 +20,8 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Told of each Novarch hold of a governed run (`hold-pending`, `hold-resolved`) as it happens. */
   onHold?: (event: SessionEvent) => void;
+  /** Told of each MCP elicitation request of the run, which a one-shot run declines (its record, no values). */
+  onElicitation?: (record: ElicitationRecord) => void;
 }
 
 /** Options for a new session. */
