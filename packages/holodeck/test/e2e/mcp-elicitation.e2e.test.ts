@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
 import { type ChatTerminal, startChatTerminal } from './chat-terminal-harness.js';
+import { postJson, startServe } from './serve/serve-harness.js';
 import { elicitationServerFile, elicitationServerTool } from './support/elicitation-server.js';
 import { runHolodeckCli } from './support/run-holodeck-cli.js';
 
@@ -72,6 +73,23 @@ for (const variant of backendVariants()) {
       expect(invalid.stdout).toMatch(
         /tool said: elicitation failed: MCP error -32602:( MCP error -32602:)? Invalid elicitation request:/,
       );
+      variant.checkAndReset();
+    });
+
+    it('holodeck serve declines (nobody at the server can answer)', async () => {
+      variant.script(variant.callTool('mcp__bookings__book_table', {}), toldModel);
+      const served = await startServe(agent());
+      try {
+        const created = await postJson(`${served.url}/v1/sessions`, {});
+        const { id } = (await created.json()) as { id: string };
+        const turn = await postJson(`${served.url}/v1/sessions/${id}/messages`, { message: 'book a table' });
+        expect(await turn.json()).toMatchObject({
+          status: 'completed',
+          response: 'tool said: the user answered decline',
+        });
+      } finally {
+        await served.stop();
+      }
       variant.checkAndReset();
     });
 
