@@ -6,6 +6,7 @@ import { loadAgent } from '../load-agent.js';
 import type { ChatRecording } from '../recording/chat-recording.js';
 import { backendWarningOf } from './backend-warning-of.js';
 import { describeTools } from './describe-tools.js';
+import { describeElicitationOutcome } from './elicitation-view.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { describeCommands, parsePromptInput } from './slash-commands.js';
 import { UsageSummary } from './usage-summary.js';
@@ -49,6 +50,13 @@ function render(event: SessionEvent, status: (line: string) => void): string {
         behavior: 'deny',
         reason: NO_APPROVER_REASON,
       });
+      return '';
+    case 'elicitation-request':
+      // Line mode creates its session with elicitations declined; a request is answered all the same.
+      event.request.respond({ action: 'decline' });
+      return '';
+    case 'elicitation-resolved':
+      status(`  ${describeElicitationOutcome(event.elicitation)}`);
       return '';
     case 'hold-pending':
       status(

@@ -94,6 +94,11 @@ export class LineEditor {
     return line;
   }
 
+  /** Ends the line being read as `interrupt` (Esc in a question the chat asks). */
+  cancel(): void {
+    if (this.finish) this.done({ kind: 'interrupt' });
+  }
+
   /** Handles one key while reading. */
   key(text: string | undefined, key: Key): void {
     if (!this.finish) return;

@@ -1,4 +1,9 @@
-import type { BackendWarning, ExecutionResult, SessionEvent } from '../backends/contract/index.js';
+import type {
+  BackendWarning,
+  ElicitationRecord,
+  ExecutionResult,
+  SessionEvent,
+} from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { loadAgent } from '../load-agent.js';
@@ -22,6 +27,8 @@ export interface OneShotOptions {
   recording?: ChatRecording;
   /** Told of each Novarch hold while the run waits on it (chat -p prints it on stderr). */
   onHold?: (event: SessionEvent) => void;
+  /** Told of each MCP elicitation request, declined (chat -p prints it on stderr). */
+  onElicitation?: (record: ElicitationRecord) => void;
 }
 
 /** `holodeck chat -p`: load agent.yaml, run the agent once on the prompt, release everything. */
@@ -52,6 +59,7 @@ async function oneShot(
       const invoke = {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onHold ? { onHold: options.onHold } : {}),
+        ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
       };
       return { result: await backend.invokeOnce(prompt, undefined, invoke), warnings };
     }
@@ -62,6 +70,7 @@ async function oneShot(
       let result: ExecutionResult | undefined;
       for await (const event of session.sendStreaming(prompt)) {
         if (event.type === 'hold-pending' || event.type === 'hold-resolved') options.onHold?.(event);
+        if (event.type === 'elicitation-resolved') options.onElicitation?.(event.elicitation);
         if (event.type === 'finish') result = event.result;
       }
       if (!result) throw new Error('the turn ended without a result');

@@ -5,6 +5,7 @@ import type {
   ApprovalDecision,
   ApprovalRequest,
   BackendWarning,
+  ElicitationRequest,
   ExecutionResult,
 } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
@@ -123,6 +124,7 @@ async function terminalChat(
     options.onWarnings?.([...agent.warnings.map(backendWarningOf), ...backend.warnings]);
     session = await backend.createSession({
       approvals: 'ask',
+      elicitations: 'ask',
       ...(options.resume ? { resume: options.resume } : {}),
     });
     const chat = new ChatLoop(
@@ -169,6 +171,7 @@ type Mode =
   | { kind: 'prompt' }
   | { kind: 'turn'; view: TurnView }
   | { kind: 'approval'; request: ApprovalRequest; view: TurnView }
+  | { kind: 'elicitation'; view: TurnView }
   | { kind: 'idle' };
 
 /** The conversation itself: prompt, commands, turns and approvals, one at a time. */
@@ -206,6 +209,11 @@ class ChatLoop {
 
   key(text: string | undefined, key: Key): void {
     const mode = this.mode;
+    if (mode.kind === 'elicitation') {
+      if (key.name === 'escape') this.editor.cancel();
+      else this.editor.key(text, key);
+      return;
+    }
     if (mode.kind === 'prompt' || (mode.kind === 'approval' && this.editor.active)) {
       this.editor.key(text, key);
       return;
@@ -254,7 +262,8 @@ class ChatLoop {
       }
     } finally {
       this.stopEnd?.();
-      if (this.mode.kind === 'turn' || this.mode.kind === 'approval') this.mode.view.stopSpinner();
+      if (this.mode.kind === 'turn' || this.mode.kind === 'approval' || this.mode.kind === 'elicitation')
+        this.mode.view.stopSpinner();
     }
   }
 
@@ -325,6 +334,10 @@ class ChatLoop {
           await this.approve(event.request, view);
           continue;
         }
+        if (event.type === 'elicitation-request') {
+          await this.elicit(event.request, view);
+          continue;
+        }
         if (event.type === 'error' && this.interrupted) continue;
         view.accept(event);
       }
@@ -373,6 +386,24 @@ class ChatLoop {
     this.print(
       `${this.style.bold('Allow?')} ${this.style.dim('[y] once · [a] for this session · [t] always for this agent · [n] deny with a reason · Ctrl+C or Esc interrupts')}`,
     );
+  }
+
+  /** An MCP server asks the user for input (elicitation-prompt.ts, loaded on use); the wait is not the turn's time. */
+  private async elicit(request: ElicitationRequest, view: TurnView): Promise<void> {
+    view.stopSpinner();
+    this.typeAhead = [];
+    this.mode = { kind: 'elicitation', view };
+    this.askedAt = Date.now();
+    const { askElicitation } = await import('./elicitation-prompt.js');
+    const answer = await askElicitation(request, {
+      read: (prompt) => this.editor.read(prompt, false),
+      print: (text) => this.print(text),
+      style: this.style,
+    });
+    this.answered();
+    request.respond(answer);
+    this.mode = { kind: 'turn', view };
+    view.start();
   }
 
   /** A `Write` over an existing file: the diff from what it holds now (`existing-file-diff.ts`, loaded on use). */

@@ -1,5 +1,6 @@
 import type { ExecutionResult, SessionEvent } from '../backends/contract/index.js';
 import type { ChatStyle } from './chat-style.js';
+import { describeElicitationOutcome } from './elicitation-view.js';
 import { describePendingHold, describeResolvedHold, holdWaitText } from './hold-view.js';
 import { neutraliseTerminalText } from './neutralise-terminal-text.js';
 import { shownToolName } from './shown-tool-name.js';
@@ -116,8 +117,15 @@ export class TurnView {
         this.endText();
         this.line(`${this.style.red('error')} ${neutraliseTerminalText(event.message)}`);
         return;
+      case 'elicitation-resolved':
+        this.endText();
+        this.line(
+          `${event.elicitation.action === 'accept' ? this.style.green('✓') : this.style.yellow('⊘')} ${describeElicitationOutcome(event.elicitation)}`,
+        );
+        return;
       case 'session-start':
       case 'approval-request':
+      case 'elicitation-request':
       case 'finish':
         return;
     }

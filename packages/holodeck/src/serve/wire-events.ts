@@ -81,6 +81,9 @@ export function usageOf(result: ExecutionResult): z.infer<typeof TurnUsageSchema
 export function toWireEvent(event: SessionEvent): WireEvent | undefined {
   switch (event.type) {
     case 'session-start':
+    // A served session declines MCP elicitation (docs/serve.md): nothing to answer.
+    case 'elicitation-request':
+    case 'elicitation-resolved':
       return undefined;
     case 'text-delta':
     case 'thinking-delta':

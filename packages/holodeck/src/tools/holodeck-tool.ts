@@ -1,3 +1,5 @@
+import type { Elicit } from './tool-elicitation.js';
+
 /** What a tool call returns to the model: text, and whether it is an error result. */
 export interface ToolOutput {
   text: string;
@@ -8,6 +10,8 @@ export interface ToolOutput {
 export interface ToolExecuteOptions {
   /** Aborted when the run stops (Ctrl-C, a case timeout) or the tool's own timeout passes. */
   signal?: AbortSignal;
+  /** Answers MCP elicitation requests made during this call (unset: they are declined). */
+  elicit?: Elicit;
 }
 
 /**

@@ -17,3 +17,9 @@ export {
   retrievalToolEntries,
   searchToolName,
 } from './retrieval/retrieval-tool-entries.js';
+export type {
+  Elicit,
+  ElicitationAnswer,
+  ElicitationQuestion,
+  ElicitationValue,
+} from './tool-elicitation.js';

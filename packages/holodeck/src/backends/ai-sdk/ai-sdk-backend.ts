@@ -12,6 +12,7 @@ import type {
   OfferedTool,
   SessionTranscript,
 } from '../contract/index.js';
+import { declineReporting } from '../elicitation-broker.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
 import { AiSdkSession } from './ai-sdk-session.js';
 import { checkAiSdkConfig } from './check-ai-sdk-config.js';
@@ -123,6 +124,7 @@ export class AiSdkBackend implements AgentBackend {
         message,
         ...(signal ? { signal } : {}),
         ...(governance ? { governance } : {}),
+        ...(options.onElicitation ? { elicit: declineReporting(options.onElicitation) } : {}),
       }),
     ).finally(() => unwatch?.());
     if (signal?.aborted) throw abortedError(signal);
@@ -144,6 +146,7 @@ export class AiSdkBackend implements AgentBackend {
       ...(lock ? { lock } : {}),
       ...(governance ? { governance } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(options.elicitations ? { elicitations: options.elicitations } : {}),
     });
     this.sessions.add(session);
     const close = session.close.bind(session);

@@ -1,3 +1,4 @@
+import type { Elicit } from '../../tools/index.js';
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
 import type { ApprovalGate } from './approve-tool-calls.js';
 import type { RunGovernance } from './open-run-governance.js';
@@ -14,6 +15,8 @@ export interface TurnInput {
   governance?: RunGovernance;
   /** A session that asks its user, or refuses what needs asking (see approve-tool-calls.ts); unset: tools run. */
   approval?: ApprovalGate;
+  /** Answers MCP servers' elicitation requests during the run's calls (a session); unset: declined. */
+  elicit?: Elicit;
 }
 
 /** How a run ended. */

@@ -8,9 +8,11 @@ import type {
   ApprovalDecision,
   ApprovalMode,
   BackendWarning,
+  ElicitationMode,
   ExecutionResult,
   SessionEvent,
 } from '../contract/index.js';
+import { ElicitationBroker } from '../elicitation-broker.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
 import type { ApprovalQuestion } from './approve-tool-calls.js';
 import type { RunGovernance } from './open-run-governance.js';
@@ -35,6 +37,8 @@ export interface AiSdkSessionInput {
    * `refuse`: it is refused (a piped chat); unset: tools run (chat -p, holodeck test).
    */
   approvals?: ApprovalMode;
+  /** `ask`: an MCP server's elicitation request yields an `elicitation-request`; otherwise it is declined. */
+  elicitations?: ElicitationMode;
 }
 
 /** What a turn's pump hands the consumer: an event, or the end of the run. */
@@ -65,6 +69,8 @@ export class AiSdkSession implements AgentSession {
   private readonly allowedForSession = new Set<string>();
   /** The lock on this conversation's file, once it has one (resumed, or saved once). */
   private lock: SessionLock | undefined;
+  /** MCP servers' requests for input: asked of the consumer, or declined (input.elicitations). */
+  private readonly elicitations: ElicitationBroker;
 
   constructor(private readonly input: AiSdkSessionInput) {
     this.id = input.saved?.sessionId ?? randomUUID();
@@ -73,6 +79,7 @@ export class AiSdkSession implements AgentSession {
     this.started = input.saved !== undefined;
     this.governance = input.governance;
     this.lock = input.lock;
+    this.elicitations = new ElicitationBroker(input.elicitations);
   }
 
   get sessionId(): string | undefined {
@@ -86,6 +93,7 @@ export class AiSdkSession implements AgentSession {
       // send() has nobody to ask.
       if (event.type === 'approval-request')
         event.request.respond({ behavior: 'deny', reason: 'nobody can approve it in this run' });
+      if (event.type === 'elicitation-request') event.request.respond({ action: 'decline' });
     }
     if (!finished) throw new AgentSessionError('the turn ended without a result (this is a bug)');
     return finished;
@@ -108,6 +116,9 @@ export class AiSdkSession implements AgentSession {
       signal: controller.signal,
       sessionId: this.id,
       ...(this.governance ? { governance: this.governance } : {}),
+      // Asked from inside an MCP tool's call, while the run waits for it, as approvals are.
+      elicit: (question, signal) =>
+        this.elicitations.elicit(question, (event) => channel.push({ event }), signal),
       ...(this.input.approvals === 'ask'
         ? {
             approval: {
@@ -206,6 +217,7 @@ export class AiSdkSession implements AgentSession {
   /** Stops the turn in flight (its run is aborted and ends with an error result); the session goes on. */
   async interrupt(): Promise<void> {
     this.turnController?.abort(new Error('the user interrupted the turn'));
+    this.elicitations.cancelPending();
   }
 
   /** Starts a new conversation in the same session: no history, a new id (known once a turn starts). */
@@ -225,6 +237,7 @@ export class AiSdkSession implements AgentSession {
     if (this.closed) return;
     this.closed = true;
     this.turnController?.abort(new Error('the session was closed'));
+    this.elicitations.cancelPending();
     // A turn in flight still saves what it did; its end releases the lock.
     if (!this.busy) await this.releaseLock();
   }

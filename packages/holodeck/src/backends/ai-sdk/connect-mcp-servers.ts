@@ -1,10 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { McpToolConfig } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
 import { holodeckVersion } from '../../holodeck-version.js';
 import { errorMessage, isRecord } from '../../support.js';
 import { mcpToolName } from '../../tool-name.js';
-import type { HoloDeckTool, LoadedTools, ToolOutput } from '../../tools/index.js';
+import type { Elicit, HoloDeckTool, LoadedTools, ToolOutput } from '../../tools/index.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import { mcpResultText } from './mcp-result-text.js';
 
@@ -19,8 +21,46 @@ interface ConnectedServer {
   tools: HoloDeckTool[];
 }
 
+const ANY_ELICITATION = z.looseObject({ method: z.literal('elicitation/create') });
+
+/** The calls of one server in flight, each with who answers its elicitations (if anyone). */
+type CallsInFlight = Map<symbol, { elicit: Elicit | undefined; signal: AbortSignal | undefined }>;
+
+/**
+ * The server's `elicitation/create` requests, answered by the run whose call is in flight: the
+ * protocol does not say which call asks, so with calls of two runs in flight at once (a served
+ * agent) nobody can tell whose user to ask, and the request is declined, as with no call at all.
+ */
+function answerElicitations(client: Client, config: McpToolConfig, inFlight: CallsInFlight): void {
+  // Registered with a loose schema: the MCP client then validates the request itself and answers one
+  // outside the spec with "Invalid elicitation request" (-32602), as the Claude CLI does.
+  client.setRequestHandler(ANY_ELICITATION, async (loose, extra) => {
+    const request = ElicitRequestSchema.parse(loose);
+    const askers = new Set([...inFlight.values()].map((call) => call.elicit));
+    const [elicit] = askers;
+    const [call] = inFlight.values();
+    if (askers.size !== 1 || !elicit || !call) return { action: 'decline' };
+    const { params } = request;
+    const signal = call.signal ? AbortSignal.any([call.signal, extra.signal]) : extra.signal;
+    return elicit(
+      {
+        server: config.name,
+        message: params.message,
+        ...(params.mode === 'url'
+          ? { mode: 'url' as const, url: params.url }
+          : { mode: 'form' as const, requestedSchema: params.requestedSchema }),
+      },
+      signal,
+    );
+  });
+}
+
 /** Lists every tool of a connected server (all pages) as HoloDeck tools named `mcp__<server>__<tool>`. */
-async function listServerTools(client: Client, config: McpToolConfig): Promise<HoloDeckTool[]> {
+async function listServerTools(
+  client: Client,
+  config: McpToolConfig,
+  inFlight: CallsInFlight,
+): Promise<HoloDeckTool[]> {
   const timeout = config.request_timeout * 1000;
   const tools: HoloDeckTool[] = [];
   let cursor: string | undefined;
@@ -33,6 +73,8 @@ async function listServerTools(client: Client, config: McpToolConfig): Promise<H
         description: listed.description ?? listed.title ?? listed.name,
         inputSchema: listed.inputSchema,
         async execute(input, options = {}): Promise<ToolOutput> {
+          const call = Symbol(name);
+          inFlight.set(call, { elicit: options.elicit, signal: options.signal });
           try {
             const result = await client.callTool(
               { name: listed.name, arguments: isRecord(input) ? input : {} },
@@ -42,6 +84,8 @@ async function listServerTools(client: Client, config: McpToolConfig): Promise<H
             return { text: mcpResultText(result), isError: result.isError === true };
           } catch (error) {
             return { text: `MCP tool "${name}" failed: ${errorMessage(error)}`, isError: true };
+          } finally {
+            inFlight.delete(call);
           }
         },
       });
@@ -57,10 +101,16 @@ async function connectServer(
 ): Promise<ConnectedServer> {
   const { config } = entry;
   const { transport, stderrTail } = createMcpTransport(config, env);
-  const client = new Client({ name: 'holodeck', version: holodeckVersion() });
+  // Elicitation is declared as on Claude: form and URL requests reach the run's session.
+  const client = new Client(
+    { name: 'holodeck', version: holodeckVersion() },
+    { capabilities: { elicitation: { form: {}, url: {} } } },
+  );
+  const inFlight: CallsInFlight = new Map();
+  answerElicitations(client, config, inFlight);
   try {
     await client.connect(transport, { timeout: config.request_timeout * 1000 });
-    return { client, tools: await listServerTools(client, config) };
+    return { client, tools: await listServerTools(client, config, inFlight) };
   } catch (error) {
     await client.close().catch(() => {});
     const stderr = stderrTail();

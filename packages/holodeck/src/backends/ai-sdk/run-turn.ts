@@ -9,6 +9,7 @@ import {
 } from 'ai';
 import type { ValidateFunction } from 'ajv';
 import type { ToolKind } from '../../execution-result.js';
+import type { Elicit } from '../../tools/index.js';
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
 import type { ModelPricing } from '../pricing/model-pricing.js';
 import type { TurnInput, TurnOutcome } from './ai-sdk-runtime.js';
@@ -28,8 +29,11 @@ import { createTurnState } from './turn-state.js';
 export interface TurnPlan {
   model: LanguageModel;
   system: string;
-  /** The agent's tools as AI SDK tools; governed runs get a set bound to their governor. */
-  tools: (governance?: RunGovernance) => ToolSet;
+  /**
+   * The agent's tools as AI SDK tools; governed runs get a set bound to their governor, a session's
+   * runs one bound to who answers MCP elicitation.
+   */
+  tools: (governance?: RunGovernance, elicit?: Elicit) => ToolSet;
   call: CallSettings;
   /** Whether a call of a tool (by the name the model sees) asks first (`tool-approval-policy.ts`). */
   approvalOf: (name: string) => ToolApproval;
@@ -71,7 +75,7 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
   // Messages of the finished steps: what the next request of a session must carry.
   let responseMessages: ModelMessage[] = [];
   const { call } = plan;
-  const offered = plan.tools(input.governance);
+  const offered = plan.tools(input.governance, input.elicit);
   const tools = input.approval ? approveToolCalls(offered, input.approval, plan.approvalOf) : offered;
   const run = streamText({
     // Governed: the model's text before a call is read from its stream, for Novarch's holds.

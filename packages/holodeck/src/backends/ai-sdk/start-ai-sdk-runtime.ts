@@ -112,7 +112,7 @@ export async function startAiSdkRuntime(
   const plan: TurnPlan = {
     model,
     system: agent.instructions,
-    tools: (run) => (run ? toAiSdkTools(tools, run) : ungoverned),
+    tools: (run, elicit) => (run || elicit ? toAiSdkTools(tools, run, elicit) : ungoverned),
     call: buildCallSettings(agent.config),
     approvalOf: (name) => toolApproval(agent.config, name),
     ...structuredOutput,

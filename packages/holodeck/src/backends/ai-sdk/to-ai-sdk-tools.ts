@@ -1,5 +1,5 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
-import type { HoloDeckTool, ToolOutput } from '../../tools/index.js';
+import type { Elicit, HoloDeckTool, ToolOutput } from '../../tools/index.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { wrapToolExecute } from './wrap-tool-execute.js';
 
@@ -7,9 +7,14 @@ import { wrapToolExecute } from './wrap-tool-execute.js';
  * HoloDeck's tools as an AI SDK ToolSet, keyed by the name the model sees. The JSON Schema goes to
  * the model exactly as written; the SDK does not validate input against it (the tool does, with
  * ajv, and answers with an error the model can read). The model receives the tool's text, marked
- * as an error result when the tool failed. A governed run gets its own set, bound to its governor.
+ * as an error result when the tool failed. A governed run gets its own set, bound to its governor;
+ * a session's run, one bound to who answers its MCP servers' elicitation requests.
  */
-export function toAiSdkTools(tools: readonly HoloDeckTool[], governance?: RunGovernance): ToolSet {
+export function toAiSdkTools(
+  tools: readonly HoloDeckTool[],
+  governance?: RunGovernance,
+  elicit?: Elicit,
+): ToolSet {
   const toolSet: ToolSet = {};
   for (const holodeckTool of tools) {
     const execute = wrapToolExecute(holodeckTool, governance);
@@ -18,7 +23,11 @@ export function toAiSdkTools(tools: readonly HoloDeckTool[], governance?: RunGov
       inputSchema: jsonSchema(holodeckTool.inputSchema),
       // The SDK's id of the call (its `tool-call` event's callId), for Novarch's hold events.
       execute: (input, { abortSignal, toolCallId }) =>
-        execute(input, { callId: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) }),
+        execute(input, {
+          callId: toolCallId,
+          ...(abortSignal ? { signal: abortSignal } : {}),
+          ...(elicit ? { elicit } : {}),
+        }),
       toModelOutput: ({ output }) =>
         output.isError ? { type: 'error-text', value: output.text } : { type: 'text', value: output.text },
     });

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../support.js';
-import type { HoloDeckTool, ToolOutput } from '../../tools/index.js';
+import type { Elicit, HoloDeckTool, ToolExecuteOptions, ToolOutput } from '../../tools/index.js';
 import type { RunGovernance } from './open-run-governance.js';
 
 /**
@@ -8,7 +8,7 @@ import type { RunGovernance } from './open-run-governance.js';
  */
 export type ToolExecute = (
   input: unknown,
-  options: { signal?: AbortSignal; callId?: string },
+  options: { signal?: AbortSignal; callId?: string; elicit?: Elicit },
 ) => Promise<ToolOutput>;
 
 /**
@@ -19,14 +19,18 @@ export type ToolExecute = (
  * that throws against its contract still answers the model with an error result.
  */
 export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance): ToolExecute {
-  const run = async (input: unknown, signal: AbortSignal | undefined): Promise<ToolOutput> => {
+  const run = async (input: unknown, options: ToolExecuteOptions): Promise<ToolOutput> => {
     try {
-      return await tool.execute(input, signal ? { signal } : {});
+      return await tool.execute(input, options);
     } catch (error) {
       return { text: `Tool "${tool.name}" failed: ${errorMessage(error)}`, isError: true };
     }
   };
-  if (!governance) return (input, options) => run(input, options.signal);
+  const runOptions = (options: Parameters<ToolExecute>[1]): ToolExecuteOptions => ({
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.elicit ? { elicit: options.elicit } : {}),
+  });
+  if (!governance) return (input, options) => run(input, runOptions(options));
   const toolName = governance.toolName(tool.name);
   return async (input, options) => {
     const modelText = governance.stepText.current();
@@ -40,7 +44,7 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
         // What the model wrote before this call, in its step: the rationale a hold shows.
         ...(modelText ? { modelText } : {}),
       },
-      () => run(input, options.signal),
+      () => run(input, runOptions(options)),
     );
     return outcome.kind === 'ran' ? outcome.output : { text: outcome.reason, isError: true };
   };

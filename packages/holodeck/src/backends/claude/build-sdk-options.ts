@@ -152,6 +152,8 @@ export function buildSdkOptions({ agent, env, claudeBinary }: SdkOptionsInput): 
     permissionMode: PERMISSION_MODES[permissionMode],
     ...(permissionMode === 'acceptAll' ? { allowDangerouslySkipPermissions: true } : {}),
     ...(permissionMode !== 'acceptAll' ? { canUseTool: approveDeclaredTools(permissionMode) } : {}),
+    // Runs nobody watches decline MCP elicitation; a chat's session answers it (claude-session.ts).
+    onElicitation: async () => ({ action: 'decline' }),
     settingSources: claude?.setting_sources ?? [],
     strictMcpConfig: true,
     mcpServersDelivery: 'initialize',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CanUseTool,
+  type OnElicitation,
   type Query,
   query,
   type SDKMessage,
@@ -17,6 +18,7 @@ import type {
   ExecutionResult,
   SessionEvent,
 } from '../contract/index.js';
+import { ElicitationBroker } from '../elicitation-broker.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
 import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-options.js';
 import { finishRun, withGovernance } from './finish-run.js';
@@ -25,6 +27,7 @@ import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { SessionCostMeter } from './session-cost-meter.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
+import { toElicitationQuestion } from './to-elicitation-question.js';
 
 interface Turn {
   accumulator: RunAccumulator;
@@ -55,6 +58,8 @@ export class ClaudeSession implements AgentSession {
   private readonly allowedForSession = new Set<string>();
   /** Answers of approval requests still waiting; interrupt() and close() deny them. */
   private readonly pendingApprovals = new Set<(decision: ApprovalDecision) => void>();
+  /** MCP servers' requests for input: asked of the consumer, or declined (options.elicitations). */
+  private readonly elicitations: ElicitationBroker;
   /** Turns the CLI's running session total into each turn's own cost. */
   private readonly costs = new SessionCostMeter();
   /** What the owner does once the process is gone (free its slot, close the Novarch session). */
@@ -68,6 +73,7 @@ export class ClaudeSession implements AgentSession {
   ) {
     this.id = options.resume;
     this.resumed = options.resume;
+    this.elicitations = new ElicitationBroker(options.elicitations);
     this.run = query({
       prompt: this.input,
       options: queryOptions(prepared, {
@@ -78,6 +84,7 @@ export class ClaudeSession implements AgentSession {
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
         ...(options.approvals === 'ask' ? { canUseTool: this.askUser } : {}),
+        onElicitation: this.elicit,
       }),
     });
     void this.pump();
@@ -134,6 +141,7 @@ export class ClaudeSession implements AgentSession {
           behavior: 'deny',
           reason: unapprovableMessage(event.request.toolName, this.permissionMode()),
         });
+      if (event.type === 'elicitation-request') event.request.respond({ action: 'decline' });
     }
     if (!finished) {
       const partial = this.unfinished;
@@ -229,7 +237,18 @@ export class ClaudeSession implements AgentSession {
     return mode === 'acceptEdits' ? 'acceptEdits' : mode === 'bypassPermissions' ? 'acceptAll' : 'manual';
   }
 
+  /** An MCP server's request for input, during the turn in flight (none: declined). */
+  private readonly elicit: OnElicitation = (request, { signal }) => {
+    const turn = this.closed ? undefined : this.current;
+    return this.elicitations.elicit(
+      toElicitationQuestion(request),
+      turn ? (event) => turn.events.push(event) : undefined,
+      signal,
+    );
+  };
+
   private denyPending(reason: string): void {
+    this.elicitations.cancelPending();
     for (const respond of [...this.pendingApprovals]) respond({ behavior: 'deny', reason });
   }
 

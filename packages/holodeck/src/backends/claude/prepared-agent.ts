@@ -3,6 +3,7 @@ import type {
   HookCallbackMatcher,
   HookEvent,
   McpSdkServerConfigWithInstance,
+  OnElicitation,
   Options,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
@@ -52,6 +53,8 @@ export interface QueryOptionsInput {
   extraHooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
   /** Answers the CLI's permission prompts instead of the plan's (a chat that asks its user). */
   canUseTool?: CanUseTool;
+  /** Answers MCP servers' elicitation requests instead of the plan's declining one (a session). */
+  onElicitation?: OnElicitation;
   /**
    * A session that marks each of its messages itself (`client_composed`) and sends its own `/clear`
    * as a command. Otherwise every prompt is delivered verbatim (`verbatimPrompts`).
@@ -106,6 +109,7 @@ export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput):
     ...(input.abortController ? { abortController: input.abortController } : {}),
     ...(input.workingDirectory ? { cwd: input.workingDirectory } : {}),
     ...(input.canUseTool && prepared.plan.options.canUseTool ? { canUseTool: input.canUseTool } : {}),
+    ...(input.onElicitation ? { onElicitation: input.onElicitation } : {}),
     // The CLI would expand `@path` mentions in a prompt by reading the file itself (no tool call,
     // no hook, whatever file_system allows) and run a leading `/command`: a prompt is data.
     ...(input.composesMessages ? {} : { verbatimPrompts: true }),

@@ -1,6 +1,13 @@
+import type { OnElicitation } from '@anthropic-ai/claude-agent-sdk';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { AgentSessionError } from '../../errors.js';
-import type { ConversationMessage, ExecutionResult, InvokeOptions } from '../contract/index.js';
+import type {
+  ConversationMessage,
+  ElicitationRecord,
+  ExecutionResult,
+  InvokeOptions,
+} from '../contract/index.js';
+import { declineReporting } from '../elicitation-broker.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
 import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
@@ -8,6 +15,7 @@ import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
+import { toElicitationQuestion } from './to-elicitation-question.js';
 import type { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
 
@@ -38,6 +46,12 @@ function abortedError(signal: AbortSignal, partial?: ExecutionResult): AgentSess
   });
 }
 
+/** A one-shot run declines MCP elicitation, as the plan does, and reports each request. */
+function declineElicitations(onRecord: (record: ElicitationRecord) => void): OnElicitation {
+  const decline = declineReporting(onRecord);
+  return (request, { signal }) => decline(toElicitationQuestion(request), signal);
+}
+
 /** Where one-shot runs get their processes: the backend's process slots and, when pre-warming, its spares. */
 export interface RunProcesses {
   slots: ProcessSlots;
@@ -59,7 +73,9 @@ async function startRun(
   governed?: GovernedRun,
 ) {
   // A warm spare's hooks were fixed at start-up, so governed runs (hooks bound to a Novarch session) start cold.
-  const spare = options.workingDirectory || governed ? undefined : await processes.pool?.take();
+  // So are runs that report their elicitations (a spare's onElicitation declines unreported).
+  const spare =
+    options.workingDirectory || governed || options.onElicitation ? undefined : await processes.pool?.take();
   // Recorded runs: the spare's requests belong to this run from now on.
   spare?.claimRoute?.();
   if (spare)
@@ -85,6 +101,7 @@ async function startRun(
         partialMessages: governed !== undefined,
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
+        ...(options.onElicitation ? { onElicitation: declineElicitations(options.onElicitation) } : {}),
       }),
     });
     return { handle, run, release, cold: true, spawnedAt, startupTurn };

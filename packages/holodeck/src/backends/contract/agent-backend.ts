@@ -2,6 +2,7 @@ import type { ExecutionResult } from '../../execution-result.js';
 import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
+import type { ElicitationMode, ElicitationRecord } from './elicitation.js';
 import type { BackendWarning, SessionEvent } from './session-event.js';
 import type { SessionTranscript } from './session-transcript.js';
 
@@ -19,6 +20,8 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Told of each Novarch hold of a governed run (`hold-pending`, `hold-resolved`) as it happens. */
   onHold?: (event: SessionEvent) => void;
+  /** Told of each MCP elicitation request of the run, which a one-shot run declines (its record, no values). */
+  onElicitation?: (record: ElicitationRecord) => void;
 }
 
 /** Options for a new session. */
@@ -33,6 +36,12 @@ export interface CreateSessionOptions {
    * the setting that allows them, as in runs nobody watches.
    */
   approvals?: ApprovalMode;
+  /**
+   * `ask`: an MCP server's elicitation request (input it needs during a tool call) yields an
+   * `elicitation-request` event and waits for the answer (an interactive chat). `decline`
+   * (default): it is declined at once, as in runs nobody watches. Both yield `elicitation-resolved`.
+   */
+  elicitations?: ElicitationMode;
 }
 
 /** One-shot runs to come, for a backend that can start agent processes ahead of them. */

@@ -31,6 +31,14 @@ export type {
   IsolationLevel,
   SideEffectProfile,
 } from './backend-profile.js';
+export type {
+  ElicitationAnswer,
+  ElicitationMode,
+  ElicitationQuestion,
+  ElicitationRecord,
+  ElicitationRequest,
+  ElicitationValue,
+} from './elicitation.js';
 export type { PendingHold, ResolvedHold } from './governance-hold.js';
 export type { BackendWarning, SessionErrorCode, SessionEvent, SessionEventType } from './session-event.js';
 export type { SessionTranscript, TranscriptToolCall, TranscriptTurn } from './session-transcript.js';

@@ -1,6 +1,7 @@
 import type { WarningCode } from '../../config/warning-code.js';
 import type { ExecutionResult } from '../../execution-result.js';
 import type { ApprovalRequest } from './approval.js';
+import type { ElicitationRecord, ElicitationRequest } from './elicitation.js';
 import type { PendingHold, ResolvedHold } from './governance-hold.js';
 
 /** A non-fatal problem the backend wants the user to see (e.g. an ignored setting). */
@@ -23,6 +24,10 @@ export type SessionEvent =
   | { type: 'tool-result'; callId: string; name: string; result: string; isError: boolean }
   /** Only in sessions created with `approvals: 'ask'`: the turn waits until `request.respond()`. */
   | { type: 'approval-request'; request: ApprovalRequest }
+  /** Only in sessions created with `elicitations: 'ask'`: an MCP server asks the user; its tool call waits. */
+  | { type: 'elicitation-request'; request: ElicitationRequest }
+  /** An MCP server's elicitation was answered (by the user, or declined by the session's policy). */
+  | { type: 'elicitation-resolved'; elicitation: ElicitationRecord }
   /** Only for agents with a `governance:` block: a write held for an operator; the turn waits. */
   | { type: 'hold-pending'; hold: PendingHold }
   /** The hold was decided (or timed out); the turn goes on. */

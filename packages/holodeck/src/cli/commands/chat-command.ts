@@ -85,6 +85,7 @@ export async function chatCommand(
   let outcome: Awaited<ReturnType<typeof runOneShot>>;
   try {
     const holds = await import('../../chat/hold-view.js');
+    const elicitations = await import('../../chat/elicitation-view.js');
     const holdStyle = (await import('../../chat/chat-style.js')).createChatStyle(style.enabled);
     outcome = await runOneShot(file, options.prompt, {
       onWarnings,
@@ -96,6 +97,8 @@ export async function chatCommand(
         if (event.type === 'hold-resolved')
           process.stderr.write(`${holds.describeResolvedHold(event.hold, holdStyle)}\n`);
       },
+      // An MCP server's request for input is declined here (nobody to ask): say so on stderr.
+      onElicitation: (record) => process.stderr.write(`${elicitations.describeElicitationOutcome(record)}\n`),
       ...(options.resume ? { resume: options.resume } : {}),
       ...(recording ? { recording } : {}),
     });

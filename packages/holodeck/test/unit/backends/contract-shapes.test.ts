@@ -10,6 +10,8 @@ import type {
   BackendChecks,
   BackendOptions,
   BackendProfile,
+  ElicitationAnswer,
+  ElicitationRecord,
   ExecutionResult,
   GovernanceSummary,
   GovernanceVerdict,
@@ -86,6 +88,8 @@ describe('backend contract shapes', () => {
       | 'tool-call'
       | 'tool-result'
       | 'approval-request'
+      | 'elicitation-request'
+      | 'elicitation-resolved'
       | 'hold-pending'
       | 'hold-resolved'
       | 'error'
@@ -105,6 +109,11 @@ describe('backend contract shapes', () => {
       | 'commands'
       | 'consoleUrl'
     >();
+    // An elicitation's record names the fields answered, never their values.
+    expectTypeOf<keyof ElicitationRecord>().toEqualTypeOf<
+      'id' | 'server' | 'message' | 'mode' | 'fields' | 'action' | 'answeredBy'
+    >();
+    expectTypeOf<ElicitationAnswer['action']>().toEqualTypeOf<'accept' | 'decline' | 'cancel'>();
     expectTypeOf<Extract<SessionEvent, { type: 'finish' }>>().toEqualTypeOf<{
       type: 'finish';
       result: ExecutionResult;
