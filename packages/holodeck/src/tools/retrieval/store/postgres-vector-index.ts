@@ -40,6 +40,9 @@ export async function createHnswIndex(
     USING hnsw ((embedding::vector(${sql.raw(String(Math.trunc(dimensions)))})) vector_cosine_ops)
     WITH (m = ${sql.raw(String(HNSW_M))}, ef_construction = ${sql.raw(String(HNSW_EF_CONSTRUCTION))})
     WHERE collection = ${sql.lit(collection)}`.execute(db);
+  // Fresh statistics, so the planner knows the collection is large enough for the index to pay
+  // (before autovacuum's next ANALYZE it would still sort a full scan).
+  await sql`ANALYZE holodeck_retrieval_chunks`.execute(db);
 }
 
 export async function dropHnswIndex(db: Kysely<unknown>, collection: string): Promise<void> {
