@@ -20,8 +20,19 @@ export function quantizedCandidates(limit: number): number {
  */
 export class SqliteQuantizedVectors {
   private readonly present = new Map<number, boolean>();
+  /** Prepared statements by SQL text (an ingest writes thousands of rows with the same few). */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {}
+
+  private statement(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
 
   private bits = (id: number) => `vecbits_${id}`;
   private floats = (id: number) => `vecunit_${id}`;
@@ -67,6 +78,7 @@ export class SqliteQuantizedVectors {
   }
 
   drop(id: number): void {
+    this.statements.clear();
     this.db.exec(`DROP TABLE IF EXISTS ${this.bits(id)}`);
     this.db.exec(`DROP TABLE IF EXISTS ${this.floats(id)}`);
     this.present.set(id, false);
@@ -76,18 +88,20 @@ export class SqliteQuantizedVectors {
   insert(id: number, rowid: bigint, vector: Float32Array): void {
     if (!this.exists(id)) return;
     const unit = unitVector(vector);
-    this.db
-      .prepare(`INSERT INTO ${this.bits(id)} (rowid, embedding) VALUES (?, vec_quantize_binary(?))`)
-      .run(rowid, unit);
-    this.db
-      .prepare(`INSERT INTO ${this.floats(id)} (rowid, embedding) VALUES (?, ?)`)
-      .run(rowid, Buffer.from(unit.buffer, unit.byteOffset, unit.byteLength));
+    this.statement(`INSERT INTO ${this.bits(id)} (rowid, embedding) VALUES (?, vec_quantize_binary(?))`).run(
+      rowid,
+      unit,
+    );
+    this.statement(`INSERT INTO ${this.floats(id)} (rowid, embedding) VALUES (?, ?)`).run(
+      rowid,
+      Buffer.from(unit.buffer, unit.byteOffset, unit.byteLength),
+    );
   }
 
   delete(id: number, rowid: bigint): void {
     if (!this.exists(id)) return;
-    this.db.prepare(`DELETE FROM ${this.bits(id)} WHERE rowid = ?`).run(rowid);
-    this.db.prepare(`DELETE FROM ${this.floats(id)} WHERE rowid = ?`).run(rowid);
+    this.statement(`DELETE FROM ${this.bits(id)} WHERE rowid = ?`).run(rowid);
+    this.statement(`DELETE FROM ${this.floats(id)} WHERE rowid = ?`).run(rowid);
   }
 
   /**
