@@ -1,6 +1,7 @@
 // Public API of @holodeck/testkit. The list is explicit and pinned by test/unit/index.test.ts.
 
 export { type FakeCliEnvOptions, fakeCliEnv } from './cli-env.js';
+export { type DenseVectorSpace, denseVectorSpace } from './embeddings/dense-vectors.js';
 export {
   type FakeAnthropicOptions,
   type FakeAnthropicServer,

@@ -24,6 +24,7 @@ it('exports exactly the public API (no internals leak)', () => {
     'chatToolNames',
     'chatToolResults',
     'classifyMessagesRequest',
+    'denseVectorSpace',
     'embeddingsInputs',
     'embeddingsReply',
     'fakeCliEnv',

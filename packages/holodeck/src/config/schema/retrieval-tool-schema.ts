@@ -85,6 +85,12 @@ const commonFields = {
     .describe(
       'Keyword search: english (default) matches word forms (tests, testing → test: FTS5 porter, PostgreSQL english configuration, which also drops stop words); none matches words as written (use it for documents not in English).',
     ),
+  vector_index: z
+    .enum(['auto', 'exact', 'quantized', 'hnsw'])
+    .default('auto')
+    .describe(
+      'How semantic search finds the nearest vectors: exact (scan every vector), quantized (embedded index: scan 1-bit vectors, rescore the best exactly), hnsw (PostgreSQL: a pgvector HNSW index), auto (default: exact below 10,000 chunks, else quantized on SQLite and hnsw on PostgreSQL). See docs/retrieval.md.',
+    ),
   database: RetrievalDatabaseSchema.optional(),
 };
 
@@ -96,7 +102,36 @@ type CommonFields = {
   semantic_weight?: number | undefined;
   keyword_weight?: number | undefined;
   chunk_overlap: number;
+  vector_index: 'auto' | 'exact' | 'quantized' | 'hnsw';
+  database?: RetrievalDatabaseConfig | undefined;
 };
+
+/** vector_index must fit the store and have an effect (keyword search reads no vector). */
+function checkVectorIndex(tool: CommonFields, context: z.RefinementCtx) {
+  const provider = tool.database?.provider ?? 'sqlite';
+  if (tool.vector_index === 'hnsw' && provider === 'sqlite') {
+    addConfigIssue(
+      context,
+      ['vector_index'],
+      'vector_index hnsw is a pgvector index of the PostgreSQL store, and this tool uses the embedded SQLite index',
+      'use vector_index: quantized (or auto) on the embedded index, or set database: {provider: postgres, connection_string: ...}',
+    );
+  } else if (tool.vector_index === 'quantized' && provider === 'postgres') {
+    addConfigIssue(
+      context,
+      ['vector_index'],
+      'vector_index quantized is an index of the embedded SQLite store, and this tool uses database provider postgres',
+      'use vector_index: hnsw (or auto) on PostgreSQL',
+    );
+  } else if (tool.search_mode === 'keyword' && tool.vector_index !== 'auto') {
+    addConfigIssue(
+      context,
+      ['vector_index'],
+      `vector_index ${tool.vector_index} has no effect with search_mode keyword, which reads no vector`,
+      'remove it, or use search_mode semantic or hybrid',
+    );
+  }
+}
 
 /** Cross-field rules both types share: hybrid-only settings, weights, overlap below the chunk size. */
 function checkCommon(
@@ -138,6 +173,7 @@ function checkCommon(
       'remove it, or use search_mode semantic or hybrid',
     );
   }
+  checkVectorIndex(tool, context);
   if (tool.chunk_overlap >= chunkSize) {
     addConfigIssue(
       context,

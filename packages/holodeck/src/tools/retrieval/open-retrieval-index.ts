@@ -64,6 +64,7 @@ function reportingDatabaseFailures(store: RetrievalStore, tool: string): Retriev
       store.putFile(collection, source, hash, chunks).catch(failure),
     deleteFile: (collection, source) => store.deleteFile(collection, source).catch(failure),
     countChunks: (collection) => store.countChunks(collection).catch(failure),
+    prepareVectorIndex: (collection, setting) => store.prepareVectorIndex(collection, setting).catch(failure),
     searchSemantic: (collection, vector, limit) =>
       store.searchSemantic(collection, vector, limit).catch(failure),
     searchKeyword: (collection, terms, limit) => store.searchKeyword(collection, terms, limit).catch(failure),

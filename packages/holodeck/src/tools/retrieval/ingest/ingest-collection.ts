@@ -10,7 +10,7 @@ import {
   type RetrievalToolConfig,
   recordFieldsOf,
 } from '../retrieval-tool-settings.js';
-import type { RetrievalStore } from '../store/retrieval-store.js';
+import type { RetrievalStore, VectorIndexInUse } from '../store/retrieval-store.js';
 import type { SourceFile, SourceListing } from './list-source-files.js';
 
 /** Files parsed and embedded at once (their embedding requests share the client's concurrency). */
@@ -45,6 +45,8 @@ export interface IngestReport {
   unsupported: string[];
   /** Why the whole index was rebuilt (a changed model or dimension, --force), if it was. */
   rebuilt?: string;
+  /** How the collection's semantic search runs from now on (vector_index, auto resolved by size). */
+  vectorIndex?: VectorIndexInUse;
 }
 
 export interface IngestCollectionOptions {
@@ -181,6 +183,9 @@ export async function ingestCollection(options: IngestCollectionOptions): Promis
         report.removed++;
       }
       report.chunks = await store.countChunks(collection);
+      // Keyword search reads no vector: its collections keep the plain vectors only.
+      const setting = config.search_mode === 'keyword' ? 'exact' : config.vector_index;
+      report.vectorIndex = await store.prepareVectorIndex(collection, setting);
       return report;
     },
   );

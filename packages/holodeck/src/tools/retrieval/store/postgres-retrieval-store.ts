@@ -11,13 +11,23 @@ import {
   resetKeywordStats,
   searchKeywordIndex,
 } from './postgres-keyword-index.js';
+import {
+  createHnswIndex,
+  dropHnswIndex,
+  hasHnswIndex,
+  hnswEfSearch,
+  hnswIndexName,
+} from './postgres-vector-index.js';
 import type {
   CollectionMeta,
   EmbeddedChunk,
   RetrievalStore,
   ScoredChunk,
   Stemming,
+  VectorIndex,
+  VectorIndexInUse,
 } from './retrieval-store.js';
+import { vectorIndexFor } from './retrieval-store.js';
 
 interface ChunkRow {
   source: string;
@@ -144,7 +154,21 @@ export class PostgresRetrievalStore implements RetrievalStore {
         ON CONFLICT (name) DO UPDATE SET model = EXCLUDED.model, dimensions = EXCLUDED.dimensions,
           stemming = EXCLUDED.stemming`.execute(trx);
       await resetKeywordStats(trx, collection);
+      // The dimension may have changed: the HNSW index is built again by prepareVectorIndex.
+      await dropHnswIndex(trx, collection);
     });
+  }
+
+  async prepareVectorIndex(collection: string, setting: VectorIndex): Promise<VectorIndexInUse> {
+    if (setting === 'quantized')
+      throw new Error('vector_index quantized is for the embedded index; PostgreSQL offers exact and hnsw');
+    const meta = await this.getMeta(collection);
+    const wanted = vectorIndexFor(setting, meta ? await this.countChunks(collection) : 0, 'hnsw');
+    if (!meta) return wanted;
+    const present = await hasHnswIndex(this.db, collection);
+    if (wanted === 'hnsw' && !present) await createHnswIndex(this.db, collection, meta.dimensions);
+    else if (wanted === 'exact' && present) await dropHnswIndex(this.db, collection);
+    return wanted;
   }
 
   async listFiles(collection: string): Promise<Map<string, string>> {
@@ -204,9 +228,26 @@ export class PostgresRetrievalStore implements RetrievalStore {
 
   async searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
     const literal = vectorLiteral(vector);
-    const { rows } =
-      await sql<ChunkRow>`SELECT source, chunk_id, title, heading_path, section_id, page, text, metadata,
-        1 - (embedding <=> ${literal}::vector) AS score
+    const columns = sql`source, chunk_id, title, heading_path, section_id, page, text, metadata`;
+    // With the collection's HNSW index: the query names the index's expression (the cast to its
+    // dimension) so the planner walks the graph, with ef_search set for this transaction only.
+    const { rows: indexed } = await sql<{ dimensions: number }>`SELECT c.dimensions FROM
+      holodeck_retrieval_collections c JOIN pg_indexes i ON i.indexname = ${hnswIndexName(collection)}
+      WHERE c.name = ${collection}`.execute(this.db);
+    const dimensions = indexed[0]?.dimensions;
+    if (dimensions !== undefined) {
+      const cast = sql.raw(`vector(${Math.trunc(Number(dimensions))})`);
+      const rows = await this.db.transaction().execute(async (trx) => {
+        await sql`SELECT set_config('hnsw.ef_search', ${String(hnswEfSearch(limit))}, true)`.execute(trx);
+        return (
+          await sql<ChunkRow>`SELECT ${columns}, 1 - (embedding::${cast} <=> ${literal}::${cast}) AS score
+          FROM holodeck_retrieval_chunks WHERE collection = ${collection}
+          ORDER BY embedding::${cast} <=> ${literal}::${cast} LIMIT ${limit}`.execute(trx)
+        ).rows;
+      });
+      return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
+    }
+    const { rows } = await sql<ChunkRow>`SELECT ${columns}, 1 - (embedding <=> ${literal}::vector) AS score
       FROM holodeck_retrieval_chunks WHERE collection = ${collection}
       ORDER BY embedding <=> ${literal}::vector, id LIMIT ${limit}`.execute(this.db);
     return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));

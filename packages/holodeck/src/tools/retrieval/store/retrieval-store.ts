@@ -19,6 +19,34 @@ export interface CollectionMeta {
   stemming?: Stemming;
 }
 
+/**
+ * How a collection's dense vectors are searched (`vector_index` in agent.yaml): `exact` scans every
+ * vector; `quantized` (embedded index) scans 1-bit vectors and rescores the best candidates
+ * exactly; `hnsw` (PostgreSQL) walks a pgvector HNSW graph; `auto` is exact below
+ * AUTO_INDEX_FROM_CHUNKS chunks, and the store's index (quantized, hnsw) from there.
+ */
+export type VectorIndex = 'auto' | 'exact' | 'quantized' | 'hnsw';
+
+/** The index a collection's semantic search uses after prepareVectorIndex. */
+export type VectorIndexInUse = Exclude<VectorIndex, 'auto'>;
+
+/**
+ * Chunks from which `vector_index: auto` leaves the exact scan: below it an exact scan of 1536-d
+ * vectors takes a few milliseconds and is exact; above it, it grows past the 20 ms target
+ * (docs/retrieval.md, "Choosing vector_index").
+ */
+export const AUTO_INDEX_FROM_CHUNKS = 10_000;
+
+/** The index `setting` means for a collection of `chunks` chunks on a store whose index is `approximate`. */
+export function vectorIndexFor(
+  setting: VectorIndex,
+  chunks: number,
+  approximate: 'quantized' | 'hnsw',
+): VectorIndexInUse {
+  if (setting !== 'auto') return setting;
+  return chunks >= AUTO_INDEX_FROM_CHUNKS ? approximate : 'exact';
+}
+
 /** A search hit: the chunk and its score (cosine similarity, or the keyword rank score). */
 export interface ScoredChunk {
   chunk: Chunk;
@@ -56,6 +84,13 @@ export interface RetrievalStore {
   deleteFile(collection: string, source: string): Promise<void>;
   /** Chunks in the collection. */
   countChunks(collection: string): Promise<number>;
+  /**
+   * Builds (or drops) the structures `setting` needs for the collection's semantic search, from
+   * its stored vectors; ingest calls it last, under the ingest lock. Returns the index in use.
+   * A setting the store cannot serve (hnsw on SQLite, quantized on PostgreSQL) throws; agent.yaml
+   * validation refuses it first.
+   */
+  prepareVectorIndex(collection: string, setting: VectorIndex): Promise<VectorIndexInUse>;
   /** The `limit` chunks nearest `vector` by cosine; score = cosine similarity (1 = same direction). */
   searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]>;
   /**

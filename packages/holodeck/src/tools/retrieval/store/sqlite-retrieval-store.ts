@@ -10,8 +10,12 @@ import type {
   RetrievalStore,
   ScoredChunk,
   Stemming,
+  VectorIndex,
+  VectorIndexInUse,
 } from './retrieval-store.js';
+import { vectorIndexFor } from './retrieval-store.js';
 import { SqliteKeywordIndex } from './sqlite-keyword-index.js';
+import { SqliteQuantizedVectors } from './sqlite-quantized-vectors.js';
 import { cosineOfUnitDistance, unitVector } from './unit-vector.js';
 
 interface ChunkRow {
@@ -67,6 +71,7 @@ export class SqliteRetrievalStore implements RetrievalStore {
   /** Whether a collection's vec0 table is of an older index (cosine over raw vectors), by id. */
   private readonly cosineTables = new Map<number, boolean>();
   private readonly keywords: SqliteKeywordIndex;
+  private readonly quantized: SqliteQuantizedVectors;
 
   constructor(file: string) {
     this.location = file;
@@ -81,6 +86,7 @@ export class SqliteRetrievalStore implements RetrievalStore {
     if (!columns.some((column) => column.name === 'stemming'))
       this.db.exec("ALTER TABLE collections ADD COLUMN stemming TEXT NOT NULL DEFAULT 'none'");
     this.keywords = new SqliteKeywordIndex(this.db);
+    this.quantized = new SqliteQuantizedVectors(this.db);
   }
 
   private stemmingOf(id: number): Stemming {
@@ -155,6 +161,7 @@ export class SqliteRetrievalStore implements RetrievalStore {
         this.db.prepare('DELETE FROM chunks WHERE collection_id = ?').run(id);
         this.db.prepare('DELETE FROM files WHERE collection_id = ?').run(id);
         this.db.exec(`DROP TABLE IF EXISTS vec_${id}`);
+        this.quantized.drop(id);
         this.keywords.drop(id);
         this.db
           .prepare('UPDATE collections SET model = ?, dimensions = ?, stemming = ? WHERE id = ?')
@@ -192,6 +199,7 @@ export class SqliteRetrievalStore implements RetrievalStore {
     this.keywords.ensure(id, this.stemmingOf(id));
     for (const rowid of rowids) {
       deleteVector.run(rowid);
+      this.quantized.delete(id, rowid);
       this.keywords.delete(id, rowid);
     }
     this.db.prepare('DELETE FROM chunks WHERE collection_id = ? AND source = ?').run(id, source);
@@ -210,6 +218,7 @@ export class SqliteRetrievalStore implements RetrievalStore {
     );
     const insertVector = this.db.prepare(`INSERT INTO vec_${id} (rowid, embedding) VALUES (?, ?)`);
     this.db.transaction(() => {
+      this.quantized.forget(id);
       this.removeFile(id, source);
       for (const chunk of chunks) {
         const { lastInsertRowid } = insertChunk.run(
@@ -225,6 +234,7 @@ export class SqliteRetrievalStore implements RetrievalStore {
         );
         const rowid = BigInt(lastInsertRowid);
         insertVector.run(rowid, this.isCosineTable(id) ? chunk.embedding : unitVector(chunk.embedding));
+        this.quantized.insert(id, rowid, chunk.embedding);
         this.keywords.insert(id, rowid, chunk);
       }
       this.db
@@ -236,7 +246,37 @@ export class SqliteRetrievalStore implements RetrievalStore {
   async deleteFile(collection: string, source: string): Promise<void> {
     const id = this.collectionId(collection);
     if (id === undefined) return;
-    this.db.transaction(() => this.removeFile(id, source))();
+    this.db.transaction(() => {
+      this.quantized.forget(id);
+      this.removeFile(id, source);
+    })();
+  }
+
+  async prepareVectorIndex(collection: string, setting: VectorIndex): Promise<VectorIndexInUse> {
+    if (setting === 'hnsw')
+      throw new Error(
+        'vector_index hnsw needs the PostgreSQL index; the embedded index offers exact and quantized',
+      );
+    const id = this.collectionId(collection);
+    if (id === undefined) return vectorIndexFor(setting, 0, 'quantized');
+    const wanted = vectorIndexFor(setting, await this.countChunks(collection), 'quantized');
+    this.db.transaction(() => {
+      this.quantized.forget(id);
+      const present = this.quantized.exists(id);
+      if (wanted === 'quantized' && !present) {
+        const { dimensions } = this.db.prepare('SELECT dimensions FROM collections WHERE id = ?').get(id) as {
+          dimensions: number;
+        };
+        const reader = new Database(this.location, { readonly: true });
+        try {
+          sqliteVec.load(reader);
+          this.quantized.build(id, dimensions, `vec_${id}`, reader);
+        } finally {
+          reader.close();
+        }
+      } else if (wanted === 'exact' && present) this.quantized.drop(id);
+    })();
+    return wanted;
   }
 
   async countChunks(collection: string): Promise<number> {
@@ -271,6 +311,15 @@ export class SqliteRetrievalStore implements RetrievalStore {
   async searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
     const id = this.collectionId(collection);
     if (id === undefined) return [];
+    this.quantized.forget(id);
+    if (this.quantized.exists(id)) {
+      const found = this.quantized.search(id, vector, limit);
+      const chunks = this.chunksByRowid(found.map((hit) => hit.rowid));
+      return found.flatMap((hit) => {
+        const chunk = chunks.get(hit.rowid);
+        return chunk ? [{ chunk, score: hit.score }] : [];
+      });
+    }
     const cosine = this.isCosineTable(id);
     const hits = this.db
       .prepare(`SELECT rowid, distance FROM vec_${id} WHERE embedding MATCH ? AND k = ? ORDER BY distance`)

@@ -133,6 +133,41 @@ describe('retrieval tools: bad input at validate', () => {
     `);
   });
 
+  it('a vector_index the store does not have, one without effect, and one that does not exist', async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const hnsw = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    vector_index: hnsw')),
+    );
+    const quantized = await sandbox.validate(
+      lines(
+        ...OPENAI,
+        ...tool(
+          '    source: ./docs',
+          '    vector_index: quantized',
+          '    database:',
+          '      provider: postgres',
+          '      connection_string: postgres://holodeck:secret@localhost:5432/kb',
+        ),
+      ),
+    );
+    const keyword = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    search_mode: keyword', '    vector_index: exact')),
+    );
+    const unknown = await sandbox.validate(
+      lines(...OPENAI, ...tool('    source: ./docs', '    vector_index: ivf')),
+    );
+    expect(
+      [...hnsw.issues, ...quantized.issues, ...keyword.issues, ...unknown.issues].map(brief),
+    ).toMatchInlineSnapshot(`
+        [
+          "12:19 tools[0].vector_index: vector_index hnsw is a pgvector index of the PostgreSQL store, and this tool uses the embedded SQLite index | use vector_index: quantized (or auto) on the embedded index, or set database: {provider: postgres, connection_string: ...}",
+          "12:19 tools[0].vector_index: vector_index quantized is an index of the embedded SQLite store, and this tool uses database provider postgres | use vector_index: hnsw (or auto) on PostgreSQL",
+          "13:19 tools[0].vector_index: vector_index exact has no effect with search_mode keyword, which reads no vector | remove it, or use search_mode semantic or hybrid",
+          "12:19 tools[0].vector_index: expected one of "auto", "exact", "quantized", "hnsw"; got the string "ivf"",
+        ]
+      `);
+  });
+
   it('record fields on a source without records, and an overlap as large as the chunk', async () => {
     await sandbox.write('docs/a.md', '# A\n');
     const result = await sandbox.validate(
