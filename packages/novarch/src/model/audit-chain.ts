@@ -8,13 +8,13 @@ import { createHash } from 'node:crypto';
 export type AuditLinkKind = 'verdict' | 'hold' | 'hold_decision' | 'kill' | 'rule_change';
 
 /** The kinds, in the order `novarch audit verify` lists them. */
-export const AUDIT_LINK_KINDS: readonly AuditLinkKind[] = [
+export const AUDIT_LINK_KINDS = [
   'verdict',
   'hold',
   'hold_decision',
   'kill',
   'rule_change',
-];
+] as const satisfies readonly AuditLinkKind[];
 
 /**
  * One link of a chain. `chain` is `tenant:<id>` for a tenant's decisions and `rules:<team>` for a

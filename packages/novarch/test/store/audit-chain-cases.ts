@@ -147,5 +147,28 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
         const [tenant] = await store.verifyAuditChains({ tenantId: 'acme' });
         expect(tenant?.problems.map((problem) => problem.kind)).toContain('head_mismatch');
       }));
+
+    it("decisions racing on one tenant (many at once) keep one chain, in the verdicts' order", () =>
+      withStore(async ({ store }) => {
+        const sessions = await Promise.all(
+          Array.from({ length: 4 }, () => store.createSession(scope(), 300)),
+        );
+        await Promise.all(
+          sessions.flatMap((session) =>
+            Array.from({ length: 5 }, async (_, index) => {
+              const action = await recordRefund(store, session, index);
+              await store.recordVerdict({
+                actionId: action.id,
+                sessionId: session.id,
+                source: 'judge',
+                verdict: { kind: 'pass', citations: { ruleIds: [], evidenceIds: [], rationale: 'ok' } },
+              });
+            }),
+          ),
+        );
+        expect(await store.verifyAuditChains()).toEqual([
+          { chain: 'tenant:acme', links: 20, head: expect.objectContaining({ position: 20 }), problems: [] },
+        ]);
+      }));
   });
 }
