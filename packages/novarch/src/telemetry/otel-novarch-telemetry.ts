@@ -1,4 +1,5 @@
-import { type Meter, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Meter, ROOT_CONTEXT, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { errorMessage } from '../support.js';
 import type { DecisionAttributes, NovarchTelemetry } from './novarch-telemetry.js';
 
@@ -20,6 +21,11 @@ export function otelNovarchTelemetry(
     description: 'Holds waiting for an operator',
   });
 
+  // The span a call runs inside, so a judge call is the child of its decision. Kept here rather
+  // than in OpenTelemetry's context: the provider is not registered globally (a host's stays its
+  // own), so no context manager is either.
+  const current = new AsyncLocalStorage<Span>();
+
   async function inSpan<T>(
     name: string,
     attributes: Record<string, string | number>,
@@ -27,18 +33,22 @@ export function otelNovarchTelemetry(
     end: (result: T) => Record<string, string | number | boolean>,
   ): Promise<T> {
     if (tracer === undefined) return work();
-    return tracer.startActiveSpan(name, { attributes }, async (span) => {
-      try {
-        const result = await work();
-        span.setAttributes(end(result));
-        return result;
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
+    const parent = current.getStore();
+    const span = tracer.startSpan(
+      name,
+      { attributes },
+      parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, parent),
+    );
+    try {
+      const result = await current.run(span, work);
+      span.setAttributes(end(result));
+      return result;
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
   }
 
   return {
