@@ -1,4 +1,4 @@
-import { NovarchError } from '../errors.js';
+import { OperatorUsageError } from '../errors.js';
 
 /** Telemetry as the standard `OTEL_*` variables ask for it; undefined when they ask for none. */
 export interface TelemetrySettings {
@@ -29,7 +29,7 @@ export function telemetrySettings(
       .filter((value) => value !== '');
     const unknown = values.filter((value) => !EXPORTERS.has(value));
     if (unknown.length > 0)
-      throw new NovarchError(
+      throw new OperatorUsageError(
         `${name}=${env[name]}: Novarch exports over OTLP only; set it to otlp, or none (or unset it) for no export.`,
       );
     return values.includes('otlp');
@@ -44,7 +44,7 @@ export function telemetrySettings(
   ]) {
     const protocol = env[name]?.trim();
     if (protocol !== undefined && protocol !== '' && protocol !== 'http/json')
-      throw new NovarchError(
+      throw new OperatorUsageError(
         `${name}=${protocol}: Novarch sends OTLP over HTTP as JSON; set it to http/json or unset it.`,
       );
   }
@@ -53,7 +53,9 @@ export function telemetrySettings(
   if (interval !== undefined && interval !== '') {
     metricExportIntervalMs = Number(interval);
     if (!Number.isInteger(metricExportIntervalMs) || metricExportIntervalMs < 1)
-      throw new NovarchError(`OTEL_METRIC_EXPORT_INTERVAL=${interval}: expected a whole number of ms ≥ 1.`);
+      throw new OperatorUsageError(
+        `OTEL_METRIC_EXPORT_INTERVAL=${interval}: expected a whole number of ms ≥ 1.`,
+      );
   }
   return {
     serviceName: env.OTEL_SERVICE_NAME?.trim() || 'novarch',
