@@ -42,6 +42,17 @@ export {
   type NovarchToolGovernorOptions,
 } from './governor/novarch-tool-governor.js';
 export type {
+  AuditChainFilter,
+  AuditChainHead,
+  AuditChainReport,
+  AuditLink,
+  AuditLinkKind,
+  AuditProblem,
+  AuditProblemKind,
+  AuditRecordContent,
+  ChainedRecords,
+} from './model/audit-chain.js';
+export type {
   ActionContext,
   ActionRecord,
   ActionRelease,
@@ -81,6 +92,7 @@ export type {
   WebhookDeliveryStatus,
   WebhookDeliveryStore,
 } from './model/index.js';
+export type { AuditChainStore } from './model/novarch-store.js';
 export { canonicalRulesContent, rulesContentHash } from './model/rules-content-hash.js';
 export {
   buildHoldWebhookPayload,

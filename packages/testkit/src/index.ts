@@ -65,6 +65,14 @@ export {
   openaiError,
 } from './openai/openai-step-builders.js';
 export {
+  type OtlpDataPoint,
+  type OtlpMetric,
+  type OtlpReceiver,
+  type OtlpSpan,
+  otlpAttribute,
+  startOtlpReceiver,
+} from './otlp/otlp-receiver.js';
+export {
   CLAUDE_CLI_USER_AGENT_PREFIX,
   classifyMessagesRequest,
   ENVIRONMENT_CONTEXT_MARKER,

@@ -27,6 +27,11 @@ export const ExitCode = {
    * rules could not be re-judged. Not 1, which stays "something went wrong".
    */
   changes: 4,
+  /**
+   * `novarch audit verify`: an audit chain is broken (a record or link edited, deleted, inserted
+   * or reordered outside Novarch), or an export's signature does not hold.
+   */
+  tampered: 5,
 } as const;
 
 /** One of the documented exit codes. */
@@ -43,6 +48,8 @@ Exit codes:
      deadline: --force closes it), the session was already killed
   4  rules test: decisions would change, or some were not re-judged (LLM rules);
      rules calibrate: some labelled actions of LLM rules were not re-judged
+  5  audit verify: the audit trail was changed outside Novarch (a record or link edited,
+     deleted, inserted or reordered), or an export's signature does not hold
 
 Store: --store FILE, else store.path of --config FILE, else $NOVARCH_STORE,
        else ~/.novarch/novarch.db`;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { OperatorUsageError } from '../errors.js';
-import type { NovarchStore } from '../model/novarch-store.js';
+import type { NovarchDatabaseStore } from '../model/novarch-store.js';
 import type { ResolvedStorePath } from './resolve-store-path.js';
 
 /**
@@ -9,7 +9,7 @@ import type { ResolvedStorePath } from './resolve-store-path.js';
  */
 export async function withOperatorStore<T>(
   location: ResolvedStorePath,
-  work: (store: NovarchStore) => Promise<T>,
+  work: (store: NovarchDatabaseStore) => Promise<T>,
 ): Promise<T> {
   if (!existsSync(location.path)) {
     throw new OperatorUsageError(

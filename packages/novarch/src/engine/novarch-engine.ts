@@ -16,6 +16,7 @@ import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { RuleSource } from '../rules/stored-rules.js';
 import { errorMessage } from '../support.js';
+import type { NovarchTelemetry } from '../telemetry/novarch-telemetry.js';
 import { DecisionError } from './decision-error.js';
 import type { GovernanceEngine } from './governance-engine.js';
 
@@ -45,6 +46,11 @@ export interface NovarchEngineOptions {
    * `decide` shortens it.
    */
   judgeTimeoutMs?: number;
+  /**
+   * OpenTelemetry spans and metrics of each decision, LLM judge call and hold wait (off when
+   * absent; `novarch serve` starts it from the `OTEL_*` variables).
+   */
+  telemetry?: NovarchTelemetry;
   /**
    * What a write gets when `rules` is empty: `kill` (default, as `judgeAction` has it: there is no
    * rules file for the session's team) or `hold`, every write waits for an operator (never passes;
@@ -142,6 +148,19 @@ export class NovarchEngine implements GovernanceEngine {
     proposed: ProposedAction,
     options: DecideOptions = {},
   ): Promise<Decision> {
+    const telemetry = this.options.telemetry;
+    if (telemetry === undefined) return this.#decide(session, proposed, options);
+    const attributes = { ...session, actionType: proposed.actionType };
+    const decision = await telemetry.decision(
+      attributes,
+      () => this.#decide(session, proposed, options),
+      (result) => result.verdict.kind,
+    );
+    if (decision.verdict.kind === 'kill') telemetry.killed('judge');
+    return decision;
+  }
+
+  async #decide(session: SessionRecord, proposed: ProposedAction, options: DecideOptions): Promise<Decision> {
     const action = await this.store.recordAction({ sessionId: session.id, ...proposed });
     try {
       return await this.#decideRecorded(session, action, options);
@@ -218,9 +237,23 @@ export class NovarchEngine implements GovernanceEngine {
       session,
       rules,
       timeoutMs,
-      ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
+      ...(this.#llmJudge() ? { llmJudge: this.#llmJudge() } : {}),
     });
     return citeRuleSets(verdict, rules, session.teamId);
+  }
+
+  /** The LLM judge, each call a span when telemetry is on. */
+  #llmJudge(): LlmJudge | undefined {
+    const { llmJudge, telemetry } = this.options;
+    if (llmJudge === undefined || telemetry === undefined) return llmJudge;
+    return {
+      judge: (request) =>
+        telemetry.judgeCall(
+          request.rules.length,
+          () => llmJudge.judge(request),
+          (verdicts) => verdicts.some((verdict) => verdict.undecided === true),
+        ),
+    };
   }
 
   /** Lets an approved write run: atomically with a check that the session was not killed. */
@@ -243,6 +276,16 @@ export class NovarchEngine implements GovernanceEngine {
    * (fail-closed) and never lets a write run.
    */
   async awaitHold(hold: HoldRecord, signal?: AbortSignal): Promise<HoldRecord> {
+    const telemetry = this.options.telemetry;
+    if (telemetry === undefined) return this.#awaitHold(hold, signal);
+    return telemetry.holdWait(
+      hold.id,
+      () => this.#awaitHold(hold, signal),
+      (decided) => decided.status,
+    );
+  }
+
+  async #awaitHold(hold: HoldRecord, signal?: AbortSignal): Promise<HoldRecord> {
     const interval = this.#pollIntervalMs();
     const deadline = Date.parse(hold.deadline);
     let nextCheckIn = Date.now();

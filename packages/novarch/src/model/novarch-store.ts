@@ -1,3 +1,4 @@
+import type { AuditChainFilter, AuditChainReport, ChainedRecords } from './audit-chain.js';
 import type {
   ActionRecord,
   Citations,
@@ -223,7 +224,21 @@ export interface NovarchDatabaseStore
   extends NovarchStore,
     RuleSetStore,
     WebhookDeliveryStore,
-    ReplayEvidenceStore {}
+    ReplayEvidenceStore,
+    AuditChainStore {}
+
+/** The hash chains over the stored decisions (`novarch audit verify`, `novarch audit export`). */
+export interface AuditChainStore {
+  /**
+   * Checks the chains `filter` names (every chain without one) against the database: an edited,
+   * deleted, inserted or reordered record or link is reported, one problem each.
+   */
+  verifyAuditChains(filter?: AuditChainFilter): Promise<AuditChainReport[]>;
+  /** The chains `filter` names (every chain without one). */
+  listAuditChains(filter?: AuditChainFilter): Promise<string[]>;
+  /** A chain's links, oldest first, with each record's content as stored now (for an export). */
+  readAuditChain(chain: string): Promise<ChainedRecords>;
+}
 
 /** What a replay of recorded decisions reads beyond the audit (`rules test`). */
 export interface ReplayEvidenceStore {

@@ -4,6 +4,7 @@ import type { AuditEntry, AuditFilter } from '../model/novarch-store.js';
 import type { HoldStatus, SessionRecord } from '../model/records.js';
 import type { OperatorDecisionResult } from '../operations/decide-hold-as-operator.js';
 import type { HoldDetail, HoldSummary } from '../operations/hold-operations.js';
+import { AuditVerificationSchema } from '../wire/audit-chain-schemas.js';
 import {
   AuditEntrySchema,
   HoldDetailSchema,
@@ -106,6 +107,15 @@ export class RemoteOperatorClient {
         limit: filter.limit === undefined ? undefined : String(filter.limit),
       },
       schema: z.array(AuditEntrySchema),
+      idempotent: true,
+    });
+  }
+
+  /** `GET /v1/audit/verify`: the chains this operator may see whole, checked on the server. */
+  verifyAudit(filter: { tenantId?: string }): Promise<z.infer<typeof AuditVerificationSchema>> {
+    return this.#client.request('GET', '/v1/audit/verify', {
+      query: { tenantId: filter.tenantId },
+      schema: AuditVerificationSchema,
       idempotent: true,
     });
   }

@@ -42,6 +42,9 @@ const STORE_METHODS = {
   recordWebhookAttempt: 'write',
   listWebhookDeliveries: 'read',
   listPendingWebhookDeliveries: 'read',
+  verifyAuditChains: 'read',
+  listAuditChains: 'read',
+  readAuditChain: 'read',
 } as const satisfies Record<keyof NovarchDatabaseStore, 'read' | 'write' | 'tracked'>;
 
 /** The methods `guard` implements itself, to follow each write being judged. */

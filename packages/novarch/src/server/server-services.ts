@@ -4,6 +4,7 @@ import type { NovarchDatabaseStore } from '../model/novarch-store.js';
 import type { HoldCreatedEvent } from '../notify/hold-webhook-payload.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
+import type { NovarchTelemetry } from '../telemetry/novarch-telemetry.js';
 import type { ServerEvents } from './server-events.js';
 import { ServerRules } from './server-rules.js';
 import type { TenantScopedStore } from './tenant-scoped-store.js';
@@ -30,6 +31,8 @@ export interface ServerServices {
    */
   rules: readonly RuleSet[];
   llmJudge?: LlmJudge;
+  /** OpenTelemetry of each decision, judge call and hold wait (off when absent). */
+  telemetry?: NovarchTelemetry;
   /** The deployment's hold window (s). */
   holdWindowSeconds: number;
   /** The judge's budget per write (ms); default the engine's. */
@@ -75,5 +78,6 @@ export function engineFor(
     holdWindowSeconds: services.tenants?.[tenantId]?.holdWindowSeconds ?? services.holdWindowSeconds,
     ...(services.llmJudge === undefined ? {} : { llmJudge: services.llmJudge }),
     ...(services.judgeTimeoutMs === undefined ? {} : { judgeTimeoutMs: services.judgeTimeoutMs }),
+    ...(services.telemetry === undefined ? {} : { telemetry: services.telemetry }),
   });
 }

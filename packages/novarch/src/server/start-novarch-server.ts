@@ -9,6 +9,7 @@ import { DEFAULT_DRAIN_TIMEOUT_SECONDS } from '../rules/novarch-config.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
 import { errorMessage } from '../support.js';
+import type { NovarchTelemetry } from '../telemetry/novarch-telemetry.js';
 import { createServerApp } from './create-server-app.js';
 import { JudgementsInFlight, SHUTDOWN_REFUSAL_RATIONALE } from './judgements-in-flight.js';
 import { openServerStores, type ServerStores } from './open-server-stores.js';
@@ -56,6 +57,11 @@ export interface NovarchServerOptions {
   webhooks?: ServerWebhookOptions;
   /** How often live console pages look for new and decided holds (ms, default 1000). */
   consoleEventsPollMs?: number;
+  /**
+   * OpenTelemetry (`startNovarchTelemetry`): spans and metrics of the decisions; the pending
+   * holds gauge reads this server's store. Shut down with the server, after its last request.
+   */
+  telemetry?: NovarchTelemetry;
 }
 
 /** `WebhookNotifierOptions` without what the server supplies itself (its store and console URL). */
@@ -90,6 +96,9 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
     );
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const stores = await openServerStores(options.storeUrl, options.storeOptions ?? {});
+  options.telemetry?.observePendingHolds(
+    async () => (await stores.store.listHolds({ status: 'pending' })).length,
+  );
   const shutdown = new AbortController();
   const inFlight = new JudgementsInFlight();
   const events = new ServerEvents();
@@ -104,6 +113,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
       events,
       rules: options.rules,
       ...(options.llmJudge === undefined ? {} : { llmJudge: options.llmJudge }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
       holdWindowSeconds: options.holdWindowSeconds,
       ...(options.judgeTimeoutMs === undefined ? {} : { judgeTimeoutMs: options.judgeTimeoutMs }),
       ...(options.tenants === undefined ? {} : { tenants: options.tenants }),
@@ -227,6 +237,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
         await stopped;
         // Webhooks being sent finish (each bounded by its timeout); the rest stay pending in the store.
         await notifier?.stop();
+        await options.telemetry?.shutdown();
         await stores.close();
       })();
       return closing;

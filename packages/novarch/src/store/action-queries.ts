@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CallRefusal } from '../model/novarch-store.js';
 import type { ActionRecord, VerdictRecord } from '../model/records.js';
+import { appendVerdictLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
 import { requireOwnEvidence } from './evidence-queries.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
@@ -60,10 +61,14 @@ export async function recordVerdict(
   verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>,
 ): Promise<VerdictRecord> {
   const { row, record } = verdictRow(verdict);
-  // Only on an action of its own session. No transaction is needed: an action's session never
-  // changes once it is recorded.
+  // Run by the store in one transaction: the verdict and its audit link commit together. The
+  // chain is locked before the insert, so verdicts take `seq` values in the chain's order.
+  const chain = await chainOfSession(db, verdict.sessionId, 'nothing was recorded');
+  await lockAuditChain(db, chain);
+  // Only on an action of its own session (an action's session never changes once recorded).
   await requireOwnAction(db, verdict.sessionId, verdict.actionId, 'nothing was recorded');
   await db.insertInto('verdicts').values(row).execute();
+  await appendVerdictLink(db, chain, row);
   return record;
 }
 
@@ -75,6 +80,8 @@ export function recordRefusal(
   refusal: CallRefusal,
 ): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
   return dialect.transaction(db, async (locked) => {
+    const chain = await chainOfSession(locked, refusal.sessionId, 'no refusal recorded');
+    await lockAuditChain(locked, chain);
     let action: ActionRecord;
     if (refusal.actionId !== undefined) {
       const row = await locked
@@ -105,6 +112,7 @@ export function recordRefusal(
       verdict: { kind: 'kill', citations: refusal.citations },
     });
     await locked.insertInto('verdicts').values(row).execute();
+    await appendVerdictLink(locked, chain, row);
     return { action, verdict: record };
   });
 }

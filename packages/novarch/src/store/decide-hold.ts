@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { HoldRecord, HoldStatus } from '../model/records.js';
 import { waiterStaleAfterMs } from '../model/waiter-timing.js';
+import { appendAuditLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
+import { holdDecisionMaterial } from './audit-record-material.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import type { StoreTables } from './store-tables.js';
@@ -41,7 +43,7 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
   // decision, so an agent gone between an operator's look and the decision is caught too.
   const staleBefore = new Date(nowMs - waiterStaleAfterMs()).toISOString();
   // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
-  await db
+  const decided = await db
     .updateTable('holds')
     .set({
       status,
@@ -61,15 +63,16 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
         ]),
       ),
     )
-    .execute();
+    .executeTakeFirst();
   let row = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw new NovarchStoreError(`No hold ${id}: nothing was decided.`);
+  if (decided.numUpdatedRows > 0n) await chainDecision(db, row);
   if (row.status === 'pending') {
     // Still pending: the decision came after the deadline, or (an approval) after its agent left.
     const late = decision.rationale === undefined ? status : `${status}: ${decision.rationale}`;
     const expired = row.deadline <= now;
     const lastSeen = row.waiter_seen_at ?? row.created_at;
-    await db
+    const closed = await db
       .updateTable('holds')
       .set({
         status: 'timed_out',
@@ -82,8 +85,26 @@ export async function decideHold(db: Kysely<StoreTables>, decision: HoldDecision
       })
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .execute();
+      .executeTakeFirst();
     row = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();
+    if (row !== undefined && closed.numUpdatedRows > 0n) await chainDecision(db, row);
   }
   return parseHoldRow(row);
+}
+
+/**
+ * Appends the link of the decision just stored on `row`, in the decision's transaction (the store
+ * runs `decideHold` in one): the hold's row is locked by the update, then the chain's head.
+ */
+async function chainDecision(
+  db: Kysely<StoreTables>,
+  row: Parameters<typeof holdDecisionMaterial>[0] & { session_id: string },
+): Promise<void> {
+  const chain = await chainOfSession(db, row.session_id, 'nothing was decided');
+  await lockAuditChain(db, chain);
+  await appendAuditLink(db, chain, {
+    kind: 'hold_decision',
+    recordId: row.id,
+    material: holdDecisionMaterial(row),
+  });
 }

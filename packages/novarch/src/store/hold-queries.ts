@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { HoldFilter, HoldWaiterIdentity } from '../model/novarch-store.js';
 import { HOLD_SCHEMA_VERSION, type HoldRecord } from '../model/records.js';
 import { requireOwnAction } from './action-queries.js';
+import { appendAuditLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
+import { holdMaterial } from './audit-record-material.js';
 import { newId } from './new-id.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
 import { parseHoldRow } from './parse-hold-row.js';
@@ -33,8 +35,12 @@ export async function createHold(
     decided_by_os_user: null,
   };
   const record = parseHoldRow(row, 'new');
+  // Run by the store in one transaction with its audit link.
+  const chain = await chainOfSession(db, sessionId, 'nothing was recorded');
+  await lockAuditChain(db, chain);
   await requireOwnAction(db, sessionId, actionId, 'nothing was recorded');
   await db.insertInto('holds').values(row).execute();
+  await appendAuditLink(db, chain, { kind: 'hold', recordId: row.id, material: holdMaterial(row) });
   return record;
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AuditChainFilter, AuditChainReport, ChainedRecords } from '../model/audit-chain.js';
 import type {
   ActionRelease,
   AuditEntry,
@@ -53,6 +54,7 @@ import {
 import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
 import type { StoredValuePolicy } from './stored-value-policy.js';
+import { listAuditChains, readChainedRecords, verifyAuditChain } from './verify-audit-chain.js';
 import {
   listPendingWebhookDeliveries,
   listWebhookDeliveries,
@@ -145,8 +147,9 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
   }
 
   /** Like `#run`, for the write of a decision: durable once it resolves, even across a power loss. */
+  /** One transaction, too: the decision and its audit link (`audit-chain-queries.ts`) commit together. */
   #decide<T>(operation: string, work: (db: Kysely<StoreTables>) => Promise<T>): Promise<T> {
-    return this.#run(operation, (db) => this.#dialect.durably(db, work));
+    return this.#run(operation, (db) => this.#dialect.transaction(db, work, { durable: true }));
   }
 
   createSession(
@@ -242,6 +245,28 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
 
   audit(filter?: AuditFilter): Promise<AuditEntry[]> {
     return this.#run('read the audit trail', (db) => queryAudit(db, filter));
+  }
+
+  verifyAuditChains(filter: AuditChainFilter = {}): Promise<AuditChainReport[]> {
+    // In one snapshot: writers going on meanwhile are neither half seen nor taken for tampering.
+    return this.#run('verify the audit chains', (db) =>
+      this.#dialect.readSnapshot(db, async (snapshot) => {
+        const reports: AuditChainReport[] = [];
+        for (const chain of await listAuditChains(snapshot, filter))
+          reports.push(await verifyAuditChain(snapshot, chain));
+        return reports;
+      }),
+    );
+  }
+
+  listAuditChains(filter: AuditChainFilter = {}): Promise<string[]> {
+    return this.#run('list the audit chains', (db) => listAuditChains(db, filter));
+  }
+
+  readAuditChain(chain: string): Promise<ChainedRecords> {
+    return this.#run(`read the audit chain ${chain}`, (db) =>
+      this.#dialect.readSnapshot(db, (snapshot) => readChainedRecords(snapshot, chain)),
+    );
   }
 
   pushRuleSet(push: RuleSetPush): Promise<RuleSetPushResult> {

@@ -75,6 +75,9 @@ const postgresStoreDialect: StoreDialect = {
   durably(db, work) {
     return postgresStoreDialect.transaction(db, work, { durable: true });
   },
+  readSnapshot(db, work) {
+    return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+  },
   isLockBusy(error) {
     return error instanceof pg.DatabaseError && error.code !== undefined && LOCK_BUSY_CODES.has(error.code);
   },

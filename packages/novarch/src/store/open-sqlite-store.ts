@@ -91,6 +91,16 @@ const sqliteStoreDialect: StoreDialect = {
       (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED'))
     );
   },
+  readSnapshot(db, work) {
+    return db.connection().execute(async (connection) => {
+      await sql`begin`.execute(connection);
+      try {
+        return await work(connection);
+      } finally {
+        await sql`rollback`.execute(connection);
+      }
+    });
+  },
   durably(db, work) {
     // One reserved connection, so no other write of this store slips in while FULL is on.
     return db.connection().execute(async (connection) => {

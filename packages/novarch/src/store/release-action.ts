@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { tenantChain } from '../model/audit-chain.js';
 import type { ActionRelease, ReleaseResult } from '../model/novarch-store.js';
 import { verdictRow } from './action-queries.js';
+import { appendVerdictLink, lockAuditChain } from './audit-chain-queries.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
 import { parseSessionRow } from './parse-record-rows.js';
 import type { StoreDialect } from './store-dialect.js';
@@ -30,9 +32,13 @@ export function releaseAction(
       if (sessionRow === undefined)
         throw new UnknownRecordError('session', sessionId, `No session ${sessionId}: nothing was let run.`);
       const session = parseSessionRow(sessionRow);
+      // The session's row first, then the chain's head: the order a kill takes them in too.
+      const chain = tenantChain(sessionRow.tenant_id);
+      await lockAuditChain(locked, chain);
       if (release.verdict !== undefined) {
         const { row } = verdictRow({ actionId, sessionId, verdict: release.verdict, source: 'judge' });
         await locked.insertInto('verdicts').values(row).execute();
+        await appendVerdictLink(locked, chain, row);
       }
       if (session.killedAt !== undefined) {
         const { row } = verdictRow({
@@ -49,6 +55,7 @@ export function releaseAction(
           },
         });
         await locked.insertInto('verdicts').values(row).execute();
+        await appendVerdictLink(locked, chain, row);
         return { released: false, session } as const;
       }
       const releasedAt = new Date().toISOString();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { rulesChain } from '../model/audit-chain.js';
 import { canonicalRulesContent, rulesContentHash } from '../model/rules-content-hash.js';
 import type {
   RuleSetPush,
@@ -7,6 +8,8 @@ import type {
   StoredRuleSet,
   StoredRuleSetSummary,
 } from '../model/stored-rule-set.js';
+import { appendAuditLink, lockAuditChain } from './audit-chain-queries.js';
+import { ruleChangeId, ruleChangeMaterial } from './audit-record-material.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import { parseWith, type RowOrigin } from './parse-record-rows.js';
 import type { StoreTables } from './store-tables.js';
@@ -88,7 +91,14 @@ export async function pushRuleSet(
     pushed_by_os_user: osUser,
   };
   const ruleSet = parseRuleSetRow(row, 'new');
+  const chain = rulesChain(team);
+  await lockAuditChain(locked, chain);
   await locked.insertInto('rule_sets').values(row).execute();
+  await appendAuditLink(locked, chain, {
+    kind: 'rule_change',
+    recordId: ruleChangeId(team, row.version),
+    material: ruleChangeMaterial(row),
+  });
   return { ruleSet, created: true };
 }
 

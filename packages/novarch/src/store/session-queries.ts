@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { SessionBinding, SessionFilter } from '../model/novarch-store.js';
 import type { KillDetails, SessionRecord, SessionScope } from '../model/records.js';
 import { requireOwnAction } from './action-queries.js';
+import { appendAuditLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
+import { killMaterial } from './audit-record-material.js';
 import { requireOwnEvidence } from './evidence-queries.js';
 import { newId } from './new-id.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
@@ -113,7 +115,15 @@ export async function killSession(
     .where('id', '=', id)
     .where('killed_at', 'is', null)
     .executeTakeFirst();
-  if (result.numUpdatedRows > 0n) return;
+  if (result.numUpdatedRows > 0n) {
+    // In the kill's transaction (the store runs `killSession` in one): the session's row is
+    // locked by the update, then the chain's head, the order a release takes them in too.
+    const chain = await chainOfSession(db, id, 'nothing was killed');
+    await lockAuditChain(db, chain);
+    const killed = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await appendAuditLink(db, chain, { kind: 'kill', recordId: id, material: killMaterial(killed) });
+    return;
+  }
   const existing = await db.selectFrom('sessions').select('id').where('id', '=', id).executeTakeFirst();
   if (existing === undefined)
     throw new UnknownRecordError('session', id, `No session ${id}: nothing was killed.`);

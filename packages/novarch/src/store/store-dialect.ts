@@ -48,6 +48,13 @@ export interface StoreDialect {
    */
   durably<T>(db: Kysely<StoreTables>, work: (db: Kysely<StoreTables>) => Promise<T>): Promise<T>;
   /**
+   * Runs `work` on one connection in a read-only snapshot: every read sees the database as of one
+   * moment, however many statements (`audit verify` reads a chain, its head and its records, which
+   * writers append to meanwhile). SQLite: a deferred transaction (WAL readers keep their snapshot);
+   * PostgreSQL: `repeatable read, read only`.
+   */
+  readSnapshot<T>(db: Kysely<StoreTables>, work: (snapshot: Kysely<StoreTables>) => Promise<T>): Promise<T>;
+  /**
    * Whether `error` means another connection held a lock: the operation changed nothing and may
    * be run again (the store retries it, without blocking the event loop, within its lock wait).
    */

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { backfillAuditChain } from './backfill-audit-chain.js';
 import type { StoreDialect } from './store-dialect.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
@@ -197,6 +198,35 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
           select coalesce(max(actions.seq), 0) from actions
           where actions.session_id = evidence.session_id and actions.created_at < evidence.finished_at
         )`.execute(db);
+    },
+  },
+  // 8–10 are other features' migrations; the runner applies whichever are missing, in list order.
+  {
+    version: 11,
+    name: 'audit chain: a hash-chained link per decision, per tenant and per team',
+    async up(db, dialect) {
+      await db.schema
+        .createTable('audit_links')
+        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
+        .addColumn('chain', 'text', (column) => column.notNull())
+        .addColumn('position', 'integer', (column) => column.notNull())
+        .addColumn('kind', 'text', (column) => column.notNull())
+        .addColumn('record_id', 'text', (column) => column.notNull())
+        .addColumn('digest', 'text', (column) => column.notNull())
+        .addColumn('prev_hash', 'text', (column) => column.notNull())
+        .addColumn('hash', 'text', (column) => column.notNull())
+        .addColumn('recorded_at', 'text', (column) => column.notNull())
+        // Two appenders can never both write position N, nor chain one record twice.
+        .addUniqueConstraint('audit_links_chain_position', ['chain', 'position'])
+        .addUniqueConstraint('audit_links_chain_record', ['chain', 'kind', 'record_id'])
+        .execute();
+      await db.schema
+        .createTable('audit_heads')
+        .addColumn('chain', 'text', (column) => column.primaryKey())
+        .addColumn('position', 'integer', (column) => column.notNull())
+        .addColumn('hash', 'text', (column) => column.notNull())
+        .execute();
+      await backfillAuditChain(db);
     },
   },
 ];

@@ -142,6 +142,32 @@ export interface SessionBindingsTable {
   secret_hash: string;
 }
 
+/**
+ * `audit_links` (migration 11): one link of a hash chain per stored decision (see
+ * `model/audit-chain.ts`), written in the decision's own transaction.
+ */
+export interface AuditLinksTable {
+  seq: Generated<number>;
+  chain: string;
+  position: number;
+  kind: string;
+  record_id: string;
+  digest: string;
+  prev_hash: string;
+  hash: string;
+  recorded_at: string;
+}
+
+/**
+ * `audit_heads` (migration 11): the last link of each chain. Its row is locked by each append, so
+ * appenders of one chain (processes, server connections) take their turn and never fork it.
+ */
+export interface AuditHeadsTable {
+  chain: string;
+  position: number;
+  hash: string;
+}
+
 /** Every table of a Novarch store. */
 export interface StoreTables {
   schema_migrations: SchemaMigrationsTable;
@@ -153,4 +179,6 @@ export interface StoreTables {
   rule_sets: RuleSetsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   session_bindings: SessionBindingsTable;
+  audit_links: AuditLinksTable;
+  audit_heads: AuditHeadsTable;
 }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openSqliteStore } from '../../src/index.js';
+import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import { createTempStoreFiles } from '../store/temp-store-file.js';
 import { spawnStoreChild } from './support/spawn-store-child.js';
 
@@ -61,18 +62,34 @@ describe('the SQLite store shared by several processes', () => {
     for (const exit of exits) expect(exit).toMatchObject({ code: 0 });
     const database = new Database(file, { readonly: true });
     try {
-      expect(database.prepare('select version from schema_migrations order by version').all()).toEqual([
-        { version: 1 },
-        { version: 2 },
-        { version: 3 },
-        { version: 4 },
-        { version: 5 },
-        { version: 6 },
-        { version: 7 },
-      ]);
+      expect(database.prepare('select version from schema_migrations order by version').all()).toEqual(
+        STORE_MIGRATIONS.map((migration) => ({ version: migration.version })),
+      );
       expect(database.prepare('select count(*) as sessions from sessions').get()).toEqual({ sessions: 3 });
     } finally {
       database.close();
     }
+  });
+
+  it('four processes deciding at once on one tenant keep one valid audit chain', async () => {
+    const file = files.next();
+    const perChild = 6;
+    const children = Array.from({ length: 4 }, () =>
+      spawnStoreChild('record-decisions', file, String(perChild)),
+    );
+    const exits = await Promise.all(children.map((child) => child.exited));
+    for (const exit of exits) expect(exit).toMatchObject({ code: 0 });
+    const store = await openSqliteStore(file);
+    // Each decision: a hold verdict, the hold, its decision; a kill on every fifth (2 per child).
+    const expected = 4 * (perChild * 3 + 2);
+    expect(await store.verifyAuditChains()).toEqual([
+      {
+        chain: 'tenant:acme',
+        links: expected,
+        head: expect.objectContaining({ position: expected }),
+        problems: [],
+      },
+    ]);
+    await store.close();
   });
 });

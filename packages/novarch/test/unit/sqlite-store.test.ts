@@ -19,6 +19,7 @@ const sqliteDialectForMigrations: StoreDialect = {
   transaction: () => Promise.reject(new Error('not used by migrations')),
   withWriteLock: () => Promise.reject(new Error('not used by migrations')),
   durably: () => Promise.reject(new Error('not used by migrations')),
+  readSnapshot: () => Promise.reject(new Error('not used by migrations')),
   isLockBusy: () => false,
 };
 const files = createTempStoreFiles();
@@ -79,6 +80,7 @@ describe('openSqliteStore', () => {
         { version: 5, name: 'webhook deliveries and their attempts' },
         { version: 6, name: 'sessions bound to the agent key that opened them, with their secret' },
         { version: 7, name: 'evidence: the store sequence of the actions recorded before it' },
+        { version: 11, name: 'audit chain: a hash-chained link per decision, per tenant and per team' },
       ]);
       const tables = database
         .prepare(
@@ -88,6 +90,8 @@ describe('openSqliteStore', () => {
       expect(tables).toEqual(
         [
           'actions',
+          'audit_heads',
+          'audit_links',
           'evidence',
           'holds',
           'rule_sets',
@@ -126,7 +130,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 7). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 11). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -179,8 +183,15 @@ describe('openSqliteStore', () => {
         { version: 5 },
         { version: 6 },
         { version: 7 },
+        { version: 11 },
       ]);
     });
+    // Migration 11 chained the hold stored before it: verify covers it from then on.
+    const reopened = await openSqliteStore(file);
+    expect(await reopened.verifyAuditChains()).toEqual([
+      { chain: 'tenant:t', links: 1, head: expect.objectContaining({ position: 1 }), problems: [] },
+    ]);
+    await reopened.close();
   });
 
   it('migration 7 orders evidence stored before it by its timestamps; a row without action_seq too', async () => {

@@ -1,6 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { toolUse, waitUntil } from '@holodeck/testkit';
+import {
+  type OtlpReceiver,
+  type OtlpSpan,
+  otlpAttribute,
+  startOtlpReceiver,
+  toolUse,
+  waitUntil,
+} from '@holodeck/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from '../both-backends/backend-variants.js';
 import { postJson, readSse, startServe } from './serve-harness.js';
@@ -8,15 +13,6 @@ import { postJson, readSse, startServe } from './serve-harness.js';
 // `holodeck serve` exports a span per turn and, inside it, a span per tool call over OTLP/HTTP
 // (JSON) when agent.yaml's observability asks for traces, to a loopback OTLP receiver here; and
 // none by default.
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: { key: string; value: Record<string, unknown> }[];
-  status?: { code?: number };
-}
 
 const NOTES = `export const saveNote = () => 'saved';`;
 const SAVE_NOTE = {
@@ -28,38 +24,24 @@ const SAVE_NOTE = {
   parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
 };
 
-function attribute(span: OtlpSpan, key: string): unknown {
-  const value = span.attributes.find((entry) => entry.key === key)?.value;
-  return value ? Object.values(value)[0] : undefined;
-}
+const attribute = (span: OtlpSpan, key: string): unknown => otlpAttribute(span, key);
 
 describe.each(backendVariants())('holodeck serve: OpenTelemetry spans ($name backend)', (variant) => {
-  let receiver: Server;
+  // The OTLP receiver shared by every test that exports telemetry (testkit).
+  let receiver: OtlpReceiver;
   let receiverUrl: string;
-  const spans: OtlpSpan[] = [];
-  const contentTypes: string[] = [];
+  let spans: OtlpSpan[] = [];
+  let contentTypes: string[] = [];
   beforeAll(async () => {
     await variant.start();
-    receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        if (request.url === '/v1/traces') {
-          contentTypes.push(request.headers['content-type'] ?? '');
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          for (const resource of body.resourceSpans ?? [])
-            for (const scope of resource.scopeSpans ?? []) spans.push(...(scope.spans ?? []));
-        }
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startOtlpReceiver();
+    receiverUrl = receiver.url;
+    spans = receiver.spans;
+    contentTypes = receiver.contentTypes;
   });
   afterAll(async () => {
     await variant.close();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   });
 
   it('a turn span with the session, and a tool span inside it; no message text without capture_content', async () => {

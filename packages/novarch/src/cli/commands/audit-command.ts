@@ -5,6 +5,7 @@ import { formatJson } from '../../format/format-table.js';
 import { auditRows } from '../../operations/audit-rows.js';
 import { ExitCode } from '../exit-codes.js';
 import { paint } from '../terminal-style.js';
+import { registerAuditChainCommands } from './audit-chain-commands.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -28,7 +29,7 @@ const AuditOptionsSchema = GlobalOptionsSchema.extend({
 
 /** `novarch audit`. */
 export function registerAuditCommand(program: Command, run: RunCommand, context: OperatorContext): void {
-  program
+  const audit = program
     .command('audit')
     .description('the audit trail: one line per action with its verdict, rule ids and hold status')
     .option('--tenant <tenant>', 'only actions of this tenant')
@@ -56,4 +57,5 @@ export function registerAuditCommand(program: Command, run: RunCommand, context:
         return ExitCode.ok;
       }),
     );
+  registerAuditChainCommands(audit, run, context);
 }

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { OperationRefusedError, OperatorUsageError } from '../../errors.js';
-import type { NovarchStore } from '../../model/novarch-store.js';
+import type { NovarchDatabaseStore } from '../../model/novarch-store.js';
 import {
   checkOperatorName,
   governedSessionOf,
@@ -151,7 +151,7 @@ function asOperatorError(error: unknown): unknown {
 export async function onStore<T>(
   options: z.output<typeof GlobalOptionsSchema>,
   context: OperatorContext,
-  work: (store: NovarchStore, location: ResolvedStorePath) => Promise<T>,
+  work: (store: NovarchDatabaseStore, location: ResolvedStorePath) => Promise<T>,
 ): Promise<T> {
   const location = await resolveStorePath(options, {
     env: context.env,

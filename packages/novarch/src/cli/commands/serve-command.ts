@@ -7,6 +7,7 @@ import {
   SERVER_ENV,
   WEBHOOK_SECRET_ENV_PREFIX,
 } from '../../server/resolve-server-settings.js';
+import { telemetrySettings } from '../../telemetry/telemetry-settings.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   GlobalOptionsSchema,
@@ -89,6 +90,14 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
                 ? judgeRequests.signal
                 : AbortSignal.any([init.signal, judgeRequests.signal]),
           });
+        // Off unless the standard OTEL_* variables ask for it; a value that cannot be honoured is refused.
+        const telemetryWanted = telemetrySettings(context.env);
+        const telemetry =
+          telemetryWanted === undefined
+            ? undefined
+            : (await import('../../telemetry/start-novarch-telemetry.js')).startNovarchTelemetry(
+                telemetryWanted,
+              );
         // Loaded on use: --help need not import the server and its store.
         const { startNovarchServer } = await import('../../server/start-novarch-server.js');
         const server = await startNovarchServer({
@@ -105,7 +114,12 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
           ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
           ...(settings.webhooks === undefined ? {} : { webhooks: { targets: settings.webhooks } }),
           drainTimeoutMs: settings.drainTimeoutMs,
+          ...(telemetry === undefined ? {} : { telemetry }),
         });
+        const telemetryNote =
+          telemetryWanted === undefined
+            ? ''
+            : `; OpenTelemetry ${[telemetryWanted.traces ? 'traces' : '', telemetryWanted.metrics ? 'metrics' : ''].filter(Boolean).join(' and ')} over OTLP`;
         const rulesNote =
           rules.length === 0
             ? 'no rules files: a team without pushed rules has every write killed'
@@ -115,7 +129,7 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
             ? ''
             : `; webhooks for ${Object.keys(settings.webhooks).join(', ')} (from ${settings.webhookSource})`;
         context.stdout.write(
-          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
+          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}${telemetryNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
         );
         const signal = await new Promise<string>((resolve) => {
           const stop = (name: string) => () => resolve(name);

@@ -4,6 +4,7 @@ import { buildOpenApiDocument } from '../build-openapi-document.js';
 import { defineRoute, type RouteSpec } from '../route-spec.js';
 import { ACTION_ROUTES } from './action-routes.js';
 import { ADMIN_ROUTES } from './admin-routes.js';
+import { AUDIT_CHAIN_ROUTES } from './audit-chain-routes.js';
 import { AUDIT_ROUTES } from './audit-routes.js';
 import { EVENT_ROUTES } from './event-routes.js';
 import { HOLD_ROUTES } from './hold-routes.js';
@@ -49,6 +50,7 @@ export const SERVER_ROUTES: readonly RouteSpec[] = [
   ...ACTION_ROUTES,
   ...HOLD_ROUTES,
   ...AUDIT_ROUTES,
+  ...AUDIT_CHAIN_ROUTES,
   ...EVENT_ROUTES,
   ...ADMIN_ROUTES,
   ...RULES_ROUTES,

@@ -72,6 +72,18 @@ switch (command) {
     say('session', { session: await store.createSession(scope, Number(rest[0] ?? '30')) });
     break;
   }
+  case 'record-decisions': {
+    // Many decisions, as fast as the store takes them: verdicts, holds and their decisions, a
+    // kill, all on the one tenant chain other children append to at the same time.
+    const count = Number(rest[0] ?? '10');
+    for (let index = 0; index < count; index++) {
+      const { session, hold } = await recordHeldRefund();
+      await store.decideHold(hold.id, index % 2 === 0 ? 'approved' : 'denied', 'operator:e2e');
+      if (index % 5 === 0) await store.killSession(session.id, 'enough');
+    }
+    say('recorded', { count });
+    break;
+  }
   default:
     throw new Error(`unknown command ${command}`);
 }

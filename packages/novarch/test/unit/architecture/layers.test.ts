@@ -24,7 +24,7 @@ export const novarchLayers: PackageLayers = {
     ['session'],
     ['engine'],
     ['rules'],
-    ['notify', 'identity'],
+    ['notify', 'identity', 'telemetry'],
     ['store'],
     ['errors.ts', 'novarch-version.ts'],
     ['model', 'support.ts'],

@@ -179,6 +179,7 @@ describe('the OpenAPI document', () => {
       `action ${again.action.id} has no approved hold (its hold is timed_out): only a write an operator approved is released here`,
     );
     await call('GET', `/v1/audit?sessionId=${sid}&limit=2`, operator);
+    expect(await call('GET', '/v1/audit/verify', operator)).toMatchObject({ intact: true });
     const other = await call('POST', '/v1/sessions', key, { teamId: 'cs-ops', agentId: 'cs-bot' });
     await call('POST', `/v1/sessions/${other.id}/latch`, key, {
       reason: 'judge kill',

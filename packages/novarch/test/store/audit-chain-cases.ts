@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditChainReport, NovarchDatabaseStore } from '../../src/index.js';
+import { recordRefund, scope } from './conformance-context.js';
+
+/** A store on a fresh database, and a way to run SQL on that database behind the store's back. */
+export interface TamperableStore {
+  store: NovarchDatabaseStore;
+  /** Runs one SQL statement on the database directly, as a hand edit would. */
+  exec(statement: string): Promise<void>;
+  /** Lets `exec` change `seq` values of `table` (PostgreSQL identity columns refuse it at first). */
+  allowSeqEdits(table: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Every kind of decision on one tenant (acme) and one team's rules, through the store. */
+async function recordDecisions(store: NovarchDatabaseStore) {
+  const session = await store.createSession(scope(), 300);
+  const first = await recordRefund(store, session, 100);
+  const passed = await store.recordVerdict({
+    actionId: first.id,
+    sessionId: session.id,
+    source: 'judge',
+    verdict: { kind: 'pass', citations: { ruleIds: ['r1'], evidenceIds: [], rationale: 'small refund' } },
+  });
+  const second = await recordRefund(store, session, 900);
+  const held = await store.recordVerdict({
+    actionId: second.id,
+    sessionId: session.id,
+    source: 'judge',
+    verdict: { kind: 'hold', citations: { ruleIds: ['big'], evidenceIds: [], rationale: 'big refund' } },
+  });
+  const hold = await store.createHold(second.id, session.id, new Date(Date.now() + 300_000));
+  await store.decideHold(hold.id, 'approved', 'operator:ana', 'checked');
+  await store.killSession(session.id, 'enough for today');
+  await store.pushRuleSet({ team: 'support', content: 'rules: []\n', pushedBy: 'admin' });
+  await store.pushRuleSet({ team: 'support', content: 'rules: [] # v2\n', pushedBy: 'admin' });
+  return { session, first, second, passed, held, hold };
+}
+
+const problemsOf = (reports: AuditChainReport[]) =>
+  reports.flatMap((report) =>
+    report.problems.map((problem) => ({ kind: problem.kind, recordId: problem.recordId })),
+  );
+
+/** The audit chain's guarantees, run on each store with direct SQL edits of its database. */
+export function describeAuditChainCases(name: string, open: () => Promise<TamperableStore>): void {
+  describe(`audit chain: ${name}`, () => {
+    const withStore = async (work: (opened: TamperableStore) => Promise<void>) => {
+      const opened = await open();
+      try {
+        await work(opened);
+      } finally {
+        await opened.close();
+      }
+    };
+
+    it('chains every verdict, hold, decision, kill and rule change; verify finds nothing wrong', () =>
+      withStore(async ({ store }) => {
+        const { session, passed, held, hold } = await recordDecisions(store);
+        const reports = await store.verifyAuditChains();
+        expect(reports.map((report) => [report.chain, report.links, report.problems])).toEqual([
+          ['rules:support', 2, []],
+          ['tenant:acme', 5, []],
+        ]);
+        const chain = await store.readAuditChain('tenant:acme');
+        expect(chain.links.map((link) => [link.position, link.kind, link.recordId])).toEqual([
+          [1, 'verdict', passed.id],
+          [2, 'verdict', held.id],
+          [3, 'hold', hold.id],
+          [4, 'hold_decision', hold.id],
+          [5, 'kill', session.id],
+        ]);
+        expect(chain.links[1]?.prevHash).toBe(chain.links[0]?.hash);
+        expect(reports[1]?.head).toEqual({ chain: 'tenant:acme', position: 5, hash: chain.links[4]?.hash });
+        // A second decision on a decided hold and a second kill change nothing: no link either.
+        await store.decideHold(hold.id, 'denied', 'operator:bo');
+        await store.killSession(session.id, 'again');
+        expect((await store.verifyAuditChains({ tenantId: 'acme' }))[0]?.links).toBe(5);
+      }));
+
+    it('detects an edited verdict, an edited action input, an edited decision and edited rules', () =>
+      withStore(async ({ store, exec }) => {
+        const { first, passed, held, hold } = await recordDecisions(store);
+        await exec(
+          `update verdicts set citations_json = '{"ruleIds":[],"evidenceIds":[],"rationale":"fine"}' where id = '${held.id}'`,
+        );
+        await exec(`update actions set input_json = '{"amount":1}' where id = '${first.id}'`);
+        await exec(`update holds set decided_by = 'operator:mallory' where id = '${hold.id}'`);
+        await exec(`update rule_sets set content = 'rules: [evil]' where version = 1`);
+        const reports = await store.verifyAuditChains();
+        expect(problemsOf(reports)).toEqual([
+          { kind: 'edited_record', recordId: 'support@1' },
+          { kind: 'edited_record', recordId: passed.id },
+          { kind: 'edited_record', recordId: held.id },
+          { kind: 'edited_record', recordId: hold.id },
+        ]);
+        expect(reports[1]?.problems[1]?.message).toBe(
+          `The verdict ${held.id} (link 2) was edited after it was recorded: its content does not match the chain.`,
+        );
+      }));
+
+    it('detects a deleted verdict and a verdict inserted behind the store', () =>
+      withStore(async ({ store, exec }) => {
+        const { session, first, passed } = await recordDecisions(store);
+        await exec(`delete from verdicts where id = '${passed.id}'`);
+        await exec(
+          `insert into verdicts (id, action_id, session_id, kind, citations_json, source, decided_at) values ('vrd_forged', '${first.id}', '${session.id}', 'pass', '{"ruleIds":[],"evidenceIds":[],"rationale":"x"}', 'judge', '2026-01-01T00:00:00.000Z')`,
+        );
+        const [report] = await store.verifyAuditChains({ tenantId: 'acme' });
+        expect(report?.problems.map((problem) => problem.message)).toEqual([
+          `The verdict ${passed.id} (link 1) is no longer in the store: deleted.`,
+          "The verdict vrd_forged is in the store but in no link of the chain: inserted behind Novarch's back.",
+        ]);
+      }));
+
+    it('detects reordered verdicts', () =>
+      withStore(async ({ store, exec, allowSeqEdits }) => {
+        const { passed, held } = await recordDecisions(store);
+        await allowSeqEdits('verdicts');
+        // A fresh store numbers them 1 and 2: swap them.
+        await exec(`update verdicts set seq = -1 where id = '${passed.id}'`);
+        await exec(`update verdicts set seq = 1 where id = '${held.id}'`);
+        await exec(`update verdicts set seq = 2 where id = '${passed.id}'`);
+        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
+          { kind: 'reordered_record', recordId: held.id },
+        ]);
+      }));
+
+    it('detects a removed, a moved and a truncated link', () =>
+      withStore(async ({ store, exec }) => {
+        await recordDecisions(store);
+        await exec(`delete from audit_links where chain = 'tenant:acme' and position = 3`);
+        await exec(`update audit_links set position = 100 where chain = 'rules:support' and position = 1`);
+        await exec(`update audit_links set position = 1 where chain = 'rules:support' and position = 2`);
+        await exec(`update audit_links set position = 2 where chain = 'rules:support' and position = 100`);
+        const problems = problemsOf(await store.verifyAuditChains());
+        expect(problems.map((problem) => problem.kind)).toEqual([
+          'edited_link',
+          'edited_link',
+          'reordered_record',
+          'head_mismatch',
+          'missing_link',
+          'broken_link',
+          'unchained_record',
+        ]);
+        await exec(`delete from audit_links where chain = 'tenant:acme' and position = 5`);
+        const [tenant] = await store.verifyAuditChains({ tenantId: 'acme' });
+        expect(tenant?.problems.map((problem) => problem.kind)).toContain('head_mismatch');
+      }));
+
+    it("decisions racing on one tenant (many at once) keep one chain, in the verdicts' order", () =>
+      withStore(async ({ store }) => {
+        const sessions = await Promise.all(
+          Array.from({ length: 4 }, () => store.createSession(scope(), 300)),
+        );
+        await Promise.all(
+          sessions.flatMap((session) =>
+            Array.from({ length: 5 }, async (_, index) => {
+              const action = await recordRefund(store, session, index);
+              await store.recordVerdict({
+                actionId: action.id,
+                sessionId: session.id,
+                source: 'judge',
+                verdict: { kind: 'pass', citations: { ruleIds: [], evidenceIds: [], rationale: 'ok' } },
+              });
+            }),
+          ),
+        );
+        expect(await store.verifyAuditChains()).toEqual([
+          { chain: 'tenant:acme', links: 20, head: expect.objectContaining({ position: 20 }), problems: [] },
+        ]);
+      }));
+  });
+}
