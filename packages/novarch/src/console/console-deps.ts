@@ -30,6 +30,10 @@ export interface ConsoleOperator {
   name: string;
   role: 'operator' | 'admin';
   grants: readonly OperatorGrant[];
+  /** Approver groups it is in (a rule's `approvers:`); absent: none. */
+  groups?: readonly string[];
+  /** Agent keys whose sessions' holds it may not decide (separation of duties); absent: none. */
+  notForKeys?: readonly string[];
 }
 
 /** A pending (or just decided) hold with everything an operator needs to decide it. */

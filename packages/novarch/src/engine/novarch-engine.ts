@@ -5,12 +5,16 @@ import type { HoldWaiterIdentity, NovarchStore, ReleaseResult } from '../model/n
 import type {
   ActionContext,
   ActionRecord,
+  EvidenceRecord,
+  HoldApprovalPolicy,
   HoldRecord,
   SessionRecord,
   SessionScope,
   Verdict,
 } from '../model/records.js';
+import type { JudgedAction } from '../rules/build-cel-activation.js';
 import { citeRuleSets } from '../rules/cite-rule-sets.js';
+import { holdApprovalPolicy } from '../rules/hold-approval-policy.js';
 import { judgeAction } from '../rules/judge-action.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
@@ -159,7 +163,7 @@ export class NovarchEngine implements GovernanceEngine {
     const evidence = await this.store.listEvidence(session.id);
     const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());
-    const verdict = await this.#judge(session, action, evidence, Math.max(0, left));
+    const { verdict, policy } = await this.#judge(session, action, evidence, Math.max(0, left));
     if (verdict.kind === 'pass' && options.release === true) {
       const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id, verdict });
       return { action, verdict, release };
@@ -170,7 +174,7 @@ export class NovarchEngine implements GovernanceEngine {
     // The hold ends before the write could no longer run, with time for an approval to arrive.
     const latest = options.deadline === undefined ? wanted : options.deadline - this.#pollIntervalMs();
     const deadline = new Date(Math.min(wanted, latest));
-    const hold = await this.store.createHold(action.id, session.id, deadline);
+    const hold = await this.store.createHold(action.id, session.id, deadline, policy);
     if (deadline.getTime() - Date.now() < MIN_HOLD_MS) {
       // No time left for an operator: close it at once rather than offer it.
       const closed = await this.store.decideHold(
@@ -184,13 +188,16 @@ export class NovarchEngine implements GovernanceEngine {
     return { action, verdict, hold };
   }
 
-  /** The verdict on `action`, citing the rule sets it was judged by. Never throws (fail-closed). */
+  /**
+   * The verdict on `action`, citing the rule sets it was judged by, and (a hold) who must approve
+   * it. Never throws (fail-closed).
+   */
   async #judge(
     session: SessionRecord,
-    action: ActionRecord,
-    evidence: Awaited<ReturnType<NovarchStore['listEvidence']>>,
+    action: JudgedAction,
+    evidence: readonly EvidenceRecord[],
     timeoutMs: number,
-  ): Promise<Verdict> {
+  ): Promise<{ verdict: Verdict; policy?: HoldApprovalPolicy }> {
     const source = this.options.rules;
     let rules: readonly RuleSet[];
     try {
@@ -198,18 +205,22 @@ export class NovarchEngine implements GovernanceEngine {
     } catch (error) {
       const reason = errorMessage(error);
       return {
-        kind: 'hold',
-        citations: {
-          ruleIds: [],
-          evidenceIds: [],
-          rationale: `the rules of team "${session.teamId}" could not be read (${reason}); an operator decides`,
+        verdict: {
+          kind: 'hold',
+          citations: {
+            ruleIds: [],
+            evidenceIds: [],
+            rationale: `the rules of team "${session.teamId}" could not be read (${reason}); an operator decides`,
+          },
         },
       };
     }
     if (rules.length === 0 && this.options.withoutRules === 'hold') {
       return {
-        kind: 'hold',
-        citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE },
+        verdict: {
+          kind: 'hold',
+          citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE },
+        },
       };
     }
     const verdict = await judgeAction({
@@ -220,7 +231,11 @@ export class NovarchEngine implements GovernanceEngine {
       timeoutMs,
       ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
     });
-    return citeRuleSets(verdict, rules, session.teamId);
+    const policy = holdApprovalPolicy(verdict, rules, session.teamId);
+    return {
+      verdict: citeRuleSets(verdict, rules, session.teamId),
+      ...(policy === undefined ? {} : { policy }),
+    };
   }
 
   /** Lets an approved write run: atomically with a check that the session was not killed. */

@@ -4,6 +4,7 @@ import type {
   AuditEntry,
   AuditFilter,
   CallRefusal,
+  HoldDecisionOptions,
   HoldFilter,
   HoldWaiterIdentity,
   NovarchDatabaseStore,
@@ -14,6 +15,7 @@ import type {
 import type {
   ActionRecord,
   EvidenceRecord,
+  HoldApprovalPolicy,
   HoldRecord,
   HoldStatus,
   KillDetails,
@@ -211,8 +213,15 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     );
   }
 
-  createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord> {
-    return this.#decide(`hold action ${actionId}`, (db) => createHold(db, actionId, sessionId, deadline));
+  createHold(
+    actionId: string,
+    sessionId: string,
+    deadline: Date,
+    policy?: HoldApprovalPolicy,
+  ): Promise<HoldRecord> {
+    return this.#decide(`hold action ${actionId}`, (db) =>
+      createHold(db, actionId, sessionId, deadline, policy),
+    );
   }
 
   getHold(id: string): Promise<HoldRecord | undefined> {
@@ -234,9 +243,10 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     status: Exclude<HoldStatus, 'pending'>,
     decidedBy: string,
     rationale?: string,
+    options?: HoldDecisionOptions,
   ): Promise<HoldRecord> {
     return this.#decide(`decide hold ${id}`, (db) =>
-      decideHold(db, { id, status, decidedBy, rationale, osUser: osUser() }),
+      decideHold(db, { id, status, decidedBy, rationale, osUser: osUser(), ...options }),
     );
   }
 

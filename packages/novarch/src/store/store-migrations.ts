@@ -199,4 +199,15 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         )`.execute(db);
     },
   },
+  {
+    version: 9,
+    name: 'holds: approval policy, approvals so far, edited input',
+    async up(db) {
+      // Nullable: holds stored before need one approval by any operator, and were never edited.
+      await db.schema.alterTable('holds').addColumn('policy_json', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('approvals_json', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('edited_input_json', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('edited_by', 'text').execute();
+    },
+  },
 ];

@@ -142,4 +142,8 @@ export const CreateOperatorBodySchema = z.strictObject({
   role: z.enum(OPERATOR_ROLES),
   /** `TENANT`, `TENANT/TEAM` or `*`. */
   grants: z.array(text).min(1),
+  /** Approver groups the operator is in (a rule's `approvers:` names them). */
+  groups: z.array(teamId).max(50).optional(),
+  /** Agent key ids (`nva_…`) whose sessions' holds the operator may not decide. */
+  notForKeys: z.array(text.max(200)).max(200).optional(),
 });

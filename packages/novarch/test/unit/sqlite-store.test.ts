@@ -79,6 +79,7 @@ describe('openSqliteStore', () => {
         { version: 5, name: 'webhook deliveries and their attempts' },
         { version: 6, name: 'sessions bound to the agent key that opened them, with their secret' },
         { version: 7, name: 'evidence: the store sequence of the actions recorded before it' },
+        { version: 9, name: 'holds: approval policy, approvals so far, edited input' },
       ]);
       const tables = database
         .prepare(
@@ -126,7 +127,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 7). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 9). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -179,6 +180,7 @@ describe('openSqliteStore', () => {
         { version: 5 },
         { version: 6 },
         { version: 7 },
+        { version: 9 },
       ]);
     });
   });

@@ -1,3 +1,4 @@
+import { describeApprovals } from '../../operations/check-decider.js';
 import type { TriageHold } from '../console-deps.js';
 import { describeHoldDecision } from '../describe-hold-decision.js';
 import { csrfField, html, idPath, jsonBlock, type Markup, timeTag } from './markup.js';
@@ -56,6 +57,7 @@ ${
 }
 </details>
 </section>
+${renderApprovals(item)}
 <details class="recent"><summary>Session's recent calls (${item.recentCalls.length})</summary>
 <ol class="timeline">${item.recentCalls.map(renderTimelineEntry)}</ol>
 </details>
@@ -78,8 +80,34 @@ ${confirmBox()}
 </article>`;
 }
 
-/** `Approved by ana at …: rationale`, as a decided card shows it. */
+/** Who must approve the hold and who did so far (only for a hold whose rules ask more than one approval by anyone). */
+function renderApprovals(item: TriageHold): Markup | string {
+  const { policy } = item.hold;
+  if (policy === undefined) return '';
+  const approvals = item.hold.approvals ?? [];
+  return html`<section class="approvals" aria-label="Approvals" data-approvals="${String(approvals.length)}" data-required="${String(policy.approvals)}">
+<h3>Approvals ${String(approvals.length)} of ${String(policy.approvals)}</h3>
+${
+  approvals.length === 0
+    ? html`<p class="muted">No approval yet.</p>`
+    : html`<ul>${approvals.map(
+        (approval) =>
+          html`<li>${approval.operator} ${timeTag(approval.at)}${approval.rationale === undefined ? '' : html`: ${approval.rationale}`}</li>`,
+      )}</ul>`
+}
+${policy.approverGroups.map(
+  (entry) =>
+    html`<p>Rule <code class="rule">${entry.ruleId}</code>: decided by group ${entry.groups.join(' or ')}</p>`,
+)}
+</section>`;
+}
+
+/** `Approved by ana at …: rationale`, as a decided card shows it (or the approvals so far). */
 export function outcomeText(item: Pick<TriageHold, 'hold'>): string {
+  if (item.hold.status === 'pending') {
+    const approvals = describeApprovals(item.hold);
+    if (approvals !== undefined) return `Approval recorded: ${approvals}.`;
+  }
   const text = describeHoldDecision(item.hold);
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

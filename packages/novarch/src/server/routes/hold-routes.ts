@@ -97,7 +97,7 @@ export const HOLD_ROUTES = [
     path: '/v1/holds/{holdId}/decision',
     operationId: 'decideHold',
     summary:
-      "An operator approves, denies (rationale required) or skips a hold; stored under the token's operator name. 409 when it was already decided or nothing waits on it (force closes it as timed_out)",
+      "An operator approves, denies (rationale required) or skips a hold; stored under the token's operator name. A hold whose rules ask several approvals stays pending until that many distinct operators approved (`awaiting` says how many more); the first deny ends it. 409 when it was already decided, nothing waits on it (force closes it as timed_out), this operator already approved it, the token may not decide for the session's agent key, or it is in none of the rule's approver groups",
     access: 'operator',
     params: HoldParams,
     body: DecisionBodySchema,
@@ -115,6 +115,9 @@ export const HOLD_ROUTES = [
           operator: operator.name,
           rationale: body.rationale,
           force: body.force,
+          via: 'token',
+          groups: operator.groups,
+          notForKeys: operator.notForKeys,
         },
         SERVER_STORE_LABEL,
         new Date(),
