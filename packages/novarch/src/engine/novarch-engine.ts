@@ -86,6 +86,13 @@ export interface DecideOptions {
    * checks the session itself before running the write (not atomically).
    */
   release?: boolean;
+  /**
+   * Approve with edit: the id of the approved hold whose operator edit this write is (its input
+   * must be the hold's edited input, on the same session). The edit is judged like any write,
+   * except that a hold the approval covers (only rules the held write was held by) lets it run,
+   * and a hold by any other rule refuses it (`Decision.editRefusal`); a kill refuses it.
+   */
+  editOf?: string;
 }
 
 /** What a write asks the engine to judge. */
@@ -107,6 +114,8 @@ export interface Decision {
    * session was killed before the pass could take effect: the write must not run.
    */
   release?: ReleaseResult;
+  /** An operator's edit (`DecideOptions.editOf`) the rules hold for more than its approval covered: it does not run. */
+  editRefusal?: string;
 }
 
 /**
@@ -164,6 +173,7 @@ export class NovarchEngine implements GovernanceEngine {
     const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());
     const { verdict, policy } = await this.#judge(session, action, evidence, Math.max(0, left));
+    if (options.editOf !== undefined) return this.#followEdit(session, action, verdict, options.editOf);
     if (verdict.kind === 'pass' && options.release === true) {
       const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id, verdict });
       return { action, verdict, release };
@@ -236,6 +246,49 @@ export class NovarchEngine implements GovernanceEngine {
       verdict: citeRuleSets(verdict, rules, session.teamId),
       ...(policy === undefined ? {} : { policy }),
     };
+  }
+
+  /**
+   * The verdict on an operator's edit of held write: recorded on the edit's own action (the held
+   * action keeps the agent's input, so the audit has both). A pass runs it; a hold only by rules
+   * that held the original is covered by the operator's approval and runs it; any other hold, or a
+   * kill, refuses it. Throws when `editOf` is not an approved edit of exactly this input.
+   */
+  async #followEdit(
+    session: SessionRecord,
+    action: ActionRecord,
+    verdict: Verdict,
+    editOf: string,
+  ): Promise<Decision> {
+    const hold = await this.store.getHold(editOf);
+    if (
+      hold === undefined ||
+      hold.sessionId !== session.id ||
+      hold.status !== 'approved' ||
+      hold.edit === undefined ||
+      JSON.stringify(hold.edit.input) !== JSON.stringify(action.input)
+    )
+      throw new NovarchError(
+        `hold ${editOf} is not an approved edit of this input on session ${session.id}: the edited write is not judged as one`,
+      );
+    await this.store.recordVerdict({ actionId: action.id, sessionId: session.id, verdict, source: 'judge' });
+    if (verdict.kind === 'kill') return { action, verdict };
+    if (verdict.kind === 'hold') {
+      const entries = await this.store.audit({ sessionId: session.id });
+      const original = entries.find((entry) => entry.action.id === hold.actionId)?.verdict;
+      const covered = new Set(original?.verdict.kind === 'hold' ? original.verdict.citations.ruleIds : []);
+      const uncovered = verdict.citations.ruleIds.filter((ruleId) => !covered.has(ruleId));
+      if (uncovered.length > 0 || verdict.citations.ruleIds.length === 0) {
+        const by = uncovered.length > 0 ? `rule ${uncovered.join(', ')}` : 'the judge';
+        return {
+          action,
+          verdict,
+          editRefusal: `the edited input is held by ${by}, which the approval of hold ${hold.id} did not cover (${verdict.citations.rationale}); it did not run`,
+        };
+      }
+    }
+    const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id });
+    return { action, verdict, release };
   }
 
   /** Lets an approved write run: atomically with a check that the session was not killed. */

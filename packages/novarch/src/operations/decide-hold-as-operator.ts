@@ -18,6 +18,8 @@ export interface OperatorDecision {
   via?: Decider['via'] | undefined;
   groups?: readonly string[] | undefined;
   notForKeys?: readonly string[] | undefined;
+  /** Approve with edit: the input the write runs with (re-judged by the agent's gate before it runs). */
+  input?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -70,6 +72,11 @@ export async function decideHoldAsOperator(
       'novarch holds deny needs --rationale TEXT: the agent is told why its action was refused.',
     );
   }
+  if (decision.input !== undefined && decision.status !== 'approved') {
+    throw new OperatorUsageError(
+      `novarch holds ${COMMAND[decision.status]} takes no edited input: only an approval may change what runs (novarch holds approve ${decision.holdId} --input JSON).`,
+    );
+  }
   const operator = decision.operator.trim();
   if (operator === '') {
     throw new OperatorUsageError('No operator name: pass --operator NAME (or set USER).');
@@ -119,7 +126,13 @@ export async function decideHoldAsOperator(
     }
     return { hold: closed, forced: state };
   }
-  const after = await store.decideHold(before.id, decision.status, operator, rationale);
+  const after = await store.decideHold(
+    before.id,
+    decision.status,
+    operator,
+    rationale,
+    decision.input === undefined ? undefined : { input: decision.input },
+  );
   const awaiting = awaitingApprovals(after, operator, decision.status);
   if (awaiting !== undefined) return { hold: after, awaiting };
   const ours = after.status === decision.status && after.decidedBy === operator;

@@ -150,6 +150,8 @@ export const DecisionSchema = z.object({
   verdict: VerdictSchema,
   hold: HoldRecordSchema.optional(),
   release: ReleaseResultSchema.optional(),
+  /** An operator's edit the rules hold for more than its approval covered: it does not run. */
+  editRefusal: z.string().optional(),
 });
 
 export const RefusalRecordSchema = z.object({ action: ActionRecordSchema, verdict: VerdictRecordSchema });

@@ -41,6 +41,8 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
         ...(modelText ? { modelText } : {}),
       },
       () => run(input, options.signal),
+      // Approve with edit: the operator's input, judged again by Novarch, is what runs.
+      (edited) => run(edited, options.signal),
     );
     return outcome.kind === 'ran' ? outcome.output : { text: outcome.reason, isError: true };
   };

@@ -115,6 +115,7 @@ export const HOLD_ROUTES = [
           operator: operator.name,
           rationale: body.rationale,
           force: body.force,
+          input: body.input,
           via: 'token',
           groups: operator.groups,
           notForKeys: operator.notForKeys,
