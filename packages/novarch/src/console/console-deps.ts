@@ -95,6 +95,8 @@ export interface ConsoleDecision {
   holdId: string;
   status: 'approved' | 'denied' | 'skipped';
   rationale?: string;
+  /** Approve with edit: the tool input the write runs with (re-judged by the agent's gate). */
+  input?: Record<string, unknown>;
 }
 
 /**

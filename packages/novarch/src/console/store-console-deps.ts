@@ -243,7 +243,13 @@ async function decideVisibleHold(
     decision.status,
   );
   if (barred !== undefined) return refused(before, barred);
-  const after = await store.decideHold(before.id, decision.status, operator.name, rationale);
+  const after = await store.decideHold(
+    before.id,
+    decision.status,
+    operator.name,
+    rationale,
+    decision.input === undefined ? undefined : { input: decision.input },
+  );
   if (after.status === decision.status && after.decidedBy === operator.name)
     return { outcome: 'decided', hold: after };
   // An approval recorded on a hold that needs more: stored, and the hold still waits.

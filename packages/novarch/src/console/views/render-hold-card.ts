@@ -58,6 +58,11 @@ ${
 </details>
 </section>
 ${renderApprovals(item)}
+${
+  hold.edit === undefined
+    ? ''
+    : html`<section class="edited" aria-label="Edited input"><h3>Approved with an edited input by ${hold.edit.by}</h3><p class="muted">This input was judged again and is what runs; the action above keeps the agent's own.</p>${jsonBlock(hold.edit.input)}</section>`
+}
 <details class="recent"><summary>Session's recent calls (${item.recentCalls.length})</summary>
 <ol class="timeline">${item.recentCalls.map(renderTimelineEntry)}</ol>
 </details>
@@ -68,6 +73,10 @@ ${
 ${csrfField(csrfToken)}
 <label for="rationale-${id}">Rationale <span class="muted">(required to deny: the agent is told it; and to stop the session)</span></label>
 <textarea id="rationale-${id}" name="rationale" rows="2" maxlength="2000"></textarea>
+<details class="edit"><summary>Approve with an edited input</summary>
+<label for="input-${id}">Tool input to run instead <span class="muted">(JSON object; checked against the tool's schema and judged by the rules again before it runs; leave empty to approve as is)</span></label>
+<textarea id="input-${id}" name="input" rows="4" maxlength="20000" spellcheck="false"></textarea>
+</details>
 <div class="buttons">
 <button type="submit" name="decision" value="approve" class="approve">Approve <kbd>a</kbd></button>
 <button type="submit" name="decision" value="deny" class="deny">Deny <kbd>d</kbd></button>
