@@ -170,6 +170,34 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('approvals on %s', (backend) =>
     expect(stored?.approvals?.map((approval) => approval.operator).sort()).toEqual(['fin1', 'fin2']);
   });
 
+  it('an admin bars a token only from keys of its own tenants; another tenant’s key is unknown to it', async () => {
+    const admin = await world.operatorToken('acme-admin', [{ tenantId: 'acme' }], 'admin');
+    const globexKey = parseSecret(await world.agentKey('globex', 'their-bot'))?.id ?? '';
+    const refused = await world.call('POST', '/v1/admin/operators', admin, {
+      name: 'sneaky',
+      role: 'operator',
+      grants: ['acme'],
+      notForKeys: [globexKey],
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { detail: string }).detail).toBe(
+      `body.notForKeys: no agent key ${globexKey} in this admin's tenants (pass a key's id, nva_…, as \`novarch keys list\` shows it)`,
+    );
+    const created = await world.call('POST', '/v1/admin/operators', admin, {
+      name: 'cs-lead',
+      role: 'operator',
+      grants: ['acme'],
+      groups: ['finance'],
+      notForKeys: [agentKeyId],
+    });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { token: unknown }).token).toMatchObject({
+      name: 'cs-lead',
+      groups: ['finance'],
+      notForKeys: [agentKeyId],
+    });
+  });
+
   it('the console enforces the same: barred and group-less operators are refused, a quorum shows its approvals', async () => {
     const id = await hold(9000);
     const own = new ConsoleClient(world.app);
