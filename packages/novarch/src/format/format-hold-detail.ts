@@ -126,6 +126,11 @@ const OUTCOME: Record<'approved' | 'denied' | 'skipped', string> = {
   skipped: 'The gate refuses the write and latches the session (fail-closed).',
 };
 
+/** What an approval with edit means: the edit is checked and judged again before anything runs. */
+const EDITED_OUTCOME =
+  "The gate checks the edited input against the tool's schema and the rules judge it again: it runs " +
+  'with the edited input only if they allow it (the audit shows that verdict); the agent’s own input does not run.';
+
 /** What a hold closed with `--force` means: nothing ran it, nothing will. */
 const FORCED_OUTCOME =
   'Nothing runs this write: no agent was waiting for the decision. ' +
@@ -148,6 +153,13 @@ export function formatDecidedHold({ hold, forced, awaiting }: OperatorDecisionRe
     toned(hold.status),
     ` by ${neutralise(hold.decidedBy ?? '?')}${why}`,
   );
-  const outcome = forced !== undefined ? FORCED_OUTCOME : status === undefined ? undefined : OUTCOME[status];
+  const outcome =
+    forced !== undefined
+      ? FORCED_OUTCOME
+      : status === 'approved' && hold.edit !== undefined
+        ? EDITED_OUTCOME
+        : status === undefined
+          ? undefined
+          : OUTCOME[status];
   return outcome === undefined ? [first] : [first, line(outcome)];
 }

@@ -118,3 +118,46 @@ describe('approvals: in a rules file', () => {
     expect(error).toContain('an approver group is 1-64 letters, digits and . _ - (e.g. finance-leads)');
   });
 });
+
+describe('approve with edit on a local store', () => {
+  it('--input stores the edit and says it is judged again; a bad --input is refused with how to fix', async () => {
+    const { hold, novarch } = await storeWithHold(undefined);
+    const notJson = await novarch('ana', 'holds', 'approve', hold.id, '--input', '{amount: 1');
+    expect(notJson.code).toBe(2);
+    expect(notJson.error).toMatch(
+      /^--input is not JSON \(.+\): pass the whole tool input as a JSON object, e\.g\. --input '\{"order_id":"A-1","amount":400\}'\.$/,
+    );
+    const list = await novarch('ana', 'holds', 'approve', hold.id, '--input', '[1]');
+    expect(list.error).toBe(
+      `--input must be a JSON object (the tool's whole input), got an array: e.g. --input '{"order_id":"A-1","amount":400}'.`,
+    );
+    const deny = await novarch(
+      'ana',
+      'holds',
+      'deny',
+      hold.id,
+      '--rationale',
+      'no',
+      '--input',
+      '{"amount":1}',
+    );
+    expect(deny.error).toBe(
+      `novarch holds deny takes no edited input: only an approval may change what runs (novarch holds approve ${hold.id} --input JSON).`,
+    );
+    const approved = await novarch(
+      'ana',
+      'holds',
+      'approve',
+      hold.id,
+      '--input',
+      '{"customerId":"c-1","amount":50}',
+    );
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe(
+      `Hold ${hold.id} approved by ana\n` +
+        "The gate checks the edited input against the tool's schema and the rules judge it again: it runs with the edited input only if they allow it (the audit shows that verdict); the agent’s own input does not run.\n",
+    );
+    const shown = await novarch(undefined, 'holds', 'show', hold.id);
+    expect(shown.stdout).toContain('  edited     by ana: {"customerId":"c-1","amount":50}\n');
+  });
+});
