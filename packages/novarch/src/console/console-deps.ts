@@ -31,6 +31,10 @@ export interface ConsoleOperator {
   name: string;
   role: 'operator' | 'admin';
   grants: readonly OperatorGrant[];
+  /** Approver groups it is in (a rule's `approvers:`); absent: none. */
+  groups?: readonly string[];
+  /** Agent keys whose sessions' holds it may not decide (separation of duties); absent: none. */
+  notForKeys?: readonly string[];
 }
 
 /** A pending (or just decided) hold with everything an operator needs to decide it. */
@@ -96,6 +100,8 @@ export interface ConsoleDecision {
   holdId: string;
   status: 'approved' | 'denied' | 'skipped';
   rationale?: string;
+  /** Approve with edit: the tool input the write runs with (re-judged by the agent's gate). */
+  input?: Record<string, unknown>;
 }
 
 /**

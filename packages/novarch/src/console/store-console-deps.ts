@@ -1,6 +1,8 @@
 import { pendingHoldState } from '../model/hold-state.js';
 import type { NovarchStore, WithinScope } from '../model/novarch-store.js';
 import type { HoldRecord, SessionRecord } from '../model/records.js';
+import { whyMayNotDecide } from '../operations/check-decider.js';
+import { awaitingApprovals } from '../operations/decide-hold-as-operator.js';
 import { buildTimeline } from './build-timeline.js';
 import type {
   ConsoleDecision,
@@ -249,8 +251,24 @@ async function decideVisibleHold(
       `Hold ${before.id} is ${state}: ${why}. No agent waits for this decision: the write will not run. Nothing was changed.`,
     );
   }
-  const after = await store.decideHold(before.id, decision.status, operator.name, rationale);
+  const barred = whyMayNotDecide(
+    before,
+    { name: operator.name, via: 'token', groups: operator.groups, notForKeys: operator.notForKeys },
+    await store.getSessionBinding(before.sessionId),
+    decision.status,
+  );
+  if (barred !== undefined) return refused(before, barred);
+  const after = await store.decideHold(
+    before.id,
+    decision.status,
+    operator.name,
+    rationale,
+    decision.input === undefined ? undefined : { input: decision.input },
+  );
   if (after.status === decision.status && after.decidedBy === operator.name)
+    return { outcome: 'decided', hold: after };
+  // An approval recorded on a hold that needs more: stored, and the hold still waits.
+  if (awaitingApprovals(after, operator.name, decision.status) !== undefined)
     return { outcome: 'decided', hold: after };
   // Another operator (or the deadline) got there first: the first decision stands.
   return refused(after, `Hold ${after.id} was already ${describeHoldDecision(after)}. Nothing was changed.`);

@@ -4,13 +4,17 @@ import type { HoldWaiterIdentity, NovarchStore, ReleaseResult } from '../model/n
 import type {
   ActionContext,
   ActionRecord,
+  EvidenceRecord,
+  HoldApprovalPolicy,
   HoldRecord,
   SessionRecord,
   SessionScope,
   Verdict,
 } from '../model/records.js';
+import type { JudgedAction } from '../rules/build-cel-activation.js';
 import { waiterCheckInIntervalMs } from '../model/waiter-timing.js';
 import { citeRuleSets } from '../rules/cite-rule-sets.js';
+import { holdApprovalPolicy } from '../rules/hold-approval-policy.js';
 import { judgeAction } from '../rules/judge-action.js';
 import type { LlmJudge } from '../rules/llm/llm-judge.js';
 import type { RuleSet } from '../rules/rule-set.js';
@@ -88,6 +92,13 @@ export interface DecideOptions {
    * checks the session itself before running the write (not atomically).
    */
   release?: boolean;
+  /**
+   * Approve with edit: the id of the approved hold whose operator edit this write is (its input
+   * must be the hold's edited input, on the same session). The edit is judged like any write,
+   * except that a hold the approval covers (only rules the held write was held by) lets it run,
+   * and a hold by any other rule refuses it (`Decision.editRefusal`); a kill refuses it.
+   */
+  editOf?: string;
 }
 
 /** What a write asks the engine to judge. */
@@ -109,6 +120,8 @@ export interface Decision {
    * session was killed before the pass could take effect: the write must not run.
    */
   release?: ReleaseResult;
+  /** An operator's edit (`DecideOptions.editOf`) the rules hold for more than its approval covered: it does not run. */
+  editRefusal?: string;
 }
 
 /**
@@ -178,7 +191,8 @@ export class NovarchEngine implements GovernanceEngine {
     const evidence = await this.store.listEvidence(session.id);
     const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());
-    const verdict = await this.#judge(session, action, evidence, Math.max(0, left));
+    const { verdict, policy } = await this.#judge(session, action, evidence, Math.max(0, left));
+    if (options.editOf !== undefined) return this.#followEdit(session, action, verdict, options.editOf);
     if (verdict.kind === 'pass' && options.release === true) {
       const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id, verdict });
       return { action, verdict, release };
@@ -189,7 +203,7 @@ export class NovarchEngine implements GovernanceEngine {
     // The hold ends before the write could no longer run, with time for an approval to arrive.
     const latest = options.deadline === undefined ? wanted : options.deadline - this.#pollIntervalMs();
     const deadline = new Date(Math.min(wanted, latest));
-    const hold = await this.store.createHold(action.id, session.id, deadline);
+    const hold = await this.store.createHold(action.id, session.id, deadline, policy);
     if (deadline.getTime() - Date.now() < MIN_HOLD_MS) {
       // No time left for an operator: close it at once rather than offer it.
       const closed = await this.store.decideHold(
@@ -203,13 +217,16 @@ export class NovarchEngine implements GovernanceEngine {
     return { action, verdict, hold };
   }
 
-  /** The verdict on `action`, citing the rule sets it was judged by. Never throws (fail-closed). */
+  /**
+   * The verdict on `action`, citing the rule sets it was judged by, and (a hold) who must approve
+   * it. Never throws (fail-closed).
+   */
   async #judge(
     session: SessionRecord,
-    action: ActionRecord,
-    evidence: Awaited<ReturnType<NovarchStore['listEvidence']>>,
+    action: JudgedAction,
+    evidence: readonly EvidenceRecord[],
     timeoutMs: number,
-  ): Promise<Verdict> {
+  ): Promise<{ verdict: Verdict; policy?: HoldApprovalPolicy }> {
     const source = this.options.rules;
     let rules: readonly RuleSet[];
     try {
@@ -217,18 +234,22 @@ export class NovarchEngine implements GovernanceEngine {
     } catch (error) {
       const reason = errorMessage(error);
       return {
-        kind: 'hold',
-        citations: {
-          ruleIds: [],
-          evidenceIds: [],
-          rationale: `the rules of team "${session.teamId}" could not be read (${reason}); an operator decides`,
+        verdict: {
+          kind: 'hold',
+          citations: {
+            ruleIds: [],
+            evidenceIds: [],
+            rationale: `the rules of team "${session.teamId}" could not be read (${reason}); an operator decides`,
+          },
         },
       };
     }
     if (rules.length === 0 && this.options.withoutRules === 'hold') {
       return {
-        kind: 'hold',
-        citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE },
+        verdict: {
+          kind: 'hold',
+          citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE },
+        },
       };
     }
     const verdict = await judgeAction({
@@ -239,7 +260,54 @@ export class NovarchEngine implements GovernanceEngine {
       timeoutMs,
       ...(this.#llmJudge() ? { llmJudge: this.#llmJudge() } : {}),
     });
-    return citeRuleSets(verdict, rules, session.teamId);
+    const policy = holdApprovalPolicy(verdict, rules, session.teamId);
+    return {
+      verdict: citeRuleSets(verdict, rules, session.teamId),
+      ...(policy === undefined ? {} : { policy }),
+    };
+  }
+
+  /**
+   * The verdict on an operator's edit of held write: recorded on the edit's own action (the held
+   * action keeps the agent's input, so the audit has both). A pass runs it; a hold only by rules
+   * that held the original is covered by the operator's approval and runs it; any other hold, or a
+   * kill, refuses it. Throws when `editOf` is not an approved edit of exactly this input.
+   */
+  async #followEdit(
+    session: SessionRecord,
+    action: ActionRecord,
+    verdict: Verdict,
+    editOf: string,
+  ): Promise<Decision> {
+    const hold = await this.store.getHold(editOf);
+    if (
+      hold === undefined ||
+      hold.sessionId !== session.id ||
+      hold.status !== 'approved' ||
+      hold.edit === undefined ||
+      JSON.stringify(hold.edit.input) !== JSON.stringify(action.input)
+    )
+      throw new NovarchError(
+        `hold ${editOf} is not an approved edit of this input on session ${session.id}: the edited write is not judged as one`,
+      );
+    await this.store.recordVerdict({ actionId: action.id, sessionId: session.id, verdict, source: 'judge' });
+    if (verdict.kind === 'kill') return { action, verdict };
+    if (verdict.kind === 'hold') {
+      const entries = await this.store.audit({ sessionId: session.id });
+      const original = entries.find((entry) => entry.action.id === hold.actionId)?.verdict;
+      const covered = new Set(original?.verdict.kind === 'hold' ? original.verdict.citations.ruleIds : []);
+      const uncovered = verdict.citations.ruleIds.filter((ruleId) => !covered.has(ruleId));
+      if (uncovered.length > 0 || verdict.citations.ruleIds.length === 0) {
+        const by = uncovered.length > 0 ? `rule ${uncovered.join(', ')}` : 'the judge';
+        return {
+          action,
+          verdict,
+          editRefusal: `the edited input is held by ${by}, which the approval of hold ${hold.id} did not cover (${verdict.citations.rationale}); it did not run`,
+        };
+      }
+    }
+    const release = await this.store.releaseAction({ actionId: action.id, sessionId: session.id });
+    return { action, verdict, release };
   }
 
   /** The LLM judge, each call a span when telemetry is on. */

@@ -1,3 +1,4 @@
+import { describeApprovals } from '../operations/check-decider.js';
 import type { OperatorDecisionResult } from '../operations/decide-hold-as-operator.js';
 import { describeWaiter, explainHoldState, holdStatusLabel } from '../operations/describe-hold-state.js';
 import type { HoldDetail } from '../operations/hold-operations.js';
@@ -42,6 +43,14 @@ export function formatHoldDetail(detail: HoldDetail): StyledText {
       ['', state === undefined ? undefined : explainHoldState(hold, state)],
       ['decided', hold.decidedAt === undefined ? undefined : `${hold.decidedAt} by ${hold.decidedBy ?? '?'}`],
       ['rationale', hold.rationale],
+      ['approvals', describeApprovals(hold)],
+      ...(hold.policy?.approverGroups ?? []).map(
+        (entry) => ['approvers', `${entry.groups.join(' or ')} (rule ${entry.ruleId})`] as const,
+      ),
+      [
+        'edited',
+        hold.edit === undefined ? undefined : `by ${hold.edit.by}: ${formatInlineJson(hold.edit.input)}`,
+      ],
     ]),
     line(),
     line(span('Session', 'bold'), ` ${hold.sessionId}${session === undefined ? ' (not stored)' : ''}`),
@@ -117,13 +126,26 @@ const OUTCOME: Record<'approved' | 'denied' | 'skipped', string> = {
   skipped: 'The gate refuses the write and latches the session (fail-closed).',
 };
 
+/** What an approval with edit means: the edit is checked and judged again before anything runs. */
+const EDITED_OUTCOME =
+  "The gate checks the edited input against the tool's schema and the rules judge it again: it runs " +
+  'with the edited input only if they allow it (the audit shows that verdict); the agent’s own input does not run.';
+
 /** What a hold closed with `--force` means: nothing ran it, nothing will. */
 const FORCED_OUTCOME =
   'Nothing runs this write: no agent was waiting for the decision. ' +
   'If the write is still wanted, the agent must retry the action.';
 
 /** The decision, as `novarch holds approve|deny|skip` confirms it. */
-export function formatDecidedHold({ hold, forced }: OperatorDecisionResult): StyledText {
+export function formatDecidedHold({ hold, forced, awaiting }: OperatorDecisionResult): StyledText {
+  if (awaiting !== undefined) {
+    return [
+      line(`Approval of hold ${hold.id} recorded: ${neutralise(describeApprovals(hold) ?? '')}.`),
+      line(
+        `The write still waits: ${awaiting} more approval${awaiting === 1 ? '' : 's'} from other operators let it run; one deny refuses it.`,
+      ),
+    ];
+  }
   const status = hold.status === 'pending' || hold.status === 'timed_out' ? undefined : hold.status;
   const why = hold.rationale === undefined ? '' : `: ${neutralise(hold.rationale)}`;
   const first = line(
@@ -131,6 +153,13 @@ export function formatDecidedHold({ hold, forced }: OperatorDecisionResult): Sty
     toned(hold.status),
     ` by ${neutralise(hold.decidedBy ?? '?')}${why}`,
   );
-  const outcome = forced !== undefined ? FORCED_OUTCOME : status === undefined ? undefined : OUTCOME[status];
+  const outcome =
+    forced !== undefined
+      ? FORCED_OUTCOME
+      : status === 'approved' && hold.edit !== undefined
+        ? EDITED_OUTCOME
+        : status === undefined
+          ? undefined
+          : OUTCOME[status];
   return outcome === undefined ? [first] : [first, line(outcome)];
 }

@@ -17,7 +17,9 @@ export function formatHoldsTable(holds: readonly HoldSummary[]): StyledText {
   if (holds.length === 0) return plainLines('No holds found.');
   const rows = holds.map(({ hold, action, state }) => [
     hold.id,
-    holdStatusLabel(hold, state),
+    hold.policy === undefined
+      ? holdStatusLabel(hold, state)
+      : `${holdStatusLabel(hold, state)} ${hold.approvals?.length ?? 0}/${hold.policy.approvals} approved`,
     hold.sessionId,
     cell(action?.actionType),
     cell(action?.context.recordId),

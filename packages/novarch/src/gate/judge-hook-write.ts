@@ -8,6 +8,7 @@ import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import type { GateCall, GateRecorder } from './gate-recorder.js';
 import { type HoldListener, notifyHold } from './hold-listener.js';
+import { runEditedWrite } from './judge-hook-edit.js';
 import type { TurnTracker } from './turn-tracker.js';
 import { rationaleOf } from './write-rationale.js';
 import type { WriteSpec } from './write-spec.js';
@@ -218,6 +219,11 @@ async function followVerdict(
     if (context.latched()) return refuseAction(latchedReason(context));
     if (Date.now() > timing.latest)
       return refuseAction('the approval came too late for the hook that waited on it; the write did not run');
+    // Approve with edit: the held write never runs; its edit is judged and, if allowed, runs instead.
+    if (hold.edit !== undefined)
+      return runEditedWrite(context, call, decision, hold, timing, (killed, during) =>
+        stoppedBeforeRelease(context, killed, during),
+      );
     const release = await context.session.engine.release(decision);
     if (!release.released) return stoppedBeforeRelease(context, release.session, 'while this write was held');
     return NO_OPINION;

@@ -6,6 +6,11 @@ export interface WriteSpec {
   actionType: string;
   /** Builds the action's context from the tool input; a throw refuses the write (fail-closed). */
   contextBuilder: (args: Record<string, unknown>) => ActionContext;
+  /**
+   * Checks an input against the tool's input schema: undefined when it fits, else what is wrong.
+   * Needed for approve with edit: an operator's edit of a tool without it never runs.
+   */
+  validateInput?: (args: Record<string, unknown>) => string | undefined;
 }
 
 /** Whether a tool is read (runs, becomes evidence) or write (judged before it runs). */

@@ -21,6 +21,13 @@ export interface GovernedWrite<Args> {
   actionType: string;
   /** Builds the action's context from the tool input; a throw refuses the write. */
   contextBuilder: (args: Args) => ActionContext;
+  /**
+   * Checks an operator's edited input against the tool's input schema (undefined: it fits). A
+   * write without it, or whose caller cannot run an edited input, takes no edit (refused).
+   */
+  validateInput?: ((args: Record<string, unknown>) => string | undefined) | undefined;
+  /** Whether the caller can run an edited input (`run` with `executeEdited`); default no. */
+  acceptsEdits?: boolean | undefined;
 }
 
 /**
@@ -35,7 +42,12 @@ export interface GovernedWrite<Args> {
  *   stored as killed, and every later call of the session is refused.
  */
 export type WriteJudgement =
-  | { type: 'run'; actionId: string }
+  | {
+      type: 'run';
+      actionId: string;
+      /** Approve with edit: the input it runs with instead of the agent's (judged again, released). */
+      input?: Record<string, unknown>;
+    }
   | { type: 'refuse'; reason: string }
   | { type: 'deny'; reason: string; citations: Citations; actionId: string }
   | { type: 'stop'; reason: string; stop: SessionStop };

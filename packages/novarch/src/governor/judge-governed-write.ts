@@ -3,7 +3,7 @@ import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.
 import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
 import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
 import { rationaleOf } from '../gate/write-rationale.js';
-import type { ActionContext, KillSource, SessionRecord } from '../model/records.js';
+import type { ActionContext, HoldRecord, KillSource, SessionRecord } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
 import { evidenceIncompleteReason, evidenceLostOf } from '../session/session-evidence.js';
 import { errorMessage, isRecord } from '../support.js';
@@ -90,7 +90,7 @@ export async function judgeGovernedWrite<Args>(
       },
       { release: true, ...(options.deadline === undefined ? {} : { deadline: options.deadline }) },
     );
-    return await followVerdict(session, decision, options);
+    return await followVerdict(session, write, decision, options);
   } catch (error) {
     const reason = failedClosed(error);
     // On the recorded action when the decision got that far: it must not be left without a verdict.
@@ -101,8 +101,9 @@ export async function judgeGovernedWrite<Args>(
   }
 }
 
-async function followVerdict(
+async function followVerdict<Args>(
   session: ActiveSession,
+  write: GovernedWrite<Args>,
   decision: Decision,
   options: JudgeWriteOptions,
 ): Promise<WriteJudgement> {
@@ -148,6 +149,7 @@ async function followVerdict(
         type: 'refuse',
         reason: 'the approval came too late for the call that waited on it; the write did not run',
       };
+    if (hold.edit !== undefined) return judgeGovernedEdit(session, write, decision, hold, options);
     const release = await session.engine.release(decision);
     if (!release.released) return stoppedBeforeRelease(release.session, 'while this write was held', options);
     return afterRelease(session, actionId, options, ABORTED_WHILE_HELD);
@@ -159,6 +161,85 @@ async function followVerdict(
 
 function stoppedBy(rationale: string): string {
   return `${rationale}; the session is stopped`;
+}
+
+/**
+ * An operator's edit of a held write (approve with edit): checked against the tool's input schema,
+ * its context built, judged again as a new action (`editOf`); it runs with the edited input on a
+ * pass or a hold the approval covers, and is refused otherwise (the session goes on: the agent
+ * did not ask for it). A caller that cannot run an edited input, or a tool without a schema
+ * check, takes no edit.
+ */
+async function judgeGovernedEdit<Args>(
+  session: ActiveSession,
+  write: GovernedWrite<Args>,
+  held: Decision,
+  hold: HoldRecord,
+  options: JudgeWriteOptions,
+): Promise<WriteJudgement> {
+  const by = hold.edit?.by ?? 'an operator';
+  const input = hold.edit?.input;
+  const refuseHeld = async (reason: string): Promise<WriteJudgement> => {
+    await recordNotRun(session, held.action.id, reason);
+    return { type: 'refuse', reason };
+  };
+  if (!isRecord(input))
+    return refuseHeld(`the edit of ${by} is not a tool input object; the write did not run`);
+  if (write.acceptsEdits !== true)
+    return refuseHeld(
+      `${by} approved an edited input, but this agent loop cannot run an edited input; the write did not run`,
+    );
+  if (write.validateInput === undefined)
+    return refuseHeld(
+      `${by} approved an edited input, but no input schema of "${write.name}" is known to check it against (WriteSpec.validateInput), so the edit did not run`,
+    );
+  let problem: string | undefined;
+  try {
+    problem = write.validateInput(input);
+  } catch (error) {
+    problem = `the schema check failed: ${errorMessage(error)}`;
+  }
+  if (problem !== undefined)
+    return refuseHeld(
+      `the edit of ${by} does not fit the input schema of "${write.name}" (${problem}); it did not run`,
+    );
+  let context: ActionContext;
+  try {
+    // The edit is the tool's input, of the same shape as the agent's (checked just above).
+    context = write.contextBuilder(input as Args);
+  } catch (error) {
+    return refuseHeld(
+      `the edit of ${by} does not fit the WriteSpec of "${write.name}" (${errorMessage(error)}); it did not run`,
+    );
+  }
+  const decision = await session.engine.decide(
+    session.record,
+    {
+      actionType: write.actionType,
+      toolName: write.toolName,
+      input,
+      context,
+      reasoning: `${by} edited the input of ${held.action.id} when approving hold ${hold.id}`,
+    },
+    {
+      release: true,
+      editOf: hold.id,
+      ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    },
+  );
+  const actionId = decision.action.id;
+  if (decision.verdict.kind === 'kill')
+    return {
+      type: 'refuse',
+      reason: `the rules refuse the edit of ${by}: ${decision.verdict.citations.rationale}; it did not run`,
+    };
+  if (decision.editRefusal !== undefined) return { type: 'refuse', reason: decision.editRefusal };
+  if (decision.release === undefined)
+    return { type: 'refuse', reason: 'the edit was not released; refused to be safe' };
+  if (!decision.release.released)
+    return stoppedBeforeRelease(decision.release.session, 'while the edited write was judged', options);
+  const ran = await afterRelease(session, actionId, options, ABORTED_WHILE_HELD);
+  return ran.type === 'run' ? { ...ran, input } : ran;
 }
 
 /**

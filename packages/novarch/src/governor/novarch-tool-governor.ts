@@ -151,6 +151,11 @@ export class NovarchToolGovernor {
   async run<Output>(
     call: GovernedToolCall,
     execute: () => Output | PromiseLike<Output>,
+    /**
+     * Runs the tool with an operator's edited input (approve with edit). Without it, a write an
+     * operator approved with an edit is refused: the caller could only run the agent's input.
+     */
+    executeEdited?: (input: Record<string, unknown>) => Output | PromiseLike<Output>,
   ): Promise<GovernedToolOutcome<Output>> {
     if (this.#stop) return refuseStopped(this.#stop);
     const kind =
@@ -176,7 +181,7 @@ export class NovarchToolGovernor {
         return { kind: 'ran', output, isError };
       }
       if (alongside) return refused(ALONGSIDE);
-      return await this.#runWrite(call, execute);
+      return await this.#runWrite(call, execute, executeEdited);
     } finally {
       this.#inFlight.delete(token);
     }
@@ -185,6 +190,7 @@ export class NovarchToolGovernor {
   async #runWrite<Output>(
     call: GovernedToolCall,
     execute: () => Output | PromiseLike<Output>,
+    executeEdited: ((input: Record<string, unknown>) => Output | PromiseLike<Output>) | undefined,
   ): Promise<GovernedToolOutcome<Output>> {
     const spec = this.#specs.get(call.toolName);
     const { input } = call;
@@ -197,6 +203,8 @@ export class NovarchToolGovernor {
         toolName: call.toolName,
         actionType: spec.actionType,
         contextBuilder: spec.contextBuilder,
+        validateInput: spec.validateInput,
+        acceptsEdits: executeEdited !== undefined,
       };
       judgement = await judgeGovernedWrite(this.session, write, input, {
         signal: call.signal,
@@ -217,7 +225,9 @@ export class NovarchToolGovernor {
       await recordNotRun(this.session, judgement.actionId, stoppedReason(this.#stop));
       return refuseStopped(this.#stop);
     }
-    const output = await execute();
+    const edited = judgement.input;
+    const output =
+      edited !== undefined && executeEdited !== undefined ? await executeEdited(edited) : await execute();
     return { kind: 'ran', output, isError: reportsError(this.#isErrorOutput, output) };
   }
 

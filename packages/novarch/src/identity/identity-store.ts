@@ -23,12 +23,13 @@ import {
   createOperatorToken,
   findOperatorToken,
   listOperatorTokens,
+  type NewOperatorToken,
   type OperatorTokenInfo,
   operatorTokenRow,
   revokeOperatorToken,
   toOperatorInfo,
 } from './operator-tokens.js';
-import type { Grant, OperatorRole, Principal } from './principal.js';
+import type { Principal } from './principal.js';
 
 /**
  * Agent keys (`agent-keys.ts`), operator tokens (`operator-tokens.ts`) and console sessions
@@ -59,11 +60,7 @@ export class IdentityStore {
     return revokeAgentKey(this.db, id);
   }
 
-  createOperatorToken(options: {
-    name: string;
-    role: OperatorRole;
-    grants: readonly Grant[];
-  }): Promise<Created<OperatorTokenInfo>> {
+  createOperatorToken(options: NewOperatorToken): Promise<Created<OperatorTokenInfo>> {
     return createOperatorToken(this.db, options);
   }
 
@@ -108,7 +105,15 @@ export class IdentityStore {
     const row = await operatorTokenRow(this.db, parsed.id);
     if (!matches(parsed.secret, row)) return undefined;
     const info = toOperatorInfo(row);
-    return { kind: 'operator', id: info.id, name: info.name, role: info.role, grants: info.grants };
+    return {
+      kind: 'operator',
+      id: info.id,
+      name: info.name,
+      role: info.role,
+      grants: info.grants,
+      ...(info.groups === undefined ? {} : { groups: info.groups }),
+      ...(info.notForKeys === undefined ? {} : { notForKeys: info.notForKeys }),
+    };
   }
 
   insertConsoleSession(session: Omit<ConsoleSessionRecord, 'revoked'>): Promise<void> {

@@ -29,6 +29,10 @@ export interface OperatorTokenRow {
   secret_hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** Migration 004: JSON array of the approver groups the operator is in (NULL: none). */
+  groups?: string | null;
+  /** Migration 004: JSON array of agent key ids whose sessions it may not decide for (NULL: none). */
+  not_for_keys?: string | null;
 }
 
 /** A signed-in console session (migration 002), shared by every server process on the store. */

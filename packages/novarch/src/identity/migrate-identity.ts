@@ -63,6 +63,14 @@ export const IDENTITY_MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('novarch_agent_keys').addColumn('team_ids', 'text').execute();
     },
   },
+  // Separation of duties: the approver groups an operator belongs to, and the agent keys whose
+  // sessions it may not decide for. Tokens created before have neither (no group, no exclusion).
+  '004_operator_duties': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('novarch_operator_tokens').addColumn('groups', 'text').execute();
+      await db.schema.alterTable('novarch_operator_tokens').addColumn('not_for_keys', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...IDENTITY_MIGRATIONS }) };

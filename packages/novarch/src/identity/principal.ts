@@ -32,6 +32,13 @@ export interface OperatorPrincipal {
   name: string;
   role: OperatorRole;
   grants: readonly Grant[];
+  /** The approver groups it is in (a rule's `approvers:` names the groups that may decide its holds). */
+  groups?: readonly string[];
+  /**
+   * Agent keys (`nva_…`) whose sessions it may not decide holds for: the team that runs an agent
+   * does not approve its own holds (separation of duties).
+   */
+  notForKeys?: readonly string[];
 }
 
 /** Who made a request, from its bearer credential. */

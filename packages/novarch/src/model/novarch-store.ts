@@ -3,6 +3,7 @@ import type {
   ActionRecord,
   Citations,
   EvidenceRecord,
+  HoldApprovalPolicy,
   HoldRecord,
   HoldStatus,
   KillDetails,
@@ -81,6 +82,12 @@ export interface AuditEntry {
    */
   verdicts: VerdictRecord[];
   hold?: HoldRecord;
+}
+
+/** What an approval carries besides its operator and rationale. */
+export interface HoldDecisionOptions {
+  /** Approve with edit: the input the write runs with instead of the agent's (validated and re-judged by the caller). */
+  input?: unknown;
 }
 
 /** The process that waits on a hold, as it checks in (`NovarchStore.checkInHoldWaiter`). */
@@ -164,7 +171,13 @@ export interface NovarchStore {
    */
   recordRefusal(refusal: CallRefusal): Promise<{ action: ActionRecord; verdict: VerdictRecord }>;
 
-  createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord>;
+  /** A pending hold; `policy` (from the held rules) says who must approve it (default: one operator). */
+  createHold(
+    actionId: string,
+    sessionId: string,
+    deadline: Date,
+    policy?: HoldApprovalPolicy,
+  ): Promise<HoldRecord>;
   getHold(id: string): Promise<HoldRecord | undefined>;
   listHolds(filter?: HoldFilter): Promise<HoldRecord[]>;
   /**
@@ -176,12 +189,15 @@ export interface NovarchStore {
   /**
    * Decides a pending hold exactly once (approved/denied/skipped by an operator, or timed_out).
    * Returns the hold as stored; a hold already decided is returned unchanged (first decision wins).
+   * On a hold whose policy asks several approvals, an approval is added to its `approvals` and
+   * the hold stays pending until the last one needed (distinct operators; one atomic step each).
    */
   decideHold(
     id: string,
     status: Exclude<HoldStatus, 'pending'>,
     decidedBy: string,
     rationale?: string,
+    options?: HoldDecisionOptions,
   ): Promise<HoldRecord>;
 
   audit(filter?: AuditFilter): Promise<AuditEntry[]>;

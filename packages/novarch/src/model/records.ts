@@ -170,6 +170,46 @@ export interface HoldRecord {
    * one checked in, and on holds stored before Novarch recorded check-ins.
    */
   waiter?: HoldWaiter;
+  /**
+   * Who must approve it (store migration 9), set from the held rules when the hold is made.
+   * Absent: one approval by any operator who may see the session.
+   */
+  policy?: HoldApprovalPolicy;
+  /** The approvals so far, oldest first (a hold needing more than one; absent: none yet). */
+  approvals?: HoldApproval[];
+  /**
+   * The input an operator approved in place of the agent's (approve with edit): what runs. The
+   * action keeps the agent's own input, so the audit has both.
+   */
+  edit?: HoldEdit;
+}
+
+/** An operator's edit of a held write's input. */
+export interface HoldEdit {
+  input: unknown;
+  by: string;
+}
+
+/** Who must approve a hold: a quorum of distinct operators, and the groups they must be in. */
+export interface HoldApprovalPolicy {
+  /** Distinct operators whose approvals let the write run (the most any held rule asks; ≥ 1). */
+  approvals: number;
+  /** For each held rule with `approvers:`: the groups one of which every decider must be in. */
+  approverGroups: HoldApproverGroups[];
+}
+
+/** The approver groups a held rule names. */
+export interface HoldApproverGroups {
+  ruleId: string;
+  groups: string[];
+}
+
+/** One operator's approval of a hold that needs several. */
+export interface HoldApproval {
+  operator: string;
+  at: string;
+  rationale?: string;
+  osUser?: string;
 }
 
 /** Who waits on a pending hold, and when it last said so. */

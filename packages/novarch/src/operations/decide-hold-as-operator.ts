@@ -2,6 +2,7 @@ import { OperationRefusedError, OperatorUsageError } from '../errors.js';
 import { pendingHoldState } from '../model/hold-state.js';
 import type { NovarchStore } from '../model/novarch-store.js';
 import type { HoldRecord } from '../model/records.js';
+import { type Decider, whyMayNotDecide } from './check-decider.js';
 import { asSentence, sinceLastCheckIn, whyNothingWaits } from './describe-hold-state.js';
 import { requireHold } from './hold-operations.js';
 
@@ -13,12 +14,22 @@ export interface OperatorDecision {
   rationale?: string | undefined;
   /** Close an abandoned or expired hold anyway (stored as `timed_out`; nothing runs). */
   force?: boolean | undefined;
+  /** How the operator was identified, and the duties of their token (default: a local operator). */
+  via?: Decider['via'] | undefined;
+  groups?: readonly string[] | undefined;
+  notForKeys?: readonly string[] | undefined;
+  /** Approve with edit: the input the write runs with (re-judged by the agent's gate before it runs). */
+  input?: Record<string, unknown> | undefined;
 }
 
-/** The stored decision; `forced` when `--force` closed a hold nothing waited on. */
+/**
+ * The stored decision; `forced` when `--force` closed a hold nothing waited on; `awaiting` when
+ * this approval was recorded and the hold still needs that many more (from other operators).
+ */
 export interface OperatorDecisionResult {
   hold: HoldRecord;
   forced?: 'abandoned' | 'expired';
+  awaiting?: number;
 }
 
 const COMMAND: Record<OperatorDecision['status'], string> = {
@@ -61,6 +72,11 @@ export async function decideHoldAsOperator(
       'novarch holds deny needs --rationale TEXT: the agent is told why its action was refused.',
     );
   }
+  if (decision.input !== undefined && decision.status !== 'approved') {
+    throw new OperatorUsageError(
+      `novarch holds ${COMMAND[decision.status]} takes no edited input: only an approval may change what runs (novarch holds approve ${decision.holdId} --input JSON).`,
+    );
+  }
   const operator = decision.operator.trim();
   if (operator === '') {
     throw new OperatorUsageError('No operator name: pass --operator NAME (or set USER).');
@@ -71,6 +87,19 @@ export async function decideHoldAsOperator(
       `Hold ${before.id} was already ${asSentence(describeDecision(before))} Nothing was changed.`,
     );
   }
+  const decider: Decider = {
+    name: operator,
+    via: decision.via ?? 'local',
+    groups: decision.groups,
+    notForKeys: decision.notForKeys,
+  };
+  const barred = whyMayNotDecide(
+    before,
+    decider,
+    await store.getSessionBinding(before.sessionId),
+    decision.status,
+  );
+  if (barred !== undefined) throw new OperationRefusedError(barred);
   const state = pendingHoldState(before, now);
   if (state === 'abandoned' || state === 'expired') {
     if (decision.force !== true) {
@@ -97,7 +126,15 @@ export async function decideHoldAsOperator(
     }
     return { hold: closed, forced: state };
   }
-  const after = await store.decideHold(before.id, decision.status, operator, rationale);
+  const after = await store.decideHold(
+    before.id,
+    decision.status,
+    operator,
+    rationale,
+    decision.input === undefined ? undefined : { input: decision.input },
+  );
+  const awaiting = awaitingApprovals(after, operator, decision.status);
+  if (awaiting !== undefined) return { hold: after, awaiting };
   const ours = after.status === decision.status && after.decidedBy === operator;
   if (!ours) {
     // Another operator got there first, or the deadline passed (stored as timed_out).
@@ -106,4 +143,19 @@ export async function decideHoldAsOperator(
     );
   }
   return { hold: after };
+}
+
+/**
+ * How many approvals a hold still needs after this operator's approval was recorded on it (it
+ * stays pending); undefined when that is not what happened.
+ */
+export function awaitingApprovals(
+  hold: HoldRecord,
+  operator: string,
+  status: OperatorDecision['status'],
+): number | undefined {
+  if (status !== 'approved' || hold.status !== 'pending') return undefined;
+  if (!hold.approvals?.some((approval) => approval.operator === operator)) return undefined;
+  const missing = (hold.policy?.approvals ?? 1) - hold.approvals.length;
+  return missing > 0 ? missing : undefined;
 }

@@ -133,6 +133,7 @@ export class RemoteEngine implements GovernanceEngine {
           ...proposed,
           ...(left === undefined ? {} : { deadlineInMs: left }),
           ...(options.release === undefined ? {} : { release: options.release }),
+          ...(options.editOf === undefined ? {} : { editOf: options.editOf }),
         },
         headers: this.#secretOf(session.id),
         schema: DecisionSchema,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { AgentKeyInfo, NewAgentKey } from '../identity/agent-keys.js';
 import type { Created } from '../identity/identity-secrets.js';
 import type { IdentityStore } from '../identity/identity-store.js';
-import type { OperatorTokenInfo } from '../identity/operator-tokens.js';
-import { formatGrant, type Grant, type OperatorRole } from '../identity/principal.js';
+import type { NewOperatorToken, OperatorTokenInfo } from '../identity/operator-tokens.js';
+import { formatGrant } from '../identity/principal.js';
 import {
   AgentKeyInfoSchema,
   CreatedKeySchema,
@@ -66,13 +66,17 @@ export class RemoteIdentities implements IdentityOperations {
     );
   }
 
-  async createOperatorToken(options: {
-    name: string;
-    role: OperatorRole;
-    grants: readonly Grant[];
-  }): Promise<Created<OperatorTokenInfo>> {
+  async createOperatorToken(options: NewOperatorToken): Promise<Created<OperatorTokenInfo>> {
     const created = await this.#client.request('POST', '/v1/admin/operators', {
-      body: { name: options.name, role: options.role, grants: options.grants.map(formatGrant) },
+      body: {
+        name: options.name,
+        role: options.role,
+        grants: options.grants.map(formatGrant),
+        ...(options.groups === undefined || options.groups.length === 0 ? {} : { groups: options.groups }),
+        ...(options.notForKeys === undefined || options.notForKeys.length === 0
+          ? {}
+          : { notForKeys: options.notForKeys }),
+      },
       schema: CreatedOperatorSchema,
     });
     return { info: tokenInfo(created.token), secret: created.secret };
@@ -129,6 +133,8 @@ function tokenInfo(token: z.output<typeof OperatorTokenInfoSchema>): OperatorTok
         ? { tenantId: grant.tenantId }
         : { tenantId: grant.tenantId, teamId: grant.teamId },
     ),
+    ...(token.groups === undefined ? {} : { groups: token.groups }),
+    ...(token.notForKeys === undefined ? {} : { notForKeys: token.notForKeys }),
     createdAt: token.createdAt,
     ...(token.revokedAt === undefined ? {} : { revokedAt: token.revokedAt }),
   };

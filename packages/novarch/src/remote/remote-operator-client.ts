@@ -62,6 +62,7 @@ export class RemoteOperatorClient {
       decision: 'approve' | 'deny' | 'skip';
       rationale?: string | undefined;
       force?: boolean | undefined;
+      input?: Record<string, unknown> | undefined;
     },
   ): Promise<OperatorDecisionResult> {
     return this.#client.request('POST', `/v1/holds/${encodeURIComponent(id)}/decision`, {
@@ -69,6 +70,7 @@ export class RemoteOperatorClient {
         decision: decision.decision,
         ...(decision.rationale === undefined ? {} : { rationale: decision.rationale }),
         ...(decision.force === undefined ? {} : { force: decision.force }),
+        ...(decision.input === undefined ? {} : { input: decision.input }),
       },
       schema: OperatorDecisionResultSchema,
     });

@@ -42,6 +42,17 @@ export function checkRulesFile(yaml: YamlFile): FieldIssue[] {
     if (typeof rule.condition === 'string' && rule.condition.trim() !== '') {
       issues.push(...checkCondition(yaml, index, rule.condition));
     }
+    // Approvals are asked of an operator deciding a hold: on a kill rule they would have no effect.
+    if (rule.on_violation === 'kill') {
+      for (const field of ['approvals', 'approvers'] as const) {
+        if (rule[field] === undefined) continue;
+        issues.push({
+          path: ['rules', index, field],
+          message: `${field} applies to a rule with on_violation: hold; this rule kills, so no operator decides it`,
+          hint: `remove ${field}:, or set on_violation: hold`,
+        });
+      }
+    }
   });
   return issues;
 }

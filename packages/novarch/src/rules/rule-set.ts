@@ -16,7 +16,14 @@ export interface Rule {
   onViolation: ViolationEffect;
   /** A CEL expression over `action`, `evidence` and `session`: true = satisfied, false = violated. */
   condition?: string;
+  /** How many distinct operators must approve a hold of this rule (a hold rule only; default 1). */
+  approvals?: number;
+  /** The approver groups whose members may decide a hold of this rule (a hold rule only; default: any operator). */
+  approvers?: string[];
 }
+
+/** The most approvals a rule may ask for. */
+export const MAX_APPROVALS = 10;
 
 /** One team's rules file: the action types its agents may request and the rules that judge them. */
 export interface RuleSet {
@@ -53,6 +60,18 @@ export const RulesFileSchema = z.strictObject({
       applies_to: z.array(name).min(1),
       on_violation: z.enum(['kill', 'hold']),
       condition: name.optional(),
+      approvals: z.int().min(1).max(MAX_APPROVALS).optional(),
+      approvers: z
+        .array(
+          z
+            .string()
+            .regex(
+              /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+              'an approver group is 1-64 letters, digits and . _ - (e.g. finance-leads)',
+            ),
+        )
+        .min(1)
+        .optional(),
     }),
   ),
 });
@@ -73,6 +92,8 @@ export function toRuleSet(
       appliesTo: rule.applies_to,
       onViolation: rule.on_violation,
       ...(rule.condition === undefined ? {} : { condition: rule.condition }),
+      ...(rule.approvals === undefined ? {} : { approvals: rule.approvals }),
+      ...(rule.approvers === undefined ? {} : { approvers: [...new Set(rule.approvers)] }),
     })),
     file,
     ...(origin === undefined ? {} : { version: origin.version, contentHash: origin.contentHash }),

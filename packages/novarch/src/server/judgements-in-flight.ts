@@ -126,9 +126,9 @@ export class JudgementsInFlight {
           settle(request, release.actionId);
           return result;
         }),
-      createHold: (actionId, sessionId, deadline) =>
+      createHold: (actionId, sessionId, deadline, policy) =>
         this.#write(async (request) => {
-          const hold = await store.createHold(actionId, sessionId, deadline);
+          const hold = await store.createHold(actionId, sessionId, deadline, policy);
           settle(request, actionId);
           return hold;
         }),

@@ -52,7 +52,14 @@ export function mountConsole(app: Hono, services: ServerServices, options: Serve
       const token = await identities.findOperatorToken(id);
       return token === undefined || token.revokedAt !== undefined
         ? undefined
-        : { id: token.id, name: token.name, role: token.role, grants: token.grants };
+        : {
+            id: token.id,
+            name: token.name,
+            role: token.role,
+            grants: token.grants,
+            ...(token.groups === undefined ? {} : { groups: token.groups }),
+            ...(token.notForKeys === undefined ? {} : { notForKeys: token.notForKeys }),
+          };
     },
     subscribeChanges: (listener) => events.subscribe(() => listener()),
     onHoldDecided: (session, hold) => events.emitHold('hold-decided', session, hold),

@@ -5,6 +5,7 @@ import type {
   AuditEntry,
   AuditFilter,
   CallRefusal,
+  HoldDecisionOptions,
   HoldFilter,
   HoldWaiterIdentity,
   NovarchStore,
@@ -16,6 +17,7 @@ import type {
 import type {
   ActionRecord,
   EvidenceRecord,
+  HoldApprovalPolicy,
   HoldRecord,
   HoldStatus,
   KillDetails,
@@ -222,9 +224,14 @@ export class TenantScopedStore implements NovarchStore {
     return this.store.recordRefusal(refusal);
   }
 
-  async createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord> {
+  async createHold(
+    actionId: string,
+    sessionId: string,
+    deadline: Date,
+    policy?: HoldApprovalPolicy,
+  ): Promise<HoldRecord> {
     await this.requireWritable(sessionId);
-    return this.store.createHold(actionId, sessionId, deadline);
+    return this.store.createHold(actionId, sessionId, deadline, policy);
   }
 
   async getHold(id: string): Promise<HoldRecord | undefined> {
@@ -271,10 +278,11 @@ export class TenantScopedStore implements NovarchStore {
     status: Exclude<HoldStatus, 'pending'>,
     decidedBy: string,
     rationale?: string,
+    options?: HoldDecisionOptions,
   ): Promise<HoldRecord> {
     const hold = await this.requireHold(id);
     await this.requireWritable(hold.sessionId);
-    return this.store.decideHold(id, status, decidedBy, rationale);
+    return this.store.decideHold(id, status, decidedBy, rationale, options);
   }
 
   /**

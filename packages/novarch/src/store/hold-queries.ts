@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { HoldFilter, HoldWaiterIdentity } from '../model/novarch-store.js';
-import { HOLD_SCHEMA_VERSION, type HoldRecord } from '../model/records.js';
+import { HOLD_SCHEMA_VERSION, type HoldApprovalPolicy, type HoldRecord } from '../model/records.js';
 import { requireOwnAction } from './action-queries.js';
 import { appendAuditLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
 import { holdMaterial } from './audit-record-material.js';
@@ -16,6 +16,7 @@ export async function createHold(
   actionId: string,
   sessionId: string,
   deadline: Date,
+  policy?: HoldApprovalPolicy,
 ): Promise<HoldRecord> {
   if (Number.isNaN(deadline.getTime())) throw new NovarchStoreError('A hold needs a valid deadline date.');
   const row = {
@@ -33,6 +34,11 @@ export async function createHold(
     waiter_pid: null,
     waiter_host: null,
     decided_by_os_user: null,
+    // Stored only when it asks more than the default (one approval by any operator).
+    policy_json:
+      policy === undefined || (policy.approvals <= 1 && policy.approverGroups.length === 0)
+        ? null
+        : JSON.stringify(checkPolicy(policy)),
   };
   const record = parseHoldRow(row, 'new');
   // Run by the store in one transaction with its audit link.
@@ -83,4 +89,21 @@ export async function checkInHoldWaiter(
   const existing = await db.selectFrom('holds').select('id').where('id', '=', id).executeTakeFirst();
   if (existing === undefined)
     throw new UnknownRecordError('hold', id, `No hold ${id}: no check-in was recorded.`);
+}
+
+/** A policy as stored: a whole number of approvals ≥ 1, each group list non-empty. */
+function checkPolicy(policy: HoldApprovalPolicy): HoldApprovalPolicy {
+  if (!Number.isSafeInteger(policy.approvals) || policy.approvals < 1)
+    throw new NovarchStoreError(`A hold needs a whole number of approvals ≥ 1; got ${policy.approvals}.`);
+  for (const entry of policy.approverGroups) {
+    if (entry.groups.length === 0)
+      throw new NovarchStoreError(`Rule ${entry.ruleId} names no approver group for its hold.`);
+  }
+  return {
+    approvals: policy.approvals,
+    approverGroups: policy.approverGroups.map((entry) => ({
+      ruleId: entry.ruleId,
+      groups: [...entry.groups],
+    })),
+  };
 }

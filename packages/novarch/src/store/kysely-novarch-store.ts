@@ -5,6 +5,7 @@ import type {
   AuditEntry,
   AuditFilter,
   CallRefusal,
+  HoldDecisionOptions,
   HoldFilter,
   HoldWaiterIdentity,
   NovarchDatabaseStore,
@@ -15,6 +16,7 @@ import type {
 import type {
   ActionRecord,
   EvidenceRecord,
+  HoldApprovalPolicy,
   HoldRecord,
   HoldStatus,
   KillDetails,
@@ -214,8 +216,15 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     );
   }
 
-  createHold(actionId: string, sessionId: string, deadline: Date): Promise<HoldRecord> {
-    return this.#decide(`hold action ${actionId}`, (db) => createHold(db, actionId, sessionId, deadline));
+  createHold(
+    actionId: string,
+    sessionId: string,
+    deadline: Date,
+    policy?: HoldApprovalPolicy,
+  ): Promise<HoldRecord> {
+    return this.#decide(`hold action ${actionId}`, (db) =>
+      createHold(db, actionId, sessionId, deadline, policy),
+    );
   }
 
   getHold(id: string): Promise<HoldRecord | undefined> {
@@ -237,9 +246,10 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     status: Exclude<HoldStatus, 'pending'>,
     decidedBy: string,
     rationale?: string,
+    options?: HoldDecisionOptions,
   ): Promise<HoldRecord> {
     return this.#decide(`decide hold ${id}`, (db) =>
-      decideHold(db, { id, status, decidedBy, rationale, osUser: osUser() }),
+      decideHold(db, { id, status, decidedBy, rationale, osUser: osUser(), ...options }),
     );
   }
 

@@ -34,6 +34,10 @@ const holdRowV1Schema = z
     waiter_pid: z.number().int().nullish(),
     waiter_host: z.string().nullish(),
     decided_by_os_user: z.string().nullish(),
+    policy_json: z.string().nullish(),
+    approvals_json: z.string().nullish(),
+    edited_input_json: z.string().nullish(),
+    edited_by: z.string().nullish(),
   })
   .superRefine((row, context) => {
     const pending = row.status === 'pending';
@@ -51,6 +55,58 @@ const holdRowV1Schema = z
       });
     }
   });
+
+/** `policy_json` (migration 9). */
+const PolicySchema = z.strictObject({
+  approvals: z.int().min(1),
+  approverGroups: z.array(z.strictObject({ ruleId: z.string(), groups: z.array(z.string()).min(1) })),
+});
+
+/** `approvals_json` (migration 9). */
+const ApprovalsSchema = z.array(
+  z.strictObject({
+    operator: z.string().min(1),
+    at: timestamp,
+    rationale: z.string().optional(),
+    osUser: z.string().optional(),
+  }),
+);
+
+/** A JSON column of a hold, parsed by `schema`; damage is an error (never read as "no policy"). */
+function jsonColumn<T>(schema: z.ZodType<T>, text: string, what: string, id: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new NovarchStoreError(`Hold ${id} has a ${what} that is not JSON; the store is damaged.`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new NovarchStoreError(
+      `Hold ${id} has an unreadable ${what}: ${z.prettifyError(parsed.error)}; the store is damaged.`,
+    );
+  return parsed.data;
+}
+
+/** The migration-9 fields of a hold row, as optional `HoldRecord` fields. */
+function approvalFields(stored: {
+  id: string;
+  policy_json?: string | null | undefined;
+  approvals_json?: string | null | undefined;
+  edited_input_json?: string | null | undefined;
+  edited_by?: string | null | undefined;
+}): Pick<HoldRecord, 'policy' | 'approvals' | 'edit'> {
+  const fields: Pick<HoldRecord, 'policy' | 'approvals' | 'edit'> = {};
+  if (stored.policy_json != null)
+    fields.policy = jsonColumn(PolicySchema, stored.policy_json, 'approval policy', stored.id);
+  if (stored.approvals_json != null)
+    fields.approvals = jsonColumn(ApprovalsSchema, stored.approvals_json, 'approvals list', stored.id);
+  if (stored.edited_input_json != null) {
+    const input = jsonColumn(z.unknown(), stored.edited_input_json, 'edited input', stored.id);
+    fields.edit = { input, by: stored.edited_by ?? 'unknown' };
+  }
+  return fields;
+}
 
 const versionOnlySchema = z.object({ schema_version: z.number().int(), id: z.unknown() });
 
@@ -90,5 +146,6 @@ export function parseHoldRow(row: unknown, origin: RowOrigin = 'stored'): HoldRe
     ...(stored.waiter_seen_at == null || stored.waiter_pid == null || stored.waiter_host == null
       ? {}
       : { waiter: { seenAt: stored.waiter_seen_at, pid: stored.waiter_pid, host: stored.waiter_host } }),
+    ...approvalFields(stored),
   };
 }

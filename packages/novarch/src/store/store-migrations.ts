@@ -200,7 +200,18 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         )`.execute(db);
     },
   },
-  // 8–10 are other features' migrations; the runner applies whichever are missing, in list order.
+  {
+    version: 9,
+    name: 'holds: approval policy, approvals so far, edited input',
+    async up(db) {
+      // Nullable: holds stored before need one approval by any operator, and were never edited.
+      await db.schema.alterTable('holds').addColumn('policy_json', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('approvals_json', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('edited_input_json', 'text').execute();
+      await db.schema.alterTable('holds').addColumn('edited_by', 'text').execute();
+    },
+  },
+  // 8 and 10 are other features' migrations; the runner applies whichever are missing, in list order.
   {
     version: 11,
     name: 'audit chain: a hash-chained link per decision, per tenant and per team',

@@ -98,6 +98,14 @@ export interface HoldsTable {
   waiter_host: string | null;
   /** Migration 3: the OS account of the process that stored the decision. */
   decided_by_os_user: string | null;
+  /** Migration 9: JSON `HoldApprovalPolicy` (NULL: one approval by any operator). */
+  policy_json?: string | null;
+  /** Migration 9: JSON array of `HoldApproval` (NULL: none recorded). */
+  approvals_json?: string | null;
+  /** Migration 9: JSON of the input an operator edited the write's into (NULL: not edited). */
+  edited_input_json?: string | null;
+  /** Migration 9: the operator who edited the input. */
+  edited_by?: string | null;
 }
 
 /** `rule_sets` (migration 4): one pushed version of a team's rules file. */

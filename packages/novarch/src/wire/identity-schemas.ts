@@ -21,6 +21,10 @@ export const OperatorTokenInfoSchema = z.object({
   name: z.string(),
   role: z.enum(OPERATOR_ROLES),
   grants: z.array(GrantSchema),
+  /** Approver groups the operator is in (absent: none). */
+  groups: z.array(z.string()).optional(),
+  /** Agent key ids whose sessions' holds it may not decide (absent: none). */
+  notForKeys: z.array(z.string()).optional(),
   createdAt: z.string(),
   revokedAt: z.string().optional(),
 });

@@ -113,6 +113,26 @@ export const HoldRecordSchema = z.object({
   rationale: z.string().optional(),
   decidedByOsUser: z.string().optional(),
   waiter: z.object({ seenAt: z.string(), pid: z.number(), host: z.string() }).optional(),
+  /** Who must approve it: distinct operators, and the groups each held rule asks (absent: one, anyone). */
+  policy: z
+    .object({
+      approvals: z.int().min(1),
+      approverGroups: z.array(z.object({ ruleId: z.string(), groups: z.array(z.string()) })),
+    })
+    .optional(),
+  /** The approvals so far of a hold that needs several, oldest first. */
+  approvals: z
+    .array(
+      z.object({
+        operator: z.string(),
+        at: z.string(),
+        rationale: z.string().optional(),
+        osUser: z.string().optional(),
+      }),
+    )
+    .optional(),
+  /** Approve with edit: the input the write runs with, and who edited it (the action keeps the agent's). */
+  edit: z.object({ input: z.json(), by: z.string() }).optional(),
 });
 
 export const AuditEntrySchema = z.object({
@@ -134,6 +154,8 @@ export const DecisionSchema = z.object({
   verdict: VerdictSchema,
   hold: HoldRecordSchema.optional(),
   release: ReleaseResultSchema.optional(),
+  /** An operator's edit the rules hold for more than its approval covered: it does not run. */
+  editRefusal: z.string().optional(),
 });
 
 export const RefusalRecordSchema = z.object({ action: ActionRecordSchema, verdict: VerdictRecordSchema });
@@ -158,4 +180,6 @@ export const HoldDetailSchema = z.object({
 export const OperatorDecisionResultSchema = z.object({
   hold: HoldRecordSchema,
   forced: z.enum(['abandoned', 'expired']).optional(),
+  /** The approval was recorded; the hold still needs this many more, from other operators. */
+  awaiting: z.int().min(1).optional(),
 });

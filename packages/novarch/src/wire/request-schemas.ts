@@ -56,6 +56,8 @@ export const ProposeActionBodySchema = z.strictObject({
   deadlineInMs: z.int().min(0).optional(),
   /** Let a pass run at once, atomically with a check of the session's kill (the gate does). */
   release: z.boolean().optional(),
+  /** Approve with edit: the approved hold whose edited input this is (the edit is re-judged and, if the rules allow, run). */
+  editOf: z.string().min(1).max(200).optional(),
 });
 
 export const RefusalBodySchema = z
@@ -101,6 +103,12 @@ export const DecisionBodySchema = z.strictObject({
   decision: z.enum(['approve', 'deny', 'skip']),
   rationale: z.string().optional(),
   force: z.boolean().optional(),
+  /**
+   * Approve with edit (approve only): the tool input the write runs with instead of the agent's.
+   * The agent's gate checks it against the tool's input schema and has the rules judge it again
+   * before it runs; the action keeps the agent's input, the hold the edit and who made it.
+   */
+  input: z.record(z.string(), z.json()).optional(),
 });
 
 export const KillBodySchema = z.strictObject({ reason: text });
@@ -142,4 +150,8 @@ export const CreateOperatorBodySchema = z.strictObject({
   role: z.enum(OPERATOR_ROLES),
   /** `TENANT`, `TENANT/TEAM` or `*`. */
   grants: z.array(text).min(1),
+  /** Approver groups the operator is in (a rule's `approvers:` names them). */
+  groups: z.array(teamId).max(50).optional(),
+  /** Agent key ids (`nva_…`) whose sessions' holds the operator may not decide. */
+  notForKeys: z.array(text.max(200)).max(200).optional(),
 });

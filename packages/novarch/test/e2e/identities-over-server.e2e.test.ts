@@ -168,7 +168,7 @@ describe('novarch operators --server', () => {
 
     const listed = await asToken(admin, ['operators', 'list']);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/^TOKEN +NAME +ROLE +GRANTS +CREATED +REVOKED\n/);
+    expect(listed.stdout).toMatch(/^TOKEN +NAME +ROLE +GRANTS +GROUPS +NOT FOR +CREATED +REVOKED\n/);
     expect(listed.stdout).toContain(`${token.id}  bob   operator  acme/cs-ops`);
     expect(listed.stdout).not.toContain(hiddenPartOf(secret));
 

@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeApprovalCases } from './approval-cases.js';
 import { describeAuditCases } from './audit-cases.js';
 import {
   createConformanceContext,
@@ -31,6 +32,7 @@ export function describeStoreConformance(
     describeRecordCases(context);
     describeEvidenceOrderCases(context);
     describeHoldCases(context);
+    describeApprovalCases(context);
     describeAuditCases(context);
     describeWithinScopeCases(context);
     describeRuleSetCases(context);

@@ -78,6 +78,28 @@ describe('stored hold fixtures', () => {
     });
   });
 
+  it('v1/approved-by-quorum-with-edit.json maps the policy, approvals and edit (store migration 9)', () => {
+    const fixture = fixtures.find((candidate) => candidate.name === 'v1/approved-by-quorum-with-edit.json');
+    expect(parseHoldRow(fixture?.row)).toMatchObject({
+      status: 'approved',
+      decidedBy: 'bo',
+      policy: { approvals: 2, approverGroups: [{ ruleId: 'TEAM-3', groups: ['finance'] }] },
+      approvals: [
+        { operator: 'ana', at: '2026-05-01T09:31:00.000Z', rationale: 'capped at 400', osUser: 'ops' },
+        { operator: 'bo', at: '2026-05-01T09:32:10.000Z', rationale: 'agreed', osUser: 'ops' },
+      ],
+      edit: { input: { order_id: 'A-1', amount: 400 }, by: 'ana' },
+    });
+  });
+
+  it('a damaged approvals list is an error naming the hold, never read as no approvals', () => {
+    const fixture = fixtures.find((candidate) => candidate.name === 'v1/approved-by-quorum-with-edit.json');
+    const row = { ...(fixture?.row as Record<string, unknown>), approvals_json: '[{"operator":""}]' };
+    expect(() => parseHoldRow(row)).toThrow(
+      /^Hold hold_4f3e2d1c-0b9a-4887-a6f5-e4d3c2b1a099 has an unreadable approvals list: .*; the store is damaged\.$/s,
+    );
+  });
+
   it('every fixture row fits the current table and reads back through the store', async () => {
     const file = files.next();
     await (await openSqliteStore(file)).close();

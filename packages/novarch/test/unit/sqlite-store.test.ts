@@ -80,6 +80,7 @@ describe('openSqliteStore', () => {
         { version: 5, name: 'webhook deliveries and their attempts' },
         { version: 6, name: 'sessions bound to the agent key that opened them, with their secret' },
         { version: 7, name: 'evidence: the store sequence of the actions recorded before it' },
+        { version: 9, name: 'holds: approval policy, approvals so far, edited input' },
         { version: 11, name: 'audit chain: a hash-chained link per decision, per tenant and per team' },
       ]);
       const tables = database
@@ -183,6 +184,7 @@ describe('openSqliteStore', () => {
         { version: 5 },
         { version: 6 },
         { version: 7 },
+        { version: 9 },
         { version: 11 },
       ]);
     });

@@ -45,6 +45,8 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
         ...(modelText ? { modelText } : {}),
       },
       () => run(input, runOptions(options)),
+      // Approve with edit: the operator's input, judged again by Novarch, is what runs.
+      (edited) => run(edited, runOptions(options)),
     );
     return outcome.kind === 'ran' ? outcome.output : { text: outcome.reason, isError: true };
   };

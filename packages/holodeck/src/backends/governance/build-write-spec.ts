@@ -12,9 +12,14 @@ function fillTemplate(template: string, args: Record<string, unknown>): string {
  * A Novarch WriteSpec from agent.yaml: the action's context is taken from named tool arguments.
  * A missing record id or a non-numeric amount throws, which the gate turns into a refusal.
  */
-export function buildWriteSpec(spec: GovernanceWriteSpec): WriteSpec {
+export function buildWriteSpec(
+  spec: GovernanceWriteSpec,
+  /** The tool's input schema check (function tools: their `parameters`), for approve with edit. */
+  validateInput?: (args: Record<string, unknown>) => string | undefined,
+): WriteSpec {
   return {
     actionType: spec.action_type,
+    ...(validateInput === undefined ? {} : { validateInput }),
     contextBuilder(args) {
       const recordId = args[spec.record_id];
       if (typeof recordId !== 'string' && typeof recordId !== 'number') {

@@ -23,6 +23,7 @@ import {
 } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
 import type { GovernanceRefusal, GovernanceSummary, GovernanceVerdict } from '../../execution-result.js';
+import { compileUserSchema } from '../../json-schema/create-ajv.js';
 import { functionToolName } from '../../tool-name.js';
 import { buildWriteSpec } from './build-write-spec.js';
 import { HoldReporter } from './hold-reporter.js';
@@ -52,6 +53,28 @@ export interface AgentGovernance {
   /** Every verdict of a session, from the store, as the contract reports them. */
   summarise(session: ActiveSession, killed: boolean): Promise<GovernanceSummary>;
   close(): Promise<void>;
+}
+
+/**
+ * The input schema check of a function tool (its `parameters`, compiled once): what an operator's
+ * edited input is checked against before it is judged again. Other tools have none here, so an
+ * edit of them is refused (fail-closed).
+ */
+function inputValidatorOf(
+  agent: LoadedAgent,
+  name: string,
+): ((args: Record<string, unknown>) => string | undefined) | undefined {
+  const tool = (agent.config.tools ?? []).find(
+    (candidate) => candidate.type === 'function' && candidate.name === name,
+  );
+  if (tool === undefined || tool.type !== 'function') return undefined;
+  const validate = compileUserSchema(tool.parameters);
+  return (args) =>
+    validate(args)
+      ? undefined
+      : (validate.errors ?? [])
+          .map((error) => `${error.instancePath || '(root)'} ${error.message}`)
+          .join('; ');
 }
 
 function asConfigError(error: unknown): unknown {
@@ -120,7 +143,7 @@ export async function openGovernance(agent: LoadedAgent): Promise<AgentGovernanc
       writeSpecs: Object.fromEntries(
         Object.entries(governance.write_specs).map(([name, spec]) => [
           runtimeToolName(name),
-          buildWriteSpec(spec),
+          buildWriteSpec(spec, inputValidatorOf(agent, name)),
         ]),
       ),
       openSession: async () => ({ engine, record: await engine.openSession(scope, maxHold) }),

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
+import { OperatorUsageError } from '../../errors.js';
 import { formatDecidedHold, formatHoldDetail } from '../../format/format-hold-detail.js';
 import { formatHoldsTable } from '../../format/format-holds.js';
 import { formatJson } from '../../format/format-table.js';
@@ -7,6 +8,7 @@ import { PENDING_HOLD_STATES, WAITER_STALE_AFTER_MS } from '../../model/hold-sta
 import { WAITER_STALE_AFTER_VARIABLE } from '../../model/waiter-timing.js';
 import { decideHoldAsOperator } from '../../operations/decide-hold-as-operator.js';
 import { listHoldSummaries, loadHoldDetail } from '../../operations/hold-operations.js';
+import { isRecord } from '../../support.js';
 import { ExitCode } from '../exit-codes.js';
 import { paint } from '../terminal-style.js';
 import {
@@ -32,7 +34,27 @@ const DecideOptionsSchema = GlobalOptionsSchema.extend({
   rationale: z.string().optional(),
   operator: z.string().optional(),
   force: z.boolean().default(false),
+  input: z.string().optional(),
 });
+
+/** `--input JSON`: the whole tool input the approved write runs with, as a JSON object. */
+function parseEditedInput(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  const example = `e.g. --input '{"order_id":"A-1","amount":400}'`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new OperatorUsageError(
+      `--input is not JSON (${error instanceof Error ? error.message : String(error)}): pass the whole tool input as a JSON object, ${example}.`,
+    );
+  }
+  if (!isRecord(value))
+    throw new OperatorUsageError(
+      `--input must be a JSON object (the tool's whole input), got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}: ${example}.`,
+    );
+  return value;
+}
 
 const DECISIONS = [
   { name: 'approve', status: 'approved', summary: 'approve a hold an agent waits on: the write runs' },
@@ -118,11 +140,16 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
       .option('--rationale <text>', 'why (the agent sees it on a deny)')
       .option('--operator <name>', 'who decides (default: $USER)')
       .option('--force', 'close an abandoned or expired hold anyway: stored as timed_out, nothing runs')
+      .option(
+        '--input <json>',
+        'approve only: the tool input the write runs with instead of the agent’s (JSON object; the gate checks it against the tool’s schema and the rules judge it again)',
+      )
       .addHelpText('after', FORCE_HELP)
       .action((holdId: string, _options: unknown, command: Command) =>
         run(async () => {
           const options = parseCommandOptions(DecideOptionsSchema, command);
           refuseIfGoverned(context, `${decision.name} its own holds`);
+          const input = parseEditedInput(options.input);
           const remote = serverClient(options, context);
           const decided = remote
             ? await remote.call((client) =>
@@ -130,6 +157,7 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
                   decision: decision.name,
                   rationale: options.rationale,
                   force: options.force,
+                  input,
                 }),
               )
             : await onStore(options, context, (store, location) =>
@@ -141,6 +169,7 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
                     operator: operatorName(options.operator, context),
                     rationale: options.rationale,
                     force: options.force,
+                    input,
                   },
                   location.path,
                   context.now(),

@@ -19,6 +19,8 @@ const CreateOptionsSchema = GlobalOptionsSchema.extend({
   name: z.string(),
   role: z.enum(OPERATOR_ROLES).default('operator'),
   grant: z.array(z.string()).default([]),
+  group: z.array(z.string()).default([]),
+  notForKey: z.array(z.string()).default([]),
   json: z.boolean().default(false),
 });
 const ListOptionsSchema = GlobalOptionsSchema.extend({ json: z.boolean().default(false) });
@@ -26,18 +28,23 @@ const ListOptionsSchema = GlobalOptionsSchema.extend({ json: z.boolean().default
 const ROLES_HELP = `
 Roles: operator decides holds and kills sessions of the tenants and teams granted; admin may also
 manage agent keys and operator tokens of them (/v1/admin routes). Grants: --grant acme (every team
-of tenant acme), --grant acme/cs-ops (one team), --grant '*' (every tenant); repeat --grant.`;
+of tenant acme), --grant acme/cs-ops (one team), --grant '*' (every tenant); repeat --grant.
+Separation of duties: --group NAME puts the operator in an approver group (a rule's approvers:
+names the groups that may decide its holds); --not-for-key nva_… names an agent key whose
+sessions' holds the operator may not decide (the team that runs the agent). Both repeatable.`;
 
 function formatTokens(tokens: readonly OperatorTokenInfo[]): string {
   if (tokens.length === 0) return 'No operator tokens.\n';
   return plainText(
     formatTable(
-      ['TOKEN', 'NAME', 'ROLE', 'GRANTS', 'CREATED', 'REVOKED'],
+      ['TOKEN', 'NAME', 'ROLE', 'GRANTS', 'GROUPS', 'NOT FOR', 'CREATED', 'REVOKED'],
       tokens.map((token) => [
         token.id,
         token.name,
         token.role,
         token.grants.map(formatGrant).join(','),
+        cell(token.groups?.join(',')),
+        cell(token.notForKeys?.join(',')),
         token.createdAt,
         cell(token.revokedAt),
       ]),
@@ -57,6 +64,10 @@ function parseGrants(texts: readonly string[]): Grant[] {
   });
 }
 
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 /** `novarch operators create|list|revoke`: operator tokens with roles and grants. */
 export function registerOperatorsCommand(program: Command, run: RunCommand, context: OperatorContext): void {
   const operators = program
@@ -73,6 +84,12 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
       'a tenant, tenant/team, or * (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--group <group>', 'an approver group the operator is in (repeatable)', collect)
+    .option(
+      '--not-for-key <keyId>',
+      "an agent key whose sessions' holds it may not decide (repeatable)",
+      collect,
+    )
     .option('--json', 'print JSON: { token, secret }')
     .addHelpText('after', `${ROLES_HELP}\n${IDENTITY_STORE_HELP}`)
     .action((_options: unknown, command: Command) =>
@@ -81,7 +98,13 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
         const name = checkOperatorName(options.name);
         const grants = parseGrants(options.grant);
         const created = await onIdentities(options, context, (identities) =>
-          identities.createOperatorToken({ name, role: options.role, grants }),
+          identities.createOperatorToken({
+            name,
+            role: options.role,
+            grants,
+            groups: options.group,
+            notForKeys: options.notForKey,
+          }),
         );
         context.stdout.write(
           options.json

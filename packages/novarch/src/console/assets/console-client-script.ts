@@ -194,6 +194,8 @@ export const CONSOLE_CLIENT_SCRIPT = `'use strict';
     var data = new URLSearchParams();
     data.set('decision', decision);
     data.set('rationale', rationale);
+    var edited = form.querySelector('textarea[name="input"]');
+    if (decision === 'approve' && edited && edited.value.trim() !== '') data.set('input', edited.value);
     fetch(form.action, {
       method: 'POST',
       credentials: 'same-origin',

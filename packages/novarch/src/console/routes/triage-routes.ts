@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { arrangeTriage, TRIAGE_GROUPS, TRIAGE_SORTS } from '../arrange-triage.js';
+import { isRecord } from '../../support.js';
 import { type ConsoleContext, type ConsoleEnv, wantsJson } from '../console-context.js';
 import type { ConsoleDecision } from '../console-deps.js';
 import { ConsoleRequestError } from '../console-errors.js';
@@ -15,6 +16,7 @@ const decisionSchema = z
   .object({
     decision: z.enum(['approve', 'deny', 'skip'], { error: 'decision: expected approve, deny or skip' }),
     rationale: z.string().max(2000, 'rationale: at most 2000 characters').optional(),
+    input: z.string().max(20_000, 'input: at most 20000 characters').optional(),
   })
   .loose();
 
@@ -38,6 +40,28 @@ const triageQuerySchema = z
   .strict();
 
 const STATUS = { approve: 'approved', deny: 'denied', skip: 'skipped' } as const;
+
+/** The edited input of the form (approve only), or a 400 that says what is wrong with it. */
+function editedInput(text: string | undefined, decision: string): Record<string, unknown> | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  if (decision !== 'approve')
+    throw new ConsoleRequestError(400, 'Only an approval takes an edited input: clear it to deny or stop.');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConsoleRequestError(
+      400,
+      `The edited input is not JSON (${error instanceof Error ? error.message : String(error)}): write the whole tool input as a JSON object, e.g. {"order_id": "A-1", "amount": 400}. Nothing was changed.`,
+    );
+  }
+  if (!isRecord(value))
+    throw new ConsoleRequestError(
+      400,
+      'The edited input must be a JSON object (the whole tool input), e.g. {"order_id": "A-1", "amount": 400}. Nothing was changed.',
+    );
+  return value;
+}
 
 /** The sentence of a 404 for a hold: the same for unknown ids and ids of another tenant. */
 export const noHoldMessage = (id: string) => `No hold ${id}.`;
@@ -85,10 +109,12 @@ export function registerTriageRoutes(app: Hono<ConsoleEnv>, context: ConsoleCont
     const parsed = decisionSchema.safeParse(await c.req.parseBody());
     if (!parsed.success)
       throw new ConsoleRequestError(400, parsed.error.issues.map((issue) => issue.message).join('; '));
+    const input = editedInput(parsed.data.input, parsed.data.decision);
     const decision: ConsoleDecision = {
       holdId: c.req.param('id'),
       status: STATUS[parsed.data.decision],
       ...(parsed.data.rationale === undefined ? {} : { rationale: parsed.data.rationale }),
+      ...(input === undefined ? {} : { input }),
     };
     const result = await context.deps.decideHold(session.operator, decision);
     if (result === undefined) throw new ConsoleRequestError(404, noHoldMessage(decision.holdId));

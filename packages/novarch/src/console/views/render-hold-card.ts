@@ -1,3 +1,4 @@
+import { describeApprovals } from '../../operations/check-decider.js';
 import type { TriageHold } from '../console-deps.js';
 import { describeHoldDecision } from '../describe-hold-decision.js';
 import { csrfField, html, idPath, jsonBlock, type Markup, timeTag } from './markup.js';
@@ -60,6 +61,12 @@ ${
 }
 </details>
 </section>
+${renderApprovals(item)}
+${
+  hold.edit === undefined
+    ? ''
+    : html`<section class="edited" aria-label="Edited input"><h3>Approved with an edited input by ${hold.edit.by}</h3><p class="muted">This input was judged again and is what runs; the action above keeps the agent's own.</p>${jsonBlock(hold.edit.input)}</section>`
+}
 <details class="recent"><summary>Session's recent calls (${item.recentCalls.length})</summary>
 <ol class="timeline">${item.recentCalls.map(renderTimelineEntry)}</ol>
 </details>
@@ -70,6 +77,10 @@ ${
 ${csrfField(csrfToken)}
 <label for="rationale-${id}">Rationale <span class="muted">(required to deny: the agent is told it; and to stop the session)</span></label>
 <textarea id="rationale-${id}" name="rationale" rows="2" maxlength="2000"></textarea>
+<details class="edit"><summary>Approve with an edited input</summary>
+<label for="input-${id}">Tool input to run instead <span class="muted">(JSON object; checked against the tool's schema and judged by the rules again before it runs; leave empty to approve as is)</span></label>
+<textarea id="input-${id}" name="input" rows="4" maxlength="20000" spellcheck="false"></textarea>
+</details>
 <div class="buttons">
 <button type="submit" name="decision" value="approve" class="approve">Approve <kbd>a</kbd></button>
 <button type="submit" name="decision" value="deny" class="deny">Deny <kbd>d</kbd></button>
@@ -82,8 +93,34 @@ ${confirmBox()}
 </article>`;
 }
 
-/** `Approved by ana at …: rationale`, as a decided card shows it. */
+/** Who must approve the hold and who did so far (only for a hold whose rules ask more than one approval by anyone). */
+function renderApprovals(item: TriageHold): Markup | string {
+  const { policy } = item.hold;
+  if (policy === undefined) return '';
+  const approvals = item.hold.approvals ?? [];
+  return html`<section class="approvals" aria-label="Approvals" data-approvals="${String(approvals.length)}" data-required="${String(policy.approvals)}">
+<h3>Approvals ${String(approvals.length)} of ${String(policy.approvals)}</h3>
+${
+  approvals.length === 0
+    ? html`<p class="muted">No approval yet.</p>`
+    : html`<ul>${approvals.map(
+        (approval) =>
+          html`<li>${approval.operator} ${timeTag(approval.at)}${approval.rationale === undefined ? '' : html`: ${approval.rationale}`}</li>`,
+      )}</ul>`
+}
+${policy.approverGroups.map(
+  (entry) =>
+    html`<p>Rule <code class="rule">${entry.ruleId}</code>: decided by group ${entry.groups.join(' or ')}</p>`,
+)}
+</section>`;
+}
+
+/** `Approved by ana at …: rationale`, as a decided card shows it (or the approvals so far). */
 export function outcomeText(item: Pick<TriageHold, 'hold'>): string {
+  if (item.hold.status === 'pending') {
+    const approvals = describeApprovals(item.hold);
+    if (approvals !== undefined) return `Approval recorded: ${approvals}.`;
+  }
   const text = describeHoldDecision(item.hold);
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

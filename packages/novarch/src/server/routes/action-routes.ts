@@ -21,7 +21,7 @@ export const ACTION_ROUTES = [
     async handle(request) {
       const store = scopedOf(request);
       const session = await store.requireSession(request.params.sessionId);
-      const { deadlineInMs, release, ...proposed } = request.body;
+      const { deadlineInMs, release, editOf, ...proposed } = request.body;
       const decision = await engineFor(request.services, store, session.tenantId)
         .decide(
           session,
@@ -35,6 +35,7 @@ export const ACTION_ROUTES = [
           {
             ...(deadlineInMs === undefined ? {} : { deadline: Date.now() + deadlineInMs }),
             ...(release === undefined ? {} : { release }),
+            ...(editOf === undefined ? {} : { editOf }),
           },
         )
         .catch(async (error: unknown) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { IdentityStore } from '../../identity/identity-store.js';
 import { ALL_TENANTS, type Grant, type OperatorPrincipal, parseGrant } from '../../identity/principal.js';
 import { checkOperatorName } from '../../operations/governed-process.js';
 import {
@@ -24,6 +25,28 @@ function covers(admin: OperatorPrincipal, grant: Grant): boolean {
 /** An admin manages the keys of tenants it holds whole (a team grant does not make it an admin of the tenant). */
 function coversTenant(admin: OperatorPrincipal, tenantId: string): boolean {
   return covers(admin, { tenantId }) && admin.grants.some((own) => own.teamId === undefined);
+}
+
+/**
+ * The agent keys a new token may not decide for: each must be a key of a tenant the admin holds
+ * whole (another tenant's key is answered as unknown, never confirmed).
+ */
+async function keysWithin(
+  identities: IdentityStore,
+  admin: OperatorPrincipal,
+  ids: readonly string[] | undefined,
+): Promise<string[] | undefined> {
+  if (ids === undefined) return undefined;
+  for (const id of ids) {
+    const key = await identities.findAgentKey(id);
+    if (key === undefined || !coversTenant(admin, key.tenantId))
+      throw new ProblemError(
+        400,
+        'Bad Request',
+        `body.notForKeys: no agent key ${id} in this admin's tenants (pass a key's id, nva_…, as \`novarch keys list\` shows it)`,
+      );
+  }
+  return [...ids];
 }
 
 export const ADMIN_ROUTES = [
@@ -130,6 +153,8 @@ export const ADMIN_ROUTES = [
         name,
         role: request.body.role,
         grants,
+        groups: request.body.groups,
+        notForKeys: await keysWithin(request.services.identities, admin, request.body.notForKeys),
       });
       return { token: created.info, secret: created.secret };
     },

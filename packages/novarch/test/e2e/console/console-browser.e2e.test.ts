@@ -189,7 +189,7 @@ describe('the operator console in Chromium', () => {
     const waiting = agentWaits(held.hold);
     const card = page.locator(`#hold-${held.hold?.id}`);
     await card.waitFor();
-    await card.locator('textarea').fill('customer already refunded twice');
+    await card.locator('textarea[name="rationale"]').fill('customer already refunded twice');
     // The console session ends (expired, or signed out elsewhere) while the rationale is typed.
     await page.context().clearCookies();
     await page.keyboard.press('Escape');
@@ -201,12 +201,14 @@ describe('the operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${served.url}/console`);
     const again = page.locator(`#hold-${held.hold?.id}`);
-    await expect.poll(() => again.locator('textarea').inputValue()).toBe('customer already refunded twice');
+    await expect
+      .poll(() => again.locator('textarea[name="rationale"]').inputValue())
+      .toBe('customer already refunded twice');
     expect(await again.locator('.outcome').textContent()).toBe(
       'Your rationale was kept while you signed in again; nothing is decided yet.',
     );
     expect((await world.store.getHold(held.hold?.id ?? ''))?.status).toBe('pending');
-    await again.locator('textarea').focus();
+    await again.locator('textarea[name="rationale"]').focus();
     await page.keyboard.press('Escape');
     await page.keyboard.press('d');
     await again.locator('.confirm-yes').waitFor();
@@ -245,7 +247,7 @@ describe('the operator console in Chromium', () => {
     await expect
       .poll(() => card.locator('.outcome').textContent())
       .toBe('Stopping the session needs a rationale. Type it, then click again.');
-    await card.locator('textarea').fill('refund loop');
+    await card.locator('textarea[name="rationale"]').fill('refund loop');
     await stop.click();
     await expect
       .poll(() => card.locator('.confirm-text').textContent())
@@ -345,7 +347,7 @@ describe('the operator console in Chromium', () => {
     await bob.page.reload();
     const bobsSecond = bob.page.locator(`#hold-${second.hold?.id}`);
     await bobsSecond.waitFor();
-    await ana.page.locator(`#hold-${second.hold?.id} textarea`).fill('duplicate charge');
+    await ana.page.locator(`#hold-${second.hold?.id} textarea[name="rationale"]`).fill('duplicate charge');
     await ana.page.locator(`#hold-${second.hold?.id} button.deny`).click();
     await ana.page.locator(`#hold-${second.hold?.id} .confirm-yes`).click();
     expect(await waitSecond).toMatchObject({ status: 'denied', decidedBy: 'ana' });

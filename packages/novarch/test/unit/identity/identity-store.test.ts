@@ -241,6 +241,7 @@ describe.each(['sqlite', 'postgres'] as const)('the identity store on %s', (back
       '001_agent_keys_and_operator_tokens',
       '002_console_sessions',
       '003_agent_key_bindings',
+      '004_operator_duties',
     ]);
   });
 

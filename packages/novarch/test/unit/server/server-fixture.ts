@@ -22,7 +22,12 @@ export interface ServerWorld {
   events: ServerEvents;
   shutdown: AbortController;
   agentKey(tenantId: string, name?: string): Promise<string>;
-  operatorToken(name: string, grants: Grant[], role?: OperatorRole): Promise<string>;
+  operatorToken(
+    name: string,
+    grants: Grant[],
+    role?: OperatorRole,
+    duties?: { groups?: string[]; notForKeys?: string[] },
+  ): Promise<string>;
   /**
    * A JSON request with a bearer credential (none when `credential` is undefined), carrying the
    * secret of the session it names as the remote engine would (`headers` may override it).
@@ -45,6 +50,8 @@ export async function createServerWorld(
     tenants?: Record<string, ServedTenant>;
     /** The store (default: a fresh SQLite file), e.g. a fresh PostgreSQL database's URL. */
     storeUrl?: string;
+    /** The rules file the server judges by (default `GATE_RULES`). */
+    rulesFile?: string;
   } = {},
 ): Promise<ServerWorld> {
   const directory = mkdtempSync(path.join(tmpdir(), 'novarch-server-'));
@@ -58,7 +65,7 @@ export async function createServerWorld(
       store: stores.store,
       identities: stores.identities,
       events,
-      rules: [await loadRulesFile(GATE_RULES)],
+      rules: [await loadRulesFile(options.rulesFile ?? GATE_RULES)],
       holdWindowSeconds: options.holdWindowSeconds ?? 30,
       ...(options.tenants === undefined ? {} : { tenants: options.tenants }),
       shutdown: shutdown.signal,
@@ -73,8 +80,8 @@ export async function createServerWorld(
     async agentKey(tenantId, name = 'bot') {
       return (await stores.identities.createAgentKey({ tenantId, name })).secret;
     },
-    async operatorToken(name, grants, role = 'operator') {
-      return (await stores.identities.createOperatorToken({ name, role, grants })).secret;
+    async operatorToken(name, grants, role = 'operator', duties = {}) {
+      return (await stores.identities.createOperatorToken({ name, role, grants, ...duties })).secret;
     },
     secrets,
     async call(method, url, credential, body, headers = {}) {
