@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { NovarchError } from '../errors.js';
+import { actionHistorySource, hasActionHistory } from '../model/action-history.js';
 import { WAITER_CHECK_IN_INTERVAL_MS } from '../model/hold-state.js';
 import type { HoldWaiterIdentity, NovarchStore, ReleaseResult } from '../model/novarch-store.js';
 import type {
@@ -212,12 +213,14 @@ export class NovarchEngine implements GovernanceEngine {
         citations: { ruleIds: [], evidenceIds: [], rationale: NO_RULES_HOLD_RATIONALE },
       };
     }
+    const store = this.options.store;
     const verdict = await judgeAction({
       action,
       evidence,
       session,
       rules,
       timeoutMs,
+      ...(hasActionHistory(store) ? { history: actionHistorySource(store, action.id) } : {}),
       ...(this.options.llmJudge ? { llmJudge: this.options.llmJudge } : {}),
     });
     return citeRuleSets(verdict, rules, session.teamId);

@@ -1,3 +1,4 @@
+import type { ActionHistoryStore } from './action-history.js';
 import type {
   ActionRecord,
   Citations,
@@ -223,7 +224,8 @@ export interface NovarchDatabaseStore
   extends NovarchStore,
     RuleSetStore,
     WebhookDeliveryStore,
-    ReplayEvidenceStore {}
+    ReplayEvidenceStore,
+    ActionHistoryStore {}
 
 /** What a replay of recorded decisions reads beyond the audit (`rules test`). */
 export interface ReplayEvidenceStore {

@@ -3,6 +3,13 @@ import { z } from 'zod';
 /** What a violation of a rule leads to: `kill` latches the session, `hold` waits for an operator. */
 export type ViolationEffect = 'kill' | 'hold';
 
+/**
+ * `enforce` (the default): a violation has its effect. `monitor` (shadow mode): the rule is
+ * evaluated on every write it applies to and its outcome is recorded in the verdict's `shadow`
+ * citations ("would have held / killed"), with no effect on the verdict.
+ */
+export type RuleMode = 'enforce' | 'monitor';
+
 /** One team rule, as loaded from a rules file. */
 export interface Rule {
   /** Cited in verdicts, e.g. `TEAM-2`. Unique within a rules file. */
@@ -16,6 +23,8 @@ export interface Rule {
   onViolation: ViolationEffect;
   /** A CEL expression over `action`, `evidence` and `session`: true = satisfied, false = violated. */
   condition?: string;
+  /** Absent means `enforce`. A `monitor` rule needs a condition (checked at load). */
+  mode?: RuleMode;
 }
 
 /** One team's rules file: the action types its agents may request and the rules that judge them. */
@@ -53,6 +62,7 @@ export const RulesFileSchema = z.strictObject({
       applies_to: z.array(name).min(1),
       on_violation: z.enum(['kill', 'hold']),
       condition: name.optional(),
+      mode: z.enum(['enforce', 'monitor']).optional(),
     }),
   ),
 });
@@ -73,6 +83,7 @@ export function toRuleSet(
       appliesTo: rule.applies_to,
       onViolation: rule.on_violation,
       ...(rule.condition === undefined ? {} : { condition: rule.condition }),
+      ...(rule.mode === undefined ? {} : { mode: rule.mode }),
     })),
     file,
     ...(origin === undefined ? {} : { version: origin.version, contentHash: origin.contentHash }),

@@ -199,4 +199,23 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         )`.execute(db);
     },
   },
+  {
+    version: 10,
+    name: 'actions: indexes for history conditions',
+    async up(db) {
+      // `history.count/sum/exists` read the actions of one type in a time window before the judged
+      // one: in its session (by session and type, in store order), or in its agent's or tenant's
+      // sessions (by type and time, joined to the sessions of the scope).
+      await db.schema
+        .createIndex('actions_by_session_type')
+        .on('actions')
+        .columns(['session_id', 'action_type', 'seq'])
+        .execute();
+      await db.schema
+        .createIndex('actions_by_type_time')
+        .on('actions')
+        .columns(['action_type', 'created_at'])
+        .execute();
+    },
+  },
 ];

@@ -20,6 +20,12 @@ const sqliteDialectForMigrations: StoreDialect = {
   withWriteLock: () => Promise.reject(new Error('not used by migrations')),
   durably: () => Promise.reject(new Error('not used by migrations')),
   isLockBusy: () => false,
+  jsonText: () => {
+    throw new Error('not used by migrations');
+  },
+  jsonNumber: () => {
+    throw new Error('not used by migrations');
+  },
 };
 const files = createTempStoreFiles();
 afterAll(() => files.cleanup());
@@ -79,6 +85,7 @@ describe('openSqliteStore', () => {
         { version: 5, name: 'webhook deliveries and their attempts' },
         { version: 6, name: 'sessions bound to the agent key that opened them, with their secret' },
         { version: 7, name: 'evidence: the store sequence of the actions recorded before it' },
+        { version: 10, name: 'actions: indexes for history conditions' },
       ]);
       const tables = database
         .prepare(
@@ -126,7 +133,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 7). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 10). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -179,6 +186,7 @@ describe('openSqliteStore', () => {
         { version: 5 },
         { version: 6 },
         { version: 7 },
+        { version: 10 },
       ]);
     });
   });
