@@ -23,7 +23,7 @@ export interface HistoryQuery {
 /** A field of a past action: its `context` or `input` JSON, and the keys down to the value. */
 export interface HistoryField {
   column: 'context' | 'input';
-  keys: string[];
+  keys: readonly string[];
 }
 
 /** One filter entry of a history query. */
