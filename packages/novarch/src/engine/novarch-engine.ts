@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { NovarchError } from '../errors.js';
+import { actionHistorySource, hasActionHistory } from '../model/action-history.js';
 import type { HoldWaiterIdentity, NovarchStore, ReleaseResult } from '../model/novarch-store.js';
 import type {
   ActionContext,
@@ -252,12 +253,14 @@ export class NovarchEngine implements GovernanceEngine {
         },
       };
     }
+    const store = this.options.store;
     const verdict = await judgeAction({
       action,
       evidence,
       session,
       rules,
       timeoutMs,
+      ...(hasActionHistory(store) ? { history: actionHistorySource(store, action.id) } : {}),
       ...(this.#llmJudge() ? { llmJudge: this.#llmJudge() } : {}),
     });
     const policy = holdApprovalPolicy(verdict, rules, session.teamId);

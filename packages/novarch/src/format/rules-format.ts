@@ -3,6 +3,7 @@ import type { StoredRuleSet, StoredRuleSetSummary } from '../model/stored-rule-s
 import { type DiffLine, diffLines } from '../rules/diff-lines.js';
 import type { ReplayedDecision, ReplayReport } from '../rules/replay/replay-rules.js';
 import { NOT_REJUDGED_LLM } from '../rules/replay/replay-rules.js';
+import type { ShadowReport } from '../rules/report/shadow-report.js';
 import { formatTable } from './format-table.js';
 import { agentText, neutralise } from './neutralise-text.js';
 import { line, plainLines, type StyledLine, type StyledText, span } from './styled-text.js';
@@ -180,4 +181,30 @@ export function replayReportJson(report: ReplayReport): unknown {
     changed: report.changed.map(decision),
     notRejudged: report.notRejudged.map(decision),
   };
+}
+
+/** `novarch rules report`: per monitored rule, the writes it was evaluated on and what it would have changed. */
+export function formatShadowReport(report: ShadowReport): StyledText {
+  const since = report.since === undefined ? '' : ` since ${report.since}`;
+  const head = `Monitored rules of team ${neutralise(report.team)}${since}, over ${report.judged} judged write${report.judged === 1 ? '' : 's'}:`;
+  if (report.rules.length === 0)
+    return plainLines(
+      `${head}\n  none recorded (a rule with mode: monitor records what it would have decided)`,
+    );
+  const lines: StyledLine[] = [line(head)];
+  for (const rule of report.rules) {
+    lines.push(
+      line(
+        span(`${neutralise(rule.ruleId)} v${rule.version}`, 'bold'),
+        `: evaluated ${rule.evaluated}, would have held ${rule.wouldHold}, would have killed ${rule.wouldKill}`,
+      ),
+    );
+    for (const example of rule.examples)
+      lines.push(
+        line(
+          `  ${example.actionId}: ${example.recorded} → ${example.would}: ${neutralise(example.rationale)}`,
+        ),
+      );
+  }
+  return lines;
 }

@@ -1,4 +1,5 @@
 import type { AuditChainFilter, AuditChainReport, ChainedRecords } from './audit-chain.js';
+import type { ActionHistoryStore } from './action-history.js';
 import type {
   ActionRecord,
   Citations,
@@ -241,7 +242,8 @@ export interface NovarchDatabaseStore
     RuleSetStore,
     WebhookDeliveryStore,
     ReplayEvidenceStore,
-    AuditChainStore {}
+    AuditChainStore,
+    ActionHistoryStore {}
 
 /** The hash chains over the stored decisions (`novarch audit verify`, `novarch audit export`). */
 export interface AuditChainStore {

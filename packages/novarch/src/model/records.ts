@@ -113,6 +113,21 @@ export interface Citations {
   ruleSets?: RuleSetReference[];
   /** Each rule of `ruleIds` with its version and rule set (same order; set by the engine). */
   rules?: RuleReference[];
+  /**
+   * The outcomes of the applicable rules in `mode: monitor` (shadow mode), which had no effect on
+   * this verdict: what each one would have decided. Absent when no monitored rule applied.
+   */
+  shadow?: ShadowOutcome[];
+}
+
+/** What a monitored (shadow) rule would have decided on one action. */
+export interface ShadowOutcome {
+  ruleId: string;
+  /** The rule's own `version:` field. */
+  version: number;
+  /** `pass`: satisfied; `hold`/`kill`: violated, and what enforcing it would have done. */
+  decision: 'pass' | 'kill' | 'hold';
+  rationale: string;
 }
 
 /**

@@ -54,4 +54,10 @@ export const CEL_TYPES = {
 } as const;
 
 /** The variables a condition can use, with their CEL types. */
-export const CEL_VARIABLES = { action: 'Action', evidence: 'list<Evidence>', session: 'Session' } as const;
+export const CEL_VARIABLES = {
+  action: 'Action',
+  evidence: 'list<Evidence>',
+  session: 'Session',
+  // Registered by `registerHistory` (rules/history/cel-history.ts).
+  history: 'History',
+} as const;

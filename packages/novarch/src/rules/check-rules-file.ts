@@ -39,8 +39,16 @@ export function checkRulesFile(yaml: YamlFile): FieldIssue[] {
         });
       });
     }
+    if (rule.mode === 'monitor' && (typeof rule.condition !== 'string' || rule.condition.trim() === '')) {
+      issues.push({
+        path: ['rules', index, 'mode'],
+        message:
+          'mode: monitor needs a condition; a rule without one is judged by the LLM, which shadow mode does not call',
+        hint: 'give the rule a CEL condition, or remove mode: monitor',
+      });
+    }
     if (typeof rule.condition === 'string' && rule.condition.trim() !== '') {
-      issues.push(...checkCondition(yaml, index, rule.condition));
+      issues.push(...checkCondition(yaml, index, rule.condition, declared));
     }
     // Approvals are asked of an operator deciding a hold: on a kill rule they would have no effect.
     if (rule.on_violation === 'kill') {
@@ -64,14 +72,37 @@ export function declaredActionTypes(data: Record<string, unknown>): string[] | u
     : undefined;
 }
 
-function checkCondition(yaml: YamlFile, index: number, condition: string): FieldIssue[] {
+function checkCondition(
+  yaml: YamlFile,
+  index: number,
+  condition: string,
+  declared: string[] | undefined,
+): FieldIssue[] {
   const compiled = compileCondition(condition);
-  if (compiled.ok) return [];
   const path = ['rules', index, 'condition'];
-  const position =
-    compiled.offset === undefined
+  const locate = (offset: number | undefined) =>
+    offset === undefined
       ? undefined
-      : locateOffsetInScalar(yaml.document, yaml.lineCounter, yaml.source, path, compiled.offset);
+      : locateOffsetInScalar(yaml.document, yaml.lineCounter, yaml.source, path, offset);
+  if (compiled.ok) {
+    if (declared === undefined) return [];
+    return compiled.historyCalls
+      .filter((call) => !declared.includes(call.actionType))
+      .map((call) => {
+        const match = closestMatch(call.actionType, declared);
+        const position = locate(call.offset);
+        return {
+          path,
+          message: `history.${call.aggregate}: action type "${call.actionType}" is not declared in action_types`,
+          hint:
+            match === undefined
+              ? `declared: ${declared.map((name) => `"${name}"`).join(', ')}; or add "${call.actionType}" to action_types`
+              : `did you mean "${match}"? or add "${call.actionType}" to action_types`,
+          ...(position ? { position } : {}),
+        };
+      });
+  }
+  const position = locate(compiled.offset);
   const what = compiled.kind === 'syntax' ? 'CEL syntax error' : 'invalid CEL condition';
   return [
     { path, message: `${what}: ${compiled.message}`, hint: compiled.hint, ...(position ? { position } : {}) },

@@ -2,6 +2,8 @@ import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { suggestionHint } from 'yaml-diagnostics';
 import { CEL_TYPES, CEL_VARIABLES } from './cel-types.js';
 import { estimateConditionSteps, type ListSizes } from './estimate-condition-cost.js';
+import { registerHistory } from './history/cel-history.js';
+import { findHistoryCalls, HISTORY_USAGE_HINT, type HistoryCallSite } from './history/check-history-calls.js';
 import { inRuleWords, LINEAR_MATCHES, linearMatches, useLinearMatches } from './linear-matches.js';
 
 const VARIABLES = Object.keys(CEL_VARIABLES);
@@ -11,6 +13,7 @@ const environment = new Environment({ homogeneousAggregateLiterals: false });
 for (const [name, type] of Object.entries(CEL_TYPES)) {
   environment.registerType(name, { ctor: type.ctor, fields: { ...type.fields } });
 }
+registerHistory(environment);
 for (const [name, type] of Object.entries(CEL_VARIABLES)) environment.registerVariable(name, type);
 environment.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, linearMatches);
 
@@ -18,8 +21,13 @@ environment.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, linearMat
 export type CompiledCondition =
   | {
       ok: true;
-      /** Runs the condition; throws the CEL evaluation error when it fails. */
+      /**
+       * Runs the condition; throws the CEL evaluation error when it fails. A condition that calls
+       * `history` gives a promise (its store queries are awaited).
+       */
       evaluate: (activation: Record<string, unknown>) => unknown;
+      /** The `history.*` calls it makes (their action types are literals, checked at push). */
+      historyCalls: HistoryCallSite[];
       /** Whether the expression reads `evidence` (decides which evidence a verdict cites). */
       readsEvidence: boolean;
       /** An upper bound of its evaluation steps on lists of these sizes. */
@@ -66,9 +74,14 @@ export function compileCondition(expression: string): CompiledCondition {
       hint: 'compare the value with something, e.g. action.context.amount <= 500',
     };
   }
+  const history = findHistoryCalls(parsed.ast);
+  if ('problem' in history) {
+    return { ok: false, kind: 'check', ...history.problem };
+  }
   return {
     ok: true,
     evaluate: (activation) => parsed(activation),
+    historyCalls: history.calls,
     readsEvidence: mentions(parsed.ast, 'evidence'),
     steps: (sizes) => estimateConditionSteps(parsed.ast, sizes),
   };
@@ -94,6 +107,7 @@ export function celErrorDetails(error: unknown): { summary: string; offset?: num
 }
 
 function hintFor(summary: string): string {
+  if (/\bHistory(Scope)?\./.test(summary)) return HISTORY_USAGE_HINT;
   const unknownVariable = /^Unknown variable: (\w+)/.exec(summary)?.[1];
   if (unknownVariable !== undefined) return suggestionHint(unknownVariable, VARIABLES, 'variables');
   const unknownField = /^No such key: (\w+)/.exec(summary)?.[1];

@@ -1,3 +1,6 @@
+import { HISTORY_CALL_STEPS } from './history/cel-history.js';
+import { isHistoryCall } from './history/check-history-calls.js';
+
 /** The macros that evaluate their body once per element of the list they are called on. */
 const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'existsOne', 'map', 'filter']);
 
@@ -28,6 +31,8 @@ export function estimateConditionSteps(ast: unknown, sizes: ListSizes): number {
     if (Array.isArray(node)) return node.reduce((sum: number, child) => sum + steps(child), 0);
     if (typeof node !== 'object' || node === null || !('op' in node) || !('args' in node)) return 0;
     const args = node.args;
+    // A history call is one store query: it costs a fixed, large number of steps.
+    if (isHistoryCall(node) && Array.isArray(args)) return HISTORY_CALL_STEPS + steps(args[2]);
     if (
       node.op === 'rcall' &&
       Array.isArray(args) &&

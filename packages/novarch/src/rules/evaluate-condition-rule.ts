@@ -1,6 +1,7 @@
 import { type CompiledCondition, celErrorDetails, compileCondition } from './compile-condition.js';
 import { CONDITION_STEP_BUDGET, type ListSizes, longestListIn } from './estimate-condition-cost.js';
 import { explainFalseCondition } from './explain-false-condition.js';
+import { HISTORY_CALL_STEPS } from './history/cel-history.js';
 import { type RuleOutcome, satisfied, violation } from './rule-outcome.js';
 import type { Rule } from './rule-set.js';
 
@@ -29,14 +30,14 @@ function compileCached(expression: string): CompiledCondition {
  * rationale naming the error. Cites all of `evidenceIds` when the condition reads `evidence`,
  * none otherwise: a condition sees the evidence list as a whole.
  */
-export function evaluateConditionRule(
+export async function evaluateConditionRule(
   rule: Rule,
   condition: string,
   activation: Record<string, unknown>,
   evidenceIds: readonly string[],
   /** The sizes of the lists in `activation` (see `listSizesOf`), computed once per write. */
   sizes: ListSizes = listSizesOf(activation, evidenceIds.length),
-): RuleOutcome {
+): Promise<RuleOutcome> {
   const compiledCondition = compileCached(condition);
   if (!compiledCondition.ok) {
     return violation(rule, `condition is invalid (${compiledCondition.message}); counted as violated`, []);
@@ -45,15 +46,20 @@ export function evaluateConditionRule(
   // Bounded before it runs, by a count of steps rather than a clock: evaluation is synchronous,
   // and a verdict must not depend on how loaded the machine is.
   const steps = compiledCondition.steps(sizes);
-  if (steps > CONDITION_STEP_BUDGET)
+  if (steps > CONDITION_STEP_BUDGET) {
+    const history = compiledCondition.historyCalls.length > 0;
+    const perCall = history ? `; each history call counts ${HISTORY_CALL_STEPS.toLocaleString('en-US')}` : '';
+    const advice = history ? ', and call history outside them' : '';
     return violation(
       rule,
-      `condition would take up to ${steps.toLocaleString('en-US')} steps on this evidence (${sizes.evidence} records, lists of up to ${sizes.longest} items), over its budget of ${CONDITION_STEP_BUDGET.toLocaleString('en-US')}; counted as violated (nest fewer exists()/all() over evidence)`,
+      `condition would take up to ${steps.toLocaleString('en-US')} steps on this evidence (${sizes.evidence} records, lists of up to ${sizes.longest} items${perCall}), over its budget of ${CONDITION_STEP_BUDGET.toLocaleString('en-US')}; counted as violated (nest fewer exists()/all() over evidence${advice})`,
       cited,
     );
+  }
   let result: unknown;
   try {
-    result = compiledCondition.evaluate(activation);
+    // A condition that calls `history` evaluates to a promise: its store queries are awaited.
+    result = await compiledCondition.evaluate(activation);
   } catch (error) {
     const reason = celErrorDetails(error).summary;
     return violation(rule, `condition could not be evaluated (${reason}); counted as violated`, cited);

@@ -1,8 +1,10 @@
-import type { EvidenceRecord, SessionScope, Verdict } from '../model/records.js';
+import type { HistorySource } from '../model/action-history.js';
+import type { EvidenceRecord, SessionScope, ShadowOutcome, Verdict } from '../model/records.js';
 import { errorMessage } from '../support.js';
 import { buildCelActivation, type JudgedAction } from './build-cel-activation.js';
 import { combineRuleOutcomes } from './combine-rule-outcomes.js';
 import { evaluateConditionRule, listSizesOf } from './evaluate-condition-rule.js';
+import { CelHistory } from './history/cel-history.js';
 import { judgeRulesWithLlm } from './judge-rules-with-llm.js';
 import type { LlmJudge } from './llm/llm-judge.js';
 import { type RuleOutcome, undecided, violation } from './rule-outcome.js';
@@ -23,6 +25,11 @@ export interface JudgeActionOptions {
    * with a rationale that says the judge ran out of time. Default: no budget.
    */
   timeoutMs?: number;
+  /**
+   * Answers the `history.*` calls of conditions, as of the judged action (the engine's and
+   * replay's: the store). Without it, a condition that calls `history` is violated (fail closed).
+   */
+  history?: HistorySource;
 }
 
 /**
@@ -44,7 +51,7 @@ export async function judgeAction(options: JudgeActionOptions): Promise<Verdict>
 }
 
 async function judge(options: JudgeActionOptions): Promise<Verdict> {
-  const { action, evidence, session } = options;
+  const { action, session } = options;
   const teamSets = options.rules.filter((set) => set.team === session.teamId);
   if (teamSets.length === 0) {
     const loaded = options.rules.map((set) => `"${set.team}"`).join(', ') || 'none';
@@ -57,39 +64,33 @@ async function judge(options: JudgeActionOptions): Promise<Verdict> {
       `unknown action type "${action.actionType}": the rules of team "${session.teamId}" declare ${declared.map((type) => `"${type}"`).join(', ')}`,
     );
   }
-  const applicable = teamSets
+  const relevant = teamSets
     .flatMap((set) => set.rules)
     .filter((rule) => rule.appliesTo.includes(action.actionType));
+  const monitored = relevant.filter((rule) => rule.mode === 'monitor');
+  const applicable = relevant.filter((rule) => rule.mode !== 'monitor');
+  const verdict = await judgeEnforced(options, applicable, monitored);
+  return monitored.length === 0 ? verdict : withShadow(verdict, monitored, options);
+}
+
+async function judgeEnforced(
+  options: JudgeActionOptions,
+  applicable: readonly Rule[],
+  monitored: readonly Rule[],
+): Promise<Verdict> {
+  const { action, evidence, session } = options;
   if (applicable.length === 0) {
+    const also = monitored.length === 0 ? '' : ' (only rules in mode: monitor, which have no effect)';
     return {
       kind: 'pass',
       citations: {
         ruleIds: [],
         evidenceIds: [],
-        rationale: `no rule of team "${session.teamId}" applies to action type "${action.actionType}"`,
+        rationale: `no rule of team "${session.teamId}" applies to action type "${action.actionType}"${also}`,
       },
     };
   }
-  const outcomes = new Map<Rule, RuleOutcome>();
-  const evidenceIds = evidence.map((record) => record.id);
-  let activation: Record<string, unknown> | undefined;
-  let activationError = '';
-  try {
-    activation = buildCelActivation(action, evidence, session);
-  } catch (error) {
-    activationError = errorMessage(error);
-  }
-  const sizes = activation === undefined ? undefined : listSizesOf(activation, evidence.length);
-  for (const rule of applicable) {
-    if (rule.condition === undefined) continue;
-    const unreadable = `the action or evidence cannot be read (${activationError}); counted as violated`;
-    outcomes.set(
-      rule,
-      activation === undefined
-        ? violation(rule, unreadable, [])
-        : evaluateConditionRule(rule, rule.condition, activation, evidenceIds, sizes),
-    );
-  }
+  const outcomes = await evaluateConditions(applicable, options);
   const alreadyKilled = [...outcomes.values()].some((outcome) => outcome.decision === 'kill');
   if (!alreadyKilled) {
     const withoutCondition = applicable.filter((rule) => rule.condition === undefined);
@@ -113,6 +114,71 @@ async function judge(options: JudgeActionOptions): Promise<Verdict> {
     return alreadyKilled ? [] : [undecided(rule, 'the rule was not evaluated', [])];
   });
   return combineRuleOutcomes(ordered, action.actionType);
+}
+
+/**
+ * The outcomes of the rules that have a condition (each CEL condition evaluated on one activation).
+ * Rules without a condition get none here.
+ */
+async function evaluateConditions(
+  rules: readonly Rule[],
+  options: JudgeActionOptions,
+): Promise<Map<Rule, RuleOutcome>> {
+  const { action, evidence, session } = options;
+  const outcomes = new Map<Rule, RuleOutcome>();
+  const evidenceIds = evidence.map((record) => record.id);
+  let activation: Record<string, unknown> | undefined;
+  let activationError = '';
+  try {
+    // One `history` for all the rules of this write: a query two rules make is asked once.
+    activation = {
+      ...buildCelActivation(action, evidence, session),
+      history: new CelHistory(options.history),
+    };
+  } catch (error) {
+    activationError = errorMessage(error);
+  }
+  const sizes = activation === undefined ? undefined : listSizesOf(activation, evidence.length);
+  for (const rule of rules) {
+    if (rule.condition === undefined) continue;
+    const unreadable = `the action or evidence cannot be read (${activationError}); counted as violated`;
+    outcomes.set(
+      rule,
+      activation === undefined
+        ? violation(rule, unreadable, [])
+        : await evaluateConditionRule(rule, rule.condition, activation, evidenceIds, sizes),
+    );
+  }
+  return outcomes;
+}
+
+/**
+ * `verdict` with what each monitored rule would have decided (`citations.shadow`). A monitored
+ * rule never changes the verdict; one that cannot be evaluated is recorded as a hold, as an
+ * enforced one would have been.
+ */
+async function withShadow(
+  verdict: Verdict,
+  monitored: readonly Rule[],
+  options: JudgeActionOptions,
+): Promise<Verdict> {
+  let outcomes: Map<Rule, RuleOutcome>;
+  try {
+    outcomes = await evaluateConditions(monitored, options);
+  } catch (error) {
+    const reason = `the rule could not be evaluated (${errorMessage(error)})`;
+    outcomes = new Map(monitored.map((rule) => [rule, undecided(rule, reason, [])]));
+  }
+  const shadow: ShadowOutcome[] = monitored.map((rule) => {
+    const outcome = outcomes.get(rule) ?? undecided(rule, 'the rule was not evaluated', []);
+    return {
+      ruleId: rule.id,
+      version: rule.version,
+      decision: outcome.decision,
+      rationale: outcome.rationale,
+    };
+  });
+  return { ...verdict, citations: { ...verdict.citations, shadow } };
 }
 
 function refusal(kind: 'kill' | 'hold', rationale: string): Verdict {

@@ -3,6 +3,13 @@ import { z } from 'zod';
 /** What a violation of a rule leads to: `kill` latches the session, `hold` waits for an operator. */
 export type ViolationEffect = 'kill' | 'hold';
 
+/**
+ * `enforce` (the default): a violation has its effect. `monitor` (shadow mode): the rule is
+ * evaluated on every write it applies to and its outcome is recorded in the verdict's `shadow`
+ * citations ("would have held / killed"), with no effect on the verdict.
+ */
+export type RuleMode = 'enforce' | 'monitor';
+
 /** One team rule, as loaded from a rules file. */
 export interface Rule {
   /** Cited in verdicts, e.g. `TEAM-2`. Unique within a rules file. */
@@ -20,6 +27,8 @@ export interface Rule {
   approvals?: number;
   /** The approver groups whose members may decide a hold of this rule (a hold rule only; default: any operator). */
   approvers?: string[];
+  /** Absent means `enforce`. A `monitor` rule needs a condition (checked at load). */
+  mode?: RuleMode;
 }
 
 /** The most approvals a rule may ask for. */
@@ -72,6 +81,7 @@ export const RulesFileSchema = z.strictObject({
         )
         .min(1)
         .optional(),
+      mode: z.enum(['enforce', 'monitor']).optional(),
     }),
   ),
 });
@@ -94,6 +104,7 @@ export function toRuleSet(
       ...(rule.condition === undefined ? {} : { condition: rule.condition }),
       ...(rule.approvals === undefined ? {} : { approvals: rule.approvals }),
       ...(rule.approvers === undefined ? {} : { approvers: [...new Set(rule.approvers)] }),
+      ...(rule.mode === undefined ? {} : { mode: rule.mode }),
     })),
     file,
     ...(origin === undefined ? {} : { version: origin.version, contentHash: origin.contentHash }),

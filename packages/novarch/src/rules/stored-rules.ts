@@ -91,5 +91,32 @@ export async function pushRules(store: RuleSetStore, push: RulesPush): Promise<R
       },
     ]);
   }
+  const latest = await store.getRuleSet(team);
+  if (latest !== undefined)
+    requireVersionedModeChanges(ruleSetFromStored(latest), validation.ruleSet, push.name);
   return store.pushRuleSet({ team, content: push.source, pushedBy: push.pushedBy });
+}
+
+/**
+ * Switching a rule between `monitor` and `enforce` is a change of what it does: the rule's
+ * `version:` must change with it, so verdicts before and after cite different rule versions (and
+ * the push itself is a new, attributed version of the team's rules).
+ */
+function requireVersionedModeChanges(before: RuleSet, after: RuleSet, name: string): void {
+  const previous = new Map(before.rules.map((rule) => [rule.id, rule]));
+  const issues = after.rules.flatMap((rule, index) => {
+    const old = previous.get(rule.id);
+    const from = old?.mode ?? 'enforce';
+    const to = rule.mode ?? 'enforce';
+    if (old === undefined || from === to || old.version !== rule.version) return [];
+    return [
+      {
+        file: name,
+        path: `rules[${index}].version`,
+        message: `rule ${rule.id} switches from mode ${from} to ${to} but keeps version ${rule.version} (stored in ${before.file ?? 'the latest version'})`,
+        hint: `bump its version to ${rule.version + 1}: verdicts cite the rule version, so the switch shows in every one of them`,
+      },
+    ];
+  });
+  if (issues.length > 0) throw new RulesError(issues);
 }

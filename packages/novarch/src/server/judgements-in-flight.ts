@@ -24,6 +24,7 @@ const STORE_METHODS = {
   recordEvidence: 'write',
   listEvidence: 'read',
   listEvidenceBefore: 'read',
+  queryActionHistory: 'read',
   recordAction: 'tracked',
   recordVerdict: 'tracked',
   releaseAction: 'tracked',

@@ -1,5 +1,6 @@
 import { newSessionSecret, secretMatches } from '../identity/identity-secrets.js';
 import { ALL_TENANTS, mayAccess, type Principal } from '../identity/principal.js';
+import { type HistoryQuery, hasActionHistory } from '../model/action-history.js';
 import type {
   ActionRelease,
   AuditEntry,
@@ -39,6 +40,8 @@ import { SessionScopeCache } from './session-scope-cache.js';
 export class TenantScopedStore implements NovarchStore {
   /** The secrets of the sessions this request opened (the route returns them once). */
   readonly #issued = new Map<string, string>();
+  /** The actions this request recorded: the only ones whose history it reads. */
+  readonly #recordedActions = new Set<string>();
 
   constructor(
     private readonly store: NovarchStore,
@@ -206,7 +209,19 @@ export class TenantScopedStore implements NovarchStore {
 
   async recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
     await this.requireWritable(action.sessionId);
-    return this.store.recordAction(action);
+    const recorded = await this.store.recordAction(action);
+    this.#recordedActions.add(recorded.id);
+    return recorded;
+  }
+
+  /**
+   * The history of an action this request recorded (what the engine judging it asks; the query's
+   * scope is that action's own session, agent or tenant). Any other action id is not found.
+   */
+  async queryActionHistory(actionId: string, query: HistoryQuery): Promise<number> {
+    if (!this.#recordedActions.has(actionId) || !hasActionHistory(this.store))
+      throw notFound('action', actionId);
+    return this.store.queryActionHistory(actionId, query);
   }
 
   async recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord> {

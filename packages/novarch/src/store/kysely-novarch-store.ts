@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditChainFilter, AuditChainReport, ChainedRecords } from '../model/audit-chain.js';
+import type { HistoryQuery } from '../model/action-history.js';
 import type {
   ActionRelease,
   AuditEntry,
@@ -37,6 +38,7 @@ import type {
   WebhookDeliveryRecord,
 } from '../model/webhook-delivery.js';
 import { errorMessage } from '../support.js';
+import { queryActionHistory } from './action-history-queries.js';
 import { recordAction, recordRefusal, recordVerdict } from './action-queries.js';
 import { decideHold } from './decide-hold.js';
 import { listEvidence, listEvidenceBefore, recordEvidence } from './evidence-queries.js';
@@ -193,6 +195,12 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
   listEvidenceBefore(actionId: string): Promise<EvidenceRecord[]> {
     return this.#run(`list the evidence stored before action ${actionId}`, (db) =>
       listEvidenceBefore(db, actionId),
+    );
+  }
+
+  queryActionHistory(actionId: string, query: HistoryQuery): Promise<number> {
+    return this.#run(`read the history of action ${actionId}`, (db) =>
+      queryActionHistory(db, this.#dialect, actionId, query),
     );
   }
 

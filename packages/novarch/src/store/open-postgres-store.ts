@@ -58,6 +58,12 @@ const postgresStoreDialect: StoreDialect = {
   sequenceType: 'bigint',
   autoIncrementPrimaryKey: (column) => column.primaryKey().generatedAlwaysAsIdentity(),
   rowLocks: true,
+  // The JSON columns are text: cast to jsonb, whose text form of a scalar is what JSON.stringify writes.
+  jsonText: (column, keys) => sql<string | null>`((${sql.ref(column)})::jsonb #> ${[...keys]}::text[])::text`,
+  jsonNumber: (column, keys) =>
+    sql<
+      number | null
+    >`(case when jsonb_typeof((${sql.ref(column)})::jsonb #> ${[...keys]}::text[]) = 'number' then ((${sql.ref(column)})::jsonb #>> ${[...keys]}::text[])::double precision end)`,
   transaction(db, work, options = {}) {
     return db.transaction().execute(async (transaction) => {
       if (options.durable) await sql`set local synchronous_commit = on`.execute(transaction);

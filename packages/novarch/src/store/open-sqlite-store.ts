@@ -60,6 +60,14 @@ const sqliteStoreDialect: StoreDialect = {
   sequenceType: 'integer',
   autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
   rowLocks: false,
+  // `->` gives minified JSON text (SQLite 3.38+); `keys` are identifiers, so the path is safe.
+  jsonText: (column, keys) => sql<string | null>`(${sql.ref(column)} -> ${`$.${keys.join('.')}`})`,
+  jsonNumber: (column, keys) => {
+    const path = `$.${keys.join('.')}`;
+    return sql<
+      number | null
+    >`(case when json_type(${sql.ref(column)}, ${path}) in ('integer', 'real') then json_extract(${sql.ref(column)}, ${path}) end)`;
+  },
   transaction(db, work, options = {}) {
     // SQLite has one lock for writers: every write transaction takes it.
     return sqliteStoreDialect.withWriteLock(db, work, options);

@@ -88,6 +88,17 @@ export const citationsSchema = z.object({
   // Since rules became versioned data (absent on verdicts stored before, and on the gate's own).
   ruleSets: z.array(ruleSetReferenceSchema).optional(),
   rules: z.array(z.object({ id: z.string(), version: z.int(), ruleSet: ruleSetReferenceSchema })).optional(),
+  // Since shadow mode (`mode: monitor`); absent when no monitored rule applied.
+  shadow: z
+    .array(
+      z.object({
+        ruleId: z.string(),
+        version: z.int(),
+        decision: z.enum(['pass', 'kill', 'hold']),
+        rationale: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 /**

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
 import type { StoreTables } from './store-tables.js';
 
 /**
@@ -59,4 +59,12 @@ export interface StoreDialect {
    * be run again (the store retries it, without blocking the event loop, within its lock wait).
    */
   isLockBusy(error: unknown): boolean;
+  /**
+   * The JSON text of the value at `keys` inside the JSON text column `column` (`a.context_json`),
+   * written as `JSON.stringify` writes it (`"C-1"`, `500`, `true`); NULL when absent. `keys` are
+   * identifiers (checked by the caller). History filters compare it with `JSON.stringify(value)`.
+   */
+  jsonText(column: string, keys: readonly string[]): RawBuilder<string | null>;
+  /** The number at `keys` inside the JSON text column `column`; NULL when absent or not a number. */
+  jsonNumber(column: string, keys: readonly string[]): RawBuilder<number | null>;
 }

@@ -211,7 +211,26 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       await db.schema.alterTable('holds').addColumn('edited_by', 'text').execute();
     },
   },
-  // 8 and 10 are other features' migrations; the runner applies whichever are missing, in list order.
+  {
+    version: 10,
+    name: 'actions: indexes for history conditions',
+    async up(db) {
+      // `history.count/sum/exists` read the actions of one type in a time window before the judged
+      // one: in its session (by session and type, in store order), or in its agent's or tenant's
+      // sessions (by type and time, joined to the sessions of the scope).
+      await db.schema
+        .createIndex('actions_by_session_type')
+        .on('actions')
+        .columns(['session_id', 'action_type', 'seq'])
+        .execute();
+      await db.schema
+        .createIndex('actions_by_type_time')
+        .on('actions')
+        .columns(['action_type', 'created_at'])
+        .execute();
+    },
+  },
+  // No migration 8 was ever released; the runner applies whichever versions are missing, in order.
   {
     version: 11,
     name: 'audit chain: a hash-chained link per decision, per tenant and per team',

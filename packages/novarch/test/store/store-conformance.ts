@@ -7,6 +7,7 @@ import {
   type StoreConformanceOptions,
 } from './conformance-context.js';
 import { describeEvidenceOrderCases } from './evidence-order-cases.js';
+import { describeHistoryCases } from './history-cases.js';
 import { describeHoldCases } from './hold-cases.js';
 import { describeRecordCases } from './record-cases.js';
 import { describeRuleSetCases } from './rule-set-cases.js';
@@ -31,6 +32,7 @@ export function describeStoreConformance(
     describeSessionCases(context);
     describeRecordCases(context);
     describeEvidenceOrderCases(context);
+    describeHistoryCases(context);
     describeHoldCases(context);
     describeApprovalCases(context);
     describeAuditCases(context);

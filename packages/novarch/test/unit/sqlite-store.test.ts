@@ -21,6 +21,12 @@ const sqliteDialectForMigrations: StoreDialect = {
   durably: () => Promise.reject(new Error('not used by migrations')),
   readSnapshot: () => Promise.reject(new Error('not used by migrations')),
   isLockBusy: () => false,
+  jsonText: () => {
+    throw new Error('not used by migrations');
+  },
+  jsonNumber: () => {
+    throw new Error('not used by migrations');
+  },
 };
 const files = createTempStoreFiles();
 afterAll(() => files.cleanup());
@@ -81,6 +87,7 @@ describe('openSqliteStore', () => {
         { version: 6, name: 'sessions bound to the agent key that opened them, with their secret' },
         { version: 7, name: 'evidence: the store sequence of the actions recorded before it' },
         { version: 9, name: 'holds: approval policy, approvals so far, edited input' },
+        { version: 10, name: 'actions: indexes for history conditions' },
         { version: 11, name: 'audit chain: a hash-chained link per decision, per tenant and per team' },
       ]);
       const tables = database
@@ -185,6 +192,7 @@ describe('openSqliteStore', () => {
         { version: 6 },
         { version: 7 },
         { version: 9 },
+        { version: 10 },
         { version: 11 },
       ]);
     });

@@ -1,4 +1,9 @@
 import { NovarchError } from '../../errors.js';
+import {
+  type ActionHistoryStore,
+  actionHistorySource,
+  hasActionHistory,
+} from '../../model/action-history.js';
 import type { AuditEntry, NovarchStore, ReplayEvidenceStore } from '../../model/novarch-store.js';
 import type { Verdict, VerdictRecord } from '../../model/records.js';
 import { citeRuleSets } from '../cite-rule-sets.js';
@@ -12,7 +17,7 @@ export const NOT_REJUDGED_LLM = 'not re-judged (LLM rule; pass --with-judge)';
 
 /** What `replayRules` re-judges. */
 export interface ReplayOptions {
-  store: Pick<NovarchStore, 'audit'> & ReplayEvidenceStore;
+  store: Pick<NovarchStore, 'audit'> & ReplayEvidenceStore & Partial<ActionHistoryStore>;
   /** The changed rules: their team's recorded actions are re-judged under them. */
   ruleSet: RuleSet;
   /** Only actions created at or after this time (ISO-8601 UTC). */
@@ -111,6 +116,10 @@ export async function replayRules(options: ReplayOptions): Promise<ReplayReport>
       rules: [ruleSet],
       llmJudge: options.llmJudge ?? absent,
       timeoutMs: options.judgeTimeoutMs ?? 30_000,
+      // As of the recorded action, in the store's order: the answers the live judgement got.
+      ...(hasActionHistory(options.store)
+        ? { history: actionHistorySource(options.store, entry.action.id) }
+        : {}),
     });
     const after = citeRuleSets(verdict, [ruleSet], entry.session.teamId);
     const decision = { entry, before, after };

@@ -4,11 +4,12 @@ import { registerRulesCalibrateCommands } from './rules-calibrate-command.js';
 import { registerRulesDiffCommand } from './rules-diff-command.js';
 import { registerRulesListCommand } from './rules-list-command.js';
 import { registerRulesPushCommand } from './rules-push-command.js';
+import { registerRulesReportCommand } from './rules-report-command.js';
 import { registerRulesShowCommand } from './rules-show-command.js';
 import { registerRulesTestCommand } from './rules-test-command.js';
 
 /**
- * `novarch rules push|list|show|diff|test`, one file per subcommand. push, list, show and diff
+ * `novarch rules push|list|show|diff|test|report`, one file per subcommand. push, list, show and diff
  * work on a `RulesService`: the store's, or a server's with `--server` (`rules-service-for.ts`).
  */
 export function registerRulesCommand(program: Command, run: RunCommand, context: OperatorContext): void {
@@ -20,5 +21,6 @@ export function registerRulesCommand(program: Command, run: RunCommand, context:
   registerRulesShowCommand(rules, run, context);
   registerRulesDiffCommand(rules, run, context);
   registerRulesTestCommand(rules, run, context);
+  registerRulesReportCommand(rules, run, context);
   registerRulesCalibrateCommands(rules, run, context);
 }

@@ -21,10 +21,13 @@ export async function onRulesStore<T>(
   options: z.output<typeof GlobalOptionsSchema>,
   context: OperatorContext,
   work: (store: NovarchDatabaseStore, where: string) => Promise<T>,
+  /** The subcommand, as messages name it. */
+  command: 'test' | 'report' = 'test',
 ): Promise<T> {
   if (options.server !== undefined) {
+    const what = command === 'test' ? 'replays' : 'reads recorded verdicts';
     throw new OperatorUsageError(
-      "novarch rules test replays on a store, not through a server: drop --server and pass --store postgres://… (the server's store) or the SQLite file.",
+      `novarch rules ${command} ${what} on a store, not through a server: drop --server and pass --store postgres://… (the server's store) or the SQLite file.`,
     );
   }
   const base = { cwd: context.cwd, homeDirectory: context.homeDirectory };
