@@ -12,7 +12,6 @@ import type {
   SessionScope,
   Verdict,
 } from '../model/records.js';
-import type { JudgedAction } from '../rules/build-cel-activation.js';
 import { waiterCheckInIntervalMs } from '../model/waiter-timing.js';
 import { citeRuleSets } from '../rules/cite-rule-sets.js';
 import { holdApprovalPolicy } from '../rules/hold-approval-policy.js';
@@ -224,7 +223,7 @@ export class NovarchEngine implements GovernanceEngine {
    */
   async #judge(
     session: SessionRecord,
-    action: JudgedAction,
+    action: ActionRecord,
     evidence: readonly EvidenceRecord[],
     timeoutMs: number,
   ): Promise<{ verdict: Verdict; policy?: HoldApprovalPolicy }> {
