@@ -158,6 +158,11 @@ export async function runOptimization(
       spent += costOf(baseline);
       if (evaluation.interrupted)
         return { baseline, trials: [], spentUsd: spent, stopped: stoppedBy() ?? 'interrupted' };
+      if (evaluation.unrecorded > 0)
+        emit({
+          type: 'note',
+          message: `${evaluation.unrecorded} request(s) of agent.yaml as written had no recording (their cases errored): record the suite with holodeck test --record`,
+        });
       await save(baseline);
       trials.push(baseline);
       emit({ type: 'trial-finished', line: baseline });

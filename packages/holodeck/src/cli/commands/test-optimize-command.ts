@@ -13,7 +13,7 @@ export interface TestOptimizeOptions {
   maxTrials?: string;
   maxTime?: string;
   concurrency: string;
-  resume?: string | boolean;
+  resume?: string;
   replay?: string | boolean;
   recordMissing?: boolean;
 }
@@ -57,8 +57,8 @@ export async function testOptimizeCommand(
     options.maxTrials !== undefined ? wholeNumber('--max-trials', options.maxTrials, 1000) : undefined;
   const maxCostUsd = options.maxCost !== undefined ? parseMaxCost(options.maxCost) : undefined;
   const maxTimeSeconds = options.maxTime !== undefined ? parseMaxTime(options.maxTime) : undefined;
-  if (options.resume !== undefined && typeof options.resume === 'string' && options.resume.trim() === '')
-    throw new UsageError('--resume', 'needs an optimization id, or nothing for the latest unfinished one');
+  if (options.resume !== undefined && options.resume.trim() === '')
+    throw new UsageError('--resume', 'needs an optimization id, or latest for the latest unfinished one');
   const recording = parseRecordingFlags({
     ...(options.replay !== undefined ? { replay: options.replay } : {}),
     ...(options.recordMissing ? { recordMissing: true } : {}),
@@ -81,7 +81,7 @@ export async function testOptimizeCommand(
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     ...(maxTimeSeconds !== undefined ? { maxTimeSeconds } : {}),
     ...(options.resume !== undefined
-      ? { resume: options.resume === true ? true : String(options.resume) }
+      ? { resume: options.resume === 'latest' ? (true as const) : options.resume }
       : {}),
     ...(recording.enabled
       ? { openRecorder: async () => (await recording.open(agent, notice)).recorder }
@@ -128,7 +128,10 @@ export function registerTestOptimizeCommand(test: Command, context: CommandConte
     )
     .option('--max-time <duration>', 'stop after this long, e.g. 90s, 20m, 2h (default: optimize.max_time)')
     .option('-c, --concurrency <n>', 'agent runs at a time', '4')
-    .option('--resume [id]', 'continue a stopped optimization (default: the latest unfinished one)')
+    .option(
+      '--resume <id>',
+      'continue a stopped optimization: its id, or latest for the latest unfinished one',
+    )
     .option(
       '--replay [dir]',
       'answer every request from the recordings of `holodeck test --record` (default .holodeck/recordings/); a candidate whose requests have no recording is rejected as unrecorded, never run live',
@@ -139,11 +142,13 @@ export function registerTestOptimizeCommand(test: Command, context: CommandConte
       false,
     )
     .addHelpText('after', exitCodesHelp())
-    .action((file: string, options: TestOptimizeOptions) =>
+    // -c, --max-cost, --resume, --replay and --record-missing are also options of `test`, which
+    // commander gives the parent: read both levels.
+    .action((file: string, _options: TestOptimizeOptions, command: Command) =>
       context.run(
         testOptimizeCommand(
           file,
-          options,
+          command.optsWithGlobals<TestOptimizeOptions>(),
           context.style,
           context.interruptible('stopping the running trial; continue later with --resume'),
         ),

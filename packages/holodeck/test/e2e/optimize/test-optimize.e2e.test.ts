@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -9,11 +10,12 @@ import {
   respond,
   startFakeAnthropic,
   toolUse,
+  waitUntil,
 } from '@holodeck/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createE2eAgent } from '../support/e2e-agent.js';
-import { runHolodeckCli } from '../support/run-holodeck-cli.js';
+import { HOLODECK_BIN, runHolodeckCli } from '../support/run-holodeck-cli.js';
 
 // The fake agent answers from its system prompt: the instructions as written pass no case; the
 // proposer's first idea ("Be polite") helps one refund question only (a gain that is noise); its
@@ -22,6 +24,8 @@ const NOISE = 'You are the support agent. Be polite.';
 const BETTER = 'You are the support agent. End every answer with the word CONFIRMED.';
 let fake: FakeAnthropicServer;
 let proposals: string[] = [];
+/** While true, the agent takes 30 s to answer under the "Be polite" instructions (to interrupt it). */
+let slowNoise = false;
 
 function systemText(request: RecordedRequest): string {
   return JSON.stringify((request.body as { system?: unknown }).system ?? '');
@@ -56,6 +60,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => {
   proposals = [NOISE, BETTER];
+  slowNoise = false;
 });
 
 const cases = [
@@ -129,6 +134,80 @@ describe('holodeck test optimize', () => {
     expect(prompt).toMatch(/<why_it_failed>\ncontains: .*CONFIRMED/);
     expect(lastUserText(asked[1] as RecordedRequest)).toContain(
       `<tried_instructions>\n${NOISE}\n</tried_instructions>`,
+    );
+  });
+
+  it('stops at --max-trials: a candidate whose gain is noise is not a winner, nothing is written, exit 1', async () => {
+    const agent = optimizingAgent();
+    const outcome = await runHolodeckCli(['test', 'optimize', agent.file, '--max-trials', '1'], agent.env);
+    expect(outcome.code, outcome.stderr).toBe(1);
+    expect(outcome.stdout).toContain('stopped: the trial budget (--max-trials) was used up');
+    expect(outcome.stdout).toContain(
+      'result    no candidate was better than agent.yaml beyond noise; nothing written',
+    );
+    expect(existsSync(path.join(agent.directory, 'agent.optimized.yaml'))).toBe(false);
+    const lines = trialsOf(agent.directory);
+    expect(lines.at(-1)).toMatchObject({ type: 'finish', stopped: 'max-trials', winner: null });
+  });
+
+  it('resumes after Ctrl+C: the stopped trial runs again, the saved ones do not', async () => {
+    slowNoise = true;
+    const proposedBefore = fake.allRequests.filter(isProposer).length;
+    const agent = optimizingAgent({ max_trials: 2 });
+    const child = spawn(process.execPath, [HOLODECK_BIN, 'test', 'optimize', agent.file, '-c', '2'], {
+      env: { NO_COLOR: '1', ...agent.env },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await waitUntil(() => stderr.includes('trial 1: train 4 cases'), {
+      timeoutMs: 60_000,
+      what: 'trial 1 to start',
+    });
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    const [saved] = readdirSync(path.join(agent.directory, '.holodeck', 'optimize'));
+    expect(stderr).toContain(`--resume ${saved}`);
+    expect(trialsOf(agent.directory).map((line) => line.type)).toEqual(['start', 'trial']);
+    const agentRequests = () => fake.allRequests.filter((request) => !isProposer(request)).length;
+    const baselineRuns = agentRequests();
+    slowNoise = false;
+    const resumed = await runHolodeckCli(
+      ['test', 'optimize', agent.file, '--resume', 'latest', '-c', '2'],
+      agent.env,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/resuming optimization [\w-]+: 1 trial\(s\) saved/);
+    expect(resumed.stderr).not.toContain('trial 0 (agent.yaml as written)');
+    const lines = trialsOf(agent.directory);
+    expect(lines.filter((line) => line.type === 'trial').map((line) => line.trial)).toEqual([0, 1, 2]);
+    expect(lines.at(-1)).toMatchObject({ type: 'finish', stopped: 'max-trials', winner: 't2' });
+    // The stopped proposal came from the proposer's cache; only the next one was asked.
+    expect(fake.allRequests.filter(isProposer).length - proposedBefore).toBe(2);
+    expect(agentRequests()).toBeGreaterThan(baselineRuns);
+    const again = await runHolodeckCli(['test', 'optimize', agent.file, '--resume', 'latest'], agent.env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('--resume: no unfinished optimization of this agent in');
+  }, 120_000);
+
+  it('replays recordings: a candidate whose requests have no recording is rejected as unrecorded, not run live', async () => {
+    const agent = optimizingAgent({ axes: ['model'], models: ['claude-haiku-4-5'], holdout: 0 });
+    const recorded = await runHolodeckCli(['test', agent.file, '--record', '--no-save'], agent.env);
+    expect(recorded.stderr).toContain('recorded');
+    const live = fake.allRequests.length;
+    const { ANTHROPIC_API_KEY: _key, ...offline } = agent.env;
+    const outcome = await runHolodeckCli(['test', 'optimize', agent.file, '--replay'], {
+      ...offline,
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(outcome.code, outcome.stderr).toBe(1);
+    expect(fake.allRequests.length).toBe(live);
+    expect(outcome.stderr).toMatch(/t0 +baseline +pass +0\.0% +baseline/);
+    expect(outcome.stderr).toContain('record them with --replay --record-missing');
+    expect(outcome.stderr).toMatch(
+      /t1 +model +pass +0\.0% +rejected \(unrecorded\): \d+ request\(s\) had no recording: not run live/,
     );
   });
 });
