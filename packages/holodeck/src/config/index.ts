@@ -92,6 +92,13 @@ export {
   ToolFilteringConfigSchema,
 } from './schema/observability-config-schema.js';
 export {
+  durationSeconds,
+  type OptimizeAxis,
+  OptimizeAxisSchema,
+  type OptimizeConfig,
+  OptimizeConfigSchema,
+} from './schema/optimize-config-schema.js';
+export {
   type FunctionToolConfig,
   FunctionToolSchema,
   type HierarchicalDocumentToolConfig,

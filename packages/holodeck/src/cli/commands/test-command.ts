@@ -18,6 +18,7 @@ import { resolveReportOutputs, writeReportOutputs } from './report-outputs.js';
 import { registerTestAddCommand } from './test-add-command.js';
 import { registerTestApproveCommand } from './test-approve-command.js';
 import { registerTestMergeCommand } from './test-merge-command.js';
+import { registerTestOptimizeCommand } from './test-optimize-command.js';
 import { registerTestRegradeCommand } from './test-regrade-command.js';
 import { registerTestViewCommand } from './test-view-command.js';
 import {
@@ -330,4 +331,5 @@ export function registerTestCommand(program: Command, context: CommandContext) {
   registerTestViewCommand(test, context);
   registerTestRegradeCommand(test, context);
   registerTestAddCommand(test, context);
+  registerTestOptimizeCommand(test, context);
 }

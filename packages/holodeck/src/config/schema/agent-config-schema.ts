@@ -5,6 +5,7 @@ import { DefaultCaseSchema, EvaluationConfigSchema, TestCaseSchema } from './eva
 import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
+import { OptimizeConfigSchema } from './optimize-config-schema.js';
 import { PricingSchema } from './pricing-schema.js';
 import { ServeConfigSchema } from './serve-config-schema.js';
 import { ToolConfigSchema } from './tool-config-schema.js';
@@ -98,6 +99,7 @@ export const AgentConfigSchema = z
     default_case: DefaultCaseSchema.optional().describe(
       'Settings every test case takes unless it sets its own (vars and thresholds merge, tags add up).',
     ),
+    optimize: OptimizeConfigSchema.optional(),
   })
   .superRefine((config, context) => {
     if (config.max_turns !== undefined && config.claude?.max_turns !== undefined) {
@@ -108,6 +110,15 @@ export const AgentConfigSchema = z
         'keep the top-level max_turns (it serves every provider) and remove claude.max_turns',
       );
     }
+    const toolNames = (config.tools ?? []).map((tool) => tool.name);
+    for (const name of Object.keys(config.optimize?.tool_descriptions ?? {}))
+      if (!toolNames.includes(name))
+        addConfigIssue(
+          context,
+          ['optimize', 'tool_descriptions', name],
+          `no tool is named "${name}"`,
+          toolNames.length ? `the tools are ${toolNames.join(', ')}` : 'this agent has no tools',
+        );
   })
   .meta({
     title: 'HoloDeck agent.yaml',

@@ -10,6 +10,7 @@ export const holodeckLayers: PackageLayers = {
   layers: [
     ['index.ts', 'cli'],
     ['serve', 'view', 'init'],
+    ['optimize'],
     ['chat', 'runner'],
     ['evals', 'recording', 'load-agent.ts'],
     ['backends'],
