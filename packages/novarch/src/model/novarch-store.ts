@@ -1,5 +1,5 @@
-import type { AuditChainFilter, AuditChainReport, ChainedRecords } from './audit-chain.js';
 import type { ActionHistoryStore } from './action-history.js';
+import type { AuditChainFilter, AuditChainReport, ChainedRecords } from './audit-chain.js';
 import type {
   ActionRecord,
   Citations,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { AuditChainFilter, AuditChainReport, ChainedRecords } from '../model/audit-chain.js';
 import type { HistoryQuery } from '../model/action-history.js';
+import type { AuditChainFilter, AuditChainReport, ChainedRecords } from '../model/audit-chain.js';
 import type {
   ActionRelease,
   AuditEntry,

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { arrangeTriage, TRIAGE_GROUPS, TRIAGE_SORTS } from '../arrange-triage.js';
 import { isRecord } from '../../support.js';
+import { arrangeTriage, TRIAGE_GROUPS, TRIAGE_SORTS } from '../arrange-triage.js';
 import { type ConsoleContext, type ConsoleEnv, wantsJson } from '../console-context.js';
 import type { ConsoleDecision } from '../console-deps.js';
 import { ConsoleRequestError } from '../console-errors.js';
