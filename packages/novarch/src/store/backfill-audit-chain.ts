@@ -7,8 +7,8 @@ import {
   killMaterial,
   ruleChangeId,
   ruleChangeMaterial,
-  verdictMaterial,
 } from './audit-record-material.js';
+import { chainedVerdictMaterial, selectChainedVerdicts } from './chained-verdict-rows.js';
 import type { StoreTables } from './store-tables.js';
 
 /**
@@ -24,37 +24,12 @@ export async function backfillAuditChain(db: Kysely<StoreTables>): Promise<void>
     list.push(append);
     appends.set(chain, list);
   };
-  const verdicts = await db
-    .selectFrom('verdicts')
-    .innerJoin('actions', 'actions.id', 'verdicts.action_id')
-    .innerJoin('sessions', 'sessions.id', 'verdicts.session_id')
-    .selectAll('verdicts')
-    .select([
-      'sessions.tenant_id as tenant_id',
-      'actions.action_type as action_type',
-      'actions.tool_name as tool_name',
-      'actions.input_json as input_json',
-      'actions.context_json as context_json',
-      'actions.reasoning as reasoning',
-      'actions.created_at as action_created_at',
-      'actions.session_id as action_session_id',
-    ])
-    .orderBy('verdicts.seq', 'asc')
-    .execute();
+  const verdicts = await selectChainedVerdicts(db).orderBy('verdicts.seq', 'asc').execute();
   for (const row of verdicts) {
     add(tenantChain(row.tenant_id), {
       kind: 'verdict',
       recordId: row.id,
-      material: verdictMaterial(row, {
-        id: row.action_id,
-        session_id: row.action_session_id,
-        action_type: row.action_type,
-        tool_name: row.tool_name,
-        input_json: row.input_json,
-        context_json: row.context_json,
-        reasoning: row.reasoning,
-        created_at: row.action_created_at,
-      }),
+      material: chainedVerdictMaterial(row),
     });
   }
   const holds = await db

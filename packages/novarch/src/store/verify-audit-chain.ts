@@ -19,8 +19,8 @@ import {
   killMaterial,
   ruleChangeId,
   ruleChangeMaterial,
-  verdictMaterial,
 } from './audit-record-material.js';
+import { chainedVerdictMaterial, selectChainedVerdicts } from './chained-verdict-rows.js';
 import type { StoreTables } from './store-tables.js';
 
 const PAGE = 500;
@@ -94,37 +94,12 @@ async function recordsOf(
     links.filter((link) => link.kind === kind).map((link) => link.recordId);
   const verdictIds = ids('verdict');
   if (verdictIds.length > 0) {
-    const rows = await db
-      .selectFrom('verdicts')
-      .innerJoin('actions', 'actions.id', 'verdicts.action_id')
-      .innerJoin('sessions', 'sessions.id', 'verdicts.session_id')
-      .selectAll('verdicts')
-      .select([
-        'sessions.tenant_id as tenant_id',
-        'actions.session_id as action_session_id',
-        'actions.action_type as action_type',
-        'actions.tool_name as tool_name',
-        'actions.input_json as input_json',
-        'actions.context_json as context_json',
-        'actions.reasoning as reasoning',
-        'actions.created_at as action_created_at',
-      ])
-      .where('verdicts.id', 'in', verdictIds)
-      .execute();
+    const rows = await selectChainedVerdicts(db).where('verdicts.id', 'in', verdictIds).execute();
     for (const row of rows) {
       found.set(`verdict/${row.id}`, {
         seq: Number(row.seq),
         chain: tenantChain(row.tenant_id),
-        material: verdictMaterial(row, {
-          id: row.action_id,
-          session_id: row.action_session_id,
-          action_type: row.action_type,
-          tool_name: row.tool_name,
-          input_json: row.input_json,
-          context_json: row.context_json,
-          reasoning: row.reasoning,
-          created_at: row.action_created_at,
-        }),
+        material: chainedVerdictMaterial(row),
       });
     }
   }
