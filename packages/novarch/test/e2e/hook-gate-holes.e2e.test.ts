@@ -110,12 +110,17 @@ describe('issue 14 through the real CLI', () => {
       return;
     }
     expect(first).toContain('may not run alongside other tool calls');
-    expect(seen(2).r3?.text).toContain('may not run alongside other tool calls');
     // The first write of a message may have no sibling yet when the CLI starts it (it streams the
     // next block afterwards, and when depends on timing): then it is judged alone, on the evidence of
     // the turns before; if the sibling was already seen it is refused too. Never do both run.
+    // Judged alone with the lookup of turn 1 refused, TEAM-1 kills the session: then r3 is refused
+    // because the session stopped. Every way, at most one refund runs and r3 never does.
+    const third = seen(2).r3?.text ?? '';
+    const killedAtSecond = third.includes('this session was stopped (TEAM-1');
+    if (!killedAtSecond) expect(third).toContain('may not run alongside other tool calls');
     const firstRan = world.refunds.length === 1;
     expect(world.refunds).toEqual(firstRan ? [{ customer_id: 'C9', amount: 41 }] : []);
+    if (killedAtSecond) expect(firstRan).toBe(false);
     // Issue 24: a read whose message already showed a write is refused too (when the CLI starts the
     // lookup before the refund's block streamed, it runs).
     const audit = await world.store.audit();
@@ -127,7 +132,7 @@ describe('issue 14 through the real CLI', () => {
         .map((entry) => [entry.action.input, entry.verdict?.source]),
     ).toEqual([
       [refundInput('C9', 40), 'gate'],
-      [refundInput('C9', 41), firstRan ? 'judge' : 'gate'],
+      [refundInput('C9', 41), firstRan || killedAtSecond ? 'judge' : 'gate'],
       [refundInput('C9', 42), 'gate'],
     ]);
   });
