@@ -72,10 +72,11 @@ describe('holodeck init on a terminal asks for what the flags leave out', () => 
     await terminal.waitFor('Model provider:');
     terminal.type('openai\r');
     expect(await terminal.exitCode()).toBe(0);
+    // The pty's last bytes may reach the headless screen after the exit: wait for them.
+    await terminal.waitFor('support/agent.yaml is valid');
     expect(terminal.screen()).toContain(
       'Created agent "help-desk" in support/ from the customer-support template:',
     );
-    expect(terminal.screen()).toContain('support/agent.yaml is valid');
     const yaml = readFileSync(path.join(root, 'support', 'agent.yaml'), 'utf8');
     expect(yaml).toMatch(/^name: help-desk /m);
     expect(yaml).toMatch(/^ {2}provider: openai /m);
@@ -90,6 +91,7 @@ describe('holodeck init on a terminal asks for what the flags leave out', () => 
     await terminal.waitFor(`Agent name (${path.basename(root).toLowerCase()}):`);
     terminal.type('\r');
     expect(await terminal.exitCode()).toBe(0);
+    await terminal.waitFor('agent.yaml is valid');
     expect(terminal.screen()).not.toContain('Model provider:');
     expect(readFileSync(path.join(root, 'agent.yaml'), 'utf8')).toMatch(/^ {2}provider: ollama /m);
   });
@@ -100,7 +102,7 @@ describe('holodeck init on a terminal asks for what the flags leave out', () => 
     await terminal.waitFor('Folder for the agent (.):');
     terminal.type('\u0003');
     expect(await terminal.exitCode()).toBe(130);
-    expect(terminal.screen()).toContain('holodeck init was stopped: nothing was written');
+    await terminal.waitFor('holodeck init was stopped: nothing was written');
     expect(readdirSync(root)).toEqual([]);
   });
 
@@ -108,6 +110,7 @@ describe('holodeck init on a terminal asks for what the flags leave out', () => 
     const root = freshRoot();
     const terminal = startInitTerminal(['agent-one', '--yes'], root, env());
     expect(await terminal.exitCode()).toBe(0);
+    await terminal.waitFor('agent-one/agent.yaml is valid');
     expect(terminal.screen()).not.toContain('Choose');
     expect(readFileSync(path.join(root, 'agent-one', 'agent.yaml'), 'utf8')).toMatch(/^name: agent-one /m);
   });
