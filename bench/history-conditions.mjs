@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // What history conditions add to a decision (issue 27 §6: ≤ 2 ms p99 with 100k past actions in
 // the window). Fills a SQLite store with past refunds of one tenant (through the store's own
 // recordAction), then judges refunds side by side under the same rules with and without a
@@ -87,7 +88,9 @@ try {
     ]),
   );
   const session = await store.createSession(scope, 60);
-  const timings = Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, []]));
+  const timings = Object.fromEntries(
+    Object.keys(VARIANTS).map((name) => [name, /** @type {number[]} */ ([])]),
+  );
   for (let round = 0; round < DECISIONS; round++) {
     for (const [name, engine] of Object.entries(engines)) {
       const customer = `C${(round * 7) % CUSTOMERS}`;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Load and faults on `novarch serve`: many agent sessions calling the server at once through the
 // remote client (`remoteEngine`), reads recorded as evidence and writes judged (pass + release),
 // then the same load with the server killed (kill -9) and restarted mid-run. See bench/README.md.
@@ -57,7 +58,8 @@ function freePort() {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
       server.close(() => resolve(port));
     });
   });
@@ -122,7 +124,12 @@ async function startServer(storeUrl, port, config) {
  * latency, outcome and the id the server answered with are recorded. `onProgress(done)` is told
  * after each call (the fault phase kills the server from it).
  */
-async function runLoad(engine, label, onProgress = () => {}, callsPerSession = CALLS) {
+async function runLoad(
+  engine,
+  label,
+  onProgress = /** @param {number} _done */ (_done) => {},
+  callsPerSession = CALLS,
+) {
   const calls = [];
   let done = 0;
   const started = performance.now();
@@ -356,6 +363,8 @@ async function main() {
         });
       });
       await restart;
+      if (killAt === undefined || backAt === undefined)
+        throw new Error('the fault phase: the server was not killed and restarted (too few calls?)');
       rows.push(...summarise(fault));
       const afterFault = await storedRecords(openStore, fault);
       const inFlight = fault.calls.filter((call) => call.start < killAt && call.end > killAt);

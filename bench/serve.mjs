@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `holodeck serve` measured against the backend contract in process, side by side in one run,
 // both against one fake model server: time to first token (TTFT) and turn latency per protocol
 // (REST SSE, OpenAI Responses stream, AG-UI, MCP, A2A), each a warm session's next turn; then 50
@@ -116,6 +117,13 @@ const post = (url, body, headers = {}) =>
     body: JSON.stringify(body),
   });
 
+/**
+ * A response's JSON body; the bench reads only fields its own server writes.
+ * @param {Response} response
+ * @returns {Promise<any>}
+ */
+const readJson = (response) => response.json();
+
 /** One timed turn through each protocol: { ttft, total } in ms. */
 function protocolTurns(url) {
   let restSession;
@@ -135,7 +143,7 @@ function protocolTurns(url) {
   };
   return {
     'REST (SSE)': async () => {
-      restSession ??= (await (await post(`${url}/v1/sessions`, {})).json()).id;
+      restSession ??= (await readJson(await post(`${url}/v1/sessions`, {}))).id;
       return timed(async (mark) => {
         const response = await post(
           `${url}/v1/sessions/${restSession}/messages`,
@@ -213,7 +221,7 @@ function protocolTurns(url) {
           },
           { 'a2a-version': '1.0' },
         );
-        const body = await response.json();
+        const body = await readJson(response);
         mark();
         contextId ??= body.result?.task?.contextId;
         if (!body.result) throw new Error(`A2A failed: ${JSON.stringify(body)}`);
@@ -291,8 +299,10 @@ for (const backend of backends) {
   const turns = protocolTurns(server.url);
   const inProcess = await inProcessTurns(agent);
   await inProcess.run();
-  const base = { ttft: [], total: [] };
-  const measured = Object.fromEntries(Object.keys(turns).map((name) => [name, { ttft: [], total: [] }]));
+  /** @returns {{ ttft: number[], total: number[] }} */
+  const series = () => ({ ttft: [], total: [] });
+  const base = series();
+  const measured = Object.fromEntries(Object.keys(turns).map((name) => [name, series()]));
   for (const name of Object.keys(turns)) await turns[name]();
   for (let sample = 0; sample < samples; sample += 1) {
     const own = await inProcess.run();
@@ -332,11 +342,11 @@ for (const backend of backends) {
       Array.from({ length: concurrent }, async () => {
         const created = await post(`${server.url}/v1/sessions`, {});
         if (created.status !== 201) return created.status;
-        const { id } = await created.json();
+        const { id } = await readJson(created);
         const answered = await post(`${server.url}/v1/sessions/${id}/messages`, {
           message: 'What is the benchmark reply?',
         });
-        const body = await answered.json();
+        const body = await readJson(answered);
         return answered.status === 200 && body.response === ANSWER ? 200 : answered.status;
       }),
     );
@@ -361,7 +371,7 @@ for (const backend of backends) {
       Array.from({ length: 6 }, async () => {
         const created = await post(`${cappedServer.url}/v1/sessions`, {});
         if (created.status !== 201) return created.status;
-        const { id } = await created.json();
+        const { id } = await readJson(created);
         const answered = await post(`${cappedServer.url}/v1/sessions/${id}/messages`, {
           message: 'What is the benchmark reply?',
         });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The HTML report and the view server on a big run: 1,000 cases × 3 attempts (realistic text:
 // answers, a tool call with its result, six metrics with reasons, a judge's rationale).
 // Measures the report file's size (target ≤ 5 MB), the time until its run page is usable in
@@ -110,6 +111,7 @@ function attempt(caseIndex, number) {
   };
 }
 
+/** @returns {import("../packages/holodeck/dist/index.js").RunReport} */
 function bigRun() {
   const cases = Array.from({ length: CASES }, (_, index) => {
     const attempts = Array.from({ length: ATTEMPTS }, (_, number) => attempt(index, number + 1));
@@ -139,7 +141,7 @@ function bigRun() {
   });
   const passed = cases.filter((entry) => entry.passed).length;
   return {
-    schema_version: 2,
+    schema_version: /** @type {const} */ (2),
     run_id: '2026-12-01T09-00-00-000Z-bench1',
     started_at: '2026-12-01T09:00:00.000Z',
     finished_at: '2026-12-01T09:50:00.000Z',

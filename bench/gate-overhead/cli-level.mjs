@@ -1,3 +1,4 @@
+// @ts-check
 // gate-overhead: through the real Claude CLI against the fake model server.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -133,7 +134,9 @@ export async function cliRun({ novarch, engine, store, server, home, mode, reads
   try {
     server.assertComplete();
   } catch (error) {
-    throw new BenchError(`${label}: the fake server: ${error.message}`);
+    throw new BenchError(
+      `${label}: the fake server: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (server.requests.length !== reads + 2)
     throw new BenchError(`${label}: ${server.requests.length} model requests, expected ${reads + 2}`);
@@ -186,7 +189,7 @@ export async function cliLevel(novarch, dir, options) {
   const names = Object.keys(SIDE_LABELS);
   const homes = Object.fromEntries(names.map((name) => [name, path.join(dir, `home-${name}`)]));
   for (const home of Object.values(homes)) await mkdir(home);
-  const sides = Object.fromEntries(names.map((name) => [name, { runs: [] }]));
+  const sides = Object.fromEntries(names.map((name) => [name, { runs: /** @type {any[]} */ ([]) }]));
   const total = options.warmup + options.samples;
   try {
     for (let index = 0; index < total; index++) {

@@ -1,3 +1,4 @@
+// @ts-check
 // gate-overhead: the hook level: the gate's hooks called in process against no-op hooks.
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -210,6 +211,7 @@ export async function hookWrites(novarch, world, { count, evidence, timed }) {
           () => lookupOutput(looked),
         );
       }
+      /** @type {{ gated: any[], baseline: any[] }} */
       const refunds = { gated: [], baseline: [] };
       const input = () => ({ customer_id: customer, amount: REFUND_AMOUNT, reasoning: 'the customer asked' });
       const id = `toolu_write_${index}`;
@@ -270,6 +272,7 @@ export async function checkPassedWrite(store, sessionId, customer, ranAt, label)
  * verdict insert with synchronous = FULL, i.e. a WAL fsync).
  */
 export async function hookParts(novarch, world, { count, evidence }) {
+  /** @type {Record<string, number[]>} */
   const parts = {
     'isKilled (getSession)': [],
     recordEvidence: [],

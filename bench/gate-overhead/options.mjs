@@ -47,10 +47,12 @@ export function setOutputBytes(bytes) {
   outputPadding = bytes ? ` ${'x'.repeat(bytes)}` : '';
 }
 export const lookupOutput = (customer) => ({
-  content: [{ type: 'text', text: `customer ${customer}: in good standing${outputPadding}` }],
+  content: [
+    { type: /** @type {const} */ ('text'), text: `customer ${customer}: in good standing${outputPadding}` },
+  ],
 });
 export const refundOutput = (customer, amount) => ({
-  content: [{ type: 'text', text: `refunded ${amount} to ${customer}` }],
+  content: [{ type: /** @type {const} */ ('text'), text: `refunded ${amount} to ${customer}` }],
 });
 
 export class BenchError extends Error {}
