@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { denyReason, gateHooks, isNoOpinion } from './support/hook-calls.js';
 import {
   LOOKUP,
@@ -39,8 +39,30 @@ describe("a write while another agent's read is running", () => {
     const { gate } = await openTestGate(testEngine(base, base.store));
     const hooks = gateHooks(gate);
     await hooks.pre(LOOKUP, { customer_id: 'C2' }, 'l2', { agentId: 'sub-1' });
-    expect(denyReason(await hooks.pre(REFUND, refund('C2', 50), 'r2'))).toBe(
-      `Novarch: evidence incomplete: ${LOOKUP} (call l2) of another agent had not finished, so this write cannot be judged on its result; try again once it has`,
-    );
+    // The gate's clock is faked from here: the 10 s wait passes at once, and the write's other
+    // deadlines (the hook's, the turn's) move with it.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      let answered = false;
+      const write = hooks.pre(REFUND, refund('C2', 50), 'r2').finally(() => {
+        answered = true;
+      });
+      const started = Date.now();
+      // Store calls between the timers settle on the event loop: advance in steps until answered.
+      const advanceUntil = async (done: () => boolean) => {
+        for (let step = 0; step < 200 && !done(); step++) {
+          await vi.advanceTimersByTimeAsync(250);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      await advanceUntil(() => answered || Date.now() - started >= 9_500);
+      expect(answered).toBe(false); // still waiting for the read at 9.5 s
+      await advanceUntil(() => answered);
+      expect(denyReason(await write)).toBe(
+        `Novarch: evidence incomplete: ${LOOKUP} (call l2) of another agent had not finished, so this write cannot be judged on its result; try again once it has`,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   }, 30_000);
 });
