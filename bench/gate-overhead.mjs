@@ -93,7 +93,7 @@ async function main() {
           p99 <= TARGET_READ_P99_MS,
         ),
         verdict(
-          `hook level: passed write overhead p50 ${fixed(writeP50, 3)} / p99 ${fixed(writeP99, 3)} ms beside ${diskText(commits)}: p99 ${fixed(writeP99 / diskP99, 1)}× the disk's (target ≤ ${TARGET_WRITE_P99_MS} ms and ≤ 2× the disk's p99; a passed write is one durable commit: see "recordVerdict (FULL: fsync)")`,
+          `hook level: passed write overhead p50 ${fixed(writeP50, 3)} / p99 ${fixed(writeP99, 3)} ms beside ${diskText(commits)}: p99 ${fixed(writeP99 / diskP99, 1)}× the disk's (target ≤ ${TARGET_WRITE_P99_MS} ms and ≤ 2× the disk's p99; a passed write is one durable commit: see "releaseAction with the pass (FULL: fsync)")`,
           writeP99 <= TARGET_WRITE_P99_MS && writeP99 <= 2 * diskP99,
         ),
       );

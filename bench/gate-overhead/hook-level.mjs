@@ -267,42 +267,43 @@ export async function checkPassedWrite(store, sessionId, customer, ranAt, label)
 }
 
 /**
- * What a gated call does, each part timed alone on the same store: the per-call kill check, the
- * evidence insert, and the steps of a write's judgement (action insert, evidence list, CEL judge,
- * verdict insert with synchronous = FULL, i.e. a WAL fsync).
+ * What a gated call does, each part timed alone on the same store: the per-read kill check, the
+ * evidence insert, and the steps of a passed write: `proposeAction` (its kill check, action
+ * insert and evidence list in one transaction), the CEL judge, and `releaseAction` with the pass
+ * (verdict, audit link and release committed with synchronous = FULL, i.e. one WAL fsync).
  */
 export async function hookParts(novarch, world, { count, evidence }) {
   /** @type {Record<string, number[]>} */
   const parts = {
-    'isKilled (getSession)': [],
+    'isKilled (getSession, per read)': [],
     recordEvidence: [],
-    recordAction: [],
-    [`listEvidence (${evidence} rows)`]: [],
+    [`proposeAction (kill check, action, ${evidence} evidence rows)`]: [],
     [`judgeAction (CEL, ${evidence} evidence)`]: [],
-    'recordVerdict (FULL: fsync)': [],
+    'releaseAction with the pass (FULL: fsync)': [],
   };
   const names = Object.keys(parts);
   const { store, engine, rules } = world;
-  const session = await engine.openSession(SCOPE);
-  for (let index = 0; index < evidence; index++) {
-    await store.recordEvidence({
-      sessionId: session.id,
-      toolName: LOOKUP,
-      input: { customer_id: index === 0 ? 'P-0' : `P-${index}` },
-      output: lookupOutput('P'),
-      isError: false,
-      startedAt: new Date().toISOString(),
-      finishedAt: new Date().toISOString(),
-    });
-  }
-  const scratch = await engine.openSession(SCOPE);
   const time = async (name, work) => {
     const start = process.hrtime.bigint();
     const result = await work();
     parts[name].push(hrMs(start));
     return result;
   };
+  const scratch = await engine.openSession(SCOPE);
   for (let index = 0; index < count; index++) {
+    // A fresh session per write, as in the hook-level writes: its evidence, then the write.
+    const session = await engine.openSession(SCOPE);
+    for (let row = 0; row < evidence; row++) {
+      await store.recordEvidence({
+        sessionId: session.id,
+        toolName: LOOKUP,
+        input: { customer_id: row === 0 ? 'P-0' : `P-${row}` },
+        output: lookupOutput('P'),
+        isError: false,
+        startedAt: new Date().toISOString(),
+        finishedAt: new Date().toISOString(),
+      });
+    }
     await time(names[0], () => engine.isKilled(session.id));
     await time(names[1], () =>
       store.recordEvidence({
@@ -315,8 +316,8 @@ export async function hookParts(novarch, world, { count, evidence }) {
         finishedAt: new Date().toISOString(),
       }),
     );
-    const action = await time(names[2], () =>
-      store.recordAction({
+    const proposal = await time(names[2], () =>
+      store.proposeAction({
         sessionId: session.id,
         actionType: 'issue_refund',
         toolName: REFUND,
@@ -325,15 +326,16 @@ export async function hookParts(novarch, world, { count, evidence }) {
         reasoning: 'the customer asked',
       }),
     );
-    const listed = await time(names[3], () => store.listEvidence(session.id));
-    const judged = await time(names[4], () =>
-      novarch.judgeAction({ action, evidence: listed, session, rules }),
+    if (!proposal.open) throw new BenchError('parts: the session was found killed');
+    const judged = await time(names[3], () =>
+      novarch.judgeAction({ action: proposal.action, evidence: proposal.evidence, session, rules }),
     );
     if (judged.kind !== 'pass')
       throw new BenchError(`parts: the judge said ${judged.kind}: ${judged.citations.rationale}`);
-    await time(names[5], () =>
-      store.recordVerdict({ actionId: action.id, sessionId: session.id, verdict: judged, source: 'judge' }),
+    const release = await time(names[4], () =>
+      store.releaseAction({ actionId: proposal.action.id, sessionId: session.id, verdict: judged }),
     );
+    if (!release.released) throw new BenchError('parts: the pass was not released');
   }
   return parts;
 }

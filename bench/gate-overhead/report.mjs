@@ -86,7 +86,7 @@ export function hookReport(hook, options) {
     '  page copies and 2 fsyncs, on the event loop)',
     '',
     table(['gate work, each part timed alone', 'n', 'p50 ms', 'p99 ms', 'max ms'], partRows),
-    '  a read = isKilled + recordEvidence; a passed write = isKilled + recordAction + listEvidence + judgeAction + recordVerdict',
+    '  a read = isKilled + recordEvidence; a passed write = proposeAction + judgeAction + releaseAction (one durable commit)',
   ].join('\n');
 }
 

@@ -54,6 +54,7 @@ export type {
 } from './model/audit-chain.js';
 export type {
   ActionContext,
+  ActionProposal,
   ActionRecord,
   ActionRelease,
   AuditEntry,

@@ -117,7 +117,10 @@ export interface Decision {
   hold?: HoldRecord;
   /**
    * For a pass decided with `release: true`: whether the write may run. `released: false` means the
-   * session was killed before the pass could take effect: the write must not run.
+   * session was killed before the pass could take effect: the write must not run. Also
+   * `released: false`, whatever the options, when the session was found killed before the write was
+   * judged: `verdict` is then the `gate` kill stored on the action (the judge never ran). Callers
+   * check `release` before the verdict's kind.
    */
   release?: ReleaseResult;
   /** An operator's edit (`DecideOptions.editOf`) the rules hold for more than its approval covered: it does not run. */
@@ -174,9 +177,18 @@ export class NovarchEngine implements GovernanceEngine {
   }
 
   async #decide(session: SessionRecord, proposed: ProposedAction, options: DecideOptions): Promise<Decision> {
-    const action = await this.store.recordAction({ sessionId: session.id, ...proposed });
+    // The kill check, the action and the evidence in one store operation; a killed session's
+    // write comes back refused (stored so), never judged.
+    const proposal = await this.store.proposeAction({ sessionId: session.id, ...proposed });
+    const { action } = proposal;
+    if (!proposal.open)
+      return {
+        action,
+        verdict: proposal.verdict.verdict,
+        release: { released: false, session: proposal.session },
+      };
     try {
-      return await this.#decideRecorded(session, action, options);
+      return await this.#decideRecorded(session, action, proposal.evidence, options);
     } catch (error) {
       // The action is stored: a refusal of the failed decision belongs on it.
       throw new DecisionError(action.id, error);
@@ -186,9 +198,9 @@ export class NovarchEngine implements GovernanceEngine {
   async #decideRecorded(
     session: SessionRecord,
     action: ActionRecord,
+    evidence: readonly EvidenceRecord[],
     options: DecideOptions,
   ): Promise<Decision> {
-    const evidence = await this.store.listEvidence(session.id);
     const budget = this.options.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
     const left = options.deadline === undefined ? budget : Math.min(budget, options.deadline - Date.now());
     const { verdict, policy } = await this.#judge(session, action, evidence, Math.max(0, left));

@@ -76,6 +76,9 @@ export async function runEditedWrite(
     );
   }
   const actionId = decision.action.id;
+  // Killed before the edit was judged: the store recorded the refusal on it already.
+  if (decision.release?.released === false && decision.verdict.kind !== 'pass')
+    return stoppedBeforeRelease(decision.release.session, '');
   if (decision.verdict.kind === 'kill')
     return recorder.refuse(
       call,

@@ -74,6 +74,9 @@ export async function judgeHookWrite(
   const latest = timing.hookDeadline - LET_THROUGH_MARGIN_MS;
   const alone = await isAlone(context, call, { ...timing, latest });
   if (alone !== true) return recorder.refuse(call, alone, actionTypeOf(context));
+  // Checked and claimed in one tick (no await between): of two writes whose hooks run at once,
+  // the second sees the first here.
+  if (besideInFlight(context, call)) return recorder.refuse(call, ALONGSIDE, actionTypeOf(context));
   context.inFlight.set(call.id, call.agent);
   try {
     // A read another agent (a subagent, a background task) started is evidence once it reports:
@@ -151,8 +154,9 @@ function actionTypeOf(context: WriteContext): { actionType?: string } {
  * True when the write is the only call of its turn; otherwise why not. With the message stream
  * observed, the turn is the write's assistant message: with partial messages the write waits for
  * that message's end (at most until `latest`), so a call streamed after it is seen too; without
- * them, the calls streamed before its hook. Without the stream, the calls in flight in the same
- * agent (a subagent's write is not refused because its parent's `Agent` call runs).
+ * them, the calls streamed before its hook. The calls in flight in the same agent are checked by
+ * the caller, when it claims its place (a subagent's write is not refused because its parent's
+ * `Agent` call runs).
  */
 async function isAlone(
   context: WriteContext,
@@ -179,8 +183,13 @@ async function isAlone(
       return "the assistant message of this write did not end within the hook's time, so the gate cannot tell what runs beside it; refused to be safe";
     if (context.turns.siblingsOf(call.id).length > 0) return ALONGSIDE;
   }
-  for (const [id, agent] of context.inFlight) if (id !== call.id && agent === call.agent) return ALONGSIDE;
   return true;
+}
+
+/** Whether another call of the write's agent is in flight (without the stream: the turn's calls). */
+function besideInFlight(context: WriteContext, call: WriteCall): boolean {
+  for (const [id, agent] of context.inFlight) if (id !== call.id && agent === call.agent) return true;
+  return false;
 }
 
 async function followVerdict(
@@ -193,9 +202,10 @@ async function followVerdict(
   const actionId = decision.action.id;
   const { citations } = decision.verdict;
   const refuseAction = (reason: string) => recorder.refuse(call, reason, { actionId });
+  // A session killed before the judgement (nothing judged) or during it (the pass not let run).
+  if (decision.release?.released === false)
+    return stoppedBeforeRelease(context, decision.release.session, killedWhen(decision));
   if (decision.verdict.kind === 'pass') {
-    if (decision.release?.released === false)
-      return stoppedBeforeRelease(context, decision.release.session, 'while this write was being judged');
     if (context.latched()) return refuseAction(latchedReason(context));
     if (timing.signal?.aborted)
       return refuseAction('the call was aborted before this write could run; it did not run');
@@ -238,6 +248,11 @@ async function followVerdict(
     skipped ? 'hold_skipped' : 'hold_timed_out',
     `${rationale}; the session is stopped`,
   );
+}
+
+/** When the kill that stopped an unreleased decision came: before it was judged, or during. */
+export function killedWhen(decision: Decision): string {
+  return decision.verdict.kind === 'pass' ? 'while this write was being judged' : '';
 }
 
 function latchedReason(context: WriteContext): string {

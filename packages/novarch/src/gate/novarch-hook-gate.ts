@@ -252,15 +252,19 @@ export class NovarchHookGate implements AsyncDisposable {
       const session = this.requireSession();
       const recorder = this.requireRecorder();
       if (this.latched) return await this.refuseLatched(call);
-      const killed = await session.engine.isKilled(session.record.id);
-      if (killed) {
-        const stop = recorder.latchOfKill(killed, '');
-        this.latch(stop.latch);
-        return await recorder.refuse(call, stop.reason);
-      }
-      // Another call of this session may have latched it while this one awaited the store.
-      if (this.latched) return await this.refuseLatched(call);
       const kind = this.kinds.get(input.tool_name);
+      // A write's kill check is part of its judgement's first store operation (`proposeAction`),
+      // and checked again in the transaction that lets it run: no separate read for it here.
+      if (kind !== 'write') {
+        const killed = await session.engine.isKilled(session.record.id);
+        if (killed) {
+          const stop = recorder.latchOfKill(killed, '');
+          this.latch(stop.latch);
+          return await recorder.refuse(call, stop.reason);
+        }
+        // Another call of this session may have latched it while this one awaited the store.
+        if (this.latched) return await this.refuseLatched(call);
+      }
       if (!kind && !this.allowUnmapped.has(input.tool_name))
         return await recorder.refuse(
           call,

@@ -109,6 +109,9 @@ async function followVerdict<Args>(
 ): Promise<WriteJudgement> {
   const { citations } = decision.verdict;
   const actionId = decision.action.id;
+  // Killed before the write was judged: the store recorded its refusal; nothing was judged.
+  if (decision.release?.released === false && decision.verdict.kind !== 'pass')
+    return stoppedBeforeRelease(decision.release.session, '', options);
   if (decision.verdict.kind === 'pass') {
     const { release } = decision;
     if (release === undefined)
@@ -228,6 +231,8 @@ async function judgeGovernedEdit<Args>(
     },
   );
   const actionId = decision.action.id;
+  if (decision.release?.released === false && decision.verdict.kind !== 'pass')
+    return stoppedBeforeRelease(decision.release.session, '', options);
   if (decision.verdict.kind === 'kill')
     return {
       type: 'refuse',

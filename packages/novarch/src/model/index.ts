@@ -4,6 +4,7 @@ export {
   pendingHoldState,
 } from './hold-state.js';
 export type {
+  ActionProposal,
   ActionRelease,
   AuditEntry,
   AuditFilter,

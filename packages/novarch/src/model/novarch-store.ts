@@ -114,6 +114,15 @@ export type ReleaseResult =
   | { released: false; session: SessionRecord };
 
 /**
+ * What `NovarchStore.proposeAction` stored and read, in one transaction: the write's action and,
+ * when its session is open, the session's evidence the judge rules on; when the session had been
+ * killed, the action with a `gate` kill verdict saying so (nothing is judged, nothing runs).
+ */
+export type ActionProposal =
+  | { open: true; action: ActionRecord; evidence: EvidenceRecord[] }
+  | { open: false; action: ActionRecord; verdict: VerdictRecord; session: SessionRecord };
+
+/**
  * The agent key that opened a session over HTTP, and the SHA-256 (hex) of the session's secret:
  * the server lets only that key, sending that secret, write on the session.
  */
@@ -159,6 +168,14 @@ export interface NovarchStore {
   listEvidence(sessionId: string): Promise<EvidenceRecord[]>;
 
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord>;
+  /**
+   * The first step of judging a write, in one transaction (not fsynced: it lets nothing run):
+   * checks that the session is not killed, records the action and lists the session's evidence.
+   * A killed session's action is recorded with a `gate` kill verdict instead (`open: false`). The
+   * action is stored before it is judged, so a later write's history sees it; the kill is checked
+   * again when the pass takes effect (`releaseAction`).
+   */
+  proposeAction(action: Omit<ActionRecord, 'id' | 'createdAt' | 'releasedAt'>): Promise<ActionProposal>;
   recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord>;
   /**
    * Lets a judged write run: in one durable transaction that holds the store's write lock, checks

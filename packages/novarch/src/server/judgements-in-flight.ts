@@ -26,6 +26,7 @@ const STORE_METHODS = {
   listEvidenceBefore: 'read',
   queryActionHistory: 'read',
   recordAction: 'tracked',
+  proposeAction: 'tracked',
   recordVerdict: 'tracked',
   releaseAction: 'tracked',
   recordRefusal: 'tracked',
@@ -113,6 +114,16 @@ export class JudgementsInFlight {
           const record = await store.recordAction(action);
           request?.actions.set(record.id, { sessionId: record.sessionId, settled: false });
           return record;
+        }),
+      proposeAction: (action) =>
+        this.#write(async (request) => {
+          const proposal = await store.proposeAction(action);
+          // A killed session's write is stored refused at once: settled.
+          request?.actions.set(proposal.action.id, {
+            sessionId: proposal.action.sessionId,
+            settled: !proposal.open,
+          });
+          return proposal;
         }),
       recordVerdict: (verdict) =>
         this.#write(async (request) => {

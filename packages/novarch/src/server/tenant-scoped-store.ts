@@ -2,6 +2,7 @@ import { newSessionSecret, secretMatches } from '../identity/identity-secrets.js
 import { ALL_TENANTS, mayAccess, type Principal } from '../identity/principal.js';
 import { type HistoryQuery, hasActionHistory } from '../model/action-history.js';
 import type {
+  ActionProposal,
   ActionRelease,
   AuditEntry,
   AuditFilter,
@@ -212,6 +213,15 @@ export class TenantScopedStore implements NovarchStore {
     const recorded = await this.store.recordAction(action);
     this.#recordedActions.add(recorded.id);
     return recorded;
+  }
+
+  async proposeAction(
+    action: Omit<ActionRecord, 'id' | 'createdAt' | 'releasedAt'>,
+  ): Promise<ActionProposal> {
+    await this.requireWritable(action.sessionId);
+    const proposal = await this.store.proposeAction(action);
+    this.#recordedActions.add(proposal.action.id);
+    return proposal;
   }
 
   /**

@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { CallRefusal } from '../model/novarch-store.js';
 import type { ActionRecord, VerdictRecord } from '../model/records.js';
-import { appendVerdictLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
+import {
+  appendVerdictLink,
+  type ChainedActionRow,
+  chainOfSession,
+  lockAuditChain,
+} from './audit-chain-queries.js';
 import { requireOwnEvidence } from './evidence-queries.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
@@ -64,11 +69,11 @@ export async function recordVerdict(
   // Run by the store in one transaction: the verdict and its audit link commit together. The
   // chain is locked before the insert, so verdicts take `seq` values in the chain's order.
   const chain = await chainOfSession(db, verdict.sessionId, 'nothing was recorded');
-  await lockAuditChain(db, chain);
+  const head = await lockAuditChain(db, chain);
   // Only on an action of its own session (an action's session never changes once recorded).
   await requireOwnAction(db, verdict.sessionId, verdict.actionId, 'nothing was recorded');
   await db.insertInto('verdicts').values(row).execute();
-  await appendVerdictLink(db, chain, row);
+  await appendVerdictLink(db, chain, row, { head });
   return record;
 }
 
@@ -81,40 +86,57 @@ export function recordRefusal(
 ): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
   return dialect.transaction(db, async (locked) => {
     const chain = await chainOfSession(locked, refusal.sessionId, 'no refusal recorded');
-    await lockAuditChain(locked, chain);
-    let action: ActionRecord;
-    if (refusal.actionId !== undefined) {
-      const row = await locked
-        .selectFrom('actions')
-        .selectAll()
-        .where('id', '=', refusal.actionId)
-        .where('session_id', '=', refusal.sessionId)
-        .executeTakeFirst();
-      if (row === undefined)
-        throw new UnknownRecordError(
-          'action',
-          refusal.actionId,
-          `No action ${refusal.actionId} in session ${refusal.sessionId}: no refusal recorded.`,
-        );
-      action = parseActionRow(row);
-    } else if (refusal.call !== undefined) {
-      const row = actionRow(storedValue, { ...refusal.call, sessionId: refusal.sessionId });
-      action = parseActionRow(row, 'new');
-      await locked.insertInto('actions').values(row).execute();
-    } else {
-      throw new NovarchStoreError('A refused call needs its action id or the call itself.');
-    }
-    await requireOwnEvidence(locked, refusal.sessionId, refusal.citations.evidenceIds, 'no refusal recorded');
-    const { row, record } = verdictRow({
-      actionId: action.id,
-      sessionId: refusal.sessionId,
-      source: refusal.source,
-      verdict: { kind: 'kill', citations: refusal.citations },
-    });
-    await locked.insertInto('verdicts').values(row).execute();
-    await appendVerdictLink(locked, chain, row);
-    return { action, verdict: record };
+    return writeRefusal(locked, storedValue, chain, refusal);
   });
+}
+
+/**
+ * Writes a refused call and its kill verdict inside the caller's transaction, in which session
+ * `refusal.sessionId` (of chain `chain`) exists: `recordRefusal`, and `proposeAction` for a
+ * killed session's write.
+ */
+export async function writeRefusal(
+  locked: Kysely<StoreTables>,
+  storedValue: StoredValuePolicy,
+  chain: string,
+  refusal: CallRefusal,
+): Promise<{ action: ActionRecord; verdict: VerdictRecord }> {
+  const head = await lockAuditChain(locked, chain);
+  let action: ActionRecord;
+  let stored: ChainedActionRow;
+  if (refusal.actionId !== undefined) {
+    const row = await locked
+      .selectFrom('actions')
+      .selectAll()
+      .where('id', '=', refusal.actionId)
+      .where('session_id', '=', refusal.sessionId)
+      .executeTakeFirst();
+    if (row === undefined)
+      throw new UnknownRecordError(
+        'action',
+        refusal.actionId,
+        `No action ${refusal.actionId} in session ${refusal.sessionId}: no refusal recorded.`,
+      );
+    action = parseActionRow(row);
+    stored = row;
+  } else if (refusal.call !== undefined) {
+    const row = actionRow(storedValue, { ...refusal.call, sessionId: refusal.sessionId });
+    action = parseActionRow(row, 'new');
+    await locked.insertInto('actions').values(row).execute();
+    stored = row;
+  } else {
+    throw new NovarchStoreError('A refused call needs its action id or the call itself.');
+  }
+  await requireOwnEvidence(locked, refusal.sessionId, refusal.citations.evidenceIds, 'no refusal recorded');
+  const { row, record } = verdictRow({
+    actionId: action.id,
+    sessionId: refusal.sessionId,
+    source: refusal.source,
+    verdict: { kind: 'kill', citations: refusal.citations },
+  });
+  await locked.insertInto('verdicts').values(row).execute();
+  await appendVerdictLink(locked, chain, row, { head, action: stored });
+  return { action, verdict: record };
 }
 
 /** Fails unless `actionId` is an action of session `sessionId`. */

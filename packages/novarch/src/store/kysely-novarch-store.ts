@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { HistoryQuery } from '../model/action-history.js';
 import type { AuditChainFilter, AuditChainReport, ChainedRecords } from '../model/audit-chain.js';
 import type {
+  ActionProposal,
   ActionRelease,
   AuditEntry,
   AuditFilter,
@@ -45,6 +46,7 @@ import { listEvidence, listEvidenceBefore, recordEvidence } from './evidence-que
 import { checkInHoldWaiter, createHold, getHold, listHolds } from './hold-queries.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import { osUser } from './os-user.js';
+import { proposeAction } from './propose-action.js';
 import { queryAudit } from './query-audit.js';
 import { releaseAction } from './release-action.js';
 import { getRuleSet, listRuleSets, pushRuleSet } from './rule-set-queries.js';
@@ -207,6 +209,12 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
     return this.#run(`record an action for session ${action.sessionId}`, (db) =>
       recordAction(db, this.#storedValue, action),
+    );
+  }
+
+  proposeAction(action: Omit<ActionRecord, 'id' | 'createdAt' | 'releasedAt'>): Promise<ActionProposal> {
+    return this.#run(`propose an action for session ${action.sessionId}`, (db) =>
+      proposeAction(db, this.#dialect, this.#storedValue, action),
     );
   }
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { tenantChain } from '../model/audit-chain.js';
 import type { ActionRelease, ReleaseResult } from '../model/novarch-store.js';
-import { verdictRow } from './action-queries.js';
-import { appendVerdictLink, lockAuditChain } from './audit-chain-queries.js';
+import { requireOwnAction, verdictRow } from './action-queries.js';
+import { appendVerdictLink, headAfter, lockAuditChain } from './audit-chain-queries.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
 import { parseSessionRow } from './parse-record-rows.js';
 import type { StoreDialect } from './store-dialect.js';
@@ -31,16 +31,17 @@ export function releaseAction(
         .executeTakeFirst();
       if (sessionRow === undefined)
         throw new UnknownRecordError('session', sessionId, `No session ${sessionId}: nothing was let run.`);
-      const session = parseSessionRow(sessionRow);
       // The session's row first, then the chain's head: the order a kill takes them in too.
       const chain = tenantChain(sessionRow.tenant_id);
-      await lockAuditChain(locked, chain);
-      if (release.verdict !== undefined) {
-        const { row } = verdictRow({ actionId, sessionId, verdict: release.verdict, source: 'judge' });
-        await locked.insertInto('verdicts').values(row).execute();
-        await appendVerdictLink(locked, chain, row);
-      }
-      if (session.killedAt !== undefined) {
+      let head = await lockAuditChain(locked, chain);
+      if (sessionRow.killed_at !== null) {
+        const session = parseSessionRow(sessionRow);
+        await requireOwnAction(locked, sessionId, actionId, 'nothing was let run');
+        if (release.verdict !== undefined) {
+          const { row } = verdictRow({ actionId, sessionId, verdict: release.verdict, source: 'judge' });
+          await locked.insertInto('verdicts').values(row).execute();
+          head = headAfter(await appendVerdictLink(locked, chain, row, { head }));
+        }
         const { row } = verdictRow({
           actionId,
           sessionId,
@@ -55,19 +56,36 @@ export function releaseAction(
           },
         });
         await locked.insertInto('verdicts').values(row).execute();
-        await appendVerdictLink(locked, chain, row);
+        await appendVerdictLink(locked, chain, row, { head });
         return { released: false, session } as const;
       }
+      // Released first: the update returns the action's row, which the verdict's link vouches for
+      // (its `released_at` is not part of that), so it need not be read again.
       const releasedAt = new Date().toISOString();
-      const result = await locked
+      const action = await locked
         .updateTable('actions')
         .set({ released_at: releasedAt })
         .where('id', '=', actionId)
         .where('session_id', '=', sessionId)
         .where('released_at', 'is', null)
+        .returning([
+          'id',
+          'session_id',
+          'action_type',
+          'tool_name',
+          'input_json',
+          'context_json',
+          'reasoning',
+          'created_at',
+        ])
         .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) {
+      if (action === undefined) {
         throw new NovarchStoreError(`Action ${actionId} of session ${sessionId} is unknown or already ran.`);
+      }
+      if (release.verdict !== undefined) {
+        const { row } = verdictRow({ actionId, sessionId, verdict: release.verdict, source: 'judge' });
+        await locked.insertInto('verdicts').values(row).execute();
+        await appendVerdictLink(locked, chain, row, { head, action });
       }
       return { released: true, releasedAt } as const;
     },

@@ -9,6 +9,7 @@ import {
 import { describeEvidenceOrderCases } from './evidence-order-cases.js';
 import { describeHistoryCases } from './history-cases.js';
 import { describeHoldCases } from './hold-cases.js';
+import { describeProposeActionCases } from './propose-action-cases.js';
 import { describeRecordCases } from './record-cases.js';
 import { describeRuleSetCases } from './rule-set-cases.js';
 import { describeSessionCases } from './session-cases.js';
@@ -31,6 +32,7 @@ export function describeStoreConformance(
     const context = createConformanceContext(openStore, options);
     describeSessionCases(context);
     describeRecordCases(context);
+    describeProposeActionCases(context);
     describeEvidenceOrderCases(context);
     describeHistoryCases(context);
     describeHoldCases(context);

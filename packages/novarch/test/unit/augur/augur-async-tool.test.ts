@@ -323,7 +323,7 @@ describe('augurAsyncTool', () => {
       await lookUp('C7');
       const explodingInput = { customer_id: 'C7', amount: 5, reasoning: 'x', explode: true };
       const unfit = await refundTool.handler(explodingInput, {});
-      store.fail('recordAction');
+      store.fail('proposeAction');
       const storeDown = await refund('C7', 5);
       return { unfit, storeDown };
     });
@@ -338,7 +338,7 @@ describe('augurAsyncTool', () => {
     });
     expect(result.storeDown.isError).toBe(true);
     expect(textOf(result.storeDown)).toBe(
-      'Novarch: the gate failed (injected recordAction failure); refused to be safe',
+      'Novarch: the gate failed (injected proposeAction failure); refused to be safe',
     );
     expect(refunds).toEqual([]);
   });

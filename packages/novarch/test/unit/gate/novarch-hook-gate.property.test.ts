@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionRecord, HoldRecord, HoldStatus, VerdictRecord } from '../../../src/index.js';
+import type { HoldRecord, HoldStatus, VerdictRecord } from '../../../src/index.js';
 import { type FaultableMethod, FaultyStore } from './support/faulty-store.js';
 import {
   assistantToolUses,
@@ -64,8 +64,7 @@ const FAULTABLE: FaultableMethod[] = [
   'getSession',
   'killSession',
   'recordEvidence',
-  'listEvidence',
-  'recordAction',
+  'proposeAction',
   'recordVerdict',
   'releaseAction',
   'recordRefusal',
@@ -126,7 +125,6 @@ class ObservedStore extends FaultyStore {
   sessionId = '';
   readonly operatorScripts = new Map<string, OperatorScript>();
   private readonly polls = new Map<string, number>();
-  private judging: string | undefined;
 
   private async killNow(): Promise<void> {
     await this.inner.killSession(this.sessionId, 'operator stop during judgement');
@@ -157,19 +155,14 @@ class ObservedStore extends FaultyStore {
       this.lookedUp.add(String(input.customer_id));
     return record;
   }
-  override async recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>) {
-    const record = await super.recordAction(action);
-    const callId = callIdOf(record.input);
-    if (callId !== undefined) this.callOfAction.set(record.id, callId);
-    this.judging = record.id;
-    return record;
-  }
-  override async listEvidence(sessionId: string) {
-    const evidence = await super.listEvidence(sessionId);
-    // The engine reads the evidence right after recording the action: the judgement is under way.
-    const script = this.judging === undefined ? undefined : this.scriptOf(this.judging);
-    if (script?.killDuring === 'judge') await this.killNow();
-    return evidence;
+  override async proposeAction(action: Parameters<FaultyStore['proposeAction']>[0]) {
+    const proposal = await super.proposeAction(action);
+    const callId = callIdOf(proposal.action.input);
+    if (callId !== undefined) this.callOfAction.set(proposal.action.id, callId);
+    // The kill check, the action and the evidence are stored; the judgement is under way: a kill
+    // now lands between the proposal's kill check and the release's.
+    if (proposal.open && this.scriptOf(proposal.action.id)?.killDuring === 'judge') await this.killNow();
+    return proposal;
   }
   override async releaseAction(release: Parameters<FaultyStore['releaseAction']>[0]) {
     const result = await super.releaseAction(release);

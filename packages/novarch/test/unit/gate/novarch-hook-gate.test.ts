@@ -106,8 +106,9 @@ describe('NovarchHookGate hooks', () => {
       audit.map((entry) => [entry.action.input, entry.verdict?.verdict.kind, entry.verdict?.source]),
     ).toEqual([
       [refund('C1', 120), 'kill', 'gate'],
-      [refund('C1', 120), 'pass', 'judge'],
+      // The second write is refused (and stored) at once, before the first one's action is stored.
       [refund('C1', 130), 'kill', 'gate'],
+      [refund('C1', 120), 'pass', 'judge'],
     ]);
   });
 
@@ -214,11 +215,11 @@ describe('NovarchHookGate fails closed', () => {
   });
 
   /**
-   * Proves that a store failing at any step of judging a write that would pass (checking the
-   * session, recording the action, reading evidence, recording the verdict) refuses it: the hook
+   * Proves that a store failing at any step of judging a write that would pass (proposing it: the
+   * session's kill check, the action, the evidence; recording the pass with its release) refuses it: the hook
    * resolves with a deny, never with a pass and never by throwing.
    */
-  it.each<FaultableMethod>(['getSession', 'recordAction', 'listEvidence', 'releaseAction'])(
+  it.each<FaultableMethod>(['proposeAction', 'releaseAction'])(
     'refuses a write that would pass when the store rejects %s',
     async (method) => {
       const { hooks, store, gate } = await openWorld();
@@ -236,10 +237,11 @@ describe('NovarchHookGate fails closed', () => {
 
   /**
    * Proves issue 24's "actions left with no verdict": a store failing after the write's action was
-   * recorded (reading evidence, storing the pass with its release: a lock wait of many processes)
+   * recorded (storing the pass with its release: a lock wait of many processes; the proposal is one
+   * transaction, so a failure in it leaves no action)
    * records the refusal on that action, not as a second one, so no judged action is without a verdict.
    */
-  it.each<FaultableMethod>(['listEvidence', 'releaseAction'])(
+  it.each<FaultableMethod>(['releaseAction'])(
     'records the refusal on the judged action when the store rejects %s',
     async (method) => {
       const { hooks, store, sessionId } = await openWorld();

@@ -287,13 +287,12 @@ describe('NovarchToolGovernor fails closed', () => {
   });
 
   /**
-   * Proves a store failing at any step of a write that would pass (checking the session, recording
-   * the action, reading evidence, recording the pass with the write's release) refuses it, never runs it, and never rejects; once the store heals the write passes.
+   * Proves a store failing at any step of a write that would pass (checking the session, proposing
+   * the action: its kill check, insert and evidence, recording the pass with the write's release) refuses it, never runs it, and never rejects; once the store heals the write passes.
    */
   it.each<[FaultableMethod, number | undefined]>([
     ['getSession', undefined],
-    ['recordAction', undefined],
-    ['listEvidence', undefined],
+    ['proposeAction', undefined],
     ['releaseAction', undefined],
   ])('refuses a write that would pass when the store rejects %s (call %s)', async (method, nth) => {
     const world = await openGovernorWorld(base);
@@ -311,7 +310,7 @@ describe('NovarchToolGovernor fails closed', () => {
   });
 
   /** Proves a store failing after the write's action was recorded records the refusal on that action. */
-  it.each<FaultableMethod>(['listEvidence', 'releaseAction'])(
+  it.each<FaultableMethod>(['releaseAction'])(
     'records the refusal on the judged action when the store rejects %s',
     async (method) => {
       const world = await openGovernorWorld(base);

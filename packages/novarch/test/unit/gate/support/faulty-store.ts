@@ -1,4 +1,5 @@
 import type {
+  ActionProposal,
   ActionRecord,
   ActionRelease,
   AuditEntry,
@@ -94,6 +95,9 @@ export class FaultyStore implements NovarchStore {
   }
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
     return this.guard('recordAction', () => this.inner.recordAction(action));
+  }
+  proposeAction(action: Omit<ActionRecord, 'id' | 'createdAt' | 'releasedAt'>): Promise<ActionProposal> {
+    return this.guard('proposeAction', () => this.inner.proposeAction(action));
   }
   recordVerdict(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'osUser'>): Promise<VerdictRecord> {
     return this.guard('recordVerdict', () => this.inner.recordVerdict(verdict));

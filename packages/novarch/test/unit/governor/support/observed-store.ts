@@ -1,4 +1,4 @@
-import type { ActionRecord, EvidenceRecord, HoldRecord, VerdictRecord } from '../../../../src/index.js';
+import type { EvidenceRecord, HoldRecord, VerdictRecord } from '../../../../src/index.js';
 import { FaultyStore } from '../../gate/support/faulty-store.js';
 import { LOOKUP } from './governor-world.js';
 
@@ -45,7 +45,6 @@ export class ObservedStore extends FaultyStore {
   readonly killedFor = new Set<string>();
   /** Actions the store let run (`releaseAction` released them): the only writes that may run. */
   readonly releasedActions = new Set<string>();
-  private judging: string | undefined;
   readonly scripts = new Map<string, CallScript>();
   private readonly polls = new Map<string, number>();
   sessionId = '';
@@ -80,19 +79,15 @@ export class ObservedStore extends FaultyStore {
       this.lookedUp.add(String(input.customer_id));
     return record;
   }
-  override async recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>) {
-    const record = await super.recordAction(action);
-    const callId = callIdOf(record.input);
-    if (callId !== undefined) this.callOfAction.set(record.id, callId);
-    this.judging = record.id;
-    return record;
-  }
-  override async listEvidence(sessionId: string) {
-    const evidence = await super.listEvidence(sessionId);
-    // The engine reads the evidence right after recording the action: the judgement is under way.
-    const judging = this.judging;
-    if (judging !== undefined && this.scriptOf(judging)?.killDuring === 'judge') await this.killFor(judging);
-    return evidence;
+  override async proposeAction(action: Parameters<FaultyStore['proposeAction']>[0]) {
+    const proposal = await super.proposeAction(action);
+    const callId = callIdOf(proposal.action.input);
+    if (callId !== undefined) this.callOfAction.set(proposal.action.id, callId);
+    // The kill check, the action and the evidence are stored; the judgement is under way: a kill
+    // now lands between the proposal's kill check and the release's.
+    if (proposal.open && this.scriptOf(proposal.action.id)?.killDuring === 'judge')
+      await this.killFor(proposal.action.id);
+    return proposal;
   }
   override async releaseAction(release: Parameters<FaultyStore['releaseAction']>[0]) {
     // Between the judge's pass (or the operator's approval) and the release: the release must see it.
