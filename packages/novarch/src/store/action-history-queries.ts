@@ -73,64 +73,80 @@ export async function queryActionHistory(
   const reference = await referenceOf(db, actionId);
   const since = new Date(Date.parse(reference.createdAt) - query.windowMs).toISOString();
   const driver = driverOf(query);
-  let select = db
-    .selectFrom('history_fields as f')
-    .where('f.kind', '=', kind)
-    .where('f.type', '=', query.actionType)
-    .where('f.position', '<', reference.seq)
-    .where('f.created_at', '>=', since);
-  if (query.scope === 'session') select = select.where('f.session_id', '=', reference.sessionId);
-  else {
-    select = select.where('f.tenant_id', '=', reference.tenantId);
-    if (query.scope === 'agent') select = select.where('f.agent_id', '=', reference.agentId);
-  }
   const source = new RecordSource(kind, dialect, reference.createdAt);
-  const rest = query.filter.filter((filter) => !('filter' in driver) || filter !== driver.filter);
-  const checks: Expression<SqlBool>[] = [];
+  const field = query.field;
+  if (query.aggregate === 'sum' && field === undefined)
+    throw new NovarchStoreError('history.sum needs a field');
+  const inWindow = () => {
+    let select = db
+      .selectFrom('history_fields as f')
+      .where('f.kind', '=', kind)
+      .where('f.type', '=', query.actionType)
+      .where('f.position', '<', reference.seq)
+      .where('f.created_at', '>=', since);
+    if (query.scope === 'session') return select.where('f.session_id', '=', reference.sessionId);
+    select = select.where('f.tenant_id', '=', reference.tenantId);
+    return query.scope === 'agent' ? select.where('f.agent_id', '=', reference.agentId) : select;
+  };
+  const rest = query.filter
+    .filter((filter) => !('filter' in driver) || filter !== driver.filter)
+    .map((filter) => source.matches(filter));
+  // Each branch is one range of the index (an OR of two would make the database scan the type's
+  // rows instead); a record is in one branch at most.
+  const branch = (path: string, value: string | undefined, checks: Expression<SqlBool>[], summed: Summed) => {
+    let select = inWindow().where('f.path', '=', path);
+    if (value !== undefined) select = select.where('f.value', '=', value);
+    if (checks.length > 0) select = select.where(source.exists(checks));
+    const number =
+      query.aggregate !== 'sum' || field === undefined
+        ? sql<number | null>`null`
+        : summed === 'indexed'
+          ? sql<number | null>`f.number`
+          : source.number(field);
+    return select.select(['f.record_seq', number.as('summed')]);
+  };
+  let branches: ReturnType<typeof branch>[];
   if (driver.kind === 'field') {
     const { filter } = driver;
-    select = select.where((eb) =>
-      eb.or([
-        eb.and([eb('f.path', '=', pathOf(filter.field)), eb('f.value', '=', indexedValue(filter.value))]),
-        eb('f.path', '=', OVERFLOW_PATH),
-      ]),
-    );
-    // A record with too many fields to index has only its marker: check the filter on its JSON.
-    checks.push(sql<SqlBool>`(f.path <> ${OVERFLOW_PATH} or ${source.matches(filter)})`);
+    branches = [
+      branch(pathOf(filter.field), indexedValue(filter.value), rest, 'read'),
+      // A record with too many fields to index has only its marker: the filter is checked on its JSON.
+      branch(OVERFLOW_PATH, undefined, [source.matches(filter), ...rest], 'read'),
+    ];
   } else if (driver.kind === 'fixed') {
     // Always indexed, even for a record with too many fields: the rows found match it.
-    select = select
-      .where('f.path', '=', driver.filter.kind)
-      .where('f.value', '=', indexedValue(driver.filter.value));
+    branches = [branch(driver.filter.kind, indexedValue(driver.filter.value), rest, 'read')];
   } else if (driver.kind === 'summed') {
-    select = select.where('f.path', 'in', [driver.path, OVERFLOW_PATH]);
+    branches = [
+      branch(driver.path, undefined, rest, 'indexed'),
+      branch(OVERFLOW_PATH, undefined, rest, 'read'),
+    ];
   } else {
-    select = select.where('f.path', '=', RECORD_PATH);
+    branches = [branch(RECORD_PATH, undefined, rest, 'read')];
   }
-  for (const filter of rest) checks.push(source.matches(filter));
-  if (checks.length > 0) select = select.where(source.exists(checks));
+  const [first, ...others] = branches;
+  if (first === undefined) return 0;
+  const rows = others.reduce((union, next) => union.unionAll(next), first).as('u');
   if (query.aggregate === 'sum') {
-    const field = query.field;
-    if (field === undefined) throw new NovarchStoreError('history.sum needs a field');
-    // The summed field's indexed number, when the rows are that field's; else read from the JSON.
-    const summed =
-      driver.kind === 'summed'
-        ? sql<
-            number | null
-          >`(case when f.path = ${OVERFLOW_PATH} then ${source.number(field)} else f.number end)`
-        : source.number(field);
-    const row = await select
-      .select((eb) => eb.fn.sum<number | string | null>(summed).as('total'))
+    const row = await db
+      .selectFrom(rows)
+      .select((eb) => eb.fn.sum<number | string | null>('u.summed').as('total'))
       .executeTakeFirst();
     return Number(row?.total ?? 0);
   }
   if (query.aggregate === 'exists') {
-    const row = await select.select('f.record_seq').limit(1).executeTakeFirst();
+    const row = await db.selectFrom(rows).select('u.record_seq').limit(1).executeTakeFirst();
     return row === undefined ? 0 : 1;
   }
-  const row = await select.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirst();
+  const row = await db
+    .selectFrom(rows)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirst();
   return Number(row?.count ?? 0);
 }
+
+/** Where a branch's summed number comes from: the index row's, or the record's JSON. */
+type Summed = 'indexed' | 'read';
 
 /** The stored record (`actions` or `evidence` row) of a `history_fields` row `f`, as `s`. */
 class RecordSource {
