@@ -4,25 +4,37 @@ export type HistoryScope = 'session' | 'agent' | 'tenant';
 /** A filter value: a past action matches when its field equals it (JSON equality). */
 export type HistoryFilterValue = string | number | boolean | null;
 
+/** What a history call reads: past actions (writes) or past evidence (reads that ran). */
+export type HistoryKind = 'action' | 'evidence';
+
 /**
  * One `history.*` call of a condition, its arguments evaluated: an aggregate over the past
- * actions of `actionType` in `scope`, recorded in the `windowMs` before the judged action and
- * before it in the store's sequence.
+ * actions of `actionType` (or, with `kind: 'evidence'`, the evidence of tool `actionType`) in
+ * `scope`, recorded in the `windowMs` before the judged action and before it in the store's order.
  */
 export interface HistoryQuery {
   scope: HistoryScope;
+  /** Absent: `action`. */
+  kind?: HistoryKind;
   aggregate: 'count' | 'sum' | 'exists';
+  /** The action type; for evidence, the tool name. */
   actionType: string;
   windowMs: number;
   /** For `sum`: the path of the summed field (`context.amount`), as `HistoryField`. */
   field?: HistoryField;
-  /** Every entry must hold: `context.x` / `input.x` equal to the value, `tool`, or `released`. */
+  /**
+   * Every entry must hold: `context.x` / `input.x` equal to the value, `tool`, or `released`;
+   * for evidence `input.x` / `output.x`, or `error`.
+   */
   filter: HistoryFilter[];
 }
 
-/** A field of a past action: its `context` or `input` JSON, and the keys down to the value. */
+/**
+ * A field of a past record: an action's `context` or `input` JSON, evidence's `input` or
+ * `output`, and the keys down to the value.
+ */
 export interface HistoryField {
-  column: 'context' | 'input';
+  column: 'context' | 'input' | 'output';
   keys: readonly string[];
 }
 
@@ -31,7 +43,9 @@ export type HistoryFilter =
   | { kind: 'field'; field: HistoryField; value: HistoryFilterValue }
   | { kind: 'tool'; value: string }
   /** Whether the past action had been let run by the time the judged action was recorded. */
-  | { kind: 'released'; value: boolean };
+  | { kind: 'released'; value: boolean }
+  /** Evidence only: whether the read failed. */
+  | { kind: 'error'; value: boolean };
 
 /**
  * Answers history queries as of one judged action (the store's; `actionHistorySource`). The

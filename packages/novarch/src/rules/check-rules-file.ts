@@ -86,21 +86,24 @@ function checkCondition(
       : locateOffsetInScalar(yaml.document, yaml.lineCounter, yaml.source, path, offset);
   if (compiled.ok) {
     if (declared === undefined) return [];
-    return compiled.historyCalls
-      .filter((call) => !declared.includes(call.actionType))
-      .map((call) => {
-        const match = closestMatch(call.actionType, declared);
-        const position = locate(call.offset);
-        return {
-          path,
-          message: `history.${call.aggregate}: action type "${call.actionType}" is not declared in action_types`,
-          hint:
-            match === undefined
-              ? `declared: ${declared.map((name) => `"${name}"`).join(', ')}; or add "${call.actionType}" to action_types`
-              : `did you mean "${match}"? or add "${call.actionType}" to action_types`,
-          ...(position ? { position } : {}),
-        };
-      });
+    return (
+      compiled.historyCalls
+        // Evidence calls name a tool, not an action type.
+        .filter((call) => call.kind === 'action' && !declared.includes(call.actionType))
+        .map((call) => {
+          const match = closestMatch(call.actionType, declared);
+          const position = locate(call.offset);
+          return {
+            path,
+            message: `history.${call.aggregate}: action type "${call.actionType}" is not declared in action_types`,
+            hint:
+              match === undefined
+                ? `declared: ${declared.map((name) => `"${name}"`).join(', ')}; or add "${call.actionType}" to action_types`
+                : `did you mean "${match}"? or add "${call.actionType}" to action_types`,
+            ...(position ? { position } : {}),
+          };
+        })
+    );
   }
   const position = locate(compiled.offset);
   const what = compiled.kind === 'syntax' ? 'CEL syntax error' : 'invalid CEL condition';

@@ -107,7 +107,7 @@ export function celErrorDetails(error: unknown): { summary: string; offset?: num
 }
 
 function hintFor(summary: string): string {
-  if (/\bHistory(Scope)?\./.test(summary)) return HISTORY_USAGE_HINT;
+  if (/\bHistory(Scope|Evidence)?\./.test(summary)) return HISTORY_USAGE_HINT;
   const unknownVariable = /^Unknown variable: (\w+)/.exec(summary)?.[1];
   if (unknownVariable !== undefined) return suggestionHint(unknownVariable, VARIABLES, 'variables');
   const unknownField = /^No such key: (\w+)/.exec(summary)?.[1];

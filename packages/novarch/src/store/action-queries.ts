@@ -8,6 +8,7 @@ import {
   lockAuditChain,
 } from './audit-chain-queries.js';
 import { requireOwnEvidence } from './evidence-queries.js';
+import { actionFieldRows, insertHistoryFields, ownerOfSession } from './history-field-writes.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
@@ -50,6 +51,7 @@ export function verdictRow(verdict: Omit<VerdictRecord, 'id' | 'decidedAt' | 'os
   return { row, record: parseVerdictRow(row, 'new') };
 }
 
+/** Run by the store in one transaction: the action and its `history_fields` rows commit together. */
 export async function recordAction(
   db: Kysely<StoreTables>,
   storedValue: StoredValuePolicy,
@@ -57,8 +59,19 @@ export async function recordAction(
 ): Promise<ActionRecord> {
   const row = actionRow(storedValue, action);
   const record = parseActionRow(row, 'new');
-  await db.insertInto('actions').values(row).execute();
+  await insertAction(db, row, 'no action recorded');
   return record;
+}
+
+/** Inserts an `actions` row and its `history_fields` rows (migration 12), in the caller's transaction. */
+export async function insertAction(
+  db: Kysely<StoreTables>,
+  row: ReturnType<typeof actionRow>,
+  outcome: string,
+): Promise<void> {
+  const owner = await ownerOfSession(db, row.session_id, outcome);
+  const inserted = await db.insertInto('actions').values(row).returning('seq').executeTakeFirstOrThrow();
+  await insertHistoryFields(db, actionFieldRows({ ...row, seq: Number(inserted.seq) }, owner));
 }
 
 export async function recordVerdict(
@@ -122,7 +135,7 @@ export async function writeRefusal(
   } else if (refusal.call !== undefined) {
     const row = actionRow(storedValue, { ...refusal.call, sessionId: refusal.sessionId });
     action = parseActionRow(row, 'new');
-    await locked.insertInto('actions').values(row).execute();
+    await insertAction(locked, row, 'no refusal recorded');
     stored = row;
   } else {
     throw new NovarchStoreError('A refused call needs its action id or the call itself.');

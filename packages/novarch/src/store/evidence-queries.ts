@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EvidenceRecord } from '../model/records.js';
+import { evidenceFieldRows, insertHistoryFields, ownerOfSession } from './history-field-writes.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
 import { UnknownRecordError } from './novarch-store-error.js';
@@ -7,7 +8,10 @@ import { parseEvidenceRow } from './parse-record-rows.js';
 import type { StoreTables } from './store-tables.js';
 import type { StoredValuePolicy } from './stored-value-policy.js';
 
-/** Stores a read's evidence, its input and output redacted and bounded by `storedValue`. */
+/**
+ * Stores a read's evidence, its input and output redacted and bounded by `storedValue`, and its
+ * `history_fields` rows (migration 12), in the caller's transaction.
+ */
 export async function recordEvidence(
   db: Kysely<StoreTables>,
   storedValue: StoredValuePolicy,
@@ -25,9 +29,10 @@ export async function recordEvidence(
   };
   // Parse before writing: a row that could not be read back must not be stored.
   const record = parseEvidenceRow(row, 'new');
+  const owner = await ownerOfSession(db, row.session_id, 'no evidence recorded');
   // With its `action_seq` (migration 7): the highest `actions.seq` of its session at the moment
   // of the insert, read in the same statement, so the store's order, not a clock, places it.
-  await db
+  const inserted = await db
     .insertInto('evidence')
     .values((eb) => ({
       ...row,
@@ -36,7 +41,25 @@ export async function recordEvidence(
         .select((inner) => inner.fn.coalesce(inner.fn.max('seq'), inner.lit(0)).as('latest'))
         .where('session_id', '=', row.session_id),
     }))
-    .execute();
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  // Its place among all actions of the store (history reads other sessions' evidence too).
+  const latest = await db
+    .selectFrom('actions')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  await insertHistoryFields(
+    db,
+    evidenceFieldRows(
+      {
+        ...row,
+        seq: Number(inserted.seq),
+        position: Number(latest?.seq ?? 0),
+        created_at: new Date().toISOString(),
+      },
+      owner,
+    ),
+  );
   return record;
 }
 

@@ -186,7 +186,9 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
 
   recordEvidence(evidence: Omit<EvidenceRecord, 'id'>): Promise<EvidenceRecord> {
     return this.#run(`record evidence for session ${evidence.sessionId}`, (db) =>
-      recordEvidence(db, this.#storedValue, evidence),
+      this.#dialect.transaction(db, (transaction) =>
+        recordEvidence(transaction, this.#storedValue, evidence),
+      ),
     );
   }
 
@@ -208,7 +210,7 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
 
   recordAction(action: Omit<ActionRecord, 'id' | 'createdAt'>): Promise<ActionRecord> {
     return this.#run(`record an action for session ${action.sessionId}`, (db) =>
-      recordAction(db, this.#storedValue, action),
+      this.#dialect.transaction(db, (transaction) => recordAction(transaction, this.#storedValue, action)),
     );
   }
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { tenantChain } from '../model/audit-chain.js';
 import type { ActionProposal } from '../model/novarch-store.js';
 import type { ActionRecord } from '../model/records.js';
-import { actionRow, writeRefusal } from './action-queries.js';
+import { actionRow, insertAction, writeRefusal } from './action-queries.js';
 import { listEvidence } from './evidence-queries.js';
 import { UnknownRecordError } from './novarch-store-error.js';
 import { parseActionRow, parseSessionRow } from './parse-record-rows.js';
@@ -35,7 +35,7 @@ export function proposeAction(
     if (session.killed_at !== null) return refuseKilled(locked, storedValue, action, session.tenant_id);
     const row = actionRow(storedValue, action);
     const record = parseActionRow(row, 'new');
-    await locked.insertInto('actions').values(row).execute();
+    await insertAction(locked, row, 'nothing was judged');
     return { open: true, action: record, evidence: await listEvidence(locked, sessionId) };
   });
 }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { backfillAuditChain } from './backfill-audit-chain.js';
+import { backfillHistoryFields } from './backfill-history-fields.js';
 import type { StoreDialect } from './store-dialect.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
@@ -257,6 +258,40 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .addColumn('hash', 'text', (column) => column.notNull())
         .execute();
       await backfillAuditChain(db);
+    },
+  },
+  {
+    version: 12,
+    name: 'history fields: the filterable fields of actions and evidence, indexed',
+    async up(db, dialect) {
+      // See `history-field-rows.ts` for which fields; `action-history-queries.ts` for the reads.
+      await db.schema
+        .createTable('history_fields')
+        .addColumn('kind', 'text', (column) => column.notNull())
+        .addColumn('record_seq', dialect.sequenceType, (column) => column.notNull())
+        .addColumn('position', dialect.sequenceType, (column) => column.notNull())
+        .addColumn('tenant_id', 'text', (column) => column.notNull())
+        .addColumn('agent_id', 'text', (column) => column.notNull())
+        .addColumn('session_id', 'text', (column) => column.notNull())
+        .addColumn('type', 'text', (column) => column.notNull())
+        .addColumn('path', 'text', (column) => column.notNull())
+        .addColumn('value', 'text', (column) => column.notNull())
+        .addColumn('number', 'double precision')
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .execute();
+      // Tenant and agent scope (the agent is checked on the rows found), then session scope: an
+      // equality on every column but the last, a range on it.
+      await db.schema
+        .createIndex('history_fields_by_tenant')
+        .on('history_fields')
+        .columns(['tenant_id', 'kind', 'type', 'path', 'value', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('history_fields_by_session')
+        .on('history_fields')
+        .columns(['session_id', 'kind', 'type', 'path', 'value', 'position'])
+        .execute();
+      await backfillHistoryFields(db);
     },
   },
 ];

@@ -176,6 +176,31 @@ export interface AuditHeadsTable {
   hash: string;
 }
 
+/**
+ * `history_fields` (migration 12): the fields of actions and evidence that history conditions
+ * filter on, indexed (`history-field-rows.ts` says which). Written with their record.
+ */
+export interface HistoryFieldsTable {
+  kind: 'action' | 'evidence';
+  /** `actions.seq` or `evidence.seq`. */
+  record_seq: number;
+  /**
+   * The record's place in the store's order of actions: an action's `seq`; for evidence, the
+   * highest `actions.seq` of the store when it was stored. Before action A: `position < A.seq`.
+   */
+  position: number;
+  tenant_id: string;
+  agent_id: string;
+  session_id: string;
+  /** The action type, or the evidence's tool name. */
+  type: string;
+  path: string;
+  value: string;
+  number: number | null;
+  /** When the store recorded it (an action's `created_at`). */
+  created_at: string;
+}
+
 /** Every table of a Novarch store. */
 export interface StoreTables {
   schema_migrations: SchemaMigrationsTable;
@@ -189,4 +214,5 @@ export interface StoreTables {
   session_bindings: SessionBindingsTable;
   audit_links: AuditLinksTable;
   audit_heads: AuditHeadsTable;
+  history_fields: HistoryFieldsTable;
 }

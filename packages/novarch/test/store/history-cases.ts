@@ -132,6 +132,117 @@ export function describeHistoryCases({ store, check }: ConformanceContext): void
       expect(await store().queryActionHistory(judged.id, query({ windowMs: 60_000 }))).toBe(2);
     });
 
+    check(
+      'filters on fields of records too big to index, on long values, with null and several filters',
+      async () => {
+        const session = await store().createSession(scope(), 60);
+        const other = await store().createSession(scope({ agentId: 'other-bot' }), 60);
+        // 100 leaves: past the index's bound, so the record has only its marker row.
+        const wide = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`f${index}`, index]));
+        const long = 'L'.repeat(500);
+        const record = (sessionId: string, input: unknown, context: Record<string, unknown>) =>
+          store().recordAction({
+            sessionId,
+            actionType: 'refund',
+            toolName: 'refund',
+            input,
+            context: { recordId: 'c-1', summary: 's', ...context },
+          });
+        await record(session.id, { ...wide, customer_id: 'c-1', amount: 7 }, { note: long });
+        await record(session.id, { customer_id: 'c-1', amount: 5 }, { note: long, flag: null });
+        await record(session.id, { customer_id: 'c-1', amount: 3 }, { note: 'short' });
+        await record(other.id, { customer_id: 'c-1', amount: 11 }, { note: long });
+        const judged = await record(session.id, { customer_id: 'c-1', amount: 1 }, {});
+        const field = (column: 'context' | 'input', key: string, value: string | number | null) =>
+          ({ kind: 'field', field: { column, keys: [key] }, value }) as const;
+        const amount = { column: 'input', keys: ['amount'] } as const;
+        const ask = (overrides: Partial<HistoryQuery>) =>
+          store().queryActionHistory(judged.id, query(overrides));
+        expect(await ask({ filter: [field('input', 'customer_id', 'c-1')] })).toBe(4);
+        expect(await ask({ filter: [field('input', 'f42', 42)] })).toBe(1);
+        expect(await ask({ filter: [field('input', 'f42', 43)] })).toBe(0);
+        expect(await ask({ filter: [field('context', 'note', long)] })).toBe(3);
+        expect(await ask({ filter: [field('context', 'note', long)], scope: 'agent' })).toBe(2);
+        expect(await ask({ filter: [field('context', 'note', long)], scope: 'session' })).toBe(2);
+        expect(await ask({ filter: [field('context', 'note', `${long}x`)] })).toBe(0);
+        // null: the field is null (one record) or absent (the others).
+        expect(await ask({ filter: [field('context', 'flag', null)] })).toBe(4);
+        expect(await ask({ filter: [field('context', 'flag', null), field('input', 'amount', 5)] })).toBe(1);
+        expect(await ask({ filter: [field('context', 'note', null)] })).toBe(0);
+        expect(await ask({ aggregate: 'sum', field: amount })).toBe(26);
+        expect(await ask({ aggregate: 'sum', field: amount, scope: 'agent' })).toBe(15);
+        expect(await ask({ aggregate: 'sum', field: amount, filter: [field('context', 'note', long)] })).toBe(
+          23,
+        );
+        expect(
+          await ask({
+            aggregate: 'sum',
+            field: amount,
+            filter: [field('context', 'note', long), { kind: 'tool', value: 'refund' }],
+            scope: 'session',
+          }),
+        ).toBe(12);
+        expect(await ask({ aggregate: 'exists', filter: [field('input', 'f99', 99)] })).toBe(1);
+      },
+    );
+
+    check(
+      'counts, sums and finds past evidence of a tool, in store order, by input, output and error',
+      async () => {
+        const mine = await store().createSession(scope(), 60);
+        const sameAgent = await store().createSession(scope(), 60);
+        const otherTenant = await store().createSession(scope({ tenantId: 'globex' }), 60);
+        const read = (session: SessionRecord, customer: string, isError: boolean, balance: number) => {
+          const at = new Date().toISOString();
+          return store().recordEvidence({
+            sessionId: session.id,
+            toolName: 'lookup',
+            input: { customer_id: customer },
+            output: { balance, customer: { id: customer } },
+            isError,
+            startedAt: at,
+            finishedAt: at,
+          });
+        };
+        await read(mine, 'c-1', false, 100);
+        await read(mine, 'c-1', true, 0);
+        await read(sameAgent, 'c-1', false, 30);
+        await read(sameAgent, 'c-2', false, 7);
+        await read(otherTenant, 'c-1', false, 1000);
+        const judged = await refund(store(), mine, 'c-1', 10);
+        await read(mine, 'c-1', false, 5000); // after the judged action: never counted for it
+        const evidence = (overrides: Partial<HistoryQuery>) =>
+          store().queryActionHistory(
+            judged.id,
+            query({ kind: 'evidence', actionType: 'lookup', ...overrides }),
+          );
+        const customer = (value: string) =>
+          ({ kind: 'field', field: { column: 'input', keys: ['customer_id'] }, value }) as const;
+        const balance = { column: 'output', keys: ['balance'] } as const;
+        expect(await evidence({ scope: 'session' })).toBe(2);
+        expect(await evidence({ scope: 'agent' })).toBe(4);
+        expect(await evidence({})).toBe(4);
+        expect(await evidence({ filter: [customer('c-1')] })).toBe(3);
+        expect(await evidence({ filter: [customer('c-1'), { kind: 'error', value: false }] })).toBe(2);
+        expect(await evidence({ filter: [{ kind: 'error', value: true }], scope: 'session' })).toBe(1);
+        expect(
+          await evidence({
+            filter: [{ kind: 'field', field: { column: 'output', keys: ['customer', 'id'] }, value: 'c-2' }],
+          }),
+        ).toBe(1);
+        expect(await evidence({ aggregate: 'sum', field: balance })).toBe(137);
+        expect(await evidence({ aggregate: 'sum', field: balance, filter: [customer('c-1')] })).toBe(130);
+        expect(await evidence({ aggregate: 'exists', actionType: 'other_tool' })).toBe(0);
+        expect(await evidence({ windowMs: 0, scope: 'session' })).toBe(0);
+        // An action's history does not see evidence, nor evidence history actions.
+        expect(await store().queryActionHistory(judged.id, query({ actionType: 'lookup' }))).toBe(0);
+        expect(await evidence({ actionType: 'refund' })).toBe(0);
+        await expect(evidence({ filter: [{ kind: 'released', value: true }] })).rejects.toThrow(
+          'A history query over evidence cannot use {"kind":"released","value":true}.',
+        );
+      },
+    );
+
     check('an unknown action fails', async () => {
       const answer = store().queryActionHistory('act_missing', query());
       await expect(answer).rejects.toBeInstanceOf(UnknownRecordError);

@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import type { HistoryQuery, HistoryScope, HistorySource } from '../../model/action-history.js';
+import type { HistoryKind, HistoryQuery, HistoryScope, HistorySource } from '../../model/action-history.js';
 import { parseHistoryField, parseHistoryFilter } from './parse-history-filter.js';
 import { parseHistoryWindow } from './parse-history-window.js';
 
@@ -35,12 +35,25 @@ class HistoryQueries {
   }
 }
 
-/** `history.session` and `history.agent` in a condition: the history of one scope. */
-export class CelHistoryScope {
+/** `history.evidence`, `history.session.evidence`, `history.agent.evidence`: past reads of a scope. */
+export class CelEvidenceHistory {
+  readonly kind: HistoryKind = 'evidence';
   constructor(
     readonly scope: HistoryScope,
     readonly queries: HistoryQueries,
   ) {}
+}
+
+/** `history.session` and `history.agent` in a condition: the history of one scope. */
+export class CelHistoryScope {
+  readonly kind: HistoryKind = 'action';
+  readonly evidence: CelEvidenceHistory;
+  constructor(
+    readonly scope: HistoryScope,
+    readonly queries: HistoryQueries,
+  ) {
+    this.evidence = new CelEvidenceHistory(scope, queries);
+  }
 }
 
 /** `history` in a condition: the tenant's past actions, with `.session` and `.agent` narrower. */
@@ -57,31 +70,38 @@ export class CelHistory extends CelHistoryScope {
 
 /** Registers the `History` types and their `count`, `sum` and `exists` functions. */
 export function registerHistory(environment: Environment): void {
-  environment.registerType('HistoryScope', { ctor: CelHistoryScope, fields: {} });
+  environment.registerType('HistoryEvidence', { ctor: CelEvidenceHistory, fields: {} });
+  environment.registerType('HistoryScope', {
+    ctor: CelHistoryScope,
+    fields: { evidence: 'HistoryEvidence' },
+  });
   environment.registerType('History', {
     ctor: CelHistory,
-    fields: { session: 'HistoryScope', agent: 'HistoryScope' },
+    fields: { session: 'HistoryScope', agent: 'HistoryScope', evidence: 'HistoryEvidence' },
   });
-  for (const type of ['History', 'HistoryScope']) {
+  for (const type of ['History', 'HistoryScope', 'HistoryEvidence']) {
     for (const filter of ['', ', map<string, dyn>']) {
       environment.registerFunction(
         `${type}.count(string, string${filter}): int`,
-        async (history: CelHistoryScope, actionType: string, window: string, given?: unknown) =>
+        async (history: HistoryReceiver, actionType: string, window: string, given?: unknown) =>
           BigInt(await ask(history, { aggregate: 'count', actionType, window, filter: given })),
       );
       environment.registerFunction(
         `${type}.exists(string, string${filter}): bool`,
-        async (history: CelHistoryScope, actionType: string, window: string, given?: unknown) =>
+        async (history: HistoryReceiver, actionType: string, window: string, given?: unknown) =>
           (await ask(history, { aggregate: 'exists', actionType, window, filter: given })) > 0,
       );
       environment.registerFunction(
         `${type}.sum(string, string, string${filter}): double`,
-        (history: CelHistoryScope, actionType: string, field: string, window: string, given?: unknown) =>
+        (history: HistoryReceiver, actionType: string, field: string, window: string, given?: unknown) =>
           ask(history, { aggregate: 'sum', actionType, field, window, filter: given }),
       );
     }
   }
 }
+
+/** What a history function is called on: actions of a scope, or its evidence. */
+type HistoryReceiver = CelHistoryScope | CelEvidenceHistory;
 
 interface HistoryCall {
   aggregate: HistoryQuery['aggregate'];
@@ -91,22 +111,23 @@ interface HistoryCall {
   filter: unknown;
 }
 
-function ask(history: CelHistoryScope, call: HistoryCall): Promise<number> {
+function ask(history: HistoryReceiver, call: HistoryCall): Promise<number> {
   const window = parseHistoryWindow(call.window);
   if (!window.ok) throw new Error(`history.${call.aggregate}: ${window.message}`);
   let field: HistoryQuery['field'];
   if (call.field !== undefined) {
-    const parsed = parseHistoryField(call.field);
+    const parsed = parseHistoryField(call.field, history.kind);
     if (typeof parsed === 'string') throw new Error(`history.sum: ${parsed}`);
     field = parsed;
   }
   const query: HistoryQuery = {
     scope: history.scope,
+    ...(history.kind === 'evidence' ? { kind: 'evidence' } : {}),
     aggregate: call.aggregate,
     actionType: call.actionType,
     windowMs: window.ms,
     ...(field === undefined ? {} : { field }),
-    filter: parseHistoryFilter(call.filter),
+    filter: parseHistoryFilter(call.filter, history.kind),
   };
   return history.queries.answer(query);
 }

@@ -1,15 +1,18 @@
+import type { HistoryKind } from '../../model/action-history.js';
 import { HISTORY_FUNCTIONS } from './cel-history.js';
-import { checkFilterKey, FILTER_KEYS_HINT, parseHistoryField } from './parse-history-filter.js';
+import { checkFilterKey, filterKeysHint, parseHistoryField } from './parse-history-filter.js';
 import { parseHistoryWindow } from './parse-history-window.js';
 
 /** How the history functions are called, for hints. */
 export const HISTORY_USAGE_HINT =
-  "history.count(action_type, window[, filter]), history.exists(action_type, window[, filter]) and history.sum(action_type, field, window[, filter]), on history (the tenant), history.agent or history.session, e.g. history.count('issue_refund', '24h', {'context.customer_id': action.context.customer_id}) < 3";
+  "history.count(action_type, window[, filter]), history.exists(action_type, window[, filter]) and history.sum(action_type, field, window[, filter]), on history (the tenant), history.agent or history.session, e.g. history.count('issue_refund', '24h', {'context.customer_id': action.context.customer_id}) < 3; past reads by tool name on history.evidence (and history.session.evidence, history.agent.evidence), e.g. history.evidence.exists('lookup_customer', '1h', {'input.customer_id': action.context.customer_id})";
 
 /** One history call found in a condition. */
 export interface HistoryCallSite {
   aggregate: (typeof HISTORY_FUNCTIONS)[number];
-  /** The literal action type it reads. */
+  /** What it reads: past actions, or past evidence (then `actionType` is a tool name). */
+  kind: HistoryKind;
+  /** The literal action type (tool name) it reads. */
   actionType: string;
   /** 0-based offset of the action type in the expression. */
   offset: number;
@@ -32,25 +35,32 @@ function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && 'op' in value && 'args' in value;
 }
 
-/** Whether `node` is `history`, `history.session` or `history.agent`. */
-function isHistoryReceiver(node: unknown): boolean {
-  if (!isNode(node)) return false;
-  if (node.op === 'id') return node.args === 'history';
-  if (node.op !== '.' || !Array.isArray(node.args)) return false;
+/**
+ * What `node` reads when it is a history receiver: `history`, `history.session` or
+ * `history.agent` (actions), or any of them followed by `.evidence`; undefined otherwise.
+ */
+function receiverKind(node: unknown): HistoryKind | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.op === 'id') return node.args === 'history' ? 'action' : undefined;
+  if (node.op !== '.' || !Array.isArray(node.args)) return undefined;
   const [object, field] = node.args;
-  return (
-    isNode(object) &&
-    object.op === 'id' &&
-    object.args === 'history' &&
-    (field === 'session' || field === 'agent')
-  );
+  const inner = receiverKind(object);
+  if (inner !== 'action') return undefined;
+  if (field === 'evidence') return 'evidence';
+  const isRoot = isNode(object) && object.op === 'id';
+  return isRoot && (field === 'session' || field === 'agent') ? 'action' : undefined;
+}
+
+/** What a call of a history function reads, or undefined when `node` is not one. */
+function historyCallKind(node: unknown): HistoryKind | undefined {
+  if (!isNode(node) || node.op !== 'rcall' || !Array.isArray(node.args)) return undefined;
+  const [name, receiver] = node.args;
+  return HISTORY_FUNCTIONS.some((fn) => fn === name) ? receiverKind(receiver) : undefined;
 }
 
 /** Whether `node` is a call of a history function on a history receiver. */
 export function isHistoryCall(node: unknown): boolean {
-  if (!isNode(node) || node.op !== 'rcall' || !Array.isArray(node.args)) return false;
-  const [name, receiver] = node.args;
-  return HISTORY_FUNCTIONS.some((fn) => fn === name) && isHistoryReceiver(receiver);
+  return historyCallKind(node) !== undefined;
 }
 
 /**
@@ -69,13 +79,14 @@ export function findHistoryCalls(
       continue;
     }
     if (!isNode(node)) continue;
-    if (isHistoryCall(node) && Array.isArray(node.args)) {
+    const kind = historyCallKind(node);
+    if (kind !== undefined && Array.isArray(node.args)) {
       const [name, , callArgs] = node.args;
       const aggregate = HISTORY_FUNCTIONS.find((fn) => fn === name);
       const args: unknown[] = Array.isArray(callArgs) ? callArgs : [];
       if (aggregate === undefined) continue;
-      const call = `history.${aggregate}`;
-      const typeArg = literal(args[0], `${call}: the action type`);
+      const call = kind === 'evidence' ? `history.evidence.${aggregate}` : `history.${aggregate}`;
+      const typeArg = literal(args[0], `${call}: the ${kind === 'evidence' ? 'tool name' : 'action type'}`);
       if ('problem' in typeArg) return typeArg;
       const windowIndex = aggregate === 'sum' ? 2 : 1;
       const windowArg = literal(args[windowIndex], `${call}: the window`);
@@ -85,12 +96,12 @@ export function findHistoryCalls(
       if (aggregate === 'sum') {
         const fieldArg = literal(args[1], `${call}: the field`);
         if ('problem' in fieldArg) return fieldArg;
-        const field = parseHistoryField(fieldArg.value);
+        const field = parseHistoryField(fieldArg.value, kind);
         if (typeof field === 'string') return problem(`${call}: ${field}`, fieldArg.offset);
       }
-      const filterProblem = checkFilterLiteral(args[windowIndex + 1], call);
+      const filterProblem = checkFilterLiteral(args[windowIndex + 1], call, kind);
       if (filterProblem !== undefined) return { problem: filterProblem };
-      calls.push({ aggregate, actionType: typeArg.value, offset: typeArg.offset });
+      calls.push({ aggregate, kind, actionType: typeArg.value, offset: typeArg.offset });
     }
     pending.push(node.args);
   }
@@ -112,16 +123,16 @@ function problem(message: string, offset: number): { problem: HistoryCallProblem
 }
 
 /** The keys of a filter written as a map literal must be literal filter keys. */
-function checkFilterLiteral(node: unknown, call: string): HistoryCallProblem | undefined {
+function checkFilterLiteral(node: unknown, call: string, kind: HistoryKind): HistoryCallProblem | undefined {
   if (!isNode(node) || node.op !== 'map' || !Array.isArray(node.args)) return undefined;
+  const hint = filterKeysHint(kind);
   for (const entry of node.args) {
     const key: unknown = Array.isArray(entry) ? entry[0] : undefined;
     const offset = isNode(key) ? (key.start ?? 0) : (node.start ?? 0);
     if (!isNode(key) || key.op !== 'value' || typeof key.args !== 'string')
-      return { message: `${call}: a filter key must be a string literal`, offset, hint: FILTER_KEYS_HINT };
-    const keyProblem = checkFilterKey(key.args);
-    if (keyProblem !== undefined)
-      return { message: `${call}: ${keyProblem}`, offset, hint: FILTER_KEYS_HINT };
+      return { message: `${call}: a filter key must be a string literal`, offset, hint };
+    const keyProblem = checkFilterKey(key.args, kind);
+    if (keyProblem !== undefined) return { message: `${call}: ${keyProblem}`, offset, hint };
   }
   return undefined;
 }

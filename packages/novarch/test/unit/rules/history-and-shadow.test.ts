@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, validateRulesSource } from '../../../src/index.js';
-import { checkHistoryScenario, HISTORY_RULES } from '../../store/history-scenario.js';
+import {
+  checkEvidenceHistoryScenario,
+  checkHistoryScenario,
+  HISTORY_RULES,
+} from '../../store/history-scenario.js';
 import { runNovarch } from '../cli/run-novarch-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'novarch-history-'));
@@ -43,6 +47,15 @@ describe('history conditions and shadow mode on SQLite', () => {
       judged: 5,
       rules: [{ ruleId: 'SHADOW-1', version: 1, evaluated: 5, wouldHold: 1, wouldKill: 0 }],
     });
+  });
+
+  it('judges refunds by past evidence (reads) of the session and the agent, and replays them unchanged', async () => {
+    const store = await openSqliteStore(path.join(dir, 'evidence.db'));
+    try {
+      await checkEvidenceHistoryScenario(store);
+    } finally {
+      await store.close();
+    }
   });
 
   it('rules report needs --team and a store', async () => {
@@ -87,6 +100,42 @@ describe('history conditions and shadow mode on SQLite', () => {
     expect(problemOf("history.count('issue_refund', '24h') + 'x'")).toContain(
       'no such overload: int + string',
     );
+  });
+
+  it('rejects bad history.evidence calls at push, saying what and how to fix', () => {
+    const evidenceKeys =
+      "a filter of history.evidence maps input.<key>, output.<key> or error to a value, e.g. {'input.customer_id': action.context.customer_id}";
+    expect(problemOf("history.evidence.count('lookup', '24h', {'context.recordId': 'C1'}) < 3")).toBe(
+      `invalid CEL condition: history.evidence.count: unknown filter key "context.recordId": ${evidenceKeys} | ${evidenceKeys}`,
+    );
+    expect(problemOf("history.session.evidence.exists('lookup', '1h', {'released': true})")).toBe(
+      `invalid CEL condition: history.evidence.exists: unknown filter key "released": ${evidenceKeys} | ${evidenceKeys}`,
+    );
+    expect(problemOf("history.count('issue_refund', '24h', {'error': true}) < 3")).toContain(
+      'invalid CEL condition: history.count: unknown filter key "error": a filter maps context.<key>, input.<key>, tool or released to a value',
+    );
+    expect(problemOf("history.agent.evidence.sum('lookup', 'context.amount', '24h') < 3.0")).toContain(
+      'invalid CEL condition: history.evidence.sum: "context.amount" is not a field of evidence: write input.<key> or output.<key> (up to 4 keys, letters, digits and _)',
+    );
+    expect(problemOf("history.evidence.count(action.tool, '24h') < 3")).toContain(
+      "invalid CEL condition: history.evidence.count: the tool name must be written as a string literal (a push checks it), e.g. '24h'",
+    );
+    expect(problemOf("history.evidence.count('lookup', '2w') < 3")).toContain(
+      'invalid CEL condition: history.evidence.count: unknown window "2w"',
+    );
+    expect(problemOf("history.evidence.session.count('lookup', '1h') < 3")).toContain(
+      'invalid CEL condition: No such key: session',
+    );
+    // A tool name is not an action type: no "not declared in action_types" for it.
+    expect(
+      validateRulesSource(
+        HISTORY_RULES.replace(
+          /condition: "history\.count\('issue_refund'.*\n/,
+          `condition: "history.evidence.count('lookup_customer', '24h') < 3"\n`,
+        ),
+        'rules.yaml',
+      ).issues,
+    ).toEqual([]);
   });
 
   it('a monitored rule needs a condition', () => {
