@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { backfillAuditChain } from './backfill-audit-chain.js';
+import { CLUSTER_MIGRATION } from './cluster-migration.js';
 import type { StoreDialect } from './store-dialect.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
@@ -259,4 +260,5 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       await backfillAuditChain(db);
     },
   },
+  CLUSTER_MIGRATION,
 ];
