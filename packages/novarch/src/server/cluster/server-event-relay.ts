@@ -1,7 +1,6 @@
 import type { ClusterStore } from '../../store/cluster-store.js';
 import { SERVER_EVENTS_CHANNEL } from '../../store/cluster-store.js';
 import { PostgresEventListener } from '../../store/postgres-event-listener.js';
-import { errorMessage } from '../../support.js';
 import { ServerEventSchema } from '../../wire/identity-schemas.js';
 import type { ServerEvent, ServerEvents } from '../server-events.js';
 
@@ -41,10 +40,13 @@ export class ServerEventRelay {
       postgresUrl,
       SERVER_EVENTS_CHANNEL,
       () => this.#wake(),
-      (reason) => {
+      () => {
+        // Once per outage; what PostgreSQL said is not repeated (a restart is routine).
         if (this.#lostReported) return;
         this.#lostReported = true;
-        log(`novarch serve: the live event connection to PostgreSQL was lost (${reason}): reconnecting`);
+        log(
+          'novarch serve: the live event connection to PostgreSQL was lost: reconnecting (events of other servers meanwhile are read once it is back)',
+        );
       },
     );
   }
@@ -81,9 +83,9 @@ export class ServerEventRelay {
   #publish(event: ServerEvent): void {
     this.cluster
       .publishEvent(this.instanceId, JSON.stringify(event))
-      .catch((error: unknown) =>
+      .catch(() =>
         this.log(
-          `novarch serve: a live event could not be sent to the other servers (${errorMessage(error)}); their waiters still see the decision in the store`,
+          'novarch serve: a live event could not be sent to the other servers (the database is unreachable); their waiters still see the decision in the store',
         ),
       );
   }
@@ -117,8 +119,8 @@ export class ServerEventRelay {
         this.#lostReported = false;
         if (fresh.length === 0 || batch.length < 500) return;
       }
-    } catch (error) {
-      this.log(`novarch serve: live events of other servers could not be read: ${errorMessage(error)}`);
+    } catch {
+      // The database is unreachable: the next wake (the reconnect's catch-up) reads them.
     }
   }
 
