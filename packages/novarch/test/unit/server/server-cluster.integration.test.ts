@@ -3,8 +3,13 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRulesFile } from '../../../src/rules/load-rules-file.js';
 import { LEASE_REFUSAL_RATIONALE } from '../../../src/server/cluster/instance-lease.js';
+import {
+  SharedSignInLimiter,
+  SIGN_IN_LIMIT_UNAVAILABLE,
+} from '../../../src/server/cluster/shared-sign-in-limiter.js';
 import type { ServerEvent } from '../../../src/server/server-events.js';
 import { type RunningNovarchServer, startNovarchServer } from '../../../src/server/start-novarch-server.js';
+import { openClusterStore } from '../../../src/store/open-cluster-store.js';
 import { openPostgresStore } from '../../../src/store/open-postgres-store.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../e2e/support/webhook-receiver.js';
 import { usePostgresServer } from '../../store/postgres-server.js';
@@ -211,6 +216,27 @@ describe('servers sharing one PostgreSQL', () => {
     const owners = await admin.query('select distinct claimed_by from webhook_deliveries');
     for (const row of owners.rows)
       expect([a.cluster?.instanceId, b.cluster?.instanceId]).toContain(row.claimed_by);
+  });
+
+  it('the shared sign-in limiter counts on PostgreSQL and refuses (503, saying why) when it cannot count', async () => {
+    const url = await postgres.freshDatabase();
+    await (await openPostgresStore(url)).close(); // migrated
+    const cluster = openClusterStore(url);
+    const limiter = new SharedSignInLimiter(cluster);
+    for (let attempt = 0; attempt < 10; attempt++) await limiter.recordFailure('203.0.113.7');
+    expect(await limiter.check('203.0.113.7')).toEqual({
+      limited: true,
+      retryAfterSeconds: expect.any(Number),
+    });
+    expect(await limiter.check('203.0.113.8')).toEqual({ limited: false });
+    await cluster.close();
+    await expect(limiter.check('203.0.113.8')).rejects.toMatchObject({
+      status: 503,
+      message: SIGN_IN_LIMIT_UNAVAILABLE,
+    });
+    expect(SIGN_IN_LIMIT_UNAVAILABLE).toBe(
+      'Sign-in is unavailable: the store that counts failed sign-ins cannot be reached. Try again in a moment.',
+    );
   });
 
   it('on SQLite a server has no cluster: one server per SQLite file', async () => {
