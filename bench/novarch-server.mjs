@@ -6,22 +6,20 @@
 //
 //   node bench/novarch-server.mjs [--sessions 50] [--calls 200] [--store postgres|sqlite]
 //                                 [--think-ms 0] [--skip-fault] [--skip-baselines] [--profile DIR]
-import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { integerOption, table } from './bench-format.mjs';
+import { freePort, quantile, runNovarch, startServeProcess } from './novarch-serve-process.mjs';
 
 /** Issue 15's targets, per call through HTTP. */
 const TARGET_READ_P99_MS = 10;
 const TARGET_WRITE_P99_MS = 25;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const NOVARCH_BIN = path.join(here, '../packages/novarch/bin/novarch.js');
 const RULES_FILE = path.join(here, '../packages/novarch/test/fixtures/rules/cs-ops-gate.rules.yaml');
 const { remoteEngine, openPostgresStore, openSqliteStore, NovarchEngine, loadRulesFile } = await import(
   path.join(here, '../packages/novarch/dist/index.js')
@@ -47,77 +45,11 @@ if (values.store !== 'postgres' && values.store !== 'sqlite')
 /** Call i of a session is a write when i % 5 === 4 (20 %), else a read; call 0 is the lookup TEAM-1 needs. */
 const isWrite = (index) => index % 5 === 4;
 
-function quantile(sorted, q) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : '-');
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function runNovarch(args) {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [NOVARCH_BIN, ...args],
-      { env: { ...process.env, NO_COLOR: '1' } },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`novarch ${args.join(' ')} failed: ${stderr}`)) : resolve(stdout),
-    );
-  });
-}
-
-/** `novarch serve` in its own process on `port`; resolves once it listens. */
-async function startServer(storeUrl, port, config) {
-  // --profile DIR: a V8 CPU profile of each server process, written when it stops (SIGTERM).
-  const profile =
-    values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`];
-  const child = spawn(
-    process.execPath,
-    [
-      ...profile,
-      NOVARCH_BIN,
-      'serve',
-      '--store',
-      storeUrl,
-      '--config',
-      config,
-      '--listen',
-      `127.0.0.1:${port}`,
-    ],
-    {
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('listening on')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`novarch serve did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { child, exited, output: () => output };
-}
+/** `novarch serve` on `port`, with `--profile DIR` a V8 CPU profile of it written when it stops. */
+const startServer = (storeUrl, port, config) =>
+  startServeProcess(storeUrl, port, config, { profileDir: values.profile });
 
 /**
  * The load: `SESSIONS` sessions at once, each `CALLS` calls one after another. Every call's

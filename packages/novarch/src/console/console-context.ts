@@ -1,5 +1,5 @@
 import type { Context, Env } from 'hono';
-import type { FailedAuthLimiter } from '../identity/failed-auth-limiter.js';
+import type { SignInLimiter } from '../identity/failed-auth-limiter.js';
 import type { ConsoleDeps } from './console-deps.js';
 import type { ConsoleSession, ConsoleSessionStore } from './console-session-store.js';
 
@@ -13,7 +13,7 @@ export interface ConsoleContext {
   deps: ConsoleDeps;
   sessions: ConsoleSessionStore;
   /** Failed sign-ins per client address: past the limit, sign-in answers 429 without verifying. */
-  signInLimiter: FailedAuthLimiter;
+  signInLimiter: SignInLimiter;
   /** The origin browsers reach the console at; default each request's own. */
   publicOrigin: string | undefined;
   /** `auto`: `Secure` when the console is reached over https. */

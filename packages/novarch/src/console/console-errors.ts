@@ -4,7 +4,7 @@
  */
 export class ConsoleRequestError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
     message: string,
     /** Sent as `Retry-After` (a 429). */
     readonly retryAfterSeconds?: number,

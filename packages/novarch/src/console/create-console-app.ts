@@ -3,9 +3,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import type { BlankSchema } from 'hono/types';
 import {
-  type FailedAuthLimiter,
   type FailedAuthLimitOptions,
   failedAuthLimiter,
+  type SignInLimiter,
 } from '../identity/failed-auth-limiter.js';
 import { type ConsoleContext, type ConsoleEnv, SESSION_COOKIE, wantsJson } from './console-context.js';
 import type { ConsoleDeps } from './console-deps.js';
@@ -52,7 +52,7 @@ export interface ConsoleAppOptions {
    * bearer auth). Past the limit `POST /console/sign-in` answers 429 with `Retry-After` and
    * verifies nothing.
    */
-  signInLimit?: FailedAuthLimitOptions | FailedAuthLimiter;
+  signInLimit?: FailedAuthLimitOptions | SignInLimiter;
   /** How often live pages look for new and decided holds, in ms (default 1000). */
   eventsPollMs?: number;
   /** Ends the live event streams (the server's shutdown signal). */

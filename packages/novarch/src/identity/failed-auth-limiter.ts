@@ -25,6 +25,30 @@ export interface FailedAuthLimitOptions {
 /** Whether an address may try to authenticate now, and if not when it may again. */
 export type FailedAuthCheck = { limited: false } | { limited: true; retryAfterSeconds: number };
 
+/**
+ * What the console's sign-in asks: `FailedAuthLimiter` (this process's memory), or one that counts
+ * in the store, shared by every server of it (`SharedSignInLimiter`).
+ */
+export interface SignInLimiter {
+  readonly trustForwardedFor: boolean;
+  check(client: string): FailedAuthCheck | Promise<FailedAuthCheck>;
+  recordFailure(client: string): void | Promise<void>;
+}
+
+/** The check of `limiter` for `times` (failure times, oldest first) at `now`: shared by both limiters. */
+export function checkFailureTimes(
+  limiter: { maxFailures: number; windowMs: number },
+  times: readonly number[],
+  now: number,
+): FailedAuthCheck {
+  if (times.length < limiter.maxFailures) return { limited: false };
+  const oldest = times[times.length - limiter.maxFailures] ?? 0;
+  return {
+    limited: true,
+    retryAfterSeconds: Math.max(1, Math.ceil((oldest + limiter.windowMs - now) / 1000)),
+  };
+}
+
 export const DEFAULT_MAX_FAILURES = 10;
 export const DEFAULT_FAILURE_WINDOW_MS = 5 * 60_000;
 export const DEFAULT_MAX_CLIENTS = 10_000;
@@ -36,7 +60,7 @@ export const DEFAULT_MAX_CLIENTS = 10_000;
  * `windowMs` old. Successes are not counted and do not reset the count. IPv6 addresses are counted
  * per /64 (one host usually holds a whole /64), IPv4 ones per address.
  */
-export class FailedAuthLimiter {
+export class FailedAuthLimiter implements SignInLimiter {
   readonly maxFailures: number;
   readonly windowMs: number;
   readonly maxClients: number;
@@ -60,13 +84,8 @@ export class FailedAuthLimiter {
   }
 
   check(client: string): FailedAuthCheck {
-    const times = this.#recent(client, this.now());
-    if (times === undefined || times.length < this.maxFailures) return { limited: false };
-    const oldest = times[times.length - this.maxFailures] ?? 0;
-    return {
-      limited: true,
-      retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000)),
-    };
+    const at = this.now();
+    return checkFailureTimes(this, this.#recent(client, at) ?? [], at);
   }
 
   recordFailure(client: string): void {
@@ -100,10 +119,14 @@ export class FailedAuthLimiter {
 
 /** The limiter of these options, or the one given (a test may share one between apps). */
 export function failedAuthLimiter(
-  limit: FailedAuthLimitOptions | FailedAuthLimiter | undefined,
+  limit: FailedAuthLimitOptions | SignInLimiter | undefined,
   now?: () => number,
-): FailedAuthLimiter {
-  return limit instanceof FailedAuthLimiter ? limit : new FailedAuthLimiter(limit, now);
+): SignInLimiter {
+  return isSignInLimiter(limit) ? limit : new FailedAuthLimiter(limit, now);
+}
+
+function isSignInLimiter(value: FailedAuthLimitOptions | SignInLimiter | undefined): value is SignInLimiter {
+  return value !== undefined && 'check' in value && typeof value.check === 'function';
 }
 
 /** What a request exposes of its client: Hono's context fits. */

@@ -56,3 +56,17 @@ export interface WebhookDeliveryFilter {
   /** Only the most recent `limit` deliveries (still oldest first). */
   limit?: number;
 }
+
+/**
+ * Claims on deliveries, for notifiers of several servers sharing one store: an attempt is made by
+ * the notifier holding the delivery's claim (a lease with an owner and an expiry), so each
+ * delivery is sent by one server; a claim of a server that died expires and another takes it.
+ */
+export interface WebhookClaims {
+  /** Claims (or extends this owner's claim on) a pending delivery for `leaseMs`; false when another holds it. */
+  claim(deliveryId: string, leaseMs: number): Promise<boolean>;
+  /** The ids of pending deliveries due now that nobody holds a live claim on. */
+  claimable(limit: number): Promise<string[]>;
+  /** How often the notifier looks for such deliveries (ms). */
+  readonly sweepIntervalMs: number;
+}

@@ -1,6 +1,6 @@
 import { NovarchError } from '../errors.js';
 import type { WebhookDeliveryStore } from '../model/novarch-store.js';
-import type { WebhookDeliveryRecord } from '../model/webhook-delivery.js';
+import type { WebhookClaims, WebhookDeliveryRecord } from '../model/webhook-delivery.js';
 import { errorMessage } from '../support.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import {
@@ -46,6 +46,12 @@ export interface WebhookNotifierOptions {
   random?: () => number;
   /** The HTTP client (default the global `fetch`). */
   fetch?: typeof fetch;
+  /**
+   * Several servers share the store: each attempt is made under the delivery's claim, and
+   * deliveries nobody holds (a server that died, or retries due) are picked up every
+   * `claims.sweepIntervalMs`. Absent: this notifier is the store's only one.
+   */
+  claims?: WebhookClaims;
 }
 
 function checkCount(name: string, value: number | undefined, minimum: number): void {
@@ -68,6 +74,9 @@ export class WebhookNotifier {
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #work = new Set<Promise<unknown>>();
   readonly #queue: Array<() => void> = [];
+  /** Deliveries this notifier has scheduled or is attempting: never two attempts of one at once. */
+  readonly #inHand = new Set<string>();
+  #sweep: NodeJS.Timeout | undefined;
   #running = 0;
   #stopped = false;
 
@@ -98,8 +107,24 @@ export class WebhookNotifier {
 
   /** Resumes the deliveries a previous process left pending (each at its next attempt time). */
   async start(): Promise<void> {
+    const { claims } = this.#options;
+    if (claims !== undefined) {
+      this.#sweep = setInterval(() => this.#track(this.#pickUp(claims)), claims.sweepIntervalMs);
+      this.#sweep.unref();
+      await this.#pickUp(claims);
+      return;
+    }
     const pending = await this.#options.store.listPendingWebhookDeliveries();
     for (const delivery of pending) this.#scheduleAt(delivery);
+  }
+
+  /** Schedules the due deliveries nobody holds a live claim on (each attempt claims it first). */
+  async #pickUp(claims: WebhookClaims): Promise<void> {
+    if (this.#stopped) return;
+    const ids = new Set(await claims.claimable(100));
+    if (ids.size === 0) return;
+    for (const delivery of await this.#options.store.listPendingWebhookDeliveries())
+      if (ids.has(delivery.id)) this.#scheduleAt(delivery);
   }
 
   /**
@@ -149,6 +174,7 @@ export class WebhookNotifier {
    */
   async stop(): Promise<void> {
     this.#stopped = true;
+    if (this.#sweep !== undefined) clearInterval(this.#sweep);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     for (const release of this.#queue.splice(0)) release();
@@ -179,8 +205,10 @@ export class WebhookNotifier {
     }
   }
 
-  #scheduleAt(delivery: WebhookDeliveryRecord): void {
-    if (this.#stopped || delivery.status !== 'pending') return;
+  #scheduleAt(delivery: WebhookDeliveryRecord, retry = false): void {
+    if (retry) this.#inHand.delete(delivery.id);
+    if (this.#stopped || delivery.status !== 'pending' || this.#inHand.has(delivery.id)) return;
+    this.#inHand.add(delivery.id);
     const due = delivery.nextAttemptAt === undefined ? Date.now() : Date.parse(delivery.nextAttemptAt);
     const timer = setTimeout(
       () => {
@@ -212,7 +240,14 @@ export class WebhookNotifier {
 
   async #attempt(delivery: WebhookDeliveryRecord): Promise<void> {
     if (this.#stopped || !(await this.#slot())) return;
+    // Out of hand once done, unless its next attempt was scheduled (then it stays in hand).
+    let rescheduled = false;
     try {
+      // Held by another server (it sends this one), or no longer pending: nothing to do here. The
+      // claim outlasts the request (its timeout), so it cannot expire while this one is sent.
+      const claimMs = this.#settings.timeoutMs + CLAIM_MARGIN_MS;
+      if (this.#options.claims !== undefined && !(await this.#options.claims.claim(delivery.id, claimMs)))
+        return;
       const attempt = delivery.attempts + 1;
       let target: WebhookTarget | undefined;
       try {
@@ -260,8 +295,10 @@ export class WebhookNotifier {
           nextAttemptAt: new Date(Date.now() + this.#backoffMs(attempt)).toISOString(),
         });
       }
-      this.#scheduleAt(updated);
+      this.#scheduleAt(updated, true);
+      rescheduled = true;
     } finally {
+      if (!rescheduled) this.#inHand.delete(delivery.id);
       this.#release();
     }
   }
@@ -273,6 +310,9 @@ export class WebhookNotifier {
     return Math.round(full * (0.5 + (this.#options.random ?? Math.random)() / 2));
   }
 }
+
+/** How much longer than a request's timeout a claim lasts (ms): the recording of its outcome. */
+const CLAIM_MARGIN_MS = 5_000;
 
 function asObject(payload: unknown): Record<string, unknown> {
   return typeof payload === 'object' && payload !== null && !Array.isArray(payload)

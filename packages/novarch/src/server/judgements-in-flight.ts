@@ -89,6 +89,12 @@ export class JudgementsInFlight {
   readonly #context = new AsyncLocalStorage<RequestInFlight>();
   #cut = false;
 
+  /**
+   * @param fenced Why this server may store nothing right now (a server of several on one
+   *   PostgreSQL whose lease lapsed: another may be refusing its writes), else undefined.
+   */
+  constructor(private readonly fenced: () => string | undefined = () => undefined) {}
+
   /** Handles one request: its handler's answer, or the cut's when the cut comes first. */
   serve(handle: () => Response | Promise<Response>): Promise<Response> {
     let answer: (response: Response) => void = () => {};
@@ -211,6 +217,8 @@ export class JudgementsInFlight {
   #write<T>(work: (request: RequestInFlight | undefined) => Promise<T>): Promise<T> {
     if (this.#cut)
       return Promise.reject(new ProblemError(503, 'Service Unavailable', 'the server is shutting down'));
+    const fenced = this.fenced();
+    if (fenced !== undefined) return Promise.reject(new ProblemError(503, 'Service Unavailable', fenced));
     const request = this.#context.getStore();
     const written = work(request);
     if (request !== undefined) {

@@ -4,7 +4,7 @@ import type { ConsoleSessionOptions } from '../console/console-session-store.js'
 import { createConsoleApp } from '../console/create-console-app.js';
 import { operatorCovers } from '../console/operator-scope.js';
 import { storeConsoleDeps } from '../console/store-console-deps.js';
-import type { FailedAuthLimiter, FailedAuthLimitOptions } from '../identity/failed-auth-limiter.js';
+import type { FailedAuthLimitOptions, SignInLimiter } from '../identity/failed-auth-limiter.js';
 import { calibrateRules } from '../rules/calibrate/calibrate-rules.js';
 import { ruleSetFromStored } from '../rules/stored-rules.js';
 import { errorMessage } from '../support.js';
@@ -27,7 +27,7 @@ export interface ServerConsoleOptions {
    * (default 10 per 5 minutes; `X-Forwarded-For` is not trusted unless `trustForwardedFor`), or a
    * limiter to share with the API's bearer auth.
    */
-  signInLimit?: FailedAuthLimitOptions | FailedAuthLimiter;
+  signInLimit?: FailedAuthLimitOptions | SignInLimiter;
   log?: (message: string) => void;
 }
 

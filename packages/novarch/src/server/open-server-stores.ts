@@ -10,6 +10,8 @@ export interface ServerStores {
   identities: IdentityStore;
   /** What the store is, for messages (a PostgreSQL URL with its password as `***`). */
   description: string;
+  /** The PostgreSQL URL (with its password) when the store is on PostgreSQL: servers share it. */
+  postgresUrl?: string;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export interface ServerStores {
 export async function openServerStores(
   url: string,
   options: StoredValueOptions & StoreUrlBase = {},
+  instanceId?: string,
 ): Promise<ServerStores> {
   const { cwd, homeDirectory, ...storeOptions } = options;
   const location = parseStoreUrl(url, {
@@ -33,7 +36,10 @@ export async function openServerStores(
     store = await openSqliteStore(location.path, storeOptions);
   } else {
     const { openPostgresStore } = await import('../store/open-postgres-store.js');
-    store = await openPostgresStore(location.url, storeOptions);
+    store = await openPostgresStore(location.url, {
+      ...storeOptions,
+      ...(instanceId === undefined ? {} : { instanceId }),
+    });
   }
   let identities: IdentityStore;
   try {
@@ -50,6 +56,7 @@ export async function openServerStores(
     store,
     identities,
     description: location.kind === 'sqlite' ? `sqlite:${location.path}` : location.redacted,
+    ...(location.kind === 'postgres' ? { postgresUrl: location.url } : {}),
     async close() {
       await identities.close();
       await store.close();

@@ -20,6 +20,21 @@ export type ServerEventListener = (event: ServerEvent) => void;
  */
 export class ServerEvents {
   readonly #listeners = new Set<ServerEventListener>();
+  #relay: ServerEventListener | undefined;
+
+  /**
+   * Sends every event emitted here on to the other servers of the store too (`ServerEventRelay`
+   * on PostgreSQL); their events come back through `deliver`. Without a relay (SQLite, tests) the
+   * bus is this process's alone.
+   */
+  relayTo(relay: ServerEventListener | undefined): void {
+    this.#relay = relay;
+  }
+
+  /** An event another server emitted: told to this server's listeners, not relayed again. */
+  deliver(event: ServerEvent): void {
+    this.#tell(event);
+  }
 
   subscribe(listener: ServerEventListener): () => void {
     this.#listeners.add(listener);
@@ -48,6 +63,15 @@ export class ServerEvents {
   }
 
   #emit(event: ServerEvent): void {
+    this.#tell(event);
+    try {
+      this.#relay?.(event);
+    } catch {
+      // reporting only: the decision is stored, other servers' waiters poll the store too
+    }
+  }
+
+  #tell(event: ServerEvent): void {
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);

@@ -10,6 +10,8 @@ import type { RuleSet } from '../rules/rule-set.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
 import { errorMessage } from '../support.js';
 import type { NovarchTelemetry } from '../telemetry/novarch-telemetry.js';
+import type { LeaseTimings } from './cluster/instance-lease.js';
+import { newInstanceId, type ServerCluster, startServerCluster } from './cluster/server-cluster.js';
 import { createServerApp } from './create-server-app.js';
 import { JudgementsInFlight, SHUTDOWN_REFUSAL_RATIONALE } from './judgements-in-flight.js';
 import { openServerStores, type ServerStores } from './open-server-stores.js';
@@ -62,6 +64,14 @@ export interface NovarchServerOptions {
    * holds gauge reads this server's store. Shut down with the server, after its last request.
    */
   telemetry?: NovarchTelemetry;
+  /**
+   * On PostgreSQL: told when another server took this one's lease (it was given up for dead, e.g.
+   * frozen or cut off from the database longer than the lease): it stores nothing more and should
+   * stop (`novarch serve` exits 1). Default: logged.
+   */
+  onLeaseLost?: () => void;
+  /** On PostgreSQL: the lease timings (tests shorten them). */
+  lease?: Partial<LeaseTimings>;
 }
 
 /** `WebhookNotifierOptions` without what the server supplies itself (its store and console URL). */
@@ -75,6 +85,8 @@ export interface RunningNovarchServer {
   app: Hono;
   stores: ServerStores;
   events: ServerEvents;
+  /** On PostgreSQL: this server's lease, event relay and shared limits (undefined on SQLite). */
+  cluster: ServerCluster | undefined;
   /**
    * Graceful shutdown: stops accepting connections, lets the requests in flight finish (a write
    * being judged gets its verdict stored and answered; long-polls on holds answer at once with
@@ -95,13 +107,34 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
       `webhooks link to the console, but this server listens on every interface (${options.host}): give the address operators reach it at with --public-url ($NOVARCH_PUBLIC_URL, server.public_url), e.g. https://novarch.example.com`,
     );
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
-  const stores = await openServerStores(options.storeUrl, options.storeOptions ?? {});
+  const instanceId = newInstanceId();
+  const stores = await openServerStores(options.storeUrl, options.storeOptions ?? {}, instanceId);
+  const events = new ServerEvents();
+  // Several servers on one PostgreSQL: a lease, live events for all, shared limits. SQLite: one server.
+  let cluster: ServerCluster | undefined;
+  if (stores.postgresUrl !== undefined) {
+    try {
+      cluster = await startServerCluster({
+        postgresUrl: stores.postgresUrl,
+        instanceId,
+        store: stores.store,
+        events,
+        log,
+        onLeaseLost: options.onLeaseLost ?? (() => {}),
+        ...(options.lease === undefined ? {} : { timings: options.lease }),
+      });
+    } catch (error) {
+      await stores.close();
+      throw new NovarchError(
+        `cannot join the servers of ${stores.description}: ${errorMessage(error)}. Check that the database is reachable.`,
+      );
+    }
+  }
   options.telemetry?.observePendingHolds(
     async () => (await stores.store.listHolds({ status: 'pending' })).length,
   );
   const shutdown = new AbortController();
-  const inFlight = new JudgementsInFlight();
-  const events = new ServerEvents();
+  const inFlight = new JudgementsInFlight(() => cluster?.fenced());
   // The notifier is made once the port is known (its console link may need it), before any
   // request can be read: no hold is created without it.
   let notifier: WebhookNotifier | undefined;
@@ -131,6 +164,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
       console: {
         ...(publicUrl === undefined ? {} : { publicOrigin: new URL(publicUrl).origin }),
         ...(options.consoleEventsPollMs === undefined ? {} : { eventsPollMs: options.consoleEventsPollMs }),
+        ...(cluster === undefined ? {} : { signInLimit: cluster.signInLimiter }),
       },
     },
   );
@@ -177,6 +211,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
     });
     server.listen(options.port, options.host, () => resolve());
   }).catch(async (error: unknown) => {
+    await cluster?.stop();
     await stores.close();
     throw error;
   });
@@ -192,9 +227,11 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
         ...options.webhooks,
         store: stores.store,
         consoleUrl: `${publicUrl ?? url}/console`,
+        ...(cluster === undefined ? {} : { claims: cluster.webhookClaims }),
       });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await cluster?.stop();
       await stores.close();
       throw error;
     }
@@ -212,6 +249,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
     app,
     stores,
     events,
+    cluster,
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -238,6 +276,8 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
         // Webhooks being sent finish (each bounded by its timeout); the rest stay pending in the store.
         await notifier?.stop();
         await options.telemetry?.shutdown();
+        // The lease ends last: until here a survivor must not take this server's judgements.
+        await cluster?.stop();
         await stores.close();
       })();
       return closing;

@@ -44,6 +44,12 @@ export interface PostgresStoreOptions extends StoredValueOptions {
   maxConnections?: number;
   /** How long connecting to the server may take, in ms (default 10000). */
   connectTimeoutMs?: number;
+  /**
+   * The `novarch serve` process this store belongs to (its lease row, `server_instances.id`): set
+   * as `novarch.instance_id` on each connection, it is stored as `judged_by` on every action
+   * recorded, so a survivor can refuse the judgements of a server that died.
+   */
+  instanceId?: string;
 }
 
 /**
@@ -151,6 +157,10 @@ export async function openPostgresStore(
       async onCreateConnection(connection) {
         await connection.executeQuery(CompiledQuery.raw('set synchronous_commit = off'));
         await connection.executeQuery(CompiledQuery.raw(`set lock_timeout = ${lockTimeout}`));
+        if (options.instanceId !== undefined)
+          await connection.executeQuery(
+            CompiledQuery.raw("select set_config('novarch.instance_id', $1, false)", [options.instanceId]),
+          );
       },
     }),
   });

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { backfillAuditChain } from './backfill-audit-chain.js';
 import { backfillHistoryFields } from './backfill-history-fields.js';
+import { CLUSTER_MIGRATION } from './cluster-migration.js';
 import type { StoreDialect } from './store-dialect.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
@@ -294,4 +295,5 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       await backfillHistoryFields(db);
     },
   },
+  CLUSTER_MIGRATION,
 ];

@@ -90,6 +90,10 @@ describe('openSqliteStore', () => {
         { version: 10, name: 'actions: indexes for history conditions' },
         { version: 11, name: 'audit chain: a hash-chained link per decision, per tenant and per team' },
         { version: 12, name: 'history fields: the filterable fields of actions and evidence, indexed' },
+        {
+          version: 13,
+          name: 'several servers: instance leases, event feed, sign-in failures, webhook claims, judged by',
+        },
       ]);
       const tables = database
         .prepare(
@@ -101,11 +105,14 @@ describe('openSqliteStore', () => {
           'actions',
           'audit_heads',
           'audit_links',
+          'auth_failures',
           'evidence',
           'history_fields',
           'holds',
           'rule_sets',
           'schema_migrations',
+          'server_events',
+          'server_instances',
           'session_bindings',
           'sessions',
           'verdicts',
@@ -140,7 +147,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 12). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 13). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -197,6 +204,7 @@ describe('openSqliteStore', () => {
         { version: 10 },
         { version: 11 },
         { version: 12 },
+        { version: 13 },
       ]);
     });
     // Migration 11 chained the hold stored before it: verify covers it from then on.

@@ -49,9 +49,15 @@ SIGTERM or SIGINT shuts it down gracefully: it stops accepting connections, lets
 flight finish (a write being judged gets its stored verdict), then closes the store. A write still
 being judged when the drain timeout passes is stored as refused and answered 503 (fail-closed).
 
+Several servers may share one PostgreSQL store behind any load balancer: live events, failed
+sign-ins and webhook deliveries are shared, and when one dies a survivor stores the writes it was
+judging as refused. A SQLite store has one server.
+
 Exit codes of serve:
   0  stopped by SIGTERM or SIGINT after a graceful shutdown
-  1  could not start: the address is in use, the store could not be opened (rerun with --debug)
+  1  could not start: the address is in use, the store could not be opened (rerun with --debug);
+     or, on PostgreSQL, another server took this one's lease (it was unreachable longer than the
+     lease, 10 s) and it stopped
   2  usage or configuration error: a bad --listen, --store, --hold-window or --drain-timeout, a
      webhook without its secret variable, an invalid novarch.yaml`;
 
@@ -100,7 +106,13 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
               );
         // Loaded on use: --help need not import the server and its store.
         const { startNovarchServer } = await import('../../server/start-novarch-server.js');
+        // Another server of the same PostgreSQL took this one's lease: stop, and exit 1.
+        let leaseLost: () => void = () => {};
+        const lostLease = new Promise<string>((resolve) => {
+          leaseLost = () => resolve('lease lost');
+        });
         const server = await startNovarchServer({
+          onLeaseLost: () => leaseLost(),
           storeUrl: settings.storeUrl,
           storeOptions: settings.storeOptions,
           host: settings.host,
@@ -131,16 +143,19 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
         context.stdout.write(
           `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}${telemetryNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
         );
-        const signal = await new Promise<string>((resolve) => {
-          const stop = (name: string) => () => resolve(name);
-          process.once('SIGTERM', stop('SIGTERM'));
-          process.once('SIGINT', stop('SIGINT'));
-        });
+        const signal = await Promise.race([
+          lostLease,
+          new Promise<string>((resolve) => {
+            const stop = (name: string) => () => resolve(name);
+            process.once('SIGTERM', stop('SIGTERM'));
+            process.once('SIGINT', stop('SIGINT'));
+          }),
+        ]);
         context.stdout.write(`novarch serve: ${signal}: shutting down (finishing requests in flight)\n`);
         await server.close();
         judgeRequests.abort();
         context.stdout.write('novarch serve: stopped; the store is closed\n');
-        return ExitCode.ok;
+        return signal === 'lease lost' ? ExitCode.internal : ExitCode.ok;
       }),
     );
 }

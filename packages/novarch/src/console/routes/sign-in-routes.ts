@@ -57,7 +57,7 @@ export function registerSignInRoutes(app: Hono<ConsoleEnv>, context: ConsoleCont
     // verified; only failures count (a correct token does not reset the count).
     const limiter = context.signInLimiter;
     const client = clientKeyOf(c, limiter.trustForwardedFor);
-    const limit = limiter.check(client);
+    const limit = await limiter.check(client);
     if (limit.limited)
       throw new ConsoleRequestError(
         429,
@@ -67,8 +67,8 @@ export function registerSignInRoutes(app: Hono<ConsoleEnv>, context: ConsoleCont
     const form = signInSchema.safeParse(await c.req.parseBody());
     const token = form.success ? (form.data.token ?? '') : undefined;
     const next = safeNextPath(form.success ? form.data.next : undefined);
-    const fail = (status: 400 | 401, error: string) => {
-      if (status === 401) limiter.recordFailure(client);
+    const fail = async (status: 400 | 401, error: string) => {
+      if (status === 401) await limiter.recordFailure(client);
       return c.html(renderSignIn({ error, ...(next === undefined ? {} : { next }) }), status);
     };
     if (token === '') return fail(400, SIGN_IN_MESSAGES.empty);
