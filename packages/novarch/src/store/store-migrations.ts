@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { backfillAuditChain } from './backfill-audit-chain.js';
+import { backfillHoldApprovals } from './hold-approval-links.js';
 import type { StoreDialect } from './store-dialect.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
@@ -257,6 +258,13 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
         .addColumn('hash', 'text', (column) => column.notNull())
         .execute();
       await backfillAuditChain(db);
+    },
+  },
+  {
+    version: 14,
+    name: 'audit chain: a link per approval of a hold (quorum approvals, edited inputs)',
+    async up(db) {
+      await backfillHoldApprovals(db);
     },
   },
 ];

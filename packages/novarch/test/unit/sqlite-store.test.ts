@@ -89,6 +89,7 @@ describe('openSqliteStore', () => {
         { version: 9, name: 'holds: approval policy, approvals so far, edited input' },
         { version: 10, name: 'actions: indexes for history conditions' },
         { version: 11, name: 'audit chain: a hash-chained link per decision, per tenant and per team' },
+        { version: 14, name: 'audit chain: a link per approval of a hold (quorum approvals, edited inputs)' },
       ]);
       const tables = database
         .prepare(
@@ -138,7 +139,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 11). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 14). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -194,6 +195,7 @@ describe('openSqliteStore', () => {
         { version: 9 },
         { version: 10 },
         { version: 11 },
+        { version: 14 },
       ]);
     });
     // Migration 11 chained the hold stored before it: verify covers it from then on.
