@@ -113,4 +113,14 @@ export {
   toolUse,
   toolUses,
 } from './script/step-builders.js';
+export {
+  type FakeSlackApi,
+  type SignedSlackInteraction,
+  type SlackApiCall,
+  type SlackFailure,
+  type SlackInteractionOptions,
+  type SlackResponseUrlPost,
+  slackSignature,
+  startFakeSlackApi,
+} from './slack/fake-slack-api.js';
 export { type WaitUntilOptions, waitUntil } from './wait/wait-until.js';

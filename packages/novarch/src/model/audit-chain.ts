@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 
 /**
- * What a link of the audit chain stands for: a verdict, a hold placed, a hold decided, a session
- * killed, or a team's rules changed. Every decision Novarch stores gets one link, written in the
- * same transaction as the decision itself.
+ * What a link of the audit chain stands for: a verdict, a hold placed, one operator's approval of
+ * a hold (each approval of a quorum, with the edited input of an approve-with-edit), a hold
+ * decided, a session killed, or a team's rules changed. Every decision Novarch stores gets one
+ * link, written in the same transaction as the decision itself.
  */
-export type AuditLinkKind = 'verdict' | 'hold' | 'hold_decision' | 'kill' | 'rule_change';
+export type AuditLinkKind = 'verdict' | 'hold' | 'hold_approval' | 'hold_decision' | 'kill' | 'rule_change';
 
 /** The kinds, in the order `novarch audit verify` lists them. */
 export const AUDIT_LINK_KINDS = [
   'verdict',
   'hold',
+  'hold_approval',
   'hold_decision',
   'kill',
   'rule_change',
@@ -27,7 +29,10 @@ export interface AuditLink {
   /** 1 for the chain's first link, then +1: a gap is a removed link. */
   position: number;
   kind: AuditLinkKind;
-  /** The record's id: the verdict's, the hold's, the session's (kill), `<team>@<version>` (rules). */
+  /**
+   * The record's id: the verdict's, the hold's, `<hold>#<n>` (its n-th approval), the session's
+   * (kill), `<team>@<version>` (rules).
+   */
   recordId: string;
   digest: string;
   prevHash: string;

@@ -8,7 +8,7 @@ import { locateIssues, readYamlFile, type YamlFile } from './yaml/read-yaml-file
 const WHAT = {
   noun: 'Novarch configuration file',
   example:
-    'keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, public_url, drain_timeout_seconds, tenants: {ID: {hold_window_seconds, webhook: {url}}}}',
+    'keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, public_url, drain_timeout_seconds, tenants: {ID: {hold_window_seconds, webhook: {url}}}, slack: {channels: {teams, rules}, operators, api_url, secrets_file}}',
 };
 
 /**

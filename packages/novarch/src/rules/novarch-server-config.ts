@@ -2,6 +2,7 @@ import type { YamlPosition } from 'yaml-diagnostics';
 import { z } from 'zod';
 import { webhookSecretVariable, webhookUrlProblem } from '../notify/webhook-target.js';
 import { publicUrlProblem } from './check-public-url.js';
+import { type NovarchSlackConfig, NovarchSlackConfigSchema, toSlackConfig } from './slack-server-config.js';
 
 /** The `server:` section: where `novarch serve` listens, its store, the tenants it serves. */
 export interface NovarchServerConfig {
@@ -15,6 +16,8 @@ export interface NovarchServerConfig {
   drainTimeoutSeconds?: number;
   /** The tenants served, with their own hold windows and webhooks; absent: every tenant a key names. */
   tenants?: Record<string, NovarchTenantConfig>;
+  /** Interactive approvals in Slack (`server.slack`); absent: off. */
+  slack?: NovarchSlackConfig;
 }
 
 /** A tenant of `server.tenants`. */
@@ -94,6 +97,7 @@ export const NovarchServerConfigSchema = z.strictObject({
     )
     .superRefine(checkSecretVariables)
     .optional(),
+  slack: NovarchSlackConfigSchema.optional(),
 });
 
 /** Converts a validated `server:` section; `resolvePath` makes a path of the file absolute. */
@@ -116,6 +120,7 @@ export function toServerConfig(
     ...(server.drain_timeout_seconds === undefined
       ? {}
       : { drainTimeoutSeconds: server.drain_timeout_seconds }),
+    ...(server.slack === undefined ? {} : { slack: toSlackConfig(server.slack, resolvePath) }),
     ...(server.tenants === undefined
       ? {}
       : {

@@ -11,6 +11,7 @@ import type { RouteSpec } from './route-spec.js';
 import { SERVER_ROUTES } from './routes/server-routes.js';
 import type { ServerServices } from './server-services.js';
 import { SessionScopeCache } from './session-scope-cache.js';
+import { SLACK_INTERACTIONS_PATH } from './slack-approvals.js';
 import { TenantScopedStore } from './tenant-scoped-store.js';
 
 export interface ServerAppOptions {
@@ -18,6 +19,8 @@ export interface ServerAppOptions {
   log?: (message: string) => void;
   /** The operator console at `/console` (served unless `false`). */
   console?: ServerConsoleOptions | false;
+  /** Slack's button clicks, at `POST /slack/interactions` (absent: no such route). */
+  slack?: { handleInteraction(request: Request): Promise<Response> };
 }
 
 /**
@@ -45,6 +48,10 @@ export function createServerApp(services: ServerServices, options: ServerAppOpti
     }),
   );
   for (const route of SERVER_ROUTES) register(app, route, services, scopes);
+  const { slack } = options;
+  // Signed by Slack, not bearer-authenticated: the handler verifies the signature first.
+  if (slack !== undefined)
+    app.post(SLACK_INTERACTIONS_PATH, (context) => slack.handleInteraction(context.req.raw));
   if (options.console !== false) mountConsole(app, services, { log, ...options.console });
   app.notFound((context) =>
     problemResponse(context, {

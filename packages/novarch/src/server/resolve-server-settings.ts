@@ -12,6 +12,7 @@ import {
   resolveUserPath,
 } from '../rules/novarch-config.js';
 import type { StoredValueOptions } from '../store/stored-value-policy.js';
+import { resolveSlackSettings, type SlackSettings } from './resolve-slack-settings.js';
 import { resolveWebhookTargets } from './resolve-webhook-targets.js';
 import type { ServedTenant } from './server-services.js';
 
@@ -78,6 +79,8 @@ export interface ServeSettings extends ServerSettings {
   webhookSource?: string;
   /** How long a shutdown waits for the writes being judged before it refuses them (ms). */
   drainTimeoutMs: number;
+  /** Interactive approvals in Slack (`server.slack` and its two secrets); absent: off. */
+  slack?: SlackSettings;
 }
 
 /**
@@ -219,8 +222,18 @@ export async function resolveServeSettings(
           DEFAULT_DRAIN_TIMEOUT_SECONDS,
         );
 
+  const slack = resolveSlackSettings(config?.server?.slack, env, configFile);
+  if (
+    slack !== undefined &&
+    publicUrl === undefined &&
+    (settings.host === '0.0.0.0' || settings.host === '::')
+  )
+    throw new OperatorUsageError(
+      `Slack's messages link to the console, but ${settings.listenSource} listens on every interface: give the address Slack and operators reach the server at with --public-url, $${SERVER_ENV.publicUrl} or server.public_url, e.g. https://novarch.example.com (Slack's request URL is then https://novarch.example.com/slack/interactions)`,
+    );
   return {
     ...settings,
+    ...(slack === undefined ? {} : { slack }),
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(webhooks === undefined ? {} : { webhooks: webhooks.targets, webhookSource: webhooks.source }),
     drainTimeoutMs: drainTimeoutSeconds * 1000,

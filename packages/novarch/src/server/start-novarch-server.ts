@@ -16,8 +16,10 @@ import { createServerApp } from './create-server-app.js';
 import { JudgementsInFlight, SHUTDOWN_REFUSAL_RATIONALE } from './judgements-in-flight.js';
 import { openServerStores, type ServerStores } from './open-server-stores.js';
 import { problemAsResponse } from './problem-response.js';
+import type { SlackSettings } from './resolve-slack-settings.js';
 import { ServerEvents } from './server-events.js';
 import type { ServedTenant } from './server-services.js';
+import { SlackApprovals, type SlackApprovalsOptions } from './slack-approvals.js';
 
 /** How long a shutdown waits for requests in flight (a judge deciding) before it closes anyway. */
 export const DEFAULT_DRAIN_TIMEOUT_MS = DEFAULT_DRAIN_TIMEOUT_SECONDS * 1000;
@@ -72,6 +74,13 @@ export interface NovarchServerOptions {
   onLeaseLost?: () => void;
   /** On PostgreSQL: the lease timings (tests shorten them). */
   lease?: Partial<LeaseTimings>;
+  /**
+   * Interactive approvals in Slack (`resolveSlackSettings`): holds posted with Approve / Deny,
+   * clicks at `POST /slack/interactions`. Absent: off.
+   */
+  slack?: SlackSettings;
+  /** Slack API client overrides (tests: a short backoff). */
+  slackClient?: SlackApprovalsOptions['client'];
 }
 
 /** `WebhookNotifierOptions` without what the server supplies itself (its store and console URL). */
@@ -87,6 +96,8 @@ export interface RunningNovarchServer {
   events: ServerEvents;
   /** On PostgreSQL: this server's lease, event relay and shared limits (undefined on SQLite). */
   cluster: ServerCluster | undefined;
+  /** Slack approvals, when configured (tests wait on `whenIdle()`). */
+  slack?: SlackApprovals;
   /**
    * Graceful shutdown: stops accepting connections, lets the requests in flight finish (a write
    * being judged gets its verdict stored and answered; long-polls on holds answer at once with
@@ -138,6 +149,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
   // The notifier is made once the port is known (its console link may need it), before any
   // request can be read: no hold is created without it.
   let notifier: WebhookNotifier | undefined;
+  let slack: SlackApprovals | undefined;
   const app = createServerApp(
     {
       // What each request stores is tracked, and nothing is stored after a shutdown's cut.
@@ -161,6 +173,16 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
     },
     {
       log,
+      ...(options.slack === undefined
+        ? {}
+        : {
+            slack: {
+              handleInteraction: async (request: Request) =>
+                slack === undefined
+                  ? new Response('Slack approvals are starting: try again.', { status: 503 })
+                  : slack.handleInteraction(request),
+            },
+          }),
       console: {
         ...(publicUrl === undefined ? {} : { publicOrigin: new URL(publicUrl).origin }),
         ...(options.consoleEventsPollMs === undefined ? {} : { eventsPollMs: options.consoleEventsPollMs }),
@@ -242,6 +264,18 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
         log(`novarch serve: pending webhooks could not be resumed: ${errorMessage(error)}`),
       );
   }
+  if (options.slack !== undefined) {
+    slack = new SlackApprovals({
+      settings: options.slack,
+      store: stores.store,
+      identities: stores.identities,
+      events,
+      consoleUrl: `${publicUrl ?? url}/console`,
+      log,
+      ...(options.slackClient === undefined ? {} : { client: options.slackClient }),
+    });
+    slack.start();
+  }
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -250,6 +284,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
     stores,
     events,
     cluster,
+    ...(slack === undefined ? {} : { slack }),
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -275,6 +310,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
         await stopped;
         // Webhooks being sent finish (each bounded by its timeout); the rest stay pending in the store.
         await notifier?.stop();
+        await slack?.stop();
         await options.telemetry?.shutdown();
         // The lease ends last: until here a survivor must not take this server's judgements.
         await cluster?.stop();

@@ -92,6 +92,67 @@ export function holdDecisionMaterial(
   };
 }
 
+/** The record id of a hold's `number`-th approval (1 for the first). */
+export function holdApprovalId(holdId: string, number: number): string {
+  return `${holdId}#${number}`;
+}
+
+/** The hold id and approval number a `holdApprovalId` names; undefined for another id. */
+export function parseHoldApprovalId(recordId: string): { holdId: string; number: number } | undefined {
+  const at = recordId.lastIndexOf('#');
+  const number = Number(recordId.slice(at + 1));
+  if (at <= 0 || !Number.isSafeInteger(number) || number < 1) return undefined;
+  return { holdId: recordId.slice(0, at), number };
+}
+
+/** The approvals list of a hold row as stored (any JSON: an edit by hand is compared as it is). */
+export function storedApprovals(approvalsJson: string | null | undefined): unknown[] {
+  if (approvalsJson == null) return [];
+  try {
+    const parsed: unknown = JSON.parse(approvalsJson);
+    return Array.isArray(parsed) ? parsed : [approvalsJson];
+  } catch {
+    // Not JSON: kept as text, so its approvals' links see an edit.
+    return [approvalsJson];
+  }
+}
+
+/**
+ * One operator's approval of a hold (`number` counts from 1), as stored in its approvals list,
+ * with the policy it counted under (how many approvals, which groups). The first approval of an
+ * approve-with-edit carries the edit (only the first may make one): the agent's own input, the
+ * edited input that runs, and who edited. Undefined when the list has no such approval.
+ */
+export function holdApprovalMaterial(
+  hold: Pick<
+    Row<HoldsTable>,
+    'id' | 'action_id' | 'policy_json' | 'approvals_json' | 'edited_input_json' | 'edited_by'
+  >,
+  action: Pick<Row<ActionsTable>, 'input_json'>,
+  number: number,
+) {
+  const approvals = storedApprovals(hold.approvals_json);
+  if (number < 1 || number > approvals.length) return undefined;
+  const edited = number === 1 && (hold.edited_input_json != null || hold.edited_by != null);
+  return {
+    kind: 'hold_approval' as const,
+    holdId: hold.id,
+    actionId: hold.action_id,
+    number,
+    approval: approvals[number - 1],
+    policy: hold.policy_json ?? null,
+    ...(edited
+      ? {
+          edit: {
+            originalInput: action.input_json,
+            input: hold.edited_input_json ?? null,
+            by: hold.edited_by ?? null,
+          },
+        }
+      : {}),
+  };
+}
+
 /** A session's kill latch. */
 export function killMaterial(
   session: Pick<
@@ -142,6 +203,7 @@ export function ruleChangeId(team: string, version: number | string): string {
 export type AuditRecordMaterial =
   | ReturnType<typeof verdictMaterial>
   | ReturnType<typeof holdMaterial>
+  | NonNullable<ReturnType<typeof holdApprovalMaterial>>
   | ReturnType<typeof holdDecisionMaterial>
   | ReturnType<typeof killMaterial>
   | ReturnType<typeof ruleChangeMaterial>;

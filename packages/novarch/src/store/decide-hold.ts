@@ -3,6 +3,7 @@ import type { HoldRecord, HoldStatus } from '../model/records.js';
 import { waiterStaleAfterMs } from '../model/waiter-timing.js';
 import { appendAuditLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
 import { holdDecisionMaterial } from './audit-record-material.js';
+import { chainHoldApproval } from './hold-approval-links.js';
 import { NovarchStoreError } from './novarch-store-error.js';
 import { parseHoldRow } from './parse-hold-row.js';
 import type { StoreTables } from './store-tables.js';
@@ -181,7 +182,10 @@ async function approveWithPolicy(
       .updateTable('holds')
       .set({
         approvals_json: JSON.stringify(added),
-        ...(editText === undefined ? {} : { edited_input_json: editText, edited_by: decidedBy }),
+        // The first approval makes the edit; a later one approving the same input leaves its editor.
+        ...(editText === undefined || row.edited_input_json != null
+          ? {}
+          : { edited_input_json: editText, edited_by: decidedBy }),
         ...(complete
           ? {
               status: 'approved',
@@ -211,8 +215,10 @@ async function approveWithPolicy(
       .executeTakeFirst();
     if (result.numUpdatedRows > 0n) {
       const stored = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();
-      // Only the approval that completes the quorum decides the hold, and so is chained.
-      if (complete && stored !== undefined) await chainDecision(db, stored);
+      if (stored === undefined) throw new NovarchStoreError(`No hold ${id}: nothing was decided.`);
+      // Every approval is chained; the one that completes the quorum decides the hold, too.
+      await chainHoldApproval(db, stored, added.length);
+      if (complete) await chainDecision(db, stored);
       return parseHoldRow(stored);
     }
     const after = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { backfillAuditChain } from './backfill-audit-chain.js';
 import { backfillHistoryFields } from './backfill-history-fields.js';
 import { CLUSTER_MIGRATION } from './cluster-migration.js';
+import { backfillHoldApprovals } from './hold-approval-links.js';
 import type { StoreDialect } from './store-dialect.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
@@ -296,4 +297,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     },
   },
   CLUSTER_MIGRATION,
+  {
+    version: 14,
+    name: 'audit chain: a link per approval of a hold (quorum approvals, edited inputs)',
+    async up(db) {
+      await backfillHoldApprovals(db);
+    },
+  },
 ];

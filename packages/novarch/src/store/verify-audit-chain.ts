@@ -14,13 +14,18 @@ import {
 } from '../model/audit-chain.js';
 import {
   type AuditRecordMaterial,
+  holdApprovalId,
+  holdApprovalMaterial,
   holdDecisionMaterial,
   holdMaterial,
   killMaterial,
+  parseHoldApprovalId,
   ruleChangeId,
   ruleChangeMaterial,
+  storedApprovals,
 } from './audit-record-material.js';
 import { chainedVerdictMaterial, selectChainedVerdicts } from './chained-verdict-rows.js';
+import { selectApprovedHolds } from './hold-approval-links.js';
 import type { StoreTables } from './store-tables.js';
 
 const PAGE = 500;
@@ -116,6 +121,22 @@ async function recordsOf(
       const chain = tenantChain(row.tenant_id);
       found.set(`hold/${row.id}`, { seq: Number(row.seq), chain, material: holdMaterial(row) });
       found.set(`hold_decision/${row.id}`, { chain, material: holdDecisionMaterial(row) });
+    }
+  }
+  const approvals = ids('hold_approval').flatMap((id) => {
+    const parsed = parseHoldApprovalId(id);
+    return parsed === undefined ? [] : [{ id, ...parsed }];
+  });
+  if (approvals.length > 0) {
+    const rows = await selectApprovedHolds(db)
+      .where('holds.id', 'in', [...new Set(approvals.map((approval) => approval.holdId))])
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const approval of approvals) {
+      const row = byId.get(approval.holdId);
+      const material = row && holdApprovalMaterial(row, row, approval.number);
+      if (row !== undefined && material !== undefined)
+        found.set(`hold_approval/${approval.id}`, { chain: tenantChain(row.tenant_id), material });
     }
   }
   const killIds = ids('kill');
@@ -259,12 +280,24 @@ async function unchainedRecords(
   for (const row of verdicts) report('verdict', row.id);
   const holds = await db
     .selectFrom('holds')
-    .select(['id', 'status'])
+    .select(['id', 'status', 'approvals_json', 'edited_input_json', 'edited_by'])
     .where('session_id', 'in', sessions(db))
     .orderBy('seq')
     .execute();
   for (const row of holds) {
     report('hold', row.id);
+    const count = storedApprovals(row.approvals_json).length;
+    for (let number = 1; number <= count; number += 1)
+      report('hold_approval', holdApprovalId(row.id, number));
+    // An edit is made with the first approval, whose link covers it: one without any approval
+    // was written behind Novarch's back (and would run, were the hold approved).
+    if (count === 0 && (row.edited_input_json != null || row.edited_by != null))
+      problems.push({
+        kind: 'unchained_record',
+        chain,
+        recordId: row.id,
+        message: `The hold ${row.id} has an edited input${row.edited_by == null ? '' : ` by ${row.edited_by}`} but no approval whose link covers it: inserted behind Novarch's back.`,
+      });
     if (row.status !== 'pending') report('hold_decision', row.id);
   }
   const killed = await db

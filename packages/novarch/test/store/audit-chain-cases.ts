@@ -148,6 +148,111 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
         expect(tenant?.problems.map((problem) => problem.kind)).toContain('head_mismatch');
       }));
 
+    /** A hold that needs two approvals; ana approves it with an edit, bo as it is (edited). */
+    async function approveInTwoSteps(store: NovarchDatabaseStore) {
+      const session = await store.createSession(scope(), 300);
+      const action = await recordRefund(store, session, 900);
+      const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 300_000), {
+        approvals: 2,
+        approverGroups: [],
+      });
+      const edit = { input: { customerId: 'c-1', amount: 400, reasoning: 'customer asked' } };
+      const partial = await store.decideHold(hold.id, 'approved', 'ana', 'less', edit);
+      return { session, action, hold, partial, edit };
+    }
+
+    it('chains each approval of a quorum, the partial one too, with the edited and the original input', () =>
+      withStore(async ({ store }) => {
+        const { hold, partial } = await approveInTwoSteps(store);
+        expect(partial.status).toBe('pending');
+        let chain = await store.readAuditChain('tenant:acme');
+        expect(chain.links.map((link) => [link.kind, link.recordId])).toEqual([
+          ['hold', hold.id],
+          ['hold_approval', `${hold.id}#1`],
+        ]);
+        expect(chain.records[1]).toMatchObject({
+          kind: 'hold_approval',
+          holdId: hold.id,
+          number: 1,
+          approval: { operator: 'ana', rationale: 'less' },
+          policy: '{"approvals":2,"approverGroups":[]}',
+          edit: {
+            originalInput: expect.stringContaining('"amount":900'),
+            input: expect.stringContaining('"amount":400'),
+            by: 'ana',
+          },
+        });
+        const done = await store.decideHold(hold.id, 'approved', 'bo', 'ok', {
+          input: { customerId: 'c-1', amount: 400, reasoning: 'customer asked' },
+        });
+        expect(done).toMatchObject({ status: 'approved', edit: { by: 'ana' } });
+        chain = await store.readAuditChain('tenant:acme');
+        expect(chain.links.map((link) => [link.kind, link.recordId])).toEqual([
+          ['hold', hold.id],
+          ['hold_approval', `${hold.id}#1`],
+          ['hold_approval', `${hold.id}#2`],
+          ['hold_decision', hold.id],
+        ]);
+        expect(chain.records[2]).not.toHaveProperty('edit');
+        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+      }));
+
+    it('detects an edited approval, an edited input, a changed editor and a removed or added approval', () =>
+      withStore(async ({ store, exec }) => {
+        const { hold } = await approveInTwoSteps(store);
+        await exec(
+          `update holds set edited_input_json = '{"customerId":"c-1","amount":4000,"reasoning":"customer asked"}' where id = '${hold.id}'`,
+        );
+        let [report] = await store.verifyAuditChains({ tenantId: 'acme' });
+        expect(report?.problems.map((problem) => problem.message)).toEqual([
+          `The hold approval ${hold.id}#1 (link 2) was edited after it was recorded: its content does not match the chain.`,
+        ]);
+        await exec(
+          `update holds set edited_input_json = '{"customerId":"c-1","amount":400,"reasoning":"customer asked"}', edited_by = 'mallory' where id = '${hold.id}'`,
+        );
+        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
+          { kind: 'edited_record', recordId: `${hold.id}#1` },
+        ]);
+        await exec(`update holds set edited_by = 'ana' where id = '${hold.id}'`);
+        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+        // Who approved: renamed, then a second approval added by hand, then every approval removed.
+        await exec(
+          `update holds set approvals_json = replace(approvals_json, '"ana"', '"mallory"') where id = '${hold.id}'`,
+        );
+        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
+          { kind: 'edited_record', recordId: `${hold.id}#1` },
+        ]);
+        await exec(
+          `update holds set approvals_json = replace(approvals_json, '"mallory"', '"ana"') where id = '${hold.id}'`,
+        );
+        await exec(
+          `update holds set approvals_json = replace(approvals_json, '}]', '},{"operator":"bo","at":"2026-01-01T00:00:00.000Z"}]') where id = '${hold.id}'`,
+        );
+        [report] = await store.verifyAuditChains({ tenantId: 'acme' });
+        expect(report?.problems.map((problem) => problem.message)).toEqual([
+          `The hold approval ${hold.id}#2 is in the store but in no link of the chain: inserted behind Novarch's back.`,
+        ]);
+        await exec(`update holds set approvals_json = null where id = '${hold.id}'`);
+        [report] = await store.verifyAuditChains({ tenantId: 'acme' });
+        expect(report?.problems.map((problem) => problem.message)).toEqual([
+          `The hold approval ${hold.id}#1 (link 2) is no longer in the store: deleted.`,
+          `The hold ${hold.id} has an edited input by ana but no approval whose link covers it: inserted behind Novarch's back.`,
+        ]);
+      }));
+
+    it('detects an edited input written on a hold no operator approved', () =>
+      withStore(async ({ store, exec }) => {
+        const session = await store.createSession(scope(), 300);
+        const action = await recordRefund(store, session, 900);
+        const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 300_000));
+        await exec(
+          `update holds set edited_input_json = '{"amount":9000}', edited_by = 'ana' where id = '${hold.id}'`,
+        );
+        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
+          { kind: 'unchained_record', recordId: hold.id },
+        ]);
+      }));
+
     it("decisions racing on one tenant (many at once) keep one chain, in the verdicts' order", () =>
       withStore(async ({ store }) => {
         const sessions = await Promise.all(

@@ -94,6 +94,7 @@ describe('openSqliteStore', () => {
           version: 13,
           name: 'several servers: instance leases, event feed, sign-in failures, webhook claims, judged by',
         },
+        { version: 14, name: 'audit chain: a link per approval of a hold (quorum approvals, edited inputs)' },
       ]);
       const tables = database
         .prepare(
@@ -147,7 +148,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 13). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 14). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -205,6 +206,7 @@ describe('openSqliteStore', () => {
         { version: 11 },
         { version: 12 },
         { version: 13 },
+        { version: 14 },
       ]);
     });
     // Migration 11 chained the hold stored before it: verify covers it from then on.

@@ -133,7 +133,7 @@ describe('governance: the rules and config files (holodeck validate)', () => {
     ]);
     const missing = await validate(governed({ configFile: 'missing.yaml' }));
     expect(missing.issues.map(shown)).toEqual([
-      'missing.yaml : Novarch configuration file not found | check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, public_url, drain_timeout_seconds, tenants: {ID: {hold_window_seconds, webhook: {url}}}}',
+      'missing.yaml : Novarch configuration file not found | check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, public_url, drain_timeout_seconds, tenants: {ID: {hold_window_seconds, webhook: {url}}}, slack: {channels: {teams, rules}, operators, api_url, secrets_file}}',
     ]);
   });
 

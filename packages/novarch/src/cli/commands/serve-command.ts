@@ -127,6 +127,7 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
           ...(settings.webhooks === undefined ? {} : { webhooks: { targets: settings.webhooks } }),
           drainTimeoutMs: settings.drainTimeoutMs,
           ...(telemetry === undefined ? {} : { telemetry }),
+          ...(settings.slack === undefined ? {} : { slack: settings.slack }),
         });
         const telemetryNote =
           telemetryWanted === undefined
@@ -140,8 +141,13 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
           settings.webhooks === undefined
             ? ''
             : `; webhooks for ${Object.keys(settings.webhooks).join(', ')} (from ${settings.webhookSource})`;
+        // Channels and how many users are mapped; never the token or the signing secret.
+        const slackNote =
+          settings.slack === undefined
+            ? ''
+            : `; Slack approvals in ${new Set([...Object.values(settings.slack.teamChannels), ...Object.values(settings.slack.ruleChannels)]).size} channel(s) for ${Object.keys(settings.slack.operators).length} mapped user(s), request URL ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/slack/interactions`;
         context.stdout.write(
-          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}${telemetryNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
+          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}${slackNote}${telemetryNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
         );
         const signal = await Promise.race([
           lostLease,

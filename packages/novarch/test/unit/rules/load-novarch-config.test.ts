@@ -369,7 +369,7 @@ describe('loadNovarchConfig', () => {
     const error = await loadNovarchConfig(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NovarchConfigError);
     expect(error instanceof NovarchConfigError ? error.message : '').toBe(
-      `1 problem in Novarch configuration:\n${file}  Novarch configuration file not found\n    hint: check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, public_url, drain_timeout_seconds, tenants: {ID: {hold_window_seconds, webhook: {url}}}}`,
+      `1 problem in Novarch configuration:\n${file}  Novarch configuration file not found\n    hint: check the path; keys: hold_window_seconds (default 300), judge: {provider: anthropic, model}, store: {path, redact, replace_default_redactions, max_stored_bytes}, rules: [files], server: {listen, store_url, public_url, drain_timeout_seconds, tenants: {ID: {hold_window_seconds, webhook: {url}}}, slack: {channels: {teams, rules}, operators, api_url, secrets_file}}`,
     );
   });
 });

@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import { NovarchError } from '../errors.js';
+import type { IdentityStore } from '../identity/identity-store.js';
+import type { OperatorPrincipal } from '../identity/principal.js';
+import type { NovarchDatabaseStore } from '../model/novarch-store.js';
+import type { HoldRecord } from '../model/records.js';
+import { SlackApiClient } from '../notify/slack-api-client.js';
+import {
+  buildSlackHoldMessage,
+  SLACK_APPROVE_ACTION,
+  SLACK_DENY_ACTION,
+} from '../notify/slack-hold-message.js';
+import { whyNotFromSlack } from '../notify/slack-signature.js';
+import { slackText } from '../notify/slack-text.js';
+import { describeApprovals } from '../operations/check-decider.js';
+import { decideHoldAsOperator } from '../operations/decide-hold-as-operator.js';
+import { loadHoldDetail } from '../operations/hold-operations.js';
+import { errorMessage } from '../support.js';
+import type { SlackSettings } from './resolve-slack-settings.js';
+import { SERVER_STORE_LABEL } from './routes/route-helpers.js';
+import type { ServerEvent, ServerEvents } from './server-events.js';
+import { SessionScopeCache } from './session-scope-cache.js';
+import { TenantScopedStore } from './tenant-scoped-store.js';
+
+/** Where Slack sends button clicks: the app's Interactivity "Request URL" is `${publicUrl}${SLACK_INTERACTIONS_PATH}`. */
+export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
+
+/** An interaction body larger than this is refused unread (Slack's are a few kB). */
+const MAX_INTERACTION_BYTES = 64 * 1024;
+
+export interface SlackApprovalsOptions {
+  settings: SlackSettings;
+  /** The server's store (not scoped: each click is scoped to its operator's token). */
+  store: NovarchDatabaseStore;
+  identities: IdentityStore;
+  events: ServerEvents;
+  /** The console's base URL (`…/console`): messages link to the hold there. */
+  consoleUrl?: string;
+  /** Where Slack failures are reported (never a secret). */
+  log: (message: string) => void;
+  /** Slack's API client options beyond the token and URL (tests shorten the backoff). */
+  client?: { maxAttempts?: number; backoffMs?: (attempt: number) => number; fetch?: typeof fetch };
+}
+
+/** The part of a `block_actions` payload Novarch reads. */
+const InteractionSchema = z.looseObject({
+  type: z.literal('block_actions'),
+  user: z.looseObject({ id: z.string().min(1) }),
+  response_url: z.url(),
+  actions: z.array(z.looseObject({ action_id: z.string(), value: z.string().optional() })).min(1),
+});
+
+const STATUS = { [SLACK_APPROVE_ACTION]: 'approved', [SLACK_DENY_ACTION]: 'denied' } as const;
+
+const text = (status: number, body: string) =>
+  new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+
+/**
+ * Interactive approvals in Slack. Each hold created on this server whose team (or held rule) has a
+ * channel is posted there (`chat.postMessage`: the action, the why, Approve / Deny); each decision
+ * seen on the server's event bus (console, API, Slack, a timeout) updates its messages
+ * (`chat.update`). A click (`handleInteraction`) is verified with the signing secret and a 5-minute
+ * replay window, mapped to the operator token the Slack user is configured as, and decided through
+ * the same operation as the API and console (grants, approver groups, separation of duties, quorum),
+ * stored as "decided via slack by NAME". Refusals reach the clicking user alone (ephemeral).
+ */
+export class SlackApprovals {
+  readonly #options: SlackApprovalsOptions;
+  readonly #client: SlackApiClient;
+  readonly #scopes = new SessionScopeCache();
+  /** The messages of each hold (channel, ts), and the work on each hold, one step after another. */
+  readonly #messages = new Map<string, { channel: string; ts: string }[]>();
+  readonly #queues = new Map<string, Promise<void>>();
+  readonly #work = new Set<Promise<void>>();
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(options: SlackApprovalsOptions) {
+    this.#options = options;
+    this.#client = new SlackApiClient({
+      botToken: options.settings.botToken,
+      ...(options.settings.apiUrl === undefined ? {} : { apiUrl: options.settings.apiUrl }),
+      ...options.client,
+    });
+  }
+
+  /** Starts following the server's holds. */
+  start(): void {
+    this.#unsubscribe ??= this.#options.events.subscribe((event) => this.#onEvent(event));
+  }
+
+  /** Resolves once no message is being posted or updated and no reply is being sent. */
+  async whenIdle(): Promise<void> {
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  }
+
+  /** Stops following holds; waits for the Slack calls in flight (each bounded by its timeout). */
+  async stop(): Promise<void> {
+    this.#unsubscribe?.();
+    await this.whenIdle();
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) =>
+      this.#options.log(`novarch serve: Slack: ${errorMessage(error)}`),
+    );
+    this.#work.add(tracked);
+    void tracked.finally(() => this.#work.delete(tracked));
+  }
+
+  /** Runs `step` after the earlier steps of the same hold (a post before its updates). */
+  #onHold(holdId: string, step: () => Promise<void>): void {
+    const previous = this.#queues.get(holdId) ?? Promise.resolve();
+    const next = previous.then(step, step);
+    this.#queues.set(
+      holdId,
+      next.catch(() => {}),
+    );
+    this.#track(next);
+  }
+
+  #onEvent(event: ServerEvent): void {
+    const { hold } = event;
+    if (hold === undefined) return;
+    if (event.type === 'hold-created') this.#onHold(hold.id, () => this.#post(hold));
+    else if (event.type === 'hold-decided') this.#onHold(hold.id, () => this.#update(hold.id));
+  }
+
+  async #post(hold: HoldRecord): Promise<void> {
+    const detail = await loadHoldDetail(this.#options.store, hold.id, SERVER_STORE_LABEL, new Date());
+    if (detail.session === undefined) return;
+    const { ruleChannels, teamChannels } = this.#options.settings;
+    const byRule = (detail.verdict?.verdict.citations.ruleIds ?? []).flatMap(
+      (rule) => own(ruleChannels, rule) ?? [],
+    );
+    const team = own(teamChannels, detail.session.teamId);
+    const channels = [...new Set(byRule.length > 0 ? byRule : team === undefined ? [] : [team])];
+    const message = buildSlackHoldMessage({
+      hold: detail.hold,
+      session: detail.session,
+      action: detail.action,
+      citations: detail.verdict?.verdict.citations,
+      consoleUrl: this.#consoleLink(hold.id),
+    });
+    const posted: { channel: string; ts: string }[] = [];
+    for (const channel of channels) {
+      try {
+        const answer = await this.#client.call('chat.postMessage', { channel, ...message });
+        if (answer.ts !== undefined) posted.push({ channel: answer.channel ?? channel, ts: answer.ts });
+      } catch (error) {
+        this.#options.log(
+          `novarch serve: Slack: hold ${hold.id} was not posted to ${channel}: ${errorMessage(error)}`,
+        );
+      }
+    }
+    this.#messages.set(hold.id, posted);
+  }
+
+  async #update(holdId: string): Promise<void> {
+    const posted = this.#messages.get(holdId);
+    if (posted === undefined || posted.length === 0) return;
+    const detail = await loadHoldDetail(this.#options.store, holdId, SERVER_STORE_LABEL, new Date());
+    if (detail.session === undefined) return;
+    const message = buildSlackHoldMessage({
+      hold: detail.hold,
+      session: detail.session,
+      action: detail.action,
+      citations: detail.verdict?.verdict.citations,
+      consoleUrl: this.#consoleLink(holdId),
+    });
+    for (const { channel, ts } of posted) {
+      try {
+        await this.#client.call('chat.update', { channel, ts, ...message });
+      } catch (error) {
+        this.#options.log(
+          `novarch serve: Slack: the message of hold ${holdId} in ${channel} was not updated: ${errorMessage(error)}`,
+        );
+      }
+    }
+    if (detail.hold.status !== 'pending') this.#messages.delete(holdId);
+  }
+
+  #consoleLink(holdId: string): string | undefined {
+    const base = this.#options.consoleUrl?.replace(/\/+$/, '');
+    return base === undefined ? undefined : `${base}/holds/${encodeURIComponent(holdId)}`;
+  }
+
+  /**
+   * Answers a POST to the interactivity request URL: 401 (plain text saying why) unless Slack
+   * signed it within the replay window; 400 for a body that is no block_actions payload; else 200
+   * at once, the decision stored, and the user told the outcome through the payload's
+   * `response_url` (ephemeral: only they see it).
+   */
+  async handleInteraction(request: Request): Promise<Response> {
+    const declared = Number(request.headers.get('content-length') ?? '0');
+    if (declared > MAX_INTERACTION_BYTES)
+      return text(413, `Refused: the body is larger than ${MAX_INTERACTION_BYTES} bytes.`);
+    const body = await request.text();
+    if (body.length > MAX_INTERACTION_BYTES)
+      return text(413, `Refused: the body is larger than ${MAX_INTERACTION_BYTES} bytes.`);
+    const why = whyNotFromSlack(
+      {
+        body,
+        timestamp: request.headers.get('x-slack-request-timestamp') ?? undefined,
+        signature: request.headers.get('x-slack-signature') ?? undefined,
+      },
+      this.#options.settings.signingSecret,
+    );
+    if (why !== undefined) return text(401, `Refused: ${why}.`);
+    let payload: z.output<typeof InteractionSchema>;
+    try {
+      payload = InteractionSchema.parse(JSON.parse(new URLSearchParams(body).get('payload') ?? ''));
+    } catch {
+      return text(
+        400,
+        'Refused: the body has no block_actions payload (payload=JSON, as Slack sends button clicks).',
+      );
+    }
+    const [action] = payload.actions;
+    if (
+      action === undefined ||
+      !(action.action_id === SLACK_APPROVE_ACTION || action.action_id === SLACK_DENY_ACTION)
+    )
+      return text(200, '');
+    const status = STATUS[action.action_id];
+    const holdId = action.value ?? '';
+    const reply = (message: string) =>
+      this.#track(
+        this.#client.respond(payload.response_url, {
+          response_type: 'ephemeral',
+          replace_original: false,
+          text: message,
+        }),
+      );
+    const decided = await this.#decide(payload.user.id, holdId, status);
+    reply(decided);
+    return text(200, '');
+  }
+
+  /** Decides as the operator `slackUserId` is mapped to; returns what to tell them. */
+  async #decide(slackUserId: string, holdId: string, status: 'approved' | 'denied'): Promise<string> {
+    const { operators } = this.#options.settings;
+    const name = own(operators, slackUserId);
+    const who = slackText(slackUserId, 40);
+    if (name === undefined)
+      return `Slack user ${who} is not mapped to a Novarch operator: an admin adds it under server.slack.operators in novarch.yaml. Nothing was changed.`;
+    const tokens = (await this.#options.identities.listOperatorTokens()).filter(
+      (token) => token.name === name && token.revokedAt === undefined,
+    );
+    const [token] = tokens;
+    if (token === undefined || tokens.length > 1)
+      return `Slack user ${who} is mapped to operator ${name}, who has ${tokens.length === 0 ? 'no active operator token: an admin creates one with novarch operators create --name' : `${tokens.length} active operator tokens, so which duties apply is unclear: an admin revokes all but one of the tokens named`} ${name}. Nothing was changed.`;
+    const principal: OperatorPrincipal = {
+      kind: 'operator',
+      id: token.id,
+      name: token.name,
+      role: token.role,
+      grants: token.grants,
+      ...(token.groups === undefined ? {} : { groups: token.groups }),
+      ...(token.notForKeys === undefined ? {} : { notForKeys: token.notForKeys }),
+    };
+    const scoped = new TenantScopedStore(this.#options.store, principal, this.#scopes);
+    try {
+      const hold = await scoped.requireHold(holdId);
+      const result = await decideHoldAsOperator(
+        scoped,
+        {
+          holdId: hold.id,
+          status,
+          operator: name,
+          rationale: `decided via slack by ${name}`,
+          via: 'token',
+          groups: token.groups,
+          notForKeys: token.notForKeys,
+        },
+        SERVER_STORE_LABEL,
+        new Date(),
+      );
+      this.#options.events.emitHold('hold-decided', await scoped.requireSession(hold.sessionId), result.hold);
+      if (result.awaiting !== undefined)
+        return `Your approval of hold ${slackText(hold.id, 100)} is recorded: ${describeApprovals(result.hold) ?? ''}.`;
+      return `Hold ${slackText(hold.id, 100)} ${status} by ${name}.`;
+    } catch (error) {
+      if (error instanceof NovarchError) return slackText(error.message, 1_500);
+      this.#options.log(`novarch serve: Slack: a decision on hold ${holdId} failed: ${errorMessage(error)}`);
+      return `Hold ${slackText(holdId, 100)} could not be decided: the server failed (its log says why). Nothing was changed.`;
+    }
+  }
+}
+
+/** `record[key]` when it is the record's own entry (never a prototype's, e.g. `constructor`). */
+function own(record: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
