@@ -177,6 +177,7 @@ export async function optimizeAgent(
       optimize_id: id,
       started_at: new Date().toISOString(),
       agent: { name: agent.config.name, file: agent.file, config_hash: configHash },
+      baseline_instructions: agent.instructions,
       split,
       settings: {
         axes: config.axes,

@@ -4,6 +4,7 @@ import { RunCatalog } from './run-catalog.js';
 import { RunChangeFeed } from './run-change-feed.js';
 import { addViewApiRoutes } from './view-api-routes.js';
 import { LOOPBACK_HOSTS, viewHostGuard } from './view-host-guard.js';
+import { addOptimizationRoutes } from './view-optimization-routes.js';
 import { addViewPageRoutes, notFoundShell } from './view-page-routes.js';
 
 /** Options of createViewApp. */
@@ -40,6 +41,7 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
   app.use('*', viewHostGuard(options.allowedHosts ?? LOOPBACK_HOSTS));
   addViewPageRoutes(app, runs);
   addViewApiRoutes(app, runs, feed, options.runsDir);
+  addOptimizationRoutes(app, options.runsDir);
   app.notFound((c) => c.html(notFoundShell('There is no page at this address.'), 404));
   return { app, catalog, close: () => feed.close() };
 }

@@ -1,5 +1,6 @@
 import type { ComparePayload, Found, RunPayload, ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewRunList } from '../view-data.js';
+import type { ViewOptimization } from '../view-optimization.js';
 
 async function getJson<T>(url: string): Promise<Found<T>> {
   const response = await fetch(url, { headers: { accept: 'application/json' } });
@@ -39,6 +40,10 @@ export class ServedSource implements ViewDataSource {
   compare(currentId: string, baselineId: string | null): Promise<Found<ComparePayload>> {
     const tail = baselineId ? `/${encodeURIComponent(baselineId)}` : '';
     return getJson<ComparePayload>(`/api/compare/${encodeURIComponent(currentId)}${tail}`);
+  }
+
+  optimization(optimizeId: string): Promise<Found<ViewOptimization>> {
+    return getJson<ViewOptimization>(`/api/optimizations/${encodeURIComponent(optimizeId)}`);
   }
 
   /** Forgets a run, so the next page asks the server again. */

@@ -1,5 +1,6 @@
 import type { ComparePayload, Found, RunPayload, ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewRunHeader, ViewRunList, ViewStaticData } from '../view-data.js';
+import type { ViewOptimization } from '../view-optimization.js';
 
 function listEntry(run: ViewRunHeader, older: ViewRunHeader | undefined) {
   const differs = (pick: (header: ViewRunHeader) => string | null | undefined) =>
@@ -48,5 +49,12 @@ export class StaticSource implements ViewDataSource {
           'This report holds no such comparison: write it with `holodeck test --baseline <run> --output report.html`.',
       };
     return { found: true, value: { comparison, choices: [] } };
+  }
+
+  async optimization(optimizeId: string): Promise<Found<ViewOptimization>> {
+    return {
+      found: false,
+      message: `A report file holds one run, not optimization ${optimizeId}: see it with holodeck test view.`,
+    };
   }
 }

@@ -2,6 +2,7 @@ import { html, type SafeHtml } from './html.js';
 import { type PageMode, type PageRoute, routeHref } from './page-route.js';
 import { renderCasePage } from './render-case-page.js';
 import { renderComparePage, renderNotFoundPage } from './render-compare-page.js';
+import { renderOptimizationPage } from './render-optimization-page.js';
 import { renderRunPage } from './render-run-page.js';
 import { renderRunsPage } from './render-runs-page.js';
 import type { Crumb, RenderedPage } from './rendered-page.js';
@@ -45,6 +46,12 @@ export async function pageForRoute(
       const payload = await source.compare(route.currentId, route.baselineId);
       if (!payload.found) return renderNotFoundPage(payload.message, mode);
       return renderComparePage(payload.value.comparison, mode, payload.value.choices);
+    }
+    case 'optimization': {
+      const payload = await source.optimization(route.optimizeId);
+      return payload.found
+        ? renderOptimizationPage(payload.value)
+        : renderNotFoundPage(payload.message, mode);
     }
     case 'not-found':
       return renderNotFoundPage('There is no page at this address.', mode);
