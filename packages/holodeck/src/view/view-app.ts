@@ -4,6 +4,7 @@ import { RunCatalog } from './run-catalog.js';
 import { RunChangeFeed } from './run-change-feed.js';
 import { addViewApiRoutes } from './view-api-routes.js';
 import { LOOPBACK_HOSTS, viewHostGuard } from './view-host-guard.js';
+import { addLabelRoutes, type ViewLabelWriter } from './view-label-routes.js';
 import { addOptimizationRoutes } from './view-optimization-routes.js';
 import { addViewPageRoutes, notFoundShell } from './view-page-routes.js';
 
@@ -18,6 +19,8 @@ export interface ViewAppOptions {
   allowedHosts?: readonly string[] | 'any';
   /** How often the runs folder is checked for changes while a page listens (default 500 ms). */
   pollIntervalMs?: number;
+  /** Lets the case page write calibration labels (`--writable`); read-only without it. */
+  labels?: ViewLabelWriter;
 }
 
 /** The view server's app and what it holds open. */
@@ -42,6 +45,7 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
   addViewPageRoutes(app, runs);
   addViewApiRoutes(app, runs, feed, options.runsDir);
   addOptimizationRoutes(app, options.runsDir);
+  addLabelRoutes(app, runs, options.labels);
   app.notFound((c) => c.html(notFoundShell('There is no page at this address.'), 404));
   return { app, catalog, close: () => feed.close() };
 }

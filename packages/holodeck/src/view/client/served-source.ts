@@ -1,5 +1,6 @@
 import type { ComparePayload, Found, RunPayload, ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewRunList } from '../view-data.js';
+import type { ViewLabelling } from '../view-labelling.js';
 import type { ViewOptimization } from '../view-optimization.js';
 
 async function getJson<T>(url: string): Promise<Found<T>> {
@@ -44,6 +45,11 @@ export class ServedSource implements ViewDataSource {
 
   optimization(optimizeId: string): Promise<Found<ViewOptimization>> {
     return getJson<ViewOptimization>(`/api/optimizations/${encodeURIComponent(optimizeId)}`);
+  }
+
+  async labelling(): Promise<ViewLabelling> {
+    const answer = await getJson<ViewLabelling>('/api/labelling');
+    return answer.found ? answer.value : { writable: false };
   }
 
   /** Forgets a run, so the next page asks the server again. */

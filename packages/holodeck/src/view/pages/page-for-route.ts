@@ -2,6 +2,7 @@ import { html, type SafeHtml } from './html.js';
 import { type PageMode, type PageRoute, routeHref } from './page-route.js';
 import { renderCasePage } from './render-case-page.js';
 import { renderComparePage, renderNotFoundPage } from './render-compare-page.js';
+import { renderLabelControls } from './render-label-controls.js';
 import { renderOptimizationPage } from './render-optimization-page.js';
 import { renderRunPage } from './render-run-page.js';
 import { renderRunsPage } from './render-runs-page.js';
@@ -35,12 +36,14 @@ export async function pageForRoute(
       const previousCase = previousRun?.found
         ? previousRun.value.run.cases.find((entry) => entry.name === testCase.name)
         : undefined;
-      return renderCasePage(
+      const page = renderCasePage(
         payload.value.run,
         testCase,
         mode,
         previousCase && previousId !== null ? { runId: previousId, testCase: previousCase } : undefined,
       );
+      const labels = renderLabelControls(payload.value.run, testCase, await source.labelling());
+      return { ...page, body: html`${page.body}${labels}` };
     }
     case 'compare': {
       const payload = await source.compare(route.currentId, route.baselineId);

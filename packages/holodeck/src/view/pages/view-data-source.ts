@@ -1,4 +1,5 @@
 import type { ViewComparison, ViewRun, ViewRunList } from '../view-data.js';
+import type { ViewLabelling } from '../view-labelling.js';
 import type { ViewOptimization } from '../view-optimization.js';
 import type { RunChoice } from './render-compare-page.js';
 
@@ -24,4 +25,6 @@ export interface ViewDataSource {
   compare(currentId: string, baselineId: string | null): Promise<Found<ComparePayload>>;
   /** A `holodeck test optimize` run (its trials.jsonl); served pages only. */
   optimization(optimizeId: string): Promise<Found<ViewOptimization>>;
+  /** Whether the case page may write calibration labels (`holodeck test view --writable`). */
+  labelling(): Promise<ViewLabelling>;
 }
