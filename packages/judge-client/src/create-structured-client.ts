@@ -76,6 +76,8 @@ export function createStructuredClient(options: StructuredClientOptions): Struct
       fail,
       signal,
     });
+    const usage = protocol.readUsage(answer);
+    if (usage) options.onUsage?.(usage);
     const { input, truncated } = protocol.readToolInput(answer, { request, maxTokens, fail });
     if (!validate(input)) {
       const sent = JSON.stringify(input).slice(0, 300);

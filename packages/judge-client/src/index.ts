@@ -1,6 +1,7 @@
 // judge-client: one structured LLM call for judges (HoloDeck's evaluation judge, Novarch's rule
 // judge), on any provider, with plain fetch. Explicit export list, pinned by test/unit/index.test.ts.
 
+export type { AnswerUsage } from './answer-usage.js';
 export { createStructuredClient, type StructuredClient } from './create-structured-client.js';
 export {
   JudgeClientError,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AnswerUsage } from './answer-usage.js';
 import { type FailFunction, failWith } from './judge-client-error.js';
 import { JUDGE_PROVIDERS, type JudgeProvider } from './judge-provider.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, RetryPolicySchema } from './retry-policy.js';
@@ -40,6 +41,11 @@ export interface StructuredClientOptions extends ModelSettings, Partial<RetryPol
    * default `the apiKey option`.
    */
   apiKeyLabel?: string | undefined;
+  /**
+   * Told the tokens of every answer the provider billed (an answer whose tool input is then
+   * refused too: it was paid for), e.g. to count the calls against a cost budget.
+   */
+  onUsage?: ((usage: AnswerUsage) => void) | undefined;
 }
 
 /** Default most tokens of an answer. */

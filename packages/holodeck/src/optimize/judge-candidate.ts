@@ -64,7 +64,7 @@ export function improvementOf(
 
 /**
  * Accepts a candidate only when it cannot be fooling us: every request had a recording (under
- * --replay), nothing errored or was interrupted, no more Novarch kills or holds than the best, no
+ * --replay), no more Novarch kills or holds than the best, nothing errored or was interrupted, no
  * required case that passed under the best now fails, and the interval of its train improvement
  * lies above zero. Same passes on every case at a lower cost is accepted as cheaper (the objective
  * is pass rate, then cost).
@@ -87,13 +87,14 @@ export function judgeCandidate(
       'unrecorded',
       `${candidate.unrecorded} request(s) had no recording: not run live; record them with --replay --record-missing`,
     );
-  const errored = candidate.cases.filter((tally) => tally.errored).map((tally) => tally.name);
-  if (errored.length) return reject('errored', `case(s) errored: ${errored.join(', ')}`);
+  // Before errors: a run Novarch killed ends as an errored case, and the kill is the reason.
   if (candidate.kills > best.kills || candidate.holds > best.holds)
     return reject(
       'governance',
       `Novarch kills ${best.kills} → ${candidate.kills}, holds ${best.holds} → ${candidate.holds}: a candidate may not add either`,
     );
+  const errored = candidate.cases.filter((tally) => tally.errored).map((tally) => tally.name);
+  if (errored.length) return reject('errored', `case(s) errored: ${errored.join(', ')}`);
   const passedBefore = new Set(best.cases.filter((tally) => tally.passed).map((tally) => tally.name));
   const broken = candidate.cases
     .filter((tally) => !tally.passed && passedBefore.has(tally.name))

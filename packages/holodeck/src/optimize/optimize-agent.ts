@@ -11,6 +11,7 @@ import { prepareSuite } from '../runner/prepare-suite.js';
 import { DEFAULT_CONFIDENCE } from '../runner/report/case-state.js';
 import { sha256Of } from '../runner/report/redact-agent-config.js';
 import { describeChanges } from './candidate.js';
+import { ProposerMeter, proposerPricing } from './proposer-cost.js';
 import { type OptimizeEvent, type OptimizeResult, runOptimization } from './run-optimization.js';
 import { splitCases } from './split-cases.js';
 import {
@@ -70,13 +71,19 @@ const noLiveProposer: typeof fetch = async () => {
   );
 };
 
+/** The model that proposes instructions: optimize.proposer.model, else evaluations.model, else model. */
+function proposerModel(agent: LoadedAgent, config: OptimizeConfig) {
+  return config.proposer?.model ?? agent.config.evaluations?.model ?? agent.config.model;
+}
+
 function proposerFor(
   agent: LoadedAgent,
   config: OptimizeConfig,
   replay: boolean,
   notes: (message: string) => void,
+  meter: ProposerMeter,
 ) {
-  const model = config.proposer?.model ?? agent.config.evaluations?.model ?? agent.config.model;
+  const model = proposerModel(agent, config);
   const settingsPath = config.proposer
     ? 'optimize.proposer.model'
     : agent.config.evaluations?.model
@@ -89,6 +96,7 @@ function proposerFor(
     settingsPath,
     onWarning: notes,
     samplingTemperature: model.temperature ?? 1,
+    onUsage: meter.record,
     ...(replay ? { fetch: noLiveProposer } : {}),
   });
 }
@@ -142,6 +150,21 @@ export async function optimizeAgent(
   const maxCostUsd = options.maxCostUsd ?? config.max_cost;
   const maxTimeSeconds =
     options.maxTimeSeconds ?? (config.max_time !== undefined ? durationSeconds(config.max_time) : undefined);
+  const pricing = proposerPricing(agent, config, proposerModel(agent, config));
+  // A budget that cannot see the proposer's spend would be a budget in name only: refuse it.
+  if (
+    maxCostUsd !== undefined &&
+    pricing.kind === 'unknown' &&
+    config.axes.includes('instructions') &&
+    !options.replay &&
+    !options.proposer
+  )
+    throw new UsageError(
+      options.maxCostUsd !== undefined ? '--max-cost' : 'optimize.max_cost',
+      `cannot count the proposer's calls: ${pricing.reason}`,
+      'set optimize.proposer.pricing (input_per_million, output_per_million: USD per million tokens), or leave the cost budget out',
+    );
+  const meter = new ProposerMeter(pricing);
   const configHash = sha256Of({
     config: { ...agent.config, optimize: undefined },
     instructions: agent.instructions,
@@ -177,6 +200,7 @@ export async function optimizeAgent(
       optimize_id: id,
       started_at: new Date().toISOString(),
       agent: { name: agent.config.name, file: agent.file, config_hash: configHash },
+      baseline_instructions: agent.instructions,
       split,
       settings: {
         axes: config.axes,
@@ -196,7 +220,7 @@ export async function optimizeAgent(
   const gate = agent.config.evaluations?.gate;
   const required = gate ? (gate.required ?? 'all') : [];
   const proposer = config.axes.includes('instructions')
-    ? (options.proposer ?? proposerFor(agent, config, options.replay, note))
+    ? (options.proposer ?? proposerFor(agent, config, options.replay, note, meter))
     : undefined;
   const result = await runOptimization({
     agent,
@@ -210,7 +234,7 @@ export async function optimizeAgent(
     ...(maxTimeSeconds !== undefined ? { deadline: Date.now() + maxTimeSeconds * 1000 } : {}),
     confidence,
     required,
-    ...(proposer ? { proposer } : {}),
+    ...(proposer ? { proposer, proposerCost: () => meter.take() } : {}),
     evaluation: {
       repeats: config.repeats,
       concurrency: options.concurrency,

@@ -54,6 +54,8 @@ export interface OptimizeOptions {
   /** Cases that must not break (`evaluations.gate.required`). */
   required: readonly string[] | 'all';
   proposer?: JudgeClient;
+  /** What the proposer's calls cost since this was last called (USD), counted in maxCostUsd. */
+  proposerCost?: () => number;
   evaluation: Omit<EvaluationSettings, 'signal' | 'maxCostUsd' | 'onCaseFinished'>;
   signal?: AbortSignal;
   onEvent?: (event: OptimizeEvent) => void;
@@ -69,9 +71,23 @@ export interface OptimizeResult {
   spentUsd: number;
 }
 
-function costOf(line: TrialLine | HoldoutLine): number {
-  if (line.type === 'trial') return line.evaluation.cost_usd ?? 0;
-  return (line.baseline.cost_usd ?? 0) + (line.candidate.cost_usd ?? 0);
+/** The known spend a saved line records: agent runs and judges, and the proposer's calls. */
+function costOf(line: TrialsLine): number {
+  switch (line.type) {
+    case 'trial':
+      return (line.evaluation.cost_usd ?? 0) + (line.proposer_cost_usd ?? 0);
+    case 'skip':
+      return line.proposer_cost_usd ?? 0;
+    case 'holdout':
+      return (line.baseline.cost_usd ?? 0) + (line.candidate.cost_usd ?? 0);
+    default:
+      return 0;
+  }
+}
+
+/** `{ proposer_cost_usd }` when proposing cost something. */
+function proposerField(cost: number): { proposer_cost_usd?: number } {
+  return cost > 0 ? { proposer_cost_usd: cost } : {};
 }
 
 /**
@@ -92,10 +108,7 @@ export async function runOptimization(
     -1,
     ...options.previous.flatMap((line) => (line.type === 'trial' || line.type === 'skip' ? [line.move] : [])),
   );
-  let spent = options.previous.reduce(
-    (sum, line) => sum + (line.type === 'trial' || line.type === 'holdout' ? costOf(line) : 0),
-    0,
-  );
+  let spent = options.previous.reduce((sum, line) => sum + costOf(line), 0);
   const controller = new AbortController();
   const stop = (reason: unknown) => controller.abort(reason);
   options.signal?.addEventListener('abort', () => stop(options.signal?.reason), { once: true });
@@ -194,6 +207,7 @@ export async function runOptimization(
       if (!step) break;
       let candidate: Candidate;
       const id = `t${done + 1}`;
+      let proposerCost = 0;
       if (step.kind === 'propose') {
         if (!options.proposer)
           throw new Error('optimize: the instructions axis needs a proposer (this is a bug).');
@@ -211,6 +225,8 @@ export async function runOptimization(
             controller.signal,
           );
         } catch (error) {
+          proposerCost = options.proposerCost?.() ?? 0;
+          spent += proposerCost;
           if (controller.signal.aborted) {
             stopped = stoppedBy() ?? 'interrupted';
             break;
@@ -220,6 +236,7 @@ export async function runOptimization(
             move,
             at: new Date().toISOString(),
             reason: `the proposer failed: ${errorMessage(error)}`,
+            ...proposerField(proposerCost),
           };
           await save(line);
           emit({ type: 'skipped', reason: line.reason });
@@ -227,6 +244,22 @@ export async function runOptimization(
           continue;
         }
         proposals += 1;
+        proposerCost = options.proposerCost?.() ?? 0;
+        spent += proposerCost;
+        if (options.maxCostUsd !== undefined && spent >= options.maxCostUsd) {
+          // The proposal itself used up the budget: its candidate is not run.
+          const line = {
+            type: 'skip' as const,
+            move,
+            at: new Date().toISOString(),
+            reason: `proposing ${id} cost $${proposerCost.toFixed(4)} and reached the cost budget (--max-cost $${options.maxCostUsd.toFixed(2)}): its candidate was not run`,
+            ...proposerField(proposerCost),
+          };
+          await save(line);
+          emit({ type: 'skipped', reason: line.reason });
+          stopped = 'max-cost';
+          break;
+        }
         candidate = {
           id,
           changes: { ...best.candidate.changes, instructions: proposal.instructions },
@@ -254,6 +287,7 @@ export async function runOptimization(
           move,
           at: new Date().toISOString(),
           reason: `${id} would repeat a candidate already tried`,
+          ...proposerField(proposerCost),
         };
         await save(line);
         emit({ type: 'skipped', reason: line.reason });
@@ -275,6 +309,7 @@ export async function runOptimization(
         duration_ms: Date.now() - started.getTime(),
         candidate,
         evaluation,
+        ...proposerField(proposerCost),
         decision: {
           accepted: decision.accepted,
           code: decision.code,
@@ -289,7 +324,7 @@ export async function runOptimization(
         },
         best: decision.accepted ? candidate.id : best.candidate.id,
       };
-      spent += costOf(line);
+      spent += evaluation.cost_usd ?? 0;
       if (evaluation.interrupted) {
         // Not judged: a stopped trial is run again on --resume.
         stopped = stoppedBy() ?? (options.maxCostUsd !== undefined ? 'max-cost' : 'interrupted');

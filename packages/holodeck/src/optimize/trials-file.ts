@@ -59,6 +59,8 @@ const StartSchema = z.object({
   optimize_id: z.string(),
   started_at: z.string(),
   agent: z.object({ name: z.string(), file: z.string(), config_hash: z.string() }),
+  /** The instructions of agent.yaml as written (the viewer diffs candidates against them). */
+  baseline_instructions: z.string().optional(),
   split: z.object({
     train: z.array(z.string()),
     holdout: z.array(z.string()),
@@ -84,6 +86,8 @@ const TrialSchema = z.object({
   duration_ms: z.number(),
   candidate: CandidateSchema,
   evaluation: EvaluationSchema,
+  /** What proposing this candidate cost (USD); absent for candidates no model proposed. */
+  proposer_cost_usd: z.number().optional(),
   decision: z
     .object({ accepted: z.boolean(), code: z.string(), message: z.string(), improvement: IntervalSchema })
     .nullable(),
@@ -96,6 +100,8 @@ const SkipSchema = z.object({
   move: z.number(),
   at: z.string(),
   reason: z.string(),
+  /** What the failed or repeated proposal cost (USD), counted in --max-cost. */
+  proposer_cost_usd: z.number().optional(),
 });
 
 const HoldoutSchema = z.object({
@@ -126,6 +132,7 @@ export const TrialsLineSchema = z.discriminatedUnion('type', [
 ]);
 export type TrialsLine = z.infer<typeof TrialsLineSchema>;
 export type StartLine = z.infer<typeof StartSchema>;
+export type SkipLine = z.infer<typeof SkipSchema>;
 export type TrialLine = z.infer<typeof TrialSchema>;
 export type HoldoutLine = z.infer<typeof HoldoutSchema>;
 export type FinishLine = z.infer<typeof FinishSchema>;

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { listenHttp } from '../listen-http.js';
 import { isLoopbackHost } from '../loopback-host.js';
 import { createViewApp } from './view-app.js';
+import type { ViewLabelWriter } from './view-label-routes.js';
 
 /** Options of `holodeck test view`. */
 export interface ServeViewOptions {
@@ -13,6 +14,8 @@ export interface ServeViewOptions {
   host?: string;
   /** Needed for a host that is not a loopback address: the runs (answers, tool results) become reachable. */
   allowRemote?: boolean;
+  /** Lets the case page write calibration labels (`--writable`); loopback hosts only. */
+  labels?: ViewLabelWriter;
   /** Called with a warning to show the user (a non-local host). */
   onWarning?: (message: string) => void;
 }
@@ -41,6 +44,12 @@ export async function serveView(options: ServeViewOptions): Promise<ViewServer> 
       `${host} is not a loopback address: anyone who can reach it could read every saved run (answers, tool results, the agent configuration)`,
       'add --allow-remote to serve it anyway, or leave --host out to serve 127.0.0.1 only',
     );
+  if (!local && options.labels)
+    throw new UsageError(
+      '--writable',
+      `the viewer writes labels files only when it listens on a loopback address, not ${host}`,
+      'leave --host out (127.0.0.1), or leave --writable out to serve read-only',
+    );
   if (!local)
     options.onWarning?.(
       `serving on ${host}: anyone who can reach this address can read every saved run; there is no authentication.`,
@@ -48,6 +57,7 @@ export async function serveView(options: ServeViewOptions): Promise<ViewServer> 
   const view = createViewApp({
     runsDir: options.runsDir,
     ...(local ? {} : { allowedHosts: 'any' as const }),
+    ...(options.labels ? { labels: options.labels } : {}),
   });
   await view.catalog.refresh();
   const server = await listenHttp(

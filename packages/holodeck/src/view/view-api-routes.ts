@@ -7,20 +7,24 @@ import { type KnownRuns, notFoundMessage } from './known-runs.js';
 import type { ComparePayload, RunPayload } from './pages/view-data-source.js';
 import type { RunChangeFeed } from './run-change-feed.js';
 import type { ViewRunList } from './view-data.js';
+import { optimizationReader } from './view-optimization-routes.js';
 
 /** The JSON the pages read (`/api/runs`, a run, a comparison) and the live-update stream. */
 export function addViewApiRoutes(app: Hono, runs: KnownRuns, feed: RunChangeFeed, runsDir: string): void {
   const { catalog } = runs;
+  const optimizations = optimizationReader(runsDir);
   app.get('/api/runs', async (c) => {
     await feed.refresh();
     // The calibrations folder is the runs folder's sibling (`.holodeck/calibrations`).
     const calibrations = await latestCalibrations(path.join(path.dirname(runsDir), 'calibrations')).catch(
       () => [],
     );
+    const optimized = await optimizations.summaries();
     const list: ViewRunList = {
       runs: toRunList(catalog.list()),
       unreadable: catalog.unreadableFiles(),
       ...(calibrations.length ? { calibrations } : {}),
+      ...(optimized.length ? { optimizations: optimized } : {}),
     };
     return c.json(list);
   });

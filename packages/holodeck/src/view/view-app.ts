@@ -4,6 +4,8 @@ import { RunCatalog } from './run-catalog.js';
 import { RunChangeFeed } from './run-change-feed.js';
 import { addViewApiRoutes } from './view-api-routes.js';
 import { LOOPBACK_HOSTS, viewHostGuard } from './view-host-guard.js';
+import { addLabelRoutes, type ViewLabelWriter } from './view-label-routes.js';
+import { addOptimizationRoutes } from './view-optimization-routes.js';
 import { addViewPageRoutes, notFoundShell } from './view-page-routes.js';
 
 /** Options of createViewApp. */
@@ -17,6 +19,8 @@ export interface ViewAppOptions {
   allowedHosts?: readonly string[] | 'any';
   /** How often the runs folder is checked for changes while a page listens (default 500 ms). */
   pollIntervalMs?: number;
+  /** Lets the case page write calibration labels (`--writable`); read-only without it. */
+  labels?: ViewLabelWriter;
 }
 
 /** The view server's app and what it holds open. */
@@ -40,6 +44,8 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
   app.use('*', viewHostGuard(options.allowedHosts ?? LOOPBACK_HOSTS));
   addViewPageRoutes(app, runs);
   addViewApiRoutes(app, runs, feed, options.runsDir);
+  addOptimizationRoutes(app, options.runsDir);
+  addLabelRoutes(app, runs, options.labels);
   app.notFound((c) => c.html(notFoundShell('There is no page at this address.'), 404));
   return { app, catalog, close: () => feed.close() };
 }

@@ -2,6 +2,8 @@
 // saved runs) and the browser (src/view/client/, src/view/pages/). Standalone on purpose: the
 // browser build must not pull in Node code, so nothing here imports from outside src/view/.
 
+import type { ViewOptimizationSummary } from './view-optimization.js';
+
 /** Token counts of a run, a case or an attempt. */
 export interface ViewTokens {
   prompt_tokens: number;
@@ -228,6 +230,8 @@ export interface ViewRunList {
   unreadable: ViewUnreadable[];
   /** The newest calibration of each judge metric (`holodeck judge calibrate`); served pages only. */
   calibrations?: ViewCalibration[];
+  /** `holodeck test optimize` runs, newest first; served pages only. */
+  optimizations?: ViewOptimizationSummary[];
 }
 
 export type ViewCaseChange = 'regressed' | 'improved' | 'unchanged' | 'new' | 'removed' | 'not-compared';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anthropicUsageOf } from '../answer-usage.js';
 import { JUDGE_TEMPERATURE } from '../judge-provider.js';
 import type { Credentials } from '../resolve-credentials.js';
 import type { Environment, ModelSettings } from '../structured-client-options.js';
@@ -61,6 +62,7 @@ export function anthropicMessages(
       ],
       tool_choice: { type: 'tool', name: request.toolName },
     }),
+    readUsage: anthropicUsageOf,
     readToolInput(answer, context) {
       const message = messageSchema.safeParse(answer);
       if (!message.success) throw notAResponse(context, 'a Messages API message (no content list)');

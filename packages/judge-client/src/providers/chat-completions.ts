@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatUsageOf } from '../answer-usage.js';
 import { JudgeClientError } from '../judge-client-error.js';
 import { JUDGE_TEMPERATURE } from '../judge-provider.js';
 import { DEFAULT_AZURE_API_VERSION } from '../provider-defaults.js';
@@ -109,6 +110,7 @@ export function chatCompletions(
       ],
       tool_choice: { type: 'function', function: { name: request.toolName } },
     }),
+    readUsage: chatUsageOf,
     readToolInput(answer, context) {
       const completion = completionSchema.safeParse(answer);
       if (!completion.success) throw notAResponse(context, 'a Chat Completions response (no choices)');

@@ -1,3 +1,4 @@
+import type { AnswerUsage } from '../answer-usage.js';
 import type { FailFunction } from '../judge-client-error.js';
 import type { StructuredRequest } from '../structured-request.js';
 
@@ -29,4 +30,6 @@ export interface ProviderProtocol {
    * answer has no such call, or its input is not a JSON object.
    */
   readToolInput(answer: unknown, context: ReadContext): ToolInput;
+  /** The tokens a 2xx answer was billed for; undefined when it does not say. */
+  readUsage(answer: unknown): AnswerUsage | undefined;
 }

@@ -10,6 +10,7 @@ export interface TestViewCommandOptions {
   port?: string;
   host?: string;
   allowRemote: boolean;
+  writable: boolean;
 }
 
 function parsePort(value: string): number {
@@ -36,6 +37,20 @@ async function agentFolder(file: string): Promise<string> {
   return info.isDirectory() ? target : path.dirname(target);
 }
 
+/** The agent whose labels files --writable writes: agent.yaml, or the folder's agent.yaml. */
+async function labelWriter(file: string | undefined, folder: string) {
+  const target =
+    file !== undefined && !(await stat(path.resolve(file))).isDirectory()
+      ? path.resolve(file)
+      : path.join(folder, 'agent.yaml');
+  const [{ loadAgent }, redact] = await Promise.all([
+    import('../../load-agent.js'),
+    import('../../runner/report/redact-agent-config.js'),
+  ]);
+  const agent = await loadAgent(target);
+  return { agent, secrets: redact.credentialValues({ ...process.env, ...agent.env }) };
+}
+
 /**
  * `holodeck test view [agent.yaml]`: serves the pages of the agent's saved runs until SIGINT or
  * SIGTERM, then stops listening and exits 0 (ending it so is how a server is used).
@@ -53,7 +68,9 @@ export async function testViewCommand(
     import('../../runner/report/run-store.js'),
   ]);
   const runsDir = runsDirectory(folder);
+  const labels = options.writable ? await labelWriter(file, folder) : undefined;
   const server = await serveView({
+    ...(labels ? { labels } : {}),
     runsDir,
     port,
     ...(options.host !== undefined ? { host: options.host } : {}),
@@ -84,6 +101,11 @@ export function registerTestViewCommand(test: Command, context: CommandContext) 
       'address to listen on (default 127.0.0.1); a non-local one needs --allow-remote',
     )
     .option('--allow-remote', 'allow a --host that other machines can reach (no authentication!)', false)
+    .option(
+      '--writable',
+      "let the case page write pass/fail labels into judge metrics' calibration: files (loopback only; default read-only)",
+      false,
+    )
     .action((file: string | undefined, options: TestViewCommandOptions) =>
       context.run(
         testViewCommand(file, options, context.style, context.interruptible('stopping the view server')),

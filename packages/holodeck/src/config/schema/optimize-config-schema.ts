@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
+import { PricingSchema } from './pricing-schema.js';
 
 /** What `holodeck test optimize` may change in agent.yaml. */
 export const OptimizeAxisSchema = z.enum([
@@ -53,6 +54,9 @@ export const OptimizeConfigSchema = z
     proposer: z
       .strictObject({
         model: LLMProviderSchema.describe('The model that proposes instructions.'),
+        pricing: PricingSchema.optional().describe(
+          "The proposer model's prices (USD per million tokens), to count its calls in max_cost; default: the price table (openai, azure_openai), or pricing: when the proposer is the agent's own model.",
+        ),
       })
       .optional()
       .describe(

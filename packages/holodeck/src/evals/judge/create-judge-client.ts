@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import {
+  type AnswerUsage,
   createStructuredClient,
   JUDGE_TEMPERATURE,
   JudgeClientError,
@@ -57,6 +58,8 @@ export interface JudgeClientOptions {
   samplingTemperature?: number | undefined;
   /** Told about problems that do not fail the verdict (a cache file that could not be written). */
   onWarning?: ((message: string) => void) | undefined;
+  /** Told the tokens of every answer the provider billed (cached verdicts cost nothing). */
+  onUsage?: ((usage: AnswerUsage) => void) | undefined;
 }
 
 /** The judge-client error as HoloDeck's JudgeError (same message, code and fields). */
@@ -102,6 +105,7 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
       timeoutMs: options.timeoutMs ?? 60_000,
       maxRetries: options.maxRetries ?? 2,
       retryDelayMs: options.retryDelayMs,
+      onUsage: options.onUsage,
     });
   } catch (error) {
     throw asJudgeError(error);

@@ -1,3 +1,4 @@
+import type { AnswerUsage } from 'judge-client';
 import type { LLMProvider } from '../../config/index.js';
 import type { JudgeClient } from '../metric.js';
 import { createJudgeClient } from './create-judge-client.js';
@@ -19,6 +20,8 @@ export interface JudgeClientForOptions {
    * model's); default 1.
    */
   samplingTemperature?: number | undefined;
+  /** Told the tokens of every answer the provider billed (the optimizer counts its proposer's). */
+  onUsage?: ((usage: AnswerUsage) => void) | undefined;
 }
 
 /** auth_provider values the judge's direct API call cannot use. */
@@ -53,5 +56,6 @@ export function judgeClientFor(model: LLMProvider, options: JudgeClientForOption
     cacheDir: options.cacheDir,
     onWarning: options.onWarning,
     fetch: options.fetch,
+    onUsage: options.onUsage,
   });
 }

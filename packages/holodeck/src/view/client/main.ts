@@ -6,6 +6,7 @@ import { type CaseQuery, type PageMode, type PageRoute, parseRoute, routeHref } 
 import { renderCaseTable } from '../pages/render-run-page.js';
 import type { ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewBootData } from '../view-data.js';
+import { submitLabel } from './label-form.js';
 import { followLeaderTabEvents } from './leader-tab-events.js';
 import { ServedSource } from './served-source.js';
 import { StaticSource } from './static-source.js';
@@ -170,6 +171,10 @@ document.addEventListener('input', (event) => {
 document.addEventListener('submit', (event) => {
   if (!(event.target instanceof HTMLFormElement)) return;
   event.preventDefault();
+  if (event.target.matches('[data-label-form]')) {
+    void submitLabel(event.target);
+    return;
+  }
   if (!event.target.matches('[data-compare-form]')) return;
   const value = (id: string) => {
     const field = document.getElementById(id);

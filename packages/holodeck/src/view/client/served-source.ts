@@ -1,5 +1,7 @@
 import type { ComparePayload, Found, RunPayload, ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewRunList } from '../view-data.js';
+import type { ViewLabelling } from '../view-labelling.js';
+import type { ViewOptimization } from '../view-optimization.js';
 
 async function getJson<T>(url: string): Promise<Found<T>> {
   const response = await fetch(url, { headers: { accept: 'application/json' } });
@@ -39,6 +41,15 @@ export class ServedSource implements ViewDataSource {
   compare(currentId: string, baselineId: string | null): Promise<Found<ComparePayload>> {
     const tail = baselineId ? `/${encodeURIComponent(baselineId)}` : '';
     return getJson<ComparePayload>(`/api/compare/${encodeURIComponent(currentId)}${tail}`);
+  }
+
+  optimization(optimizeId: string): Promise<Found<ViewOptimization>> {
+    return getJson<ViewOptimization>(`/api/optimizations/${encodeURIComponent(optimizeId)}`);
+  }
+
+  async labelling(): Promise<ViewLabelling> {
+    const answer = await getJson<ViewLabelling>('/api/labelling');
+    return answer.found ? answer.value : { writable: false };
   }
 
   /** Forgets a run, so the next page asks the server again. */

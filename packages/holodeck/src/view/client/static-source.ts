@@ -1,5 +1,7 @@
 import type { ComparePayload, Found, RunPayload, ViewDataSource } from '../pages/view-data-source.js';
 import type { ViewRunHeader, ViewRunList, ViewStaticData } from '../view-data.js';
+import type { ViewLabelling } from '../view-labelling.js';
+import type { ViewOptimization } from '../view-optimization.js';
 
 function listEntry(run: ViewRunHeader, older: ViewRunHeader | undefined) {
   const differs = (pick: (header: ViewRunHeader) => string | null | undefined) =>
@@ -48,5 +50,17 @@ export class StaticSource implements ViewDataSource {
           'This report holds no such comparison: write it with `holodeck test --baseline <run> --output report.html`.',
       };
     return { found: true, value: { comparison, choices: [] } };
+  }
+
+  /** A report file has no server to write to. */
+  async labelling(): Promise<ViewLabelling> {
+    return { writable: false };
+  }
+
+  async optimization(optimizeId: string): Promise<Found<ViewOptimization>> {
+    return {
+      found: false,
+      message: `A report file holds one run, not optimization ${optimizeId}: see it with holodeck test view.`,
+    };
   }
 }

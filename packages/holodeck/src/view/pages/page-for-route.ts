@@ -2,6 +2,8 @@ import { html, type SafeHtml } from './html.js';
 import { type PageMode, type PageRoute, routeHref } from './page-route.js';
 import { renderCasePage } from './render-case-page.js';
 import { renderComparePage, renderNotFoundPage } from './render-compare-page.js';
+import { renderLabelControls } from './render-label-controls.js';
+import { renderOptimizationPage } from './render-optimization-page.js';
 import { renderRunPage } from './render-run-page.js';
 import { renderRunsPage } from './render-runs-page.js';
 import type { Crumb, RenderedPage } from './rendered-page.js';
@@ -34,17 +36,25 @@ export async function pageForRoute(
       const previousCase = previousRun?.found
         ? previousRun.value.run.cases.find((entry) => entry.name === testCase.name)
         : undefined;
-      return renderCasePage(
+      const page = renderCasePage(
         payload.value.run,
         testCase,
         mode,
         previousCase && previousId !== null ? { runId: previousId, testCase: previousCase } : undefined,
       );
+      const labels = renderLabelControls(payload.value.run, testCase, await source.labelling());
+      return { ...page, body: html`${page.body}${labels}` };
     }
     case 'compare': {
       const payload = await source.compare(route.currentId, route.baselineId);
       if (!payload.found) return renderNotFoundPage(payload.message, mode);
       return renderComparePage(payload.value.comparison, mode, payload.value.choices);
+    }
+    case 'optimization': {
+      const payload = await source.optimization(route.optimizeId);
+      return payload.found
+        ? renderOptimizationPage(payload.value)
+        : renderNotFoundPage(payload.message, mode);
     }
     case 'not-found':
       return renderNotFoundPage('There is no page at this address.', mode);

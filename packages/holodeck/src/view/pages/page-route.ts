@@ -22,6 +22,7 @@ export type PageRoute =
   | { page: 'run'; runId: string; query: CaseQuery }
   | { page: 'case'; runId: string; caseName: string }
   | { page: 'compare'; currentId: string; baselineId: string | null }
+  | { page: 'optimization'; optimizeId: string }
   | { page: 'not-found' };
 
 /** Served pages are paths; a static report file's pages are fragments. */
@@ -74,6 +75,8 @@ export function parseRoute(address: string): PageRoute {
   }
   if (first === 'runs' && second !== undefined && third === 'cases' && fourth !== undefined && !rest.length)
     return { page: 'case', runId: second, caseName: fourth };
+  if (first === 'optimizations' && second !== undefined && third === undefined)
+    return { page: 'optimization', optimizeId: second };
   if (first === 'compare' && second !== undefined && fourth === undefined)
     return { page: 'compare', currentId: second, baselineId: third ?? null };
   return { page: 'not-found' };
@@ -103,6 +106,8 @@ export function routePath(route: PageRoute): string {
       return `/runs/${part(route.runId)}/cases/${part(route.caseName)}`;
     case 'compare':
       return `/compare/${part(route.currentId)}${route.baselineId ? `/${part(route.baselineId)}` : ''}`;
+    case 'optimization':
+      return `/optimizations/${part(route.optimizeId)}`;
     case 'not-found':
       return '/not-found';
   }

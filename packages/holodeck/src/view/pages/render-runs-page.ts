@@ -8,6 +8,7 @@ import type {
 import { cost, count, dateTime, duration, percent, shortHash } from './format-values.js';
 import { html, type SafeHtml } from './html.js';
 import { DEFAULT_CASE_QUERY, type PageMode, routeHref } from './page-route.js';
+import { renderOptimizations } from './render-optimization-page.js';
 import { changeLabel, renderTrendChart } from './render-trend-chart.js';
 import type { RenderedPage } from './rendered-page.js';
 
@@ -107,6 +108,7 @@ export function renderRunsPage(list: ViewRunList, mode: PageMode): RenderedPage 
     ${runs.length === 0 ? html`<p>No saved runs yet. Run <code>holodeck test agent.yaml</code>: every run is saved under <code>.holodeck/runs/</code>.</p>` : ''}
     ${renderTrendChart(runs, mode)}
     ${renderCalibrations(list.calibrations ?? [])}
+    ${renderOptimizations(list.optimizations ?? [], mode)}
     ${unreadable.length ? html`<div class="notice" role="note"><p>${unreadable.length} file(s) in the runs folder could not be read:</p><ul>${unreadable.map((entry) => html`<li><code>${entry.file}</code>: ${entry.message}</li>`)}</ul></div>` : ''}
     ${
       runs.length

@@ -1,4 +1,6 @@
 import type { ViewComparison, ViewRun, ViewRunList } from '../view-data.js';
+import type { ViewLabelling } from '../view-labelling.js';
+import type { ViewOptimization } from '../view-optimization.js';
 import type { RunChoice } from './render-compare-page.js';
 
 /** A run and the run before it (of the same agent), as the run page needs them. */
@@ -21,4 +23,8 @@ export interface ViewDataSource {
   runList(): Promise<ViewRunList>;
   run(runId: string): Promise<Found<RunPayload>>;
   compare(currentId: string, baselineId: string | null): Promise<Found<ComparePayload>>;
+  /** A `holodeck test optimize` run (its trials.jsonl); served pages only. */
+  optimization(optimizeId: string): Promise<Found<ViewOptimization>>;
+  /** Whether the case page may write calibration labels (`holodeck test view --writable`). */
+  labelling(): Promise<ViewLabelling>;
 }

@@ -80,6 +80,16 @@ describe('judgeCandidate', () => {
     );
   });
 
+  it('names the kill, not the error, when Novarch killed a run (a killed run ends as an errored case)', () => {
+    const killed = evaluation([3, 0], { kills: 1 });
+    killed.cases[1] = { ...(killed.cases[1] as Evaluation['cases'][number]), errored: true };
+    expect(judgeCandidate(evaluation([3, 0]), killed, options)).toMatchObject({
+      accepted: false,
+      code: 'governance',
+      message: 'Novarch kills 0 → 1, holds 0 → 0: a candidate may not add either',
+    });
+  });
+
   it('rejects a candidate that breaks a required case that passed before', () => {
     const best = evaluation([3, 0, 0, 0, 0]);
     const candidate = evaluation([2, 3, 3, 3, 3]);
