@@ -236,7 +236,7 @@ async function buildVariant(
       issues.push({
         ...issue,
         path: [...(where ?? at.variant), ...(fromTemperature ? [] : issue.path)],
-        message: `variant "${name}": model.${formatFieldPath(issue.path)}: ${issue.message}`,
+        message: `variant "${name}": ${issue.message.replace(/ at the top level$/, ' in model')}`,
         ...(replaces && issue.message.startsWith('missing required key')
           ? {
               hint: `the variant changes the provider to ${override?.provider}, so its model is not merged with agent.yaml's: write every field it needs`,

@@ -1,5 +1,5 @@
 import { backendProfile } from '../../backends/select-backend.js';
-import type { LoadedAgent } from '../../config/index.js';
+import type { ConfigWarning, LoadedAgent } from '../../config/index.js';
 import { ConfigError, type ConfigIssue, UsageError } from '../../errors.js';
 import { prepareSuite } from '../prepare-suite.js';
 import type { RunReport } from '../report/run-report.js';
@@ -13,18 +13,27 @@ import type { WrittenMatrix } from './resolve-matrix.js';
 /** Options of a matrix run: those of `runTestSuite`, less what a matrix cannot do (see refuseOptions). */
 export type MatrixRunOptions = TestRunOptions;
 
+/** What inspectMatrix found: the variants when nothing is wrong. */
+export interface MatrixInspection {
+  variants?: MatrixVariant[];
+  issues: ConfigIssue[];
+  warnings: ConfigWarning[];
+  /** Credentials a variant needs and the environment lacks, located at the variant. */
+  missingCredentials: ConfigIssue[];
+}
+
 /**
- * The variants of a matrix, every one checked before any case runs: its agent.yaml as agent.yaml
- * is checked, its suite as `holodeck test` prepares it (tool names differ by backend), and the
- * credentials its provider needs. Throws one ConfigError with every problem, each at its place.
+ * Checks every variant of a matrix as `holodeck test` would before any case runs: its agent.yaml
+ * as agent.yaml is checked (expandMatrix), its suite as the run prepares it (tool names differ by
+ * backend), and the credentials its provider needs. `holodeck validate` reports the same.
  */
-export async function prepareMatrix(
+export async function inspectMatrix(
   agent: LoadedAgent,
   written: WrittenMatrix,
-  options: { allowSideEffects?: boolean; onNotice?: (message: string) => void } = {},
-): Promise<MatrixVariant[]> {
+  options: { allowSideEffects?: boolean } = {},
+): Promise<MatrixInspection> {
   const expansion = await expandMatrix(agent, written.matrix, written.source);
-  const issues: ConfigIssue[] = [...expansion.issues, ...expansion.missingCredentials];
+  const issues: ConfigIssue[] = [...expansion.issues];
   for (const variant of expansion.variants ?? []) {
     const sideEffects = planSideEffects(variant.agent, options.allowSideEffects ?? false);
     try {
@@ -39,9 +48,25 @@ export async function prepareMatrix(
       );
     }
   }
-  if (issues.length || !expansion.variants) throw new ConfigError(dedupe(issues));
-  for (const warning of expansion.warnings) options.onNotice?.(warning.message);
-  return expansion.variants;
+  const found = {
+    issues: dedupe(issues),
+    warnings: expansion.warnings,
+    missingCredentials: expansion.missingCredentials,
+  };
+  return issues.length || !expansion.variants ? found : { ...found, variants: expansion.variants };
+}
+
+/** The variants of a matrix, all checked (inspectMatrix); throws one ConfigError with every problem, credentials included. */
+export async function prepareMatrix(
+  agent: LoadedAgent,
+  written: WrittenMatrix,
+  options: { allowSideEffects?: boolean; onNotice?: (message: string) => void } = {},
+): Promise<MatrixVariant[]> {
+  const inspection = await inspectMatrix(agent, written, options);
+  const issues = [...inspection.issues, ...inspection.missingCredentials];
+  if (issues.length || !inspection.variants) throw new ConfigError(issues);
+  for (const warning of inspection.warnings) options.onNotice?.(warning.message);
+  return inspection.variants;
 }
 
 /**
