@@ -2,86 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XmlDocument, XsdValidator } from 'libxml2-wasm';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AgentConfig, LoadedAgent } from '../../../../src/config/index.js';
 import { combineVariantRuns } from '../../../../src/runner/matrix/combine-variant-runs.js';
 import { compareVariants } from '../../../../src/runner/matrix/compare-variants.js';
-import type { MatrixVariant } from '../../../../src/runner/matrix/matrix-variant.js';
 import { matrixGrid } from '../../../../src/runner/report/matrix-grid.js';
 import { renderMatrixSummary } from '../../../../src/runner/report/render-matrix-summary.js';
-import type { CaseReport, RunReport } from '../../../../src/runner/report/run-report.js';
 import { validateRunReport } from '../../../../src/runner/report/run-report-schema.js';
 import { variantRun } from '../../../../src/runner/report/variant-run.js';
 import { writeJunitReport } from '../../../../src/runner/report/write-junit-report.js';
-import { attempt, bleu, runReport, testCase, usage } from '../report/report-builder.js';
+import { runReport } from '../report/report-builder.js';
 import { REPORT_FIXTURES } from '../report/report-paths.js';
-
-/** A case with one attempt: passing or not, its cost, tokens and duration. */
-function outcome(name: string, passed: boolean, cost: number, durationMs: number, tokens = 100): CaseReport {
-  return testCase(name, [
-    attempt({
-      metrics: [bleu(passed ? 0.9 : 0.2)],
-      cost_usd: cost,
-      duration_ms: durationMs,
-      token_usage: usage(tokens, 10),
-    }),
-  ]);
-}
-
-function agentOf(provider: 'anthropic' | 'openai', name: string): LoadedAgent {
-  const config: AgentConfig = {
-    name: 'support-agent',
-    model: { provider, name },
-    instructions: { inline: 'Help.' },
-  } as AgentConfig;
-  return {
-    file: '/agents/support/agent.yaml',
-    directory: '/agents/support',
-    config,
-    instructions: 'Help.',
-    env: {},
-    warnings: [],
-  };
-}
-
-function variant(name: string, provider: 'anthropic' | 'openai', model: string): MatrixVariant {
-  return {
-    name,
-    overrides: { model: { provider, name: model } },
-    agent: agentOf(provider, model),
-    backend: provider === 'anthropic' ? 'claude' : 'ai-sdk',
-  };
-}
-
-/** Claude passes capital (cheaper) and fails planet; GPT passes both; the tie row has equal cells. */
-function matrixRun(): RunReport {
-  const claude = runReport([
-    outcome('capital', true, 0.001, 2000),
-    outcome('planet', false, 0.001, 1500),
-    outcome('tie', true, 0.002, 1000),
-  ]);
-  const gpt = runReport(
-    [
-      outcome('capital', true, 0.003, 900),
-      outcome('planet', true, 0.003, 800),
-      outcome('tie', true, 0.002, 1000),
-    ],
-    {
-      run_id: 'second-run',
-    },
-  );
-  return combineVariantRuns(
-    agentOf('anthropic', 'claude-sonnet-4-5'),
-    [
-      { variant: variant('claude', 'anthropic', 'claude-sonnet-4-5'), report: claude },
-      { variant: variant('gpt', 'openai', 'gpt-4o'), report: gpt },
-    ],
-    {
-      startedAt: new Date('2026-11-30T01:02:03.000Z'),
-      finishedAt: new Date('2026-11-30T01:02:33.000Z'),
-      interrupted: false,
-    },
-  );
-}
+import { agentOf, matrixRun, outcome, variant } from './matrix-run-builder.js';
 
 describe('one run record of a matrix', () => {
   it('tags every case with its variant and sums the run over every attempt once', () => {
