@@ -84,8 +84,37 @@ export async function checkAgentRun(file: string, options: AgentFileOptions = {}
     ...mcpCommandWarnings(agent),
     ...(suite.suite?.usesJudge ? judgeWarnings(agent) : []),
   ];
-  const issues = [...validation.issues, ...toolIssues, ...suite.issues].sort(byPosition);
+  const matrix = await matrixChecks(agent);
+  warnings.push(...matrix.warnings);
+  const issues = [...validation.issues, ...toolIssues, ...suite.issues, ...matrix.issues].sort(byPosition);
   return issues.length ? { issues, warnings } : { issues, warnings, agent };
+}
+
+/** agent.yaml's `matrix:`, every variant checked as `holodeck test` checks it; missing credentials are warnings here. */
+async function matrixChecks(
+  agent: LoadedAgent,
+): Promise<{ issues: ConfigIssue[]; warnings: ConfigWarning[] }> {
+  if (!agent.config.matrix) return { issues: [], warnings: [] };
+  const [{ resolveMatrix }, { inspectMatrix }] = await Promise.all([
+    import('./matrix/resolve-matrix.js'),
+    import('./matrix/run-matrix.js'),
+  ]);
+  const written = await resolveMatrix(agent);
+  if (!written) return { issues: [], warnings: [] };
+  const inspection = await inspectMatrix(agent, written);
+  return {
+    issues: inspection.issues,
+    warnings: [
+      ...inspection.warnings,
+      ...inspection.missingCredentials.map((issue) => ({
+        code: 'credentials-missing' as const,
+        message: `${issue.message}: \`holodeck test\` will stop until it is.`,
+        file: issue.file,
+        ...(issue.line !== undefined ? { line: issue.line } : {}),
+        path: issue.path,
+      })),
+    ],
+  };
 }
 
 /** agent.yaml's problems first, then the other files', each file's in line order. */

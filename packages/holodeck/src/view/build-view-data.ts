@@ -1,5 +1,13 @@
 import type { CaseReport, RunComparison, RunReport } from '../runner/report/index.js';
-import type { ViewCase, ViewComparison, ViewRun, ViewRunHeader, ViewRunListEntry } from './view-data.js';
+import { matrixGrid } from '../runner/report/matrix-grid.js';
+import type {
+  ViewCase,
+  ViewComparison,
+  ViewMatrix,
+  ViewRun,
+  ViewRunHeader,
+  ViewRunListEntry,
+} from './view-data.js';
 
 /** The flags that selected and repeated the cases of a run, as the user typed them. */
 function selectionOf(report: RunReport): string[] {
@@ -62,9 +70,51 @@ function toViewCase(caseReport: CaseReport): ViewCase {
   return rest;
 }
 
-/** A run as its pages show it. */
+/** A run as its pages show it; a matrix run with its grid, each case named after its variant too. */
 export function toViewRun(report: RunReport): ViewRun {
-  return { ...toRunHeader(report), config: report.agent.config, cases: report.cases.map(toViewCase) };
+  if (!report.matrix)
+    return { ...toRunHeader(report), config: report.agent.config, cases: report.cases.map(toViewCase) };
+  const cases = report.cases.map((caseReport) => ({
+    ...toViewCase(caseReport),
+    name: variantCaseName(caseReport.name, caseReport.variant),
+  }));
+  return { ...toRunHeader(report), config: report.agent.config, cases, matrix: toViewMatrix(report) };
+}
+
+/** `capital [gpt]`: a case of a matrix run, under one variant. */
+function variantCaseName(name: string, variant: string | undefined): string {
+  return variant === undefined ? name : `${name} [${variant}]`;
+}
+
+function toViewMatrix(report: RunReport): ViewMatrix {
+  const grid = matrixGrid(report);
+  return {
+    variants: grid.variants.map((variant) => ({
+      name: variant.name,
+      model: variant.model,
+      provider: variant.provider,
+      backend: variant.backend,
+      summary: variant.summary,
+    })),
+    rows: grid.rows.map((row) => ({
+      name: row.name,
+      cells: row.cells.map((cell, index) =>
+        cell
+          ? {
+              case_name: variantCaseName(row.name, grid.variants[index]?.name),
+              status: cell.status,
+              passed: cell.passed,
+              finished: cell.finished,
+              pass_rate: cell.passRate,
+              score: cell.score,
+              cost_usd: cell.costUsd,
+              latency_ms: cell.latencyMs,
+              best: cell.best,
+            }
+          : null,
+      ),
+    })),
+  };
 }
 
 /** A run as the runs list needs it: its header and the agent file it tested. */

@@ -174,7 +174,34 @@ export interface ViewRunHeader {
 export interface ViewRun extends ViewRunHeader {
   /** The redacted agent configuration, for the run page's "configuration" section. */
   config: Record<string, unknown> | null;
+  /** In a matrix run each case is named `<case> [<variant>]`, so its page has an address of its own. */
   cases: ViewCase[];
+  /** A matrix run: its variants and the case × variant grid (runner/report/matrix-grid.ts). */
+  matrix?: ViewMatrix;
+}
+
+/** The grid of a matrix run as its page shows it. */
+export interface ViewMatrix {
+  variants: { name: string; model: string; provider: string; backend: string; summary: ViewSummary }[];
+  rows: {
+    name: string;
+    /** One per variant, in order; null when the variant did not run the case. */
+    cells: (ViewMatrixCell | null)[];
+  }[];
+}
+
+/** One case under one variant. */
+export interface ViewMatrixCell {
+  /** The case's name in `cases` (`<case> [<variant>]`), for its link. */
+  case_name: string;
+  status: 'pass' | 'fail' | 'error' | 'stopped';
+  passed: number;
+  finished: number;
+  pass_rate: number;
+  score: number;
+  cost_usd: number | null;
+  latency_ms: number;
+  best: boolean;
 }
 
 /** A run in the runs list, with what changed since the run of the same agent before it. */

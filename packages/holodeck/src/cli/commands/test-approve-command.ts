@@ -7,7 +7,7 @@ import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { Style } from '../terminal-style.js';
 
 /** The agent's folder: agent.yaml's, or the folder itself when one is given. */
-async function agentFolder(file: string): Promise<string> {
+export async function agentFolder(file: string): Promise<string> {
   const target = path.resolve(file);
   const info = await stat(target).catch(() => undefined);
   if (!info)
@@ -35,6 +35,12 @@ export async function testApproveCommand(
     import('../../runner/gate/approved-baseline.js'),
   ]);
   const report = await loadRun(run, runsDirectory(folder));
+  if (report.matrix)
+    throw new UsageError(
+      '<run>',
+      `run ${report.run_id} is a matrix run (${report.matrix.variants.length} variants), and a baseline holds one agent's results`,
+      'approve a run of the agent without its matrix',
+    );
   const written = await writeApprovedBaseline(folder, approveRun(report, run));
   const shown = path.relative(process.cwd(), written) || written;
   process.stdout.write(`approved run ${report.run_id} as the baseline: ${shown}\n`);

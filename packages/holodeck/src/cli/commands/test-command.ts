@@ -17,6 +17,7 @@ import {
 import { resolveReportOutputs, writeReportOutputs } from './report-outputs.js';
 import { registerTestAddCommand } from './test-add-command.js';
 import { registerTestApproveCommand } from './test-approve-command.js';
+import { registerTestCompareCommand } from './test-compare-command.js';
 import { registerTestMergeCommand } from './test-merge-command.js';
 import { registerTestOptimizeCommand } from './test-optimize-command.js';
 import { registerTestRegradeCommand } from './test-regrade-command.js';
@@ -56,6 +57,8 @@ export interface TestCommandOptions extends RecordingFlags, VerdictCommandOption
   format?: string;
   baseline?: string;
   save: boolean;
+  /** `--matrix`: a matrix file or inline YAML (see runner/matrix). */
+  matrix?: string;
 }
 
 function positiveInteger(flag: string, value: string): number {
@@ -154,6 +157,12 @@ export async function testCommand(
   // With a report on stdout, the summary goes to stderr so stdout holds only the report.
   const summaryStream = outputs.some((output) => output.target === '-') ? process.stderr : process.stdout;
   const agent = await loadAgent(file);
+  const notice = (message: string) => process.stderr.write(`${style.yellow('note')} ${message}\n`);
+  const matrix = await import('./matrix-run.js');
+  const variants = await matrix.prepareMatrixRun(agent, options, {
+    allowSideEffects: options.allowSideEffects,
+    onNotice: notice,
+  });
   const judges = await warnAboutCalibrations(agent, style);
   const { recorder } = await recording.open(agent, (message) =>
     process.stderr.write(`${style.yellow('note')} ${message}\n`),
@@ -178,7 +187,11 @@ export async function testCommand(
           ),
       })
     : undefined;
-  const result = await runTestSuite(agent, {
+  const run = variants
+    ? async (...args: Parameters<typeof runTestSuite>) =>
+        (await import('../../runner/matrix/run-matrix.js')).runMatrix(args[0], variants, args[1])
+    : runTestSuite;
+  const result = await run(agent, {
     ...selection,
     ...(continuation ? { ...continuedSelection(continuation.run), continueFrom: continuation } : {}),
     isolation: options.isolation,
@@ -198,16 +211,26 @@ export async function testCommand(
   }).finally(() => progress.finish());
 
   const comparison = baseline ? report.compareRuns(result, baseline, { suiteCases }) : undefined;
-  summaryStream.write(`${report.renderSummary(result, { color: terminal.color })}\n`);
+  summaryStream.write(
+    variants
+      ? `${(await import('../../runner/report/render-matrix-summary.js')).renderMatrixSummary(result, { color: terminal.color })}\n${await matrix.renderVariantPair(result, terminal.color)}`
+      : `${report.renderSummary(result, { color: terminal.color })}\n`,
+  );
   const recordingNote = describeRecording(recorder);
   if (recordingNote) process.stderr.write(`${style.dim(recordingNote)}\n`);
   if (comparison) summaryStream.write(`${report.renderComparison(comparison, { color: terminal.color })}\n`);
   const gateConfig = agent.config.evaluations?.gate ?? (options.gate ? {} : undefined);
-  const gate = gateConfig
-    ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color, judges)
-    : undefined;
-  if (gate) summaryStream.write(`${gate.text}\n`);
-  await writeCiSurfaces(result, comparison, gate?.gate, options.ciSummary, process.env, (message) =>
+  const gate =
+    gateConfig && !variants
+      ? await checkGate(result, gateConfig, agent.directory, suiteCases, terminal.color, judges)
+      : undefined;
+  const matrixGate =
+    gateConfig && variants
+      ? await matrix.checkMatrixGate(result, gateConfig, agent.directory, suiteCases, terminal.color, judges)
+      : undefined;
+  if (gate ?? matrixGate) summaryStream.write(`${(gate ?? matrixGate)?.text}\n`);
+  const surfaced = matrix.withVariantNames(result);
+  await writeCiSurfaces(surfaced, comparison, gate?.gate, options.ciSummary, process.env, (message) =>
     process.stderr.write(`${style.yellow('warning')} ${message}\n`),
   );
   if (saver) {
@@ -234,7 +257,7 @@ export async function testCommand(
     return ExitCode.testsFailed;
   }
   if (result.interrupted) return ExitCode.interrupted;
-  if (gate && !gate.held) return ExitCode.testsFailed;
+  if ((gate && !gate.held) || (matrixGate && !matrixGate.held)) return ExitCode.testsFailed;
   return result.summary.passed === result.summary.total ? ExitCode.ok : ExitCode.testsFailed;
 }
 
@@ -312,6 +335,10 @@ export function registerTestCommand(program: Command, context: CommandContext) {
       '--baseline <run>',
       'compare with an earlier run: its id, a report file, "latest" (the latest complete run) or "approved"',
     )
+    .option(
+      '--matrix <file|yaml>',
+      "run the suite once per variant in one run: a matrix file, or the matrix as YAML (replaces agent.yaml's matrix:)",
+    )
     .option('--no-save', 'do not save this run under .holodeck/runs/')
     .option('--force-ingest', 'rebuild the retrieval tool indexes before the run', false)
     .action((file: string, options: TestCommandOptions) =>
@@ -327,6 +354,7 @@ export function registerTestCommand(program: Command, context: CommandContext) {
   addRecordingOptions(test);
   registerVerdictOptions(test);
   registerTestApproveCommand(test, context);
+  registerTestCompareCommand(test, context);
   registerTestMergeCommand(test, context);
   registerTestViewCommand(test, context);
   registerTestRegradeCommand(test, context);

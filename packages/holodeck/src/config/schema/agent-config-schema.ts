@@ -3,40 +3,16 @@ import { addConfigIssue } from './add-config-issue.js';
 import { ClaudeConfigSchema } from './claude-config-schema.js';
 import { DefaultCaseSchema, EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-schema.js';
 import { GovernanceConfigSchema } from './governance-config-schema.js';
+import { InstructionsSchema } from './instructions-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
+import { MatrixSchema } from './matrix-config-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
 import { OptimizeConfigSchema } from './optimize-config-schema.js';
 import { PricingSchema } from './pricing-schema.js';
 import { ServeConfigSchema } from './serve-config-schema.js';
 import { ToolConfigSchema } from './tool-config-schema.js';
 
-/** The system prompt: inline text or a file next to agent.yaml, exactly one of the two. */
-export const InstructionsSchema = z
-  .strictObject({
-    inline: z.string().min(1).optional().describe('The system prompt itself.'),
-    file: z.string().min(1).optional().describe('Path relative to agent.yaml.'),
-  })
-  .describe('The system prompt: inline text or a file, exactly one of the two.')
-  .superRefine((instructions, context) => {
-    if (instructions.inline !== undefined && instructions.file !== undefined) {
-      addConfigIssue(
-        context,
-        [],
-        'set either "inline" or "file", not both',
-        'keep one of instructions.inline and instructions.file',
-      );
-    }
-    if (instructions.inline === undefined && instructions.file === undefined) {
-      addConfigIssue(
-        context,
-        [],
-        'instructions need "inline" or "file"',
-        'add inline: <the system prompt>, or file: instructions.md',
-      );
-    }
-  });
-/** The `instructions:` block. */
-export type InstructionsConfig = z.infer<typeof InstructionsSchema>;
+export { type InstructionsConfig, InstructionsSchema } from './instructions-schema.js';
 
 /** A JSON Schema the final answer must match: inline, or a path to a .json/.yaml file holding one. */
 export const ResponseFormatSchema = z
@@ -100,6 +76,7 @@ export const AgentConfigSchema = z
       'Settings every test case takes unless it sets its own (vars and thresholds merge, tags add up).',
     ),
     optimize: OptimizeConfigSchema.optional(),
+    matrix: MatrixSchema.optional(),
   })
   .superRefine((config, context) => {
     if (config.max_turns !== undefined && config.claude?.max_turns !== undefined) {

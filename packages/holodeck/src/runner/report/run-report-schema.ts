@@ -121,6 +121,7 @@ const CaseAttemptSchema = z.looseObject({
 
 const CaseReportSchema = z.looseObject({
   name: z.string(),
+  variant: z.string().optional().describe('In a matrix run: the variant this result is of (see matrix).'),
   tags: z.array(z.string()),
   input: z.string().describe("The user message (the first turn's, for a conversation)."),
   ground_truth: z.string().optional(),
@@ -396,6 +397,28 @@ export const RunReportSchema = z
     comparison: ComparisonSchema.optional().describe(
       'With --baseline: the comparison over the cases both runs finished (JSON reports written with -o only).',
     ),
+    matrix: z
+      .looseObject({
+        variants: z.array(
+          z.looseObject({
+            name: z.string().min(1),
+            overrides: z
+              .record(z.string(), z.unknown())
+              .describe('The fields it overrides, as written (redacted).'),
+            model: z.string(),
+            provider: z.string(),
+            backend: z.string().describe('claude (Claude Agent SDK) or ai-sdk.'),
+            config_hash: sha256.nullable(),
+            instructions_hash: sha256.nullable(),
+            summary: RunSummarySchema.describe("This variant's totals, over its own attempts."),
+            interrupted: z.boolean().optional(),
+          }),
+        ),
+      })
+      .optional()
+      .describe(
+        'A matrix run: its variants. Then every case carries its variant, and summary sums over all of them.',
+      ),
   })
   .meta({
     title: 'HoloDeck run report',

@@ -126,6 +126,8 @@ export interface RepeatStop {
 /** The outcome of one test case over all its attempts. */
 export interface CaseReport {
   name: string;
+  /** In a matrix run: the variant this result is of (see RunReport.matrix). */
+  variant?: string;
   tags: string[];
   /** The user message (the first turn's, for a conversation). */
   input: string;
@@ -263,6 +265,25 @@ export interface ReportComparison {
   }[];
 }
 
+/** One variant of a matrix run (`matrix:` in agent.yaml, or `--matrix`). */
+export interface MatrixVariantReport {
+  /** Stable name, given or derived from the overrides; the cases of this variant carry it. */
+  name: string;
+  /** The fields it overrides, as written (secrets redacted): model, instructions, temperature, max_turns. */
+  overrides: Record<string, unknown>;
+  model: string;
+  provider: string;
+  /** The backend its provider selects: `claude` (Claude Agent SDK) or `ai-sdk`. */
+  backend: string;
+  /** `sha256:<hex>` of this variant's configuration (redacted), as RunAgent.config_hash. */
+  config_hash: string | null;
+  instructions_hash: string | null;
+  /** This variant's totals: sums over its own attempts only. */
+  summary: RunSummary;
+  /** True when the run stopped before this variant finished (or started) its cases. */
+  interrupted?: boolean;
+}
+
 /** The whole report of one `holodeck test` run (what `--format json` writes and `.holodeck/runs/` keeps). */
 export interface RunReport {
   schema_version: typeof RUN_REPORT_SCHEMA_VERSION;
@@ -314,4 +335,9 @@ export interface RunReport {
   cases: CaseReport[];
   /** With `--baseline`: the comparison (JSON reports written by `-o`; saved runs do not keep it). */
   comparison?: ReportComparison;
+  /**
+   * A matrix run: its variants in order. Then `cases` holds every variant's results (each with
+   * `variant`, in variant order), `summary` sums over all of them, and `agent` is the agent as written.
+   */
+  matrix?: { variants: MatrixVariantReport[] };
 }

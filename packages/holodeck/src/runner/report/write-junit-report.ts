@@ -9,6 +9,7 @@ import {
   failuresOfAttempt,
 } from './case-status.js';
 import type { CaseAttempt, CaseReport, RunReport } from './run-report.js';
+import { variantRun } from './variant-run.js';
 import { escapeXmlText, xmlAttributes } from './xml-text.js';
 
 /**
@@ -18,7 +19,35 @@ import { escapeXmlText, xmlAttributes } from './xml-text.js';
  * message and body. Text is escaped and characters XML 1.0 forbids are dropped.
  */
 export function writeJunitReport(report: RunReport): string {
-  const agent = report.agent.name;
+  // A matrix run: one <testsuite> per variant, named `<agent> [<variant>]`, with its own figures.
+  const suites = report.matrix
+    ? report.matrix.variants.map((variant) => ({
+        run: variantRun(report, variant.name),
+        name: `${report.agent.name} [${variant.name}]`,
+        variant: variant.name,
+      }))
+    : [{ run: report, name: report.agent.name, variant: undefined }];
+  const all = suites.map((suite) => testsuite(suite.run, suite.name, suite.variant));
+  const sum = (key: 'tests' | 'failures' | 'errors' | 'skipped') =>
+    all.reduce((total, suite) => total + suite.counts[key], 0);
+  const counts = {
+    tests: sum('tests'),
+    failures: sum('failures'),
+    errors: sum('errors'),
+    skipped: sum('skipped'),
+    time: seconds(report.summary.duration_ms),
+  };
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${xmlAttributes({ name: 'holodeck test', ...counts })}>`,
+    ...all.flatMap((suite) => suite.lines),
+    '</testsuites>',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** One <testsuite>: a plain run's cases, or one variant's (then a `variant` property names it). */
+function testsuite(report: RunReport, agent: string, variant: string | undefined) {
   const statuses = report.cases.map(caseStatus);
   const failures = statuses.filter((status) => status === 'fail').length;
   const errors = statuses.filter((status) => status === 'error').length;
@@ -32,6 +61,7 @@ export function writeJunitReport(report: RunReport): string {
   };
   const properties: Record<string, string | number | undefined> = {
     run_id: report.run_id,
+    variant,
     agent_file: report.agent.file,
     model: report.agent.model,
     provider: report.agent.provider,
@@ -53,8 +83,6 @@ export function writeJunitReport(report: RunReport): string {
     ),
   };
   const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${xmlAttributes({ name: 'holodeck test', ...counts })}>`,
     `  <testsuite${xmlAttributes({ name: agent, ...counts, timestamp: junitTimestamp(report.started_at) })}>`,
     '    <properties>',
     ...Object.entries(properties)
@@ -63,9 +91,8 @@ export function writeJunitReport(report: RunReport): string {
     '    </properties>',
     ...report.cases.flatMap((caseReport, index) => testcase(agent, caseReport, statuses[index] ?? 'fail')),
     '  </testsuite>',
-    '</testsuites>',
   ];
-  return `${lines.join('\n')}\n`;
+  return { counts, lines };
 }
 
 /** `flaky · pass rate 0.667 · [0.208, 0.939] at 0.95 · 3 finished attempts`, for a case's property. */

@@ -60,6 +60,7 @@ pre.code{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);bor
 .key::before{content:"";display:inline-block;width:14px;height:3px;margin-right:4px;vertical-align:middle;background:var(--ok)}
 .key-cost::before{background:var(--link)}.key-change::before{background:var(--chg)}.key-stopped::before{background:var(--muted)}
 figcaption{font-size:12px;color:var(--muted)}
+.matrix-cell.best{outline:2px solid var(--ok);outline-offset:-2px;font-weight:600}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .filters label.check{flex-direction:row;gap:6px;align-items:center;font-size:13px;color:var(--fg)}
 .why-list{margin:0;padding-left:16px;font-size:13px}.why-cell{min-width:12em}

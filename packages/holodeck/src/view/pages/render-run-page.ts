@@ -20,6 +20,7 @@ import {
   type PageMode,
   routeHref,
 } from './page-route.js';
+import { renderMatrixGrid } from './render-matrix-grid.js';
 import { renderGit, renderRunState } from './render-runs-page.js';
 import type { RenderedPage } from './rendered-page.js';
 
@@ -142,6 +143,7 @@ export function renderRunPage(
     ${renderRunFacts(run)}
     ${renderTotals(run)}
     ${compareWith ? html`<p><a href="${routeHref({ page: 'compare', currentId: run.run_id, baselineId: compareWith }, mode)}">Compare with ${mode === 'static' ? 'the baseline' : 'the previous run'}</a></p>` : ''}
+    ${run.matrix ? renderMatrixGrid(run, run.matrix, mode) : ''}
     <section aria-labelledby="cases-heading"><h2 id="cases-heading">Cases</h2>
     ${renderFilters(run, query)}
     ${renderCaseTable(run, query, mode)}

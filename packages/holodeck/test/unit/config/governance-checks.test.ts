@@ -116,7 +116,7 @@ describe('governance: the rules and config files (holodeck validate)', () => {
     );
     const result = await validate(['bogus: 1', ...governed()], { 'rules.yaml': rules });
     expect(result.issues.map(shown)).toEqual([
-      'agent.yaml:1:1 bogus: unknown key "bogus" at the top level | allowed keys: "name", "description", "author", "model", "pricing", "instructions", "response_format", "max_turns", "tools", "embedding_provider", "claude", "governance", "observability", "serve", "tool_filtering", "evaluations", "test_cases", "test_cases_file", "default_case", "optimize"',
+      'agent.yaml:1:1 bogus: unknown key "bogus" at the top level | allowed keys: "name", "description", "author", "model", "pricing", "instructions", "response_format", "max_turns", "tools", "embedding_provider", "claude", "governance", "observability", "serve", "tool_filtering", "evaluations", "test_cases", "test_cases_file", "default_case", "optimize", "matrix"',
       'rules.yaml:4:5 rules[0].version: missing required key "version" in rules[0]',
       'rules.yaml:5:5 rules[0].versoin: unknown key "versoin" in rules[0] | did you mean "version"?',
       `rules.yaml:9:40 rules[0].condition: CEL syntax error: Unexpected token: EOF | ${CEL_HINT}`,
