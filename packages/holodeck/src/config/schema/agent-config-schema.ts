@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { ClaudeConfigSchema } from './claude-config-schema.js';
-import { DefaultCaseSchema, EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-schema.js';
+import {
+  CaseVarsSchema,
+  DefaultCaseSchema,
+  EvaluationConfigSchema,
+  TestCaseSchema,
+} from './evaluation-config-schema.js';
 import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { ObservabilityConfigSchema, ToolFilteringConfigSchema } from './observability-config-schema.js';
@@ -15,6 +20,9 @@ export const InstructionsSchema = z
   .strictObject({
     inline: z.string().min(1).optional().describe('The system prompt itself.'),
     file: z.string().min(1).optional().describe('Path relative to agent.yaml.'),
+    vars: CaseVarsSchema.optional().describe(
+      'Values of {{name}} placeholders in the instructions (inline or file); a placeholder without one is an error.',
+    ),
   })
   .describe('The system prompt: inline text or a file, exactly one of the two.')
   .superRefine((instructions, context) => {
