@@ -95,7 +95,7 @@ describe('Claude run progress', () => {
 
   it('has no cost before the result without pricing:', () => {
     const accumulator = new RunAccumulator(false);
-    for (const _event of accumulator.accept(start('r1', 10) as SDKMessage)) {
+    for (const _event of accumulator.accept(start('r1', 10) as unknown as SDKMessage)) {
       // nothing
     }
     expect(progressOf(accumulator.state, undefined).cost_usd).toBeNull();
