@@ -5,6 +5,7 @@ import { type FieldIssue, isRecord, type PathSegment } from 'yaml-diagnostics';
 import { checkJsonSchema } from './check-json-schema.js';
 import { checkLabelsFiles } from './check-labels-files.js';
 import { isNodeError } from './load-env-files.js';
+import { renderInstructions } from './render-instructions.js';
 import { textProblem } from './text-problem.js';
 
 /** Contents of the files agent.yaml names, and the problems found reading and checking them. */
@@ -39,6 +40,16 @@ export async function loadReferencedFiles(
         result.issues,
       );
       if (text !== undefined) result.instructions = text;
+    }
+    if (result.instructions !== undefined) {
+      const vars = isRecord(instructions.vars) ? instructions.vars : {};
+      const file =
+        typeof instructions.file === 'string' && instructions.inline === undefined
+          ? path.resolve(directory, instructions.file)
+          : undefined;
+      const rendered = renderInstructions(result.instructions, vars, file);
+      if ('issue' in rendered) result.issues.push(rendered.issue);
+      else result.instructions = rendered.text;
     }
   }
 

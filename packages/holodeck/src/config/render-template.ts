@@ -25,7 +25,34 @@ export const TEMPLATE_FILTERS = Object.keys(FILTERS);
 export interface TemplateProblem {
   message: string;
   hint: string;
+  /** Index in the template of the `{{` of the placeholder at fault. */
+  offset: number;
 }
+
+/**
+ * Whose variables a template sees, for its messages: a test case's (the default) or the agent's
+ * instructions'. Only the words change; the language and its rules are the same.
+ */
+export interface TemplateScope {
+  /** Who does not set a missing variable, e.g. `the case`. */
+  owner: string;
+  /** Where to add a missing variable `name`, e.g. `add name to the case's vars`. */
+  addHint: (name: string) => string;
+  /** Said of the variables there are, e.g. `the case's vars are`; of none, `the case sets no vars`. */
+  listed: string;
+  none: string;
+}
+
+/** The scope of test cases' templates. */
+export const CASE_SCOPE: TemplateScope = {
+  owner: 'the case',
+  addHint: (name) => `add ${name} to the case's vars (or to default_case.vars)`,
+  listed: "the case's vars are",
+  none: 'the case sets no vars',
+};
+
+/** A problem found before its offset is known (evaluate() sees one placeholder). */
+type PlaceholderProblem = Omit<TemplateProblem, 'offset'>;
 
 export type RenderResult = { ok: true; text: string } | { ok: false; problem: TemplateProblem };
 
@@ -53,15 +80,16 @@ function lookUp(path: string, vars: Readonly<Record<string, unknown>>): { found:
   return { found: true, value };
 }
 
-function describeVars(vars: Readonly<Record<string, unknown>>): string {
+function describeVars(vars: Readonly<Record<string, unknown>>, scope: TemplateScope): string {
   const names = Object.keys(vars);
-  return names.length ? `the case's vars are ${names.join(', ')}` : 'the case sets no vars';
+  return names.length ? `${scope.listed} ${names.join(', ')}` : scope.none;
 }
 
 function evaluate(
   expression: string,
   vars: Readonly<Record<string, unknown>>,
-): { ok: true; value: unknown } | { ok: false; problem: TemplateProblem } {
+  scope: TemplateScope,
+): { ok: true; value: unknown } | { ok: false; problem: PlaceholderProblem } {
   const [head = '', ...filters] = expression.split('|').map((part) => part.trim());
   let value: unknown;
   const literal = /^"((?:[^"\\]|\\.)*)"$/.exec(head);
@@ -75,9 +103,9 @@ function evaluate(
         problem: {
           message:
             root === head || !Object.hasOwn(vars, root)
-              ? `{{ ${head} }} names variable "${root}", which the case does not set`
+              ? `{{ ${head} }} names variable "${root}", which ${scope.owner} does not set`
               : `{{ ${head} }}: variable "${root}" has no ${head.slice(root.length)}`,
-          hint: `add ${root} to the case's vars (or to default_case.vars); ${describeVars(vars)}`,
+          hint: `${scope.addHint(root)}; ${describeVars(vars, scope)}`,
         },
       };
     }
@@ -106,7 +134,11 @@ function evaluate(
 }
 
 /** Renders `template` with `vars`: every `{{ ... }}` replaced, or the first problem. */
-export function renderTemplate(template: string, vars: Readonly<Record<string, unknown>>): RenderResult {
+export function renderTemplate(
+  template: string,
+  vars: Readonly<Record<string, unknown>>,
+  scope: TemplateScope = CASE_SCOPE,
+): RenderResult {
   let output = '';
   let position = 0;
   while (position < template.length) {
@@ -130,10 +162,11 @@ export function renderTemplate(template: string, vars: Readonly<Record<string, u
         problem: {
           message: `"{{" at character ${open + 1} is never closed with "}}"`,
           hint: 'close the placeholder, or write a literal {{ as {{ "{{" }}',
+          offset: open,
         },
       };
-    const result = evaluate(template.slice(open + 2, close).trim(), vars);
-    if (!result.ok) return result;
+    const result = evaluate(template.slice(open + 2, close).trim(), vars, scope);
+    if (!result.ok) return { ok: false, problem: { ...result.problem, offset: open } };
     output += template.slice(position, open) + text(result.value);
     position = close + 2;
   }

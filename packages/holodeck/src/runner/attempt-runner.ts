@@ -1,4 +1,9 @@
-import type { AgentBackend, AgentSession, ExecutionResult } from '../backends/contract/index.js';
+import type {
+  AgentBackend,
+  AgentSession,
+  ExecutionResult,
+  ProgressListener,
+} from '../backends/contract/index.js';
 import { AgentSessionError } from '../errors.js';
 
 /** A conversation used by one attempt of a multi-turn case. */
@@ -7,14 +12,24 @@ export interface AttemptConversation {
   release(): Promise<void>;
 }
 
+/** What one attempt's runs are given: its signal, its folder, who watches its progress (limits:). */
+export interface AttemptRunOptions {
+  signal: AbortSignal;
+  workingDirectory?: string;
+  /** Told of each run's (each turn's) progress as it happens. */
+  onProgress?: ProgressListener;
+}
+
 /** How attempts get an agent: a fresh process each (`process`) or a reused, cleared one (`session`). */
 export interface AttemptRunner {
-  runSingle(
-    message: string,
-    options: { signal: AbortSignal; workingDirectory?: string },
-  ): Promise<ExecutionResult>;
-  openConversation(options: { signal: AbortSignal; workingDirectory?: string }): Promise<AttemptConversation>;
+  runSingle(message: string, options: AttemptRunOptions): Promise<ExecutionResult>;
+  openConversation(options: AttemptRunOptions): Promise<AttemptConversation>;
   close(): Promise<void>;
+}
+
+/** The turn options of an attempt's session sends. */
+function turnOptions(options: AttemptRunOptions) {
+  return options.onProgress ? { onProgress: options.onProgress } : {};
 }
 
 function onAbort(signal: AbortSignal, close: () => Promise<void>): () => void {
@@ -52,7 +67,7 @@ export function processIsolation(backend: AgentBackend): AttemptRunner {
       return {
         send: (message) =>
           sendOrAbort(
-            () => session.send(message),
+            () => session.send(message, turnOptions(options)),
             options.signal,
             () => session.close(),
           ),
@@ -110,14 +125,15 @@ export function sessionIsolation(backend: AgentBackend, plan: { attempts?: numbe
     // Cleared ahead only for an attempt still to start that no other idle session will take.
     idle.push(attemptsToStart() > idle.length ? { session, ready: clear(session) } : { session });
   };
-  const conversation = async (signal: AbortSignal): Promise<AttemptConversation> => {
+  const conversation = async (options: AttemptRunOptions): Promise<AttemptConversation> => {
+    const { signal } = options;
     const session = await acquire();
     let healthy = true;
     return {
       async send(message) {
         try {
           return await sendOrAbort(
-            () => session.send(message),
+            () => session.send(message, turnOptions(options)),
             signal,
             () => session.close(),
           );
@@ -131,14 +147,14 @@ export function sessionIsolation(backend: AgentBackend, plan: { attempts?: numbe
   };
   return {
     async runSingle(message, options) {
-      const chat = await conversation(options.signal);
+      const chat = await conversation(options);
       try {
         return await chat.send(message);
       } finally {
         await chat.release();
       }
     },
-    openConversation: (options) => conversation(options.signal),
+    openConversation: (options) => conversation(options),
     async close() {
       await Promise.all([...all].map((session) => session.close()));
     },

@@ -8,11 +8,11 @@ export type IssueAt = (place: 'case' | 'default', field: FieldPath, message: str
 const TRAJECTORY_KEYS = ['expected_tool_sequence', 'called_before', 'max_tool_calls'];
 
 /** Keys of default_case that merge key by key (the case's entries win) or add up, not replace. */
-const MERGED = new Set(['vars', 'thresholds', 'tags']);
+const MERGED = new Set(['vars', 'thresholds', 'tags', 'limits']);
 
 /**
- * The case with default_case applied: each setting the case leaves out is taken from it, `vars`
- * and `thresholds` merge key by key (the case wins), `tags` add up. Returns the keys taken
+ * The case with default_case applied: each setting the case leaves out is taken from it, `vars`,
+ * `thresholds` and `limits` merge key by key (the case wins), `tags` add up. Returns the keys taken
  * wholly from default_case, so a problem in one is reported there.
  */
 export function applyDefaultCase(

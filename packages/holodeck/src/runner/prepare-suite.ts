@@ -24,6 +24,7 @@ import {
 import { errorMessage } from '../support.js';
 import { retrievalToolEntries } from '../tools/retrieval/retrieval-tool-entries.js';
 import { checkCaseInputs } from './check-case-inputs.js';
+import { costLimitIssues } from './check-case-limits.js';
 import { expandCase } from './expand-case.js';
 import { describeKnownTools, isKnownToolName, knownToolNames } from './known-tool-names.js';
 
@@ -200,7 +201,9 @@ export async function inspectSuite(
   const { config } = agent;
   const issues: ConfigIssue[] = [];
   const warnings: ConfigWarning[] = [];
-  const gathered = expandCases(agent, await gatherCases(agent, issues), issues);
+  const written = await gatherCases(agent, issues);
+  issues.push(...costLimitIssues(agent, written, issueAt));
+  const gathered = expandCases(agent, written, issues);
   const agentSource: CaseSource = {
     file: agent.file,
     path: [],

@@ -1,5 +1,6 @@
 import type { MetricContext } from '../evals/metric.js';
 import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
+import { AttemptLimitMeter, limitStoppedAttempt } from './attempt-limits.js';
 import {
   allDecidingPassed,
   failedAttempt,
@@ -35,6 +36,22 @@ export async function runAttempt(
   attempt: number,
   options: AttemptOptions,
 ): Promise<CaseAttempt> {
+  const { limits } = testCase.config;
+  if (!limits) return runWithin(testCase, attempt, options);
+  // `limits:` stop the attempt in flight, through the same signal as its timeout.
+  const controller = new AbortController();
+  const meter = new AttemptLimitMeter(limits, (reason) => controller.abort(reason));
+  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
+  const outcome = await runWithin(testCase, attempt, { ...options, signal }, meter);
+  return meter.stop && !options.signal?.aborted ? limitStoppedAttempt(outcome, meter.stop) : outcome;
+}
+
+async function runWithin(
+  testCase: PreparedCase,
+  attempt: number,
+  options: AttemptOptions,
+  meter?: AttemptLimitMeter,
+): Promise<CaseAttempt> {
   const startedAt = Date.now();
   const controller = new AbortController();
   const seconds = options.timeoutMs / 1000;
@@ -49,7 +66,11 @@ export async function runAttempt(
     stoppedAt = Date.now();
   });
   const elapsed = () => (stoppedAt ?? Date.now()) - startedAt;
-  const run = { signal, ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}) };
+  const run = {
+    signal,
+    ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+    ...(meter ? { onProgress: meter.onProgress, turnEnded: () => meter.turnEnded() } : {}),
+  };
   const { config } = testCase;
   try {
     if (config.turns) return await runConversation(testCase, attempt, options, run, elapsed);

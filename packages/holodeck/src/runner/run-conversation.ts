@@ -10,6 +10,7 @@ import {
   untilAborted,
   weightedScore,
 } from './attempt-outcome.js';
+import type { AttemptRunOptions } from './attempt-runner.js';
 import { addCost, describe, evaluateAll, metricInput, runFailure, stopReason } from './grade-attempt.js';
 import type { PreparedCase } from './prepare-suite.js';
 import type { CaseAttempt, TurnRecord } from './report/run-report.js';
@@ -60,7 +61,7 @@ export async function runConversation(
   testCase: PreparedCase,
   attempt: number,
   options: AttemptOptions,
-  run: { signal: AbortSignal; workingDirectory?: string },
+  run: AttemptRunOptions & { turnEnded?: () => void },
   elapsed: () => number,
 ): Promise<CaseAttempt> {
   const { config } = testCase;
@@ -81,6 +82,8 @@ export async function runConversation(
       markTurn(index + 1);
       try {
         result = await untilAborted(conversation.send(turn.input), run.signal);
+        // limits: count the whole conversation; this turn's totals carry over to the next.
+        run.turnEnded?.();
       } catch (error) {
         // The turn in flight still spent tokens: keep them with the turns before it.
         const partial = partialOf(error);

@@ -24,11 +24,13 @@ import { SessionLock } from './session-lock.js';
 import { transcriptOfSession } from './transcript-of-session.js';
 
 /** A run stopped by its caller, as on the Claude backend. */
-function abortedError(signal: AbortSignal): AgentSessionError {
+function abortedError(signal: AbortSignal, partial?: ExecutionResult): AgentSessionError {
   const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return new AgentSessionError(`the run was stopped: ${reason}`, {
     cause: signal.reason,
     phase: 'run',
+    // What the run did until then (usage, cost, tool calls), as on the Claude backend.
+    ...(partial ? { partial } : {}),
   });
 }
 
@@ -125,9 +127,10 @@ export class AiSdkBackend implements AgentBackend {
         ...(signal ? { signal } : {}),
         ...(governance ? { governance } : {}),
         ...(options.onElicitation ? { elicit: declineReporting(options.onElicitation) } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       }),
     ).finally(() => unwatch?.());
-    if (signal?.aborted) throw abortedError(signal);
+    if (signal?.aborted) throw abortedError(signal, outcome.result);
     return outcome.result;
   }
 

@@ -1,5 +1,5 @@
 import type { Elicit } from '../../tools/index.js';
-import type { ExecutionResult, SessionEvent } from '../contract/index.js';
+import type { ExecutionResult, ProgressListener, SessionEvent } from '../contract/index.js';
 import type { ApprovalGate } from './approve-tool-calls.js';
 import type { RunGovernance } from './open-run-governance.js';
 import type { SessionMessage } from './session-message.js';
@@ -17,6 +17,8 @@ export interface TurnInput {
   approval?: ApprovalGate;
   /** Answers MCP servers' elicitation requests during the run's calls (a session); unset: declined. */
   elicit?: Elicit;
+  /** Told of the run's progress as it happens (InvokeOptions.onProgress, TurnOptions.onProgress). */
+  onProgress?: ProgressListener;
 }
 
 /** How a run ended. */

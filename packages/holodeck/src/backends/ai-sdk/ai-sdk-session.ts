@@ -11,6 +11,7 @@ import type {
   ElicitationMode,
   ExecutionResult,
   SessionEvent,
+  TurnOptions,
 } from '../contract/index.js';
 import { ElicitationBroker } from '../elicitation-broker.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
@@ -86,9 +87,9 @@ export class AiSdkSession implements AgentSession {
     return this.started ? this.id : undefined;
   }
 
-  async send(message: string): Promise<ExecutionResult> {
+  async send(message: string, options: TurnOptions = {}): Promise<ExecutionResult> {
     let finished: ExecutionResult | undefined;
-    for await (const event of this.sendStreaming(message)) {
+    for await (const event of this.sendStreaming(message, options)) {
       if (event.type === 'finish') finished = event.result;
       // send() has nobody to ask.
       if (event.type === 'approval-request')
@@ -99,7 +100,7 @@ export class AiSdkSession implements AgentSession {
     return finished;
   }
 
-  async *sendStreaming(message: string): AsyncGenerator<SessionEvent> {
+  async *sendStreaming(message: string, options: TurnOptions = {}): AsyncGenerator<SessionEvent> {
     if (this.closed) throw new AgentSessionError('the session is closed');
     if (this.busy) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
     this.busy = true;
@@ -115,6 +116,7 @@ export class AiSdkSession implements AgentSession {
       message,
       signal: controller.signal,
       sessionId: this.id,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(this.governance ? { governance: this.governance } : {}),
       // Asked from inside an MCP tool's call, while the run waits for it, as approvals are.
       elicit: (question, signal) =>

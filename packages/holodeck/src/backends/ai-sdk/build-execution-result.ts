@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import type { ExecutionResult } from '../contract/index.js';
+import type { ExecutionResult, TokenUsage } from '../contract/index.js';
 import type { ModelPricing } from '../pricing/model-pricing.js';
 import { costOfUsage } from '../pricing/token-prices.js';
 import { describeRunError, type ErrorContext } from './describe-run-error.js';
@@ -21,13 +21,15 @@ export interface ResultContext extends ErrorContext {
   pricing: ModelPricing;
 }
 
-/** The run's cost at the model's prices (Chat Completions counts cached tokens inside prompt_tokens). */
-function costOf(
-  state: TurnState,
+/**
+ * The cost of `usage` at the model's prices (Chat Completions counts cached tokens inside
+ * prompt_tokens): the run's total, and its progress while it runs (report-run-progress.ts).
+ */
+export function costOf(
+  usage: TokenUsage,
   pricing: ModelPricing,
 ): Pick<ExecutionResult, 'cost_usd' | 'cost_unknown_reason'> {
-  if (pricing.kind === 'prices')
-    return { cost_usd: costOfUsage(state.usage, pricing.prices, 'cache-included') };
+  if (pricing.kind === 'prices') return { cost_usd: costOfUsage(usage, pricing.prices, 'cache-included') };
   return {
     cost_usd: null,
     cost_unknown_reason: pricing.kind === 'unknown' ? pricing.reason : 'the provider reported no cost',
@@ -48,7 +50,7 @@ export function buildExecutionResult(state: TurnState, context: ResultContext): 
     token_usage: state.usage,
     num_turns: state.steps,
     is_error: false,
-    ...costOf(state, context.pricing),
+    ...costOf(state.usage, context.pricing),
     duration_ms: Date.now() - context.startedAt,
     ...(context.sessionId ? { session_id: context.sessionId } : {}),
   };

@@ -19,6 +19,7 @@ import { buildExecutionResult } from './build-execution-result.js';
 import type { ErrorContext } from './describe-run-error.js';
 import { fromModelMessages } from './from-model-messages.js';
 import type { RunGovernance } from './open-run-governance.js';
+import { progressReporter } from './report-run-progress.js';
 import type { SessionMessage } from './session-message.js';
 import { toModelMessages } from './to-model-messages.js';
 import type { ToolApproval } from './tool-approval-policy.js';
@@ -96,9 +97,12 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
       responseMessages = step.response.messages;
     },
   });
+  const reportProgress = progressReporter(input.onProgress, plan.pricing);
   try {
     for await (const part of run.fullStream) {
-      yield* translateStreamPart(part, state);
+      const events = translateStreamPart(part, state);
+      reportProgress(part, state);
+      yield* events;
     }
   } catch (error) {
     if (input.signal?.aborted) state.abort ??= {};

@@ -23,6 +23,8 @@ export function translateStreamPart(part: TextStreamPart<ToolSet>, state: TurnSt
   switch (part.type) {
     case 'start-step':
       state.stepText = '';
+      state.stepsStarted += 1;
+      state.wantsNextMessage = false;
       state.callWarnings.push(...part.warnings);
       return [];
     case 'text-delta':
@@ -33,6 +35,7 @@ export function translateStreamPart(part: TextStreamPart<ToolSet>, state: TurnSt
     case 'tool-call': {
       const args = isRecord(part.input) ? part.input : {};
       state.toolNames.set(part.toolCallId, part.toolName);
+      state.wantsNextMessage = true;
       state.toolCalls.push({
         name: part.toolName,
         arguments: args,

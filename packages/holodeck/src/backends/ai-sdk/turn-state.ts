@@ -19,6 +19,10 @@ export interface TurnState {
   finalText: string;
   /** Model steps finished (the turns the agent loop used). */
   steps: number;
+  /** Model steps started (the one in progress included). */
+  stepsStarted: number;
+  /** The step in progress (or the last one) called tools: the loop asks the model again. */
+  wantsNextMessage: boolean;
   /** Why the last finished step ended (`stop`, `tool-calls`, `length`, ...). */
   lastFinishReason?: string;
   /** Usage summed over finished steps. */
@@ -43,6 +47,8 @@ export function createTurnState(toolKindOf?: (name: string) => ToolKind): TurnSt
     stepText: '',
     finalText: '',
     steps: 0,
+    stepsStarted: 0,
+    wantsNextMessage: false,
     usage: emptyTokenUsage(),
     callWarnings: [],
   };

@@ -17,7 +17,8 @@ export interface ResultContext {
   prices?: TokenPrices;
 }
 
-function mapUsage(usage: Record<string, unknown> | undefined): TokenUsage {
+/** The CLI's usage counts in HoloDeck's neutral names. */
+export function mapUsage(usage: Record<string, unknown> | undefined): TokenUsage {
   const read = (key: string) => (typeof usage?.[key] === 'number' ? (usage[key] as number) : 0);
   const prompt = read('input_tokens');
   const completion = read('output_tokens');

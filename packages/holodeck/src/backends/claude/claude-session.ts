@@ -17,6 +17,7 @@ import type {
   CreateSessionOptions,
   ExecutionResult,
   SessionEvent,
+  TurnOptions,
 } from '../contract/index.js';
 import { ElicitationBroker } from '../elicitation-broker.js';
 import { buildExecutionResult, mcpFailureReason } from './build-execution-result.js';
@@ -24,7 +25,8 @@ import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-
 import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
-import { RunAccumulator } from './run-accumulator.js';
+import { progressReporter } from './report-run-progress.js';
+import { RunAccumulator, type TurnState } from './run-accumulator.js';
 import { SessionCostMeter } from './session-cost-meter.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
 import { toElicitationQuestion } from './to-elicitation-question.js';
@@ -33,6 +35,8 @@ interface Turn {
   accumulator: RunAccumulator;
   events: AsyncQueue<SessionEvent>;
   startedAt: number;
+  /** Tells the turn's listener (TurnOptions.onProgress) of its progress. */
+  reportProgress: (state: TurnState) => void;
 }
 
 /**
@@ -129,10 +133,10 @@ export class ClaudeSession implements AgentSession {
     return this.handle.pid;
   }
 
-  async send(message: string): Promise<ExecutionResult> {
+  async send(message: string, options: TurnOptions = {}): Promise<ExecutionResult> {
     let finished: ExecutionResult | undefined;
     let error: string | undefined;
-    for await (const event of this.sendStreaming(message)) {
+    for await (const event of this.sendStreaming(message, options)) {
       if (event.type === 'finish') finished = event.result;
       if (event.type === 'error') error = event.message;
       // send() has nobody to ask.
@@ -161,12 +165,16 @@ export class ClaudeSession implements AgentSession {
    * environment context and CLAUDE.md (setting_sources); what a marked turn goes without is the
    * CLI's per-turn reminders at its start (they come after its first tool call).
    */
-  sendStreaming(message: string): AsyncGenerator<SessionEvent> {
-    return this.turnOf(message, true);
+  sendStreaming(message: string, options: TurnOptions = {}): AsyncGenerator<SessionEvent> {
+    return this.turnOf(message, true, options);
   }
 
   /** `verbatim: false` only for the CLI's own commands that HoloDeck sends (reset's `/clear`). */
-  private async *turnOf(message: string, verbatim: boolean): AsyncGenerator<SessionEvent> {
+  private async *turnOf(
+    message: string,
+    verbatim: boolean,
+    options: TurnOptions = {},
+  ): AsyncGenerator<SessionEvent> {
     if (this.failure) throw this.failure;
     if (this.closed) throw new AgentSessionError('the session is closed');
     if (this.current) throw new AgentSessionError('a turn is already in progress; wait for its finish event');
@@ -174,6 +182,7 @@ export class ClaudeSession implements AgentSession {
       accumulator: new RunAccumulator(true, this.prepared.toolKindOf),
       events: new AsyncQueue(),
       startedAt: Date.now(),
+      reportProgress: progressReporter(options.onProgress, this.prepared.prices),
     };
     this.current = turn;
     this.unfinished = undefined;
@@ -304,6 +313,7 @@ export class ClaudeSession implements AgentSession {
     if (!turn) return;
     for (const event of turn.accumulator.accept(message)) turn.events.push(event);
     const state = turn.accumulator.state;
+    turn.reportProgress(state);
     if (message.type === 'system' && message.subtype === 'init') {
       this.id = message.session_id;
       const mcpFailure = mcpFailureReason(state, this.prepared.mcpServers);

@@ -1,4 +1,8 @@
-import type { SDKMessage, SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
+import type {
+  SDKMessage,
+  SDKPartialAssistantMessage,
+  SDKResultMessage,
+} from '@anthropic-ai/claude-agent-sdk';
 import type { ToolKind } from '../../execution-result.js';
 import { isRecord } from '../../support.js';
 import type { SessionEvent, ToolCall, ToolResult } from '../contract/index.js';
@@ -18,13 +22,24 @@ export interface TurnState {
   assistantError?: string;
   /**
    * Usage of the model responses seen so far, summed once per response id (the CLI sends one
-   * assistant message per content block, each with the response's usage): what a run that is
-   * stopped before its result spent.
+   * assistant message per content block, each with the response's usage as it was at the
+   * response's start; with partial messages on, `message_delta` brings each response's final
+   * output count): what a run that is stopped before its result spent.
    */
   streamedUsage: Record<string, number>;
   /** Model responses seen so far (each a model turn). */
   streamedResponses: number;
+  /** The latest top-level response called tools: the CLI will ask the model again. */
+  wantsNextMessage: boolean;
   result?: SDKResultMessage;
+}
+
+/** The numeric fields of a usage object (the CLI adds nested details, which are not counts). */
+function numbersOf(usage: unknown): Record<string, number> {
+  if (!isRecord(usage)) return {};
+  return Object.fromEntries(
+    Object.entries(usage).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
+  );
 }
 
 /** Statuses of an MCP server that will not come back by itself during the run. */
@@ -59,9 +74,13 @@ export class RunAccumulator {
     mcpFailures: [],
     streamedUsage: {},
     streamedResponses: 0,
+    wantsNextMessage: false,
   };
   private readonly toolNames = new Map<string, string>();
-  private readonly usageSeen = new Set<string>();
+  /** Each response's usage by its id, the latest known (a `message_delta` updates its counts). */
+  private readonly responseUsage = new Map<string, Record<string, number>>();
+  /** The response each stream (the agent's: null; a subagent's: its tool call id) is streaming. */
+  private readonly streaming = new Map<string | null, string>();
 
   constructor(
     private readonly streamingDeltas: boolean,
@@ -82,6 +101,7 @@ export class RunAccumulator {
         }
         return;
       case 'stream_event': {
+        this.acceptStreamUsage(message.parent_tool_use_id, message.event);
         if (message.parent_tool_use_id !== null) return;
         const event = message.event;
         if (event.type === 'content_block_delta') {
@@ -92,7 +112,7 @@ export class RunAccumulator {
         return;
       }
       case 'assistant':
-        this.addUsage(message.message);
+        this.addUsage(message.message, message.parent_tool_use_id === null);
         if (message.parent_tool_use_id !== null) return;
         yield* this.acceptAssistant(message.message.content, message.error);
         return;
@@ -109,18 +129,36 @@ export class RunAccumulator {
     }
   }
 
-  private addUsage(response: { id?: unknown; usage?: unknown }): void {
-    const id = typeof response.id === 'string' ? response.id : undefined;
-    if (id !== undefined) {
-      if (this.usageSeen.has(id)) return;
-      this.usageSeen.add(id);
-    }
+  /** A response starts (first seen by its id): counted once, with the usage it started with. */
+  private addUsage(response: { id?: unknown; usage?: unknown }, topLevel: boolean): void {
+    const id = typeof response.id === 'string' ? response.id : `anonymous-${this.responseUsage.size}`;
+    if (this.responseUsage.has(id)) return;
+    this.responseUsage.set(id, numbersOf(response.usage));
     this.state.streamedResponses += 1;
-    if (!isRecord(response.usage)) return;
-    for (const [key, value] of Object.entries(response.usage)) {
-      if (typeof value === 'number')
-        this.state.streamedUsage[key] = (this.state.streamedUsage[key] ?? 0) + value;
+    if (topLevel) this.state.wantsNextMessage = false;
+    this.sumUsage();
+  }
+
+  /** `message_start` opens a response; `message_delta` carries its counts so far (cumulative). */
+  private acceptStreamUsage(stream: string | null, event: SDKPartialAssistantMessage['event']): void {
+    if (event.type === 'message_start') {
+      this.streaming.set(stream, event.message.id);
+      this.addUsage(event.message, stream === null);
+      return;
     }
+    const id = this.streaming.get(stream);
+    if (event.type !== 'message_delta' || id === undefined) return;
+    const usage = this.responseUsage.get(id);
+    if (!usage) return;
+    Object.assign(usage, numbersOf(event.usage));
+    this.sumUsage();
+  }
+
+  private sumUsage(): void {
+    const sum: Record<string, number> = {};
+    for (const usage of this.responseUsage.values())
+      for (const [key, value] of Object.entries(usage)) sum[key] = (sum[key] ?? 0) + value;
+    this.state.streamedUsage = sum;
   }
 
   private *acceptAssistant(content: readonly unknown[], error: string | undefined): Generator<SessionEvent> {
@@ -146,6 +184,7 @@ export class RunAccumulator {
           call_id: block.id,
           ...(this.toolKindOf ? { kind: this.toolKindOf(block.name) } : {}),
         });
+        this.state.wantsNextMessage = true;
         yield { type: 'tool-call', callId: block.id, name: block.name, arguments: args };
       }
     }

@@ -13,6 +13,7 @@ import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
+import { progressReporter } from './report-run-progress.js';
 import { RunAccumulator } from './run-accumulator.js';
 import { ClaudeProcessHandle, describeExit } from './spawn-claude-process.js';
 import { toElicitationQuestion } from './to-elicitation-question.js';
@@ -98,7 +99,9 @@ async function startRun(
         handle,
         // Novarch's gate learns from the partial messages where an assistant message ends, so a
         // write is refused when other calls of its message follow it (the accumulator ignores them).
-        partialMessages: governed !== undefined,
+        // A run told of its progress needs them too: only `message_delta` carries a response's
+        // final output count (the CLI's assistant messages carry the count it started with).
+        partialMessages: governed !== undefined || options.onProgress !== undefined,
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
         ...(options.onElicitation ? { onElicitation: declineElicitations(options.onElicitation) } : {}),
@@ -158,6 +161,7 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
   const pool = processes.pool;
   const accumulator = new RunAccumulator(false, prepared.toolKindOf);
   const finish = () => finishRun(prepared, accumulator.state, startedAt, governed);
+  const reportProgress = progressReporter(options.onProgress, prepared.prices);
   const { handle, run, release, cold, spawnedAt, startupTurn } = await startRun(
     prepared,
     attempt.prompt,
@@ -167,10 +171,15 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
   );
   // Tells the pool how long the model took (or that the run ended without an answer).
   let answered: ((answered: boolean) => void) | undefined;
-  // Closing the query kills the process; the loop below then ends and the abort is reported.
-  // A signal that aborted while the process was starting (waiting for a warm spare) fires no
-  // event any more: close at once.
-  const abort = () => run.close();
+  // Stopping the process ends the loop below, and the abort is reported. The process is signalled
+  // at once: after the SDK's close() alone, the CLI went on to run the tools of the message it had
+  // sent and asked the model again (measured: two more requests), which a run stopped at a limit
+  // must not do. A signal that aborted while the process was starting (waiting for a warm spare)
+  // fires no event any more: stop at once.
+  const abort = () => {
+    void handle.stop();
+    run.close();
+  };
   if (options.signal?.aborted) abort();
   options.signal?.addEventListener('abort', abort, { once: true });
   try {
@@ -179,6 +188,7 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
       for (const _event of accumulator.accept(sdkMessage)) {
         // one-shot runs keep only the final state
       }
+      reportProgress(accumulator.state);
       // Our process is up and about to wait on the model: the next start-up may begin, and the
       // pool measures.
       if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init') startupTurn?.();

@@ -156,7 +156,9 @@ export class WarmProcessPool {
         const warm = await startup({
           options: queryOptions(this.prepared, {
             handle,
-            partialMessages: false,
+            // The run that takes the spare may be told of its progress, whose output counts
+            // only `message_delta` carries (run-once.ts); a run that is not ignores them.
+            partialMessages: true,
             deferRouteClaim: (claim) => {
               claimRoute = claim;
             },

@@ -3,6 +3,7 @@ import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
 import type { ElicitationMode, ElicitationRecord } from './elicitation.js';
+import type { ProgressListener } from './run-progress.js';
 import type { BackendWarning, SessionEvent } from './session-event.js';
 import type { SessionTranscript } from './session-transcript.js';
 
@@ -22,6 +23,8 @@ export interface InvokeOptions {
   onHold?: (event: SessionEvent) => void;
   /** Told of each MCP elicitation request of the run, which a one-shot run declines (its record, no values). */
   onElicitation?: (record: ElicitationRecord) => void;
+  /** Told of the run's usage, responses and tool calls as they happen (to stop it at a limit). */
+  onProgress?: ProgressListener;
 }
 
 /** Options for a new session. */

@@ -40,5 +40,6 @@ export type {
   ElicitationValue,
 } from './elicitation.js';
 export type { PendingHold, ResolvedHold } from './governance-hold.js';
+export type { ProgressListener, RunProgress, TurnOptions } from './run-progress.js';
 export type { BackendWarning, SessionErrorCode, SessionEvent, SessionEventType } from './session-event.js';
 export type { SessionTranscript, TranscriptToolCall, TranscriptTurn } from './session-transcript.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorMessage } from '../../support.js';
 import { addConfigIssue } from './add-config-issue.js';
+import { AttemptLimitsSchema } from './attempt-limits-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';
 import { MetricConfigSchema } from './metric-config-schema.js';
 import { trajectoryFields } from './trajectory-schema.js';
@@ -229,6 +230,7 @@ const CASE_SETTINGS = {
     .optional()
     .describe('Whether Novarch must kill the session (true) or not (false).'),
   timeout: z.number().positive().optional().describe('Seconds per attempt.'),
+  limits: AttemptLimitsSchema.optional(),
 };
 
 /** One test case: a single `input` or a list of `turns`. */

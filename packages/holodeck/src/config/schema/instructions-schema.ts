@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
+import { CaseVarsSchema } from './evaluation-config-schema.js';
 
 /** The system prompt: inline text or a file next to agent.yaml, exactly one of the two. */
 export const InstructionsSchema = z
   .strictObject({
     inline: z.string().min(1).optional().describe('The system prompt itself.'),
     file: z.string().min(1).optional().describe('Path relative to agent.yaml.'),
+    vars: CaseVarsSchema.optional().describe(
+      'Values of {{name}} placeholders in the instructions (inline or file); a placeholder without one is an error.',
+    ),
   })
   .describe('The system prompt: inline text or a file, exactly one of the two.')
   .superRefine((instructions, context) => {

@@ -84,6 +84,8 @@ export function describeFailure(failure: MetricFailure): string {
   const { metric } = failure;
   const name = failure.turn === undefined ? metric.name : `turn ${failure.turn} ${metric.name}`;
   if (metric.error !== undefined) return `${name} could not run: ${firstLine(metric.error)}`;
+  // An attempt stopped at its limits: the reason says which limit, and what it reached.
+  if (metric.type === 'limits') return metric.reason;
   if (metric.threshold === undefined) return `${name} failed`;
   return `${name} ${formatScore(metric.score)} < ${formatScore(metric.threshold)}`;
 }

@@ -117,6 +117,17 @@ const CaseAttemptSchema = z.looseObject({
     .optional()
     .describe("Novarch's verdicts in this attempt, when the agent is governed."),
   interrupted: z.boolean().optional().describe('True when the run was interrupted while this attempt ran.'),
+  stopped: z
+    .looseObject({
+      limit: z.enum(['tokens', 'messages', 'cost', 'tool_calls']),
+      max: z.number(),
+      reached: z.number(),
+      reason: z.string().describe('e.g. "stopped: tokens limit 2000 reached (2140)"'),
+    })
+    .optional()
+    .describe(
+      'The limits: entry that stopped this attempt in flight: then it failed (not errored), its one metric outcome (type limits) giving the reason.',
+    ),
 });
 
 const CaseReportSchema = z.looseObject({

@@ -88,6 +88,13 @@ export interface CaseAttempt {
   governance?: GovernanceSummary;
   /** True when the run was interrupted (Ctrl+C, SIGTERM) while this attempt ran. */
   interrupted?: boolean;
+  /** The `limits:` entry that stopped this attempt in flight (then it failed, with `reason` as its outcome). */
+  stopped?: {
+    limit: 'tokens' | 'messages' | 'cost' | 'tool_calls';
+    max: number;
+    reached: number;
+    reason: string;
+  };
 }
 
 /** One turn of a multi-turn case. */

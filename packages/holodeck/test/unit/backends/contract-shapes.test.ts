@@ -15,14 +15,18 @@ import type {
   ExecutionResult,
   GovernanceSummary,
   GovernanceVerdict,
+  InvokeOptions,
   ModelTraffic,
   PendingHold,
+  ProgressListener,
   ResolvedHold,
+  RunProgress,
   SessionEvent,
   SessionEventType,
   TokenUsage,
   ToolCall,
   ToolResult,
+  TurnOptions,
 } from '../../../src/backends/contract/index.js';
 import { summariseSession } from '../../../src/backends/governance/open-governance.js';
 
@@ -121,10 +125,18 @@ describe('backend contract shapes', () => {
   });
 
   it('AgentSession and AgentBackend methods', () => {
-    expectTypeOf<AgentSession['send']>().toEqualTypeOf<(message: string) => Promise<ExecutionResult>>();
-    expectTypeOf<AgentSession['sendStreaming']>().toEqualTypeOf<
-      (message: string) => AsyncIterable<SessionEvent>
+    expectTypeOf<AgentSession['send']>().toEqualTypeOf<
+      (message: string, options?: TurnOptions) => Promise<ExecutionResult>
     >();
+    expectTypeOf<AgentSession['sendStreaming']>().toEqualTypeOf<
+      (message: string, options?: TurnOptions) => AsyncIterable<SessionEvent>
+    >();
+    // Progress is the run's running totals, never one step's share (a listener compares, never adds).
+    expectTypeOf<keyof RunProgress>().toEqualTypeOf<
+      'token_usage' | 'messages' | 'tool_calls' | 'cost_usd' | 'wants_next_message'
+    >();
+    expectTypeOf<TurnOptions>().toEqualTypeOf<{ onProgress?: ProgressListener }>();
+    expectTypeOf<InvokeOptions['onProgress']>().toEqualTypeOf<ProgressListener | undefined>();
     expectTypeOf<AgentBackend['invokeOnce']>().parameter(0).toEqualTypeOf<string>();
     expectTypeOf<AgentBackend['createSession']>().returns.toEqualTypeOf<Promise<AgentSession>>();
     expectTypeOf<AgentSession['reset']>().toEqualTypeOf<() => Promise<void>>();

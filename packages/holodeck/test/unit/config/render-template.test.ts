@@ -31,6 +31,7 @@ describe('the case template language', () => {
       problem: {
         message: '{{ town }} names variable "town", which the case does not set',
         hint: "add town to the case's vars (or to default_case.vars); the case's vars are city, order, count, ok",
+        offset: 3,
       },
     });
     expect(renderTemplate('{{ order.sku }}', vars)).toEqual({
@@ -38,6 +39,7 @@ describe('the case template language', () => {
       problem: {
         message: '{{ order.sku }}: variable "order" has no .sku',
         hint: "add order to the case's vars (or to default_case.vars); the case's vars are city, order, count, ok",
+        offset: 0,
       },
     });
     expect(renderTemplate('{{ x }}', {})).toMatchObject({
@@ -51,6 +53,7 @@ describe('the case template language', () => {
       problem: {
         message: '{{ process.exit(1) }} is not a variable name',
         hint: 'a placeholder holds a variable (name, name.key, name[0]) or a "quoted text", then | filters; templates run no code',
+        offset: 0,
       },
     });
     expect(renderTemplate('{{ constructor }}', vars)).toMatchObject({
@@ -61,6 +64,7 @@ describe('the case template language', () => {
       problem: {
         message: '{{ city | shout }} uses unknown filter "shout"',
         hint: 'the filters are upper, lower, trim, json',
+        offset: 0,
       },
     });
     expect(renderTemplate('Hello {{ city', vars)).toEqual({
@@ -68,6 +72,7 @@ describe('the case template language', () => {
       problem: {
         message: '"{{" at character 7 is never closed with "}}"',
         hint: 'close the placeholder, or write a literal {{ as {{ "{{" }}',
+        offset: 6,
       },
     });
   });
