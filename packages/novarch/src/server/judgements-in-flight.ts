@@ -57,11 +57,13 @@ type TrackedMethod = {
 /** A request being handled, and what it stored. */
 interface RequestInFlight {
   /** The actions it recorded, and whether each has its final verdict stored (a hold: its hold too). */
-  actions: Map<string, { sessionId: string; settled: boolean }>;
+  actions: Map<string, { sessionId: string; settled: boolean; began: number }>;
   /** Its store writes under way. */
   writes: Set<Promise<unknown>>;
   /** True once one of its writes was stored. */
   wrote: boolean;
+  /** When each `recordAction` of it still unsettled began (ms since the epoch, this clock). */
+  judging: Set<number>;
   /** Answers it at the cut, in place of its handler. */
   answer(response: Response): void;
 }
@@ -95,13 +97,33 @@ export class JudgementsInFlight {
    */
   constructor(private readonly fenced: () => string | undefined = () => undefined) {}
 
+  /**
+   * When the oldest write still being judged here began (ms since the epoch), or now when none is:
+   * every action of this server recorded before it has its decision stored.
+   */
+  judgingSince(): number {
+    let oldest = Date.now();
+    for (const request of this.#requests) {
+      for (const began of request.judging) oldest = Math.min(oldest, began);
+      for (const action of request.actions.values())
+        if (!action.settled) oldest = Math.min(oldest, action.began);
+    }
+    return oldest;
+  }
+
   /** Handles one request: its handler's answer, or the cut's when the cut comes first. */
   serve(handle: () => Response | Promise<Response>): Promise<Response> {
     let answer: (response: Response) => void = () => {};
     const cut = new Promise<Response>((resolve) => {
       answer = resolve;
     });
-    const request: RequestInFlight = { actions: new Map(), writes: new Set(), wrote: false, answer };
+    const request: RequestInFlight = {
+      actions: new Map(),
+      writes: new Set(),
+      wrote: false,
+      judging: new Set(),
+      answer,
+    };
     this.#requests.add(request);
     const handled = this.#context.run(request, async () => handle());
     const forget = () => this.#requests.delete(request);
@@ -117,9 +139,16 @@ export class JudgementsInFlight {
     const tracked: Pick<NovarchStore, TrackedMethod> = {
       recordAction: (action) =>
         this.#write(async (request) => {
-          const record = await store.recordAction(action);
-          request?.actions.set(record.id, { sessionId: record.sessionId, settled: false });
-          return record;
+          // Counted from before the insert: the action's `created_at` is no earlier than this.
+          const began = Date.now();
+          request?.judging.add(began);
+          try {
+            const record = await store.recordAction(action);
+            request?.actions.set(record.id, { sessionId: record.sessionId, settled: false, began });
+            return record;
+          } finally {
+            request?.judging.delete(began);
+          }
         }),
       proposeAction: (action) =>
         this.#write(async (request) => {

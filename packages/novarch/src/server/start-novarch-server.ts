@@ -121,6 +121,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
   const instanceId = newInstanceId();
   const stores = await openServerStores(options.storeUrl, options.storeOptions ?? {}, instanceId);
   const events = new ServerEvents();
+  const inFlight = new JudgementsInFlight(() => cluster?.fenced());
   // Several servers on one PostgreSQL: a lease, live events for all, shared limits. SQLite: one server.
   let cluster: ServerCluster | undefined;
   if (stores.postgresUrl !== undefined) {
@@ -132,6 +133,7 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
         events,
         log,
         onLeaseLost: options.onLeaseLost ?? (() => {}),
+        judgingSince: () => inFlight.judgingSince(),
         ...(options.lease === undefined ? {} : { timings: options.lease }),
       });
     } catch (error) {
@@ -145,7 +147,6 @@ export async function startNovarchServer(options: NovarchServerOptions): Promise
     async () => (await stores.store.listHolds({ status: 'pending' })).length,
   );
   const shutdown = new AbortController();
-  const inFlight = new JudgementsInFlight(() => cluster?.fenced());
   // The notifier is made once the port is known (its console link may need it), before any
   // request can be read: no hold is created without it.
   let notifier: WebhookNotifier | undefined;

@@ -24,6 +24,9 @@ export const CLUSTER_MIGRATION: StoreMigration = {
       .addColumn('reaper_id', 'text')
       .addColumn('reaped_at_ms', 'bigint')
       .addColumn('orphans_refused', 'integer')
+      // Every action of this server created before it (ISO time, the server's clock, as actions'
+      // `created_at`) has its decision stored: a reaper reads only the actions after it.
+      .addColumn('judging_since', 'text')
       .execute();
     // Live events (holds created and decided, kills) in order: each server reads those after the
     // last it saw, woken by NOTIFY, and after a reconnect catches up from here.
@@ -65,7 +68,7 @@ export const CLUSTER_MIGRATION: StoreMigration = {
     await db.schema
       .createIndex('actions_by_judge')
       .on('actions')
-      .columns(['judged_by', 'seq'])
+      .columns(['judged_by', 'created_at'])
       .where(sql.ref('judged_by'), 'is not', null)
       .execute();
   },

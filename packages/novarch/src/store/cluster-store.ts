@@ -52,11 +52,14 @@ export class ClusterStore {
       .execute();
   }
 
-  /** Extends the lease by `leaseMs` from now; false when it was already given up for dead (reaped). */
-  async renew(id: string, leaseMs: number): Promise<boolean> {
+  /**
+   * Extends the lease by `leaseMs` from now, noting since when the server's writes still being
+   * judged were recorded; false when it was already given up for dead (reaped).
+   */
+  async renew(id: string, leaseMs: number, judgingSince: Date): Promise<boolean> {
     const result = await this.db
       .updateTable('server_instances')
-      .set({ expires_at_ms: sql`${DB_NOW_MS} + ${leaseMs}` })
+      .set({ expires_at_ms: sql`${DB_NOW_MS} + ${leaseMs}`, judging_since: judgingSince.toISOString() })
       .where('id', '=', id)
       .where('reaper_id', 'is', null)
       .where('stopped_at_ms', 'is', null)
@@ -104,12 +107,23 @@ export class ClusterStore {
     return rows;
   }
 
-  /** The writes `instanceId` recorded that have neither a pass or kill verdict nor a hold. */
+  /**
+   * The writes `instanceId` recorded that have neither a pass or kill verdict nor a hold: only
+   * those since its last `judging_since` (all of them when it never renewed), so reaping a server
+   * that ran for months reads its last seconds, not its history.
+   */
   async unjudgedActions(instanceId: string): Promise<UnjudgedAction[]> {
+    const lease = await this.db
+      .selectFrom('server_instances')
+      .select('judging_since')
+      .where('id', '=', instanceId)
+      .executeTakeFirst();
+    const since = lease?.judging_since ?? '';
     const rows = await this.db
       .selectFrom('actions')
       .select(['actions.id', 'actions.session_id'])
       .where('actions.judged_by', '=', instanceId)
+      .where('actions.created_at', '>=', since)
       .where((where) =>
         where.not(
           where.exists(

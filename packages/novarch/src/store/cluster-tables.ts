@@ -16,6 +16,7 @@ export interface ClusterTables {
     reaper_id: string | null;
     reaped_at_ms: number | string | null;
     orphans_refused: number | null;
+    judging_since: string | null;
   };
   server_events: {
     seq: Generated<number | string>;
@@ -35,7 +36,13 @@ export interface ClusterTables {
     claimed_by: string | null;
     claim_expires_at_ms: number | string | null;
   };
-  actions: { id: string; session_id: string; judged_by: string | null; seq: number | string };
+  actions: {
+    id: string;
+    session_id: string;
+    judged_by: string | null;
+    seq: number | string;
+    created_at: string;
+  };
   verdicts: { action_id: string; kind: string };
   holds: { action_id: string };
 }

@@ -44,6 +44,8 @@ export class InstanceLease {
     private readonly log: (message: string) => void,
     private readonly onLost: () => void,
     private readonly timings: LeaseTimings = DEFAULT_LEASE_TIMINGS,
+    /** When the oldest write this server still judges was recorded (`JudgementsInFlight.judgingSince`). */
+    private readonly judgingSince: () => number = () => Date.now(),
   ) {}
 
   get id(): string {
@@ -82,7 +84,9 @@ export class InstanceLease {
     if (this.#stopped || this.#lost) return;
     const started = performance.now();
     try {
-      if (await this.cluster.renew(this.instance.id, this.timings.leaseMs)) {
+      // A second of margin: actions' `created_at` and this are the same clock, read apart.
+      const since = new Date(this.judgingSince() - 1_000);
+      if (await this.cluster.renew(this.instance.id, this.timings.leaseMs, since)) {
         this.#validUntil = started + this.timings.leaseMs - this.timings.graceMs;
       } else {
         this.#lost = true;

@@ -39,6 +39,8 @@ export interface ServerClusterOptions {
   log: (message: string) => void;
   /** Told when another server took this one's lease: it must stop. */
   onLeaseLost: () => void;
+  /** When the oldest write this server still judges was recorded (ms since the epoch). */
+  judgingSince: () => number;
   timings?: Partial<LeaseTimings>;
 }
 
@@ -50,10 +52,15 @@ export interface ServerClusterOptions {
 export async function startServerCluster(options: ServerClusterOptions): Promise<ServerCluster> {
   const cluster: ClusterStore = openClusterStore(options.postgresUrl);
   const instance = { id: options.instanceId, host: os.hostname(), pid: process.pid };
-  const lease = new InstanceLease(cluster, instance, options.store, options.log, options.onLeaseLost, {
-    ...DEFAULT_LEASE_TIMINGS,
-    ...options.timings,
-  });
+  const lease = new InstanceLease(
+    cluster,
+    instance,
+    options.store,
+    options.log,
+    options.onLeaseLost,
+    { ...DEFAULT_LEASE_TIMINGS, ...options.timings },
+    options.judgingSince,
+  );
   const relay = new ServerEventRelay(cluster, options.postgresUrl, instance.id, options.events, options.log);
   try {
     await lease.start();
