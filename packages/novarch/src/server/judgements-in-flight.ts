@@ -152,13 +152,21 @@ export class JudgementsInFlight {
         }),
       proposeAction: (action) =>
         this.#write(async (request) => {
-          const proposal = await store.proposeAction(action);
-          // A killed session's write is stored refused at once: settled.
-          request?.actions.set(proposal.action.id, {
-            sessionId: proposal.action.sessionId,
-            settled: !proposal.open,
-          });
-          return proposal;
+          // Counted from before the insert, as for `recordAction`.
+          const began = Date.now();
+          request?.judging.add(began);
+          try {
+            const proposal = await store.proposeAction(action);
+            // A killed session's write is stored refused at once: settled.
+            request?.actions.set(proposal.action.id, {
+              sessionId: proposal.action.sessionId,
+              settled: !proposal.open,
+              began,
+            });
+            return proposal;
+          } finally {
+            request?.judging.delete(began);
+          }
         }),
       recordVerdict: (verdict) =>
         this.#write(async (request) => {

@@ -8,6 +8,7 @@ import type { StoreDialect } from '../../src/store/store-dialect.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import type { StoreTables } from '../../src/store/store-tables.js';
 import { createPendingHold } from '../store/conformance-context.js';
+import { checkHistoryMigration } from '../store/history-migration-scenario.js';
 import { describeStoreConformance } from '../store/store-conformance.js';
 import { createTempStoreFiles } from '../store/temp-store-file.js';
 
@@ -342,5 +343,23 @@ describe('openSqliteStore', () => {
     expect(byAgent).toEqual(byOperator);
     expect(await agent.getHold(hold.id)).toEqual(byOperator);
     await Promise.all([agent.close(), operator.close()]);
+  });
+});
+
+describe('migration 12 (history fields) on SQLite', () => {
+  it('a store written before it upgrades, indexes its actions and evidence, and answers the same', async () => {
+    const file = files.next();
+    await checkHistoryMigration({
+      open: () => openSqliteStore(file),
+      forgetMigration12: async () =>
+        withRawDatabase(file, (database) => {
+          database.exec('drop table history_fields; delete from schema_migrations where version = 12');
+        }),
+      indexRows: async () =>
+        withRawDatabase(file, (database) => {
+          const row: unknown = database.prepare('select count(*) as n from history_fields').get();
+          return typeof row === 'object' && row !== null && 'n' in row ? Number(row.n) : -1;
+        }),
+    });
   });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/index.js';
-import { checkHistoryScenario } from '../../store/history-scenario.js';
+import { checkEvidenceHistoryScenario, checkHistoryScenario } from '../../store/history-scenario.js';
 import { usePostgresServer } from '../../store/postgres-server.js';
 import { runNovarch } from '../cli/run-novarch-in-process.js';
 
@@ -31,5 +31,14 @@ describe('history conditions and shadow mode on PostgreSQL', () => {
       judged: 5,
       rules: [{ ruleId: 'SHADOW-1', version: 1, evaluated: 5, wouldHold: 1, wouldKill: 0 }],
     });
+  });
+
+  it('judges refunds by past evidence of the session and the agent, and replays them unchanged', async () => {
+    const store = await openPostgresStore(await postgres.freshDatabase());
+    try {
+      await checkEvidenceHistoryScenario(store);
+    } finally {
+      await store.close();
+    }
   });
 });

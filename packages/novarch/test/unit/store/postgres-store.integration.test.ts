@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { NovarchStoreError, openPostgresStore } from '../../../src/index.js';
+import { checkHistoryMigration } from '../../store/history-migration-scenario.js';
 import { usePostgresServer } from '../../store/postgres-server.js';
 import { describeStoreConformance } from '../../store/store-conformance.js';
 
@@ -76,5 +78,32 @@ describe('openPostgresStore', () => {
     expect(evidence.input).toEqual({ account: '[redacted]', key: '[redacted]' });
     expect(await store.listEvidence(session.id)).toEqual([evidence]);
     await store.close();
+  });
+});
+
+describe('migration 12 (history fields) on PostgreSQL', () => {
+  it('a store written before it upgrades, indexes its actions and evidence, and answers the same', async () => {
+    const url = await freshDatabase();
+    const raw = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return await work(client);
+      } finally {
+        await client.end();
+      }
+    };
+    await checkHistoryMigration({
+      open: () => openPostgresStore(url),
+      forgetMigration12: () =>
+        raw(async (client) => {
+          await client.query('drop table history_fields');
+          await client.query('delete from schema_migrations where version = 12');
+        }),
+      indexRows: () =>
+        raw(async (client) =>
+          Number((await client.query('select count(*) as n from history_fields')).rows[0]?.n),
+        ),
+    });
   });
 });
