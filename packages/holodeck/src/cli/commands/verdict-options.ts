@@ -154,7 +154,14 @@ export async function loadBaseline(
     return approvedAsRun(await readApprovedBaseline(agentFolder), approvedBaselinePath(agentFolder));
   }
   const { loadRun } = await import('../../runner/report/run-store.js');
-  return loadRun(reference, runsDir);
+  const run = await loadRun(reference, runsDir);
+  if (run.matrix)
+    throw new UsageError(
+      '--baseline',
+      `run ${run.run_id} is a matrix run (${run.matrix.variants.length} variants), which holds each case once per variant`,
+      'compare with a run of the agent without its matrix, or compare variants with holodeck test compare <run> --variants a,b',
+    );
+  return run;
 }
 
 /**

@@ -14,6 +14,11 @@ export function mergeRuns(runs: readonly RunReport[], sources: readonly string[]
   if (!first) throw new RunReportError('merge', 'Nothing to merge: pass the JSON run files of the shards.');
   const named = (index: number) => sources[index] ?? runs[index]?.run_id ?? `run ${index + 1}`;
   for (const [index, run] of runs.entries()) {
+    if (run.matrix)
+      throw new RunReportError(
+        named(index),
+        `Cannot merge: ${named(index)} is a matrix run, whose cases repeat once per variant. Merge the shards of plain runs; shard a matrix by running each variant with --matrix.`,
+      );
     for (const [label, pick] of [
       ['agent configuration hash', (report: RunReport) => report.agent.config_hash],
       ['suite hash', (report: RunReport) => report.agent.suite_hash ?? null],

@@ -32,7 +32,17 @@ const STATUS_ICON: Record<CaseStatus, string> = { pass: '✅', fail: '❌', erro
  * their failing metrics, changes against a baseline (when given), and every case in a
  * collapsible `<details>`. Text from the run (names, reasons, errors) is escaped.
  */
-export function writeMarkdownReport(report: RunReport, comparison?: RunComparison): string {
+export function writeMarkdownReport(given: RunReport, comparison?: RunComparison): string {
+  // A matrix run lists each case once per variant, named `<case> [<variant>]`.
+  const report = given.matrix
+    ? {
+        ...given,
+        cases: given.cases.map((caseReport) => ({
+          ...caseReport,
+          name: caseReport.variant ? `${caseReport.name} [${caseReport.variant}]` : caseReport.name,
+        })),
+      }
+    : given;
   const sections = [headline(report)];
   const problems = report.cases.filter(
     (caseReport) => (!caseReport.passed || caseReport.errored) && !caseReport.interrupted,

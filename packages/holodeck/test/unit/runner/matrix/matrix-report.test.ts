@@ -5,10 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { combineVariantRuns } from '../../../../src/runner/matrix/combine-variant-runs.js';
 import { compareVariants } from '../../../../src/runner/matrix/compare-variants.js';
 import { matrixGrid } from '../../../../src/runner/report/matrix-grid.js';
+import { mergeRuns } from '../../../../src/runner/report/merge-runs.js';
 import { renderMatrixSummary } from '../../../../src/runner/report/render-matrix-summary.js';
 import { validateRunReport } from '../../../../src/runner/report/run-report-schema.js';
 import { variantRun } from '../../../../src/runner/report/variant-run.js';
 import { writeJunitReport } from '../../../../src/runner/report/write-junit-report.js';
+import { writeMarkdownReport } from '../../../../src/runner/report/write-markdown-report.js';
 import { runReport } from '../report/report-builder.js';
 import { REPORT_FIXTURES } from '../report/report-paths.js';
 import { agentOf, matrixRun, outcome, variant } from './matrix-run-builder.js';
@@ -138,5 +140,21 @@ describe('the reports of a matrix run', () => {
     expect(comparison.suite.ties).toBe(2);
     expect(comparison.differences).toContain('model "claude-sonnet-4-5" → "gpt-4o"');
     expect(comparison.cost.current).toBeCloseTo(0.008, 10);
+  });
+});
+
+describe('what a matrix run cannot be', () => {
+  it('is not merged as a shard', () => {
+    expect(() => mergeRuns([matrixRun()], ['matrix.json'], 'merged')).toThrow(
+      'Cannot merge: matrix.json is a matrix run, whose cases repeat once per variant. Merge the shards of plain runs; shard a matrix by running each variant with --matrix.',
+    );
+  });
+});
+
+describe('the Markdown report of a matrix run', () => {
+  it('names each case with its variant', () => {
+    const markdown = writeMarkdownReport(matrixRun());
+    expect(markdown).toContain('planet [claude]');
+    expect(markdown).toContain('planet [gpt]');
   });
 });
