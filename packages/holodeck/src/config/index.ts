@@ -32,7 +32,7 @@ export {
   ResponseFormatSchema,
 } from './schema/agent-config-schema.js';
 export { EXPRESSION_NAMES, PII_KINDS } from './schema/assertion-metric-schemas.js';
-export { type AttemptLimits, AttemptLimitsSchema } from './schema/attempt-limits-schema.js';
+export type { AttemptLimits } from './schema/attempt-limits-schema.js';
 export {
   type BashConfig,
   BashConfigSchema,

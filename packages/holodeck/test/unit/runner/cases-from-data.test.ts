@@ -241,7 +241,7 @@ describe('vars, {{templates}} and default_case', () => {
       lines(...BASE, 'default_case:', '  input: hi', 'test_cases:', '  - { name: a, input: hi }'),
     );
     expect(validation.issues.map(brief)).toEqual([
-      '8:3 default_case.input: unknown key "input" in default_case | allowed keys: "vars", "thresholds", "ground_truth", "context", "expected_tools", "forbidden_tools", "expected_tool_sequence", "called_before", "max_tool_calls", "tags", "metrics", "repeat", "min_pass_rate", "expected_verdicts", "expect_killed", "timeout"',
+      '8:3 default_case.input: unknown key "input" in default_case | allowed keys: "vars", "thresholds", "ground_truth", "context", "expected_tools", "forbidden_tools", "expected_tool_sequence", "called_before", "max_tool_calls", "tags", "metrics", "repeat", "min_pass_rate", "expected_verdicts", "expect_killed", "timeout", "limits"',
     ]);
   });
 });
