@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
@@ -11,14 +10,13 @@ import {
   governedShopFiles,
 } from './support/governance-fixtures.js';
 import { HOLODECK_BIN } from './support/run-holodeck-cli.js';
+import { runNovarchCli } from './support/run-novarch-cli.js';
 
 // Approve with edit, on both backends: an operator approves a held refund with a changed input
 // (`novarch holds approve --input`); Novarch checks it against the tool's schema and judges it
 // again, and the tool runs with the edited input (Claude: the PreToolUse hook's updatedInput; AI
 // SDK: the governed call's input). An edit the rules would kill, or that the schema refuses, does
 // not run, and the model is told why.
-
-const NOVARCH_BIN = fileURLToPath(new URL('../../../novarch/bin/novarch.js', import.meta.url));
 
 const SHOP: GovernedShopOptions = {
   tools: ['lookup_order', 'refund_order'],
@@ -27,23 +25,7 @@ const SHOP: GovernedShopOptions = {
   describeTool: (name) => (name === 'lookup_order' ? 'Looks an order up' : 'Refunds an order'),
 };
 
-function novarch(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [NOVARCH_BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
+const novarch = runNovarchCli;
 
 describe.each(backendVariants())('approve with edit ($name backend)', (variant) => {
   beforeAll(() => variant.start());

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { waitUntil } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from './both-backends/backend-variants.js';
@@ -12,12 +11,11 @@ import {
   governedShopFiles,
 } from './support/governance-fixtures.js';
 import { HOLODECK_BIN } from './support/run-holodeck-cli.js';
+import { runNovarchCli } from './support/run-novarch-cli.js';
 
 // Novarch holds in `holodeck chat` on a real terminal, on both backends: a governed write held
 // for an operator shows its hold id, rule, countdown and the commands that decide it; an operator
 // decides from another process with the real `novarch` CLI, and the chat shows the outcome.
-
-const NOVARCH_BIN = fileURLToPath(new URL('../../../novarch/bin/novarch.js', import.meta.url));
 
 const SHOP: GovernedShopOptions = {
   tools: ['refund_order'],
@@ -30,23 +28,7 @@ const ENTER = '\r';
 const PROMPT = /\n> ?$/;
 
 /** Runs the real `novarch` CLI as an operator in another process; resolves with its exit and output. */
-function novarch(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [NOVARCH_BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
+const novarch = runNovarchCli;
 
 describe.each(backendVariants())(
   'Novarch holds in holodeck chat on a terminal ($name backend)',

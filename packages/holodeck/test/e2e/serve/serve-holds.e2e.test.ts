@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { HttpAgent } from '@ag-ui/client';
@@ -16,14 +14,13 @@ import {
   governedShopConfig,
   governedShopFiles,
 } from '../support/governance-fixtures.js';
+import { runNovarchCli } from '../support/run-novarch-cli.js';
 import { postJson, type ServeProcess, startServe } from './serve-harness.js';
 
 // Novarch holds through `holodeck serve`, on both backends: a governed write held for an
 // operator ends the AG-UI run with a policy_hold interrupt; the caller cannot decide it (refused,
 // it stays pending); an operator decides it with the real `novarch` CLI and the resumed run
 // reports the decision.
-
-const NOVARCH_BIN = fileURLToPath(new URL('../../../../novarch/bin/novarch.js', import.meta.url));
 
 const SHOP: GovernedShopOptions = {
   tools: ['refund_order'],
@@ -32,23 +29,7 @@ const SHOP: GovernedShopOptions = {
   describeTool: () => 'Refunds an order',
 };
 
-function novarch(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [NOVARCH_BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
+const novarch = runNovarchCli;
 
 interface SeenEvent {
   type: string;
