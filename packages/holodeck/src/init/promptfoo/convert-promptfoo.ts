@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
-import type { Provider } from '../../config/index.js';
+import { type Provider, renderTemplate } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { errorMessage } from '../../support.js';
 import type { TemplateFile } from '../init-template.js';
 import { agentNameFrom } from '../plan-agent-folder.js';
 import { mapPromptfooAssertion, type PromptfooAssertion } from './map-promptfoo-assertion.js';
 import { mapPromptfooProvider } from './map-promptfoo-provider.js';
+import { type PromptfooTestEntry, readPromptfooTests } from './read-promptfoo-tests.js';
 
 const AssertionSchema = z.looseObject({
   type: z.string().min(1),
@@ -34,7 +35,12 @@ const PromptfooConfigSchema = z.looseObject({
   description: z.string().optional(),
   prompts: z.union([PromptEntrySchema, z.array(PromptEntrySchema)]).optional(),
   providers: z.union([ProviderEntrySchema, z.array(ProviderEntrySchema)]).optional(),
-  defaultTest: z.looseObject({ assert: z.array(AssertionSchema).optional() }).optional(),
+  defaultTest: z
+    .looseObject({
+      assert: z.array(AssertionSchema).optional(),
+      vars: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
   tests: z.union([z.string(), z.array(z.union([TestSchema, z.string()]))]).optional(),
 });
 
@@ -205,21 +211,22 @@ export async function convertPromptfoo(file: string, agentName: string): Promise
       notConverted.push(`${where}: ${mapped.reason}`);
       return [];
     });
-  const tests = typeof config.tests === 'string' ? [] : (config.tests ?? []);
-  if (typeof config.tests === 'string')
-    notConverted.push(`tests: "${config.tests}" (tests from a file are not read)`);
+  const defaultVars = config.defaultTest?.vars ?? {};
   const taken = new Set<string>();
-  const testCases: Record<string, unknown>[] = [];
-  tests.forEach((test, index) => {
-    if (typeof test === 'string') {
-      notConverted.push(`tests[${index}]: "${test}" (tests from a file are not read)`);
-      return;
-    }
-    const vars = test.vars ?? {};
-    const where = `tests[${index}]${test.description ? ` (${test.description})` : ''}`;
-    for (const [name, value] of Object.entries(vars))
+  /** One promptfoo test as a HoloDeck case: vars stay vars where HoloDeck's templates render the prompt. */
+  const convertTest = (test: z.infer<typeof TestSchema>, where: string, index: number) => {
+    const ownVars = test.vars ?? {};
+    const vars = { ...defaultVars, ...ownVars };
+    for (const [name, value] of Object.entries(ownVars))
       if (Array.isArray(value)) notConverted.push(`${where}: vars.${name} is a list (a promptfoo matrix)`);
-    const input = renderVars(userTemplate, vars);
+      else if (typeof value === 'string' && value.startsWith('file://'))
+        notConverted.push(`${where}: vars.${name} is read from a file (${value}): copy its text in`);
+    const listVars = Object.values(vars).some(Array.isArray);
+    const promptfooOnly = renderVars(userTemplate, vars).unresolved;
+    // The prompt as a template over the case's vars (and default_case's), as promptfoo keeps it,
+    // when HoloDeck's template language renders it; otherwise rendered here, as written.
+    const templated = !listVars && !promptfooOnly.length && renderTemplate(userTemplate, vars).ok;
+    const input = templated ? { text: userTemplate, unresolved: [] } : renderVars(userTemplate, vars);
     if (input.unresolved.length)
       notConverted.push(`${where}: the prompt's ${input.unresolved.join(', ')} left as written`);
     for (const key of Object.keys(test))
@@ -228,14 +235,48 @@ export async function convertPromptfoo(file: string, agentName: string): Promise
       ...mapAssertions(test.assert ?? [], where, vars),
       ...mapAssertions(config.defaultTest?.assert ?? [], `${where}, defaultTest.assert`, vars),
     ];
-    testCases.push({
+    return {
       name: uniqueName(test.description ?? `case-${index + 1}`, taken),
       input: input.text,
+      ...(templated && Object.keys(ownVars).length ? { vars: ownVars } : {}),
       ...(metrics.length ? { metrics } : {}),
-    });
-  });
+    };
+  };
+  const inline = typeof config.tests === 'string' ? [config.tests] : (config.tests ?? []);
+  const testCases: Record<string, unknown>[] = [];
+  /** Tests from `file://` references: one converted cases file each, under cases/. */
+  const caseFiles: { path: string; cases: Record<string, unknown>[] }[] = [];
+  const readTests = async (reference: string, where: string) => {
+    if (!reference.startsWith('file://')) {
+      notConverted.push(`${where}: "${reference}" (not a file:// reference)`);
+      return;
+    }
+    for (const source of await readPromptfooTests(reference, folder)) {
+      notConverted.push(...source.problems);
+      const cases = source.tests.flatMap((entry: PromptfooTestEntry, index) => {
+        const test = TestSchema.safeParse(entry);
+        const at = `${source.file} test ${index + 1}`;
+        if (test.success) return [convertTest(test.data, at, index)];
+        notConverted.push(`${at}: not a promptfoo test (${test.error.issues[0]?.message ?? 'unreadable'})`);
+        return [];
+      });
+      if (!cases.length) continue;
+      const base = agentNameFrom(path.basename(source.file, path.extname(source.file))) || 'cases';
+      let name = `cases/${base}.yaml`;
+      for (let n = 2; caseFiles.some((file) => file.path === name); n++) name = `cases/${base}-${n}.yaml`;
+      caseFiles.push({ path: name, cases });
+    }
+  };
+  for (const [index, test] of inline.entries()) {
+    const where = typeof config.tests === 'string' ? 'tests' : `tests[${index}]`;
+    if (typeof test === 'string') await readTests(test, where);
+    else
+      testCases.push(
+        convertTest(test, `tests[${index}]${test.description ? ` (${test.description})` : ''}`, index),
+      );
+  }
   for (const key of Object.keys(config.defaultTest ?? {}))
-    if (key !== 'assert') notConverted.push(`defaultTest.${key}`);
+    if (key !== 'assert' && key !== 'vars') notConverted.push(`defaultTest.${key}`);
 
   const agent = {
     name: agentName,
@@ -243,7 +284,9 @@ export async function convertPromptfoo(file: string, agentName: string): Promise
     model,
     instructions: { file: 'instructions.md' },
     ...(provider === 'anthropic' ? { claude: { permission_mode: 'manual' } } : {}),
+    ...(Object.keys(defaultVars).length ? { default_case: { vars: defaultVars } } : {}),
     ...(testCases.length ? { test_cases: testCases } : {}),
+    ...(caseFiles.length ? { test_cases_file: caseFiles.map((file) => file.path) } : {}),
   };
   const header = `# Converted from ${path.basename(file)} by holodeck init --from-promptfoo
 # (docs/promptfoo-mapping.md lists what maps onto what). Check it with: holodeck validate agent.yaml
@@ -255,9 +298,13 @@ export async function convertPromptfoo(file: string, agentName: string): Promise
     files: [
       { path: 'agent.yaml', content: `${header}${stringify(agent, { lineWidth: 0 })}${footer}` },
       { path: 'instructions.md', content: `${instructions.trim()}\n` },
+      ...caseFiles.map((file) => ({
+        path: file.path,
+        content: `# Converted from promptfoo tests by holodeck init --from-promptfoo\n${stringify(file.cases, { lineWidth: 0 })}`,
+      })),
     ],
     provider,
     notConverted,
-    caseCount: testCases.length,
+    caseCount: testCases.length + caseFiles.reduce((sum, file) => sum + file.cases.length, 0),
   };
 }

@@ -119,6 +119,20 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
       },
     };
   }
+  if (type === 'similar') {
+    // The same metric: cosine similarity of embeddings, the closest of several references.
+    if (value !== undefined && text === undefined && !texts?.length)
+      return { ok: false, reason: 'similar with a reference that is not a text or a list of texts' };
+    return {
+      ok: true,
+      metric: {
+        type,
+        ...(value !== undefined ? { value: text ?? texts } : {}),
+        ...(assertion.threshold !== undefined ? { threshold: assertion.threshold } : {}),
+      },
+    };
+  }
+  if (type === 'is-refusal') return { ok: true, metric: { type } };
   if (type === 'latency' || type === 'cost') {
     if (assertion.threshold === undefined) return { ok: false, reason: `${type} without a threshold` };
     return { ok: true, metric: { type, threshold: assertion.threshold } };
@@ -150,13 +164,12 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
 /** What to write instead, for the assertions people use most that have no metric of their own. */
 const NO_METRIC_HINTS: Record<string, string> = {
   python: 'port it to a JS/TS grader module and use type: code',
-  similar: 'embedding similarity: use rouge, meteor or a g-eval against ground_truth',
   factuality: 'use a g-eval or a rubric naming the facts',
   'model-graded-closedqa': 'use a rubric',
 };
 
 /** Types that have a `not-` twin in HoloDeck (the deterministic checks). */
-const NEGATABLE = new Set([...SAME_NAME, 'json-schema']);
+const NEGATABLE = new Set([...SAME_NAME, 'json-schema', 'is-refusal']);
 
 /**
  * One promptfoo assertion → one HoloDeck metric (docs/promptfoo-mapping.md has the table). A

@@ -14,7 +14,8 @@ import { parse } from 'yaml';
 import { runHolodeckCli } from '../support/run-holodeck-cli.js';
 
 // A promptfoo suite as people write them: two providers, a chat prompt from a file with
-// {{vars}}, defaultTest assertions, mappable and unmappable assertions.
+// {{vars}}, defaultTest vars and assertions, mappable and unmappable assertions, and tests from a
+// YAML file and from CSV files named by a glob.
 const PROMPTFOO = `description: Translator bot
 prompts:
   - file://prompt.json
@@ -24,6 +25,7 @@ providers:
     config: { temperature: 0, max_tokens: 200, seed: 7 }
   - anthropic:messages:claude-sonnet-4-6
 defaultTest:
+  vars: { text: Good morning }
   assert:
     - type: not-icontains
       value: as an AI
@@ -50,7 +52,21 @@ tests:
         value: Guten Morgen
         threshold: 0.8
   - file://more-tests.yaml
+  - file://data/*.csv
+  - file://generate-tests.py
 outputPath: results.json
+`;
+const MORE_TESTS = `- description: Greeting in Spanish
+  vars: { language: Spanish }
+  assert:
+    - type: icontains
+      value: buenos
+- vars: { language: [Italian, Latin] }
+  options: { provider: openai:gpt-4o }
+`;
+// promptfoo's CSV: vars by header, \`__expected\` assertions, a column HoloDeck has no use for.
+const CSV = `language,text,__expected,__expected2,__description,__prefix
+Dutch,Good morning,contains: Goedemorgen,grade: is Dutch,Greeting in Dutch,x
 `;
 const PROMPT = JSON.stringify([
   {
@@ -68,6 +84,7 @@ beforeAll(async () => {
       const question = chatLastUserText(request);
       if (question === 'Translate into French: Good morning') return chatReply('Bonjour !');
       if (question === 'Translate into German: Good morning') return chatReply('Guten Morgen!');
+      if (question === 'Translate into Spanish: Good morning') return chatReply('Buenos días');
       return chatReply(`unexpected: ${question}`);
     }),
   });
@@ -81,6 +98,9 @@ describe('holodeck init --from-promptfoo', () => {
     mkdirSync(home);
     writeFileSync(path.join(root, 'promptfooconfig.yaml'), PROMPTFOO);
     writeFileSync(path.join(root, 'prompt.json'), PROMPT);
+    writeFileSync(path.join(root, 'more-tests.yaml'), MORE_TESTS);
+    mkdirSync(path.join(root, 'data'));
+    writeFileSync(path.join(root, 'data', 'greetings.csv'), CSV);
     const env = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
@@ -100,8 +120,10 @@ describe('holodeck init --from-promptfoo', () => {
       'provider "anthropic:messages:claude-sonnet-4-6": an agent has one model (convert again with only that provider first)',
       'prompt "Second prompt {{text}}": an agent has one prompt (only the first was used)',
       'tests[0] (Greeting in French): assertion type "python" has no HoloDeck metric (port it to a JS/TS grader module and use type: code)',
-      'tests[1] (Greeting in German): assertion type "similar" has no HoloDeck metric (embedding similarity: use rouge, meteor or a g-eval against ground_truth)',
-      'tests[2]: "file://more-tests.yaml" (tests from a file are not read)',
+      'more-tests.yaml test 2: vars.language is a list (a promptfoo matrix)',
+      'more-tests.yaml test 2: options',
+      'data/greetings.csv: column "__prefix"',
+      'tests "file://generate-tests.py": a test generator (code is not run)',
     ];
     expect(init.stderr).toBe(
       `not converted (${notConverted.length}; also listed at the end of agent.yaml):\n${notConverted.map((line) => `  - ${line}\n`).join('')}`,
@@ -113,10 +135,14 @@ describe('holodeck init --from-promptfoo', () => {
       name: 'translator',
       description: 'Translator bot',
       model: { provider: 'openai', name: 'gpt-4o-mini', temperature: 0, max_tokens: 200 },
+      default_case: { vars: { text: 'Good morning' } },
+      test_cases_file: ['cases/more-tests.yaml', 'cases/greetings.yaml'],
       test_cases: [
         {
           name: 'greeting-in-french',
-          input: 'Translate into French: Good morning',
+          // promptfoo's template stays a template over the case's vars: HoloDeck renders it.
+          input: 'Translate into {{ language }}: {{text}}',
+          vars: { language: 'French', text: 'Good morning' },
           metrics: [
             { type: 'icontains', value: 'bonjour' },
             { type: 'starts-with', value: 'Bonjour' },
@@ -126,27 +152,68 @@ describe('holodeck init --from-promptfoo', () => {
         },
         {
           name: 'greeting-in-german',
-          input: 'Translate into German: Good morning',
+          input: 'Translate into {{ language }}: {{text}}',
+          vars: { language: 'German', text: 'Good morning' },
           metrics: [
             { type: 'contains-any', value: ['Guten Morgen', 'Morgen'] },
             { type: 'rubric', value: 'Is a correct German greeting' },
+            { type: 'similar', value: 'Guten Morgen', threshold: 0.8 },
             { type: 'not-icontains', value: 'as an AI' },
           ],
         },
       ],
     });
+    expect(parse(readFileSync(path.join(folder, 'cases', 'more-tests.yaml'), 'utf8'))).toEqual([
+      {
+        name: 'greeting-in-spanish',
+        input: 'Translate into {{ language }}: {{text}}',
+        vars: { language: 'Spanish' },
+        metrics: [
+          { type: 'icontains', value: 'buenos' },
+          { type: 'not-icontains', value: 'as an AI' },
+        ],
+      },
+      // A list var (promptfoo's matrix) has no template form: the prompt is filled in here.
+      {
+        name: 'case-2',
+        input: 'Translate into ["Italian","Latin"]: Good morning',
+        metrics: [{ type: 'not-icontains', value: 'as an AI' }],
+      },
+    ]);
+    expect(parse(readFileSync(path.join(folder, 'cases', 'greetings.yaml'), 'utf8'))).toEqual([
+      {
+        name: 'greeting-in-dutch',
+        input: 'Translate into {{ language }}: {{text}}',
+        vars: { language: 'Dutch', text: 'Good morning' },
+        metrics: [
+          { type: 'contains', value: 'Goedemorgen' },
+          { type: 'rubric', value: 'is Dutch' },
+          { type: 'not-icontains', value: 'as an AI' },
+        ],
+      },
+    ]);
     expect(readFileSync(path.join(folder, 'instructions.md'), 'utf8')).toBe(
       'You translate the user text into the language asked. Answer with the translation only.\n',
     );
 
-    // The converted suite runs (the French case: the German one's rubric would ask a judge).
+    // The converted suite runs (the French case, and the Spanish one from the file, whose text
+    // comes from default_case's vars; the others' rubrics would ask a judge).
     const report = path.join(root, 'report.json');
     const test = await runHolodeckCli(
-      ['test', path.join(folder, 'agent.yaml'), '--output', report, '--filter', 'greeting-in-french'],
+      [
+        'test',
+        path.join(folder, 'agent.yaml'),
+        '--output',
+        report,
+        '--case',
+        'greeting-in-french',
+        '--case',
+        'greeting-in-spanish',
+      ],
       env,
     );
     expect(test.code, test.stdout + test.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ total: 1, passed: 1 });
+    expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ total: 2, passed: 2 });
   });
 
   it('a file that is not a promptfoo config is refused with where and why (exit 2)', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MetricConfigSchema } from '../../../src/config/index.js';
 import { mapPromptfooAssertion } from '../../../src/init/promptfoo/map-promptfoo-assertion.js';
 import { mapPromptfooProvider } from '../../../src/init/promptfoo/map-promptfoo-provider.js';
+import { assertionFromCell } from '../../../src/init/promptfoo/read-promptfoo-tests.js';
 
 // The table of docs/promptfoo-mapping.md, one row each: every mapped metric is valid in agent.yaml.
 const mapped: [Record<string, unknown>, Record<string, unknown>][] = [
@@ -93,6 +94,16 @@ const mapped: [Record<string, unknown>, Record<string, unknown>][] = [
     { type: 'answer_relevancy', threshold: 0.8 },
   ],
   [{ type: 'context-faithfulness' }, { type: 'faithfulness' }],
+  [
+    { type: 'similar', value: 'Guten Morgen', threshold: 0.8 },
+    { type: 'similar', value: 'Guten Morgen', threshold: 0.8 },
+  ],
+  [
+    { type: 'similar', value: ['Hi', 'Hello'] },
+    { type: 'similar', value: ['Hi', 'Hello'] },
+  ],
+  [{ type: 'is-refusal' }, { type: 'is-refusal' }],
+  [{ type: 'not-is-refusal' }, { type: 'not-is-refusal' }],
 ];
 
 const refused: [Record<string, unknown>, string][] = [
@@ -109,6 +120,7 @@ const refused: [Record<string, unknown>, string][] = [
   [{ type: 'not-rouge-n', value: 'x' }, 'not-rouge-n has no HoloDeck metric'],
   [{ type: 'latency' }, 'latency without a threshold'],
   [{ type: 'webhook', value: 'http://x' }, 'assertion type "webhook" has no HoloDeck metric'],
+  [{ type: 'similar', value: 3 }, 'similar with a reference that is not a text or a list of texts'],
 ];
 
 describe('promptfoo assertions → HoloDeck metrics', () => {
@@ -166,5 +178,24 @@ describe('promptfoo providers → model:', () => {
       reason:
         'provider "bedrock:anthropic.claude-v2": only anthropic:, openai:, azure: and ollama: models map onto model:',
     });
+  });
+});
+
+describe('promptfoo CSV __expected cells → assertions', () => {
+  it.each([
+    ['Paris', { type: 'equals', value: 'Paris' }],
+    ['contains: Paris', { type: 'contains', value: 'Paris' }],
+    ['not-icontains:sorry', { type: 'not-icontains', value: 'sorry' }],
+    ['contains-any: Hi, Hello', { type: 'contains-any', value: ['Hi', 'Hello'] }],
+    ['similar(0.8):Guten Morgen', { type: 'similar', value: 'Guten Morgen', threshold: 0.8 }],
+    ['is-json', { type: 'is-json' }],
+    ['grade: Is polite', { type: 'llm-rubric', value: 'Is polite' }],
+    ['llm-rubric: Is polite', { type: 'llm-rubric', value: 'Is polite' }],
+    ['fn: output.length < 9', { type: 'javascript', value: 'output.length < 9' }],
+    ['python: len(output) < 9', { type: 'python', value: 'len(output) < 9' }],
+    // An unknown type before a colon is a text to equal, as promptfoo reads it.
+    ['note: keep', { type: 'equals', value: 'note: keep' }],
+  ])('%s', (cell, assertion) => {
+    expect(assertionFromCell(cell)).toEqual(assertion);
   });
 });
