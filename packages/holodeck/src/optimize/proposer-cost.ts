@@ -1,4 +1,5 @@
 import type { AnswerUsage } from 'judge-client';
+import { tokenPricesOf } from '../backends/pricing/model-pricing.js';
 import { OPENAI_PRICE_TABLE, openAiListPrices } from '../backends/pricing/openai-price-table.js';
 import { costOfUsage, type TokenPrices } from '../backends/pricing/token-prices.js';
 import type { LLMProvider, LoadedAgent, OptimizeConfig } from '../config/index.js';
@@ -7,17 +8,6 @@ import type { LLMProvider, LoadedAgent, OptimizeConfig } from '../config/index.j
 export type ProposerPricing =
   | { kind: 'prices'; prices: TokenPrices; source: string }
   | { kind: 'unknown'; reason: string };
-
-function fromPricing(pricing: NonNullable<LoadedAgent['config']['pricing']>): TokenPrices {
-  return {
-    input: pricing.input_per_million,
-    output: pricing.output_per_million,
-    ...(pricing.cached_input_per_million !== undefined
-      ? { cachedInput: pricing.cached_input_per_million }
-      : {}),
-    ...(pricing.cache_write_per_million !== undefined ? { cacheWrite: pricing.cache_write_per_million } : {}),
-  };
-}
 
 /**
  * How the proposer's calls are priced: `optimize.proposer.pricing`; else agent.yaml's `pricing:`
@@ -32,12 +22,12 @@ export function proposerPricing(
   if (config.proposer?.pricing)
     return {
       kind: 'prices',
-      prices: fromPricing(config.proposer.pricing),
+      prices: tokenPricesOf(config.proposer.pricing),
       source: 'optimize.proposer.pricing',
     };
   const own = agent.config.model;
   if (agent.config.pricing && own.provider === model.provider && own.name === model.name)
-    return { kind: 'prices', prices: fromPricing(agent.config.pricing), source: 'agent.yaml pricing' };
+    return { kind: 'prices', prices: tokenPricesOf(agent.config.pricing), source: 'agent.yaml pricing' };
   if (model.provider === 'openai' || model.provider === 'azure_openai') {
     const prices = openAiListPrices(model.name);
     if (prices) return { kind: 'prices', prices, source: `price table ${OPENAI_PRICE_TABLE.version}` };

@@ -12,7 +12,8 @@ export type ModelPricing =
   | { kind: 'reported' }
   | { kind: 'unknown'; reason: string };
 
-function fromConfig(pricing: NonNullable<AgentConfig['pricing']>): TokenPrices {
+/** The token prices of a `pricing:` block (agent.yaml's, or optimize.proposer's). */
+export function tokenPricesOf(pricing: NonNullable<AgentConfig['pricing']>): TokenPrices {
   return {
     input: pricing.input_per_million,
     output: pricing.output_per_million,
@@ -26,7 +27,7 @@ function fromConfig(pricing: NonNullable<AgentConfig['pricing']>): TokenPrices {
 /** The pricing of the agent's model: `pricing:` first, then what the provider offers. */
 export function modelPricing(config: AgentConfig): ModelPricing {
   if (config.pricing)
-    return { kind: 'prices', prices: fromConfig(config.pricing), source: 'agent.yaml pricing' };
+    return { kind: 'prices', prices: tokenPricesOf(config.pricing), source: 'agent.yaml pricing' };
   const { provider, name } = config.model;
   switch (provider) {
     case 'anthropic':

@@ -2,7 +2,7 @@
 export type MappedAssertion = { ok: true; metric: Record<string, unknown> } | { ok: false; reason: string };
 
 /** Assertion types whose HoloDeck metric has the same name and the same `value`. */
-const SAME_NAME = new Set([
+export const SAME_NAME: ReadonlySet<string> = new Set([
   'equals',
   'contains',
   'icontains',
@@ -17,9 +17,13 @@ const SAME_NAME = new Set([
   'is-xml',
 ]);
 /** Similarity metrics: the reference (`value`) and a 0..1 threshold. */
-const SIMILARITY: Record<string, string> = { levenshtein: 'levenshtein', bleu: 'bleu', meteor: 'meteor' };
+export const SIMILARITY: Record<string, string> = {
+  levenshtein: 'levenshtein',
+  bleu: 'bleu',
+  meteor: 'meteor',
+};
 /** Judged metrics graded by evaluations.model. */
-const JUDGED: Record<string, string> = {
+export const JUDGED: Record<string, string> = {
   'answer-relevance': 'answer_relevancy',
   'context-faithfulness': 'faithfulness',
   'context-recall': 'contextual_recall',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { findCaseFiles } from '../../config/index.js';
 import { errorMessage, isRecord } from '../../support.js';
-import type { PromptfooAssertion } from './map-promptfoo-assertion.js';
+import { JUDGED, type PromptfooAssertion, SAME_NAME, SIMILARITY } from './map-promptfoo-assertion.js';
 
 /** A promptfoo test as its config or a tests file writes it (checked by the caller). */
 export type PromptfooTestEntry = Record<string, unknown>;
@@ -20,31 +20,15 @@ export interface PromptfooTestFile {
 
 /** Assertion types a CSV `__expected` cell may name as `type:value` (promptfoo's own list, the ones HoloDeck maps). */
 const CELL_TYPES = new Set([
-  'equals',
-  'contains',
-  'icontains',
-  'contains-any',
-  'contains-all',
-  'icontains-any',
-  'icontains-all',
-  'starts-with',
-  'ends-with',
-  'regex',
-  'is-json',
+  ...SAME_NAME,
+  ...Object.keys(SIMILARITY),
+  ...Object.keys(JUDGED),
   'contains-json',
-  'is-xml',
-  'similar',
-  'levenshtein',
   'rouge-n',
-  'bleu',
-  'meteor',
+  'similar',
   'latency',
   'cost',
   'is-refusal',
-  'answer-relevance',
-  'context-faithfulness',
-  'context-recall',
-  'context-relevance',
 ]);
 const LIST_TYPES = new Set(['contains-any', 'contains-all', 'icontains-any', 'icontains-all']);
 

@@ -8,6 +8,7 @@ import { LLMProviderSchema } from '../../config/schema/llm-provider-schema.js';
 import type { MatrixConfig } from '../../config/schema/matrix-config-schema.js';
 import { checkStartupRules } from '../../config/startup-rules.js';
 import type { ConfigIssue } from '../../errors.js';
+import { issueAt as caseIssueAt } from '../case-source.js';
 import type { MatrixSource, MatrixVariant, VariantOverrides } from './matrix-variant.js';
 
 /** A variant before it is checked: its overrides and where each was written. */
@@ -52,17 +53,8 @@ export async function expandMatrix(
   const issues: ConfigIssue[] = [];
   const warnings: ConfigWarning[] = [];
   const missingCredentials: ConfigIssue[] = [];
-  const issueAt = (field: FieldPath, message: string, hint?: string): ConfigIssue => {
-    const fieldPath = [...source.path, ...field];
-    const position = source.locate?.(fieldPath);
-    return {
-      file: source.file,
-      ...(position ? { line: position.line, column: position.column } : {}),
-      path: formatFieldPath(fieldPath),
-      message,
-      ...(hint ? { hint } : {}),
-    };
-  };
+  const issueAt = (field: FieldPath, message: string, hint?: string): ConfigIssue =>
+    caseIssueAt(source, field, message, hint);
   const planned = planVariants(matrix);
   const names = variantNames(planned, agent.config);
   const firstOf = new Map<string, number>();
