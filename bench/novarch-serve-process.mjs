@@ -1,6 +1,7 @@
 // Shared by the `novarch serve` benchmarks (novarch-server.mjs, novarch-servers.mjs): the real
 // server in its own process, the `novarch` CLI, a free port, quantiles.
 import { execFile, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,35 @@ const NOVARCH_BIN = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '../packages/novarch/bin/novarch.js',
 );
+
+/** The rules both benches judge with (TEAM-1: a refund needs a lookup first). */
+export const RULES_FILE = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../packages/novarch/test/fixtures/rules/cs-ops-gate.rules.yaml',
+);
+
+/**
+ * A server config in `directory` judging with RULES_FILE, and an agent key `keyName` of tenant
+ * `bench` created in the store at `storeUrl`: what `novarch serve` and its clients need.
+ */
+export async function prepareServe(storeUrl, directory, keyName) {
+  const config = path.join(directory, 'novarch.yaml');
+  await writeFile(config, `hold_window_seconds: 60\nrules: [${JSON.stringify(RULES_FILE)}]\n`);
+  const created = JSON.parse(
+    await runNovarch([
+      'keys',
+      'create',
+      '--store',
+      storeUrl,
+      '--tenant',
+      'bench',
+      '--name',
+      keyName,
+      '--json',
+    ]),
+  );
+  return { config, apiKey: created.secret };
+}
 
 /** The value at quantile `q` of an ascending list (NaN when empty). */
 export function quantile(sorted, q) {

@@ -6,21 +6,20 @@
 //
 //   node bench/novarch-server.mjs [--sessions 50] [--calls 200] [--store postgres|sqlite]
 //                                 [--think-ms 0] [--skip-fault] [--skip-baselines] [--profile DIR]
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { integerOption, table } from './bench-format.mjs';
-import { freePort, quantile, runNovarch, startServeProcess } from './novarch-serve-process.mjs';
+import { freePort, prepareServe, quantile, RULES_FILE, startServeProcess } from './novarch-serve-process.mjs';
 
 /** Issue 15's targets, per call through HTTP. */
 const TARGET_READ_P99_MS = 10;
 const TARGET_WRITE_P99_MS = 25;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const RULES_FILE = path.join(here, '../packages/novarch/test/fixtures/rules/cs-ops-gate.rules.yaml');
 const { remoteEngine, openPostgresStore, openSqliteStore, NovarchEngine, loadRulesFile } = await import(
   path.join(here, '../packages/novarch/dist/index.js')
 );
@@ -181,22 +180,7 @@ async function main() {
     storeUrl = `sqlite:${path.join(directory, 'server.db')}`;
     openStore = () => openSqliteStore(path.join(directory, 'server.db'));
   }
-  const config = path.join(directory, 'novarch.yaml');
-  await writeFile(config, `hold_window_seconds: 60\nrules: [${JSON.stringify(RULES_FILE)}]\n`);
-  const created = JSON.parse(
-    await runNovarch([
-      'keys',
-      'create',
-      '--store',
-      storeUrl,
-      '--tenant',
-      'bench',
-      '--name',
-      'bench-bot',
-      '--json',
-    ]),
-  );
-  const apiKey = created.secret;
+  const { config, apiKey } = await prepareServe(storeUrl, directory, 'bench-bot');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const servers = [];

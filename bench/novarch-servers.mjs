@@ -4,17 +4,16 @@
 // balancer with sticky sessions places it), at the same pacing. See bench/README.md.
 //
 //   node bench/novarch-servers.mjs [--sessions 20] [--calls 30] [--think-ms 500]
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { integerOption, table } from './bench-format.mjs';
-import { freePort, quantile, runNovarch, startServeProcess } from './novarch-serve-process.mjs';
+import { freePort, prepareServe, quantile, startServeProcess } from './novarch-serve-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const RULES_FILE = path.join(here, '../packages/novarch/test/fixtures/rules/cs-ops-gate.rules.yaml');
 const { remoteEngine } = await import(path.join(here, '../packages/novarch/dist/index.js'));
 
 const { values } = parseArgs({
@@ -93,27 +92,13 @@ async function main() {
   const servers = [];
   try {
     const storeUrl = await postgres.createDatabase('novarch_servers_bench');
-    const config = path.join(directory, 'novarch.yaml');
-    await writeFile(config, `hold_window_seconds: 60\nrules: [${JSON.stringify(RULES_FILE)}]\n`);
-    const created = JSON.parse(
-      await runNovarch([
-        'keys',
-        'create',
-        '--store',
-        storeUrl,
-        '--tenant',
-        'bench',
-        '--name',
-        'bot',
-        '--json',
-      ]),
-    );
+    const { config, apiKey } = await prepareServe(storeUrl, directory, 'bot');
     for (let index = 0; index < 2; index++)
       servers.push(await startServeProcess(storeUrl, await freePort(), config));
     const engines = servers.map((server) =>
       remoteEngine({
         url: /listening on (http:\/\/[0-9.:]+)/.exec(server.output())?.[1],
-        apiKey: created.secret,
+        apiKey,
       }),
     );
     console.log(
