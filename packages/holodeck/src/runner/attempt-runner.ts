@@ -29,7 +29,7 @@ export interface AttemptRunner {
 
 /** The turn options of an attempt's session sends. */
 function turnOptions(options: AttemptRunOptions) {
-  return options.onProgress ? { onProgress: options.onProgress } : {};
+  return options.onProgress ? { onProgress: options.onProgress, signal: options.signal } : {};
 }
 
 function onAbort(signal: AbortSignal, close: () => Promise<void>): () => void {

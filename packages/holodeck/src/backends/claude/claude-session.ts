@@ -24,6 +24,7 @@ import { buildExecutionResult, mcpFailureReason } from './build-execution-result
 import { approvalReason, needsApproval, unapprovableMessage } from './build-sdk-options.js';
 import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
+import { LimitToolGate } from './limit-tool-gate.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { progressReporter } from './report-run-progress.js';
 import { RunAccumulator, type TurnState } from './run-accumulator.js';
@@ -64,6 +65,8 @@ export class ClaudeSession implements AgentSession {
   private readonly pendingApprovals = new Set<(decision: ApprovalDecision) => void>();
   /** MCP servers' requests for input: asked of the consumer, or declined (options.elicitations). */
   private readonly elicitations: ElicitationBroker;
+  /** Holds a limited turn's tool calls until its progress was checked (limit-tool-gate.ts). */
+  private readonly toolGate = new LimitToolGate();
   /** Turns the CLI's running session total into each turn's own cost. */
   private readonly costs = new SessionCostMeter();
   /** What the owner does once the process is gone (free its slot, close the Novarch session). */
@@ -84,6 +87,7 @@ export class ClaudeSession implements AgentSession {
         handle: this.handle,
         partialMessages: true,
         composesMessages: true,
+        toolGate: this.toolGate,
         ...(options.resume ? { resume: options.resume } : {}),
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
@@ -186,6 +190,7 @@ export class ClaudeSession implements AgentSession {
     };
     this.current = turn;
     this.unfinished = undefined;
+    if (options.onProgress && options.signal) this.toolGate.arm(options.signal);
     let finished = false;
     this.input.push({
       type: 'user',
@@ -200,6 +205,7 @@ export class ClaudeSession implements AgentSession {
         yield event;
       }
     } finally {
+      this.toolGate.disarm();
       if (this.current === turn) this.current = undefined;
       if (!finished) this.unfinished = this.partialOf(turn);
     }
@@ -227,11 +233,14 @@ export class ClaudeSession implements AgentSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A turn in flight is being stopped (a limit, a timeout): kill the process before its input
+    // closes, or the CLI answers the closed input by asking the model once more (run-once.ts).
+    const stopping = this.handle.stop(this.current ? 0 : undefined);
     this.denyPending('the session was closed');
     this.input.end();
     this.current?.events.end();
     this.run.close();
-    await this.handle.stop();
+    await stopping;
     for (const callback of this.closeCallbacks) await callback();
   }
 
@@ -314,6 +323,7 @@ export class ClaudeSession implements AgentSession {
     for (const event of turn.accumulator.accept(message)) turn.events.push(event);
     const state = turn.accumulator.state;
     turn.reportProgress(state);
+    this.toolGate.observe(message);
     if (message.type === 'system' && message.subtype === 'init') {
       this.id = message.session_id;
       const mcpFailure = mcpFailureReason(state, this.prepared.mcpServers);

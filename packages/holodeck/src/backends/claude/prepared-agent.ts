@@ -14,6 +14,7 @@ import type { SdkOptionsPlan } from './build-sdk-options.js';
 import { buildToolGuard } from './build-tool-guard.js';
 import type { McpServerPlace } from './describe-mcp-failure.js';
 import type { GovernanceRuntime } from './governance/prepare-governance.js';
+import type { LimitToolGate } from './limit-tool-gate.js';
 import type { ClaudeProcessHandle } from './spawn-claude-process.js';
 import { FUNCTION_TOOLS_SERVER } from './tool-names.js';
 
@@ -51,6 +52,8 @@ export interface QueryOptionsInput {
   workingDirectory?: string;
   /** Hooks of a governed run (Novarch), added after HoloDeck's own tool guard. */
   extraHooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  /** Holds tool calls until the run's limits were checked against their response (limit-tool-gate.ts). */
+  toolGate?: LimitToolGate;
   /** Answers the CLI's permission prompts instead of the plan's (a chat that asks its user). */
   canUseTool?: CanUseTool;
   /** Answers MCP servers' elicitation requests instead of the plan's declining one (a session). */
@@ -102,7 +105,10 @@ export function queryOptions(prepared: PreparedAgent, input: QueryOptionsInput):
       ...prepared.plan.options.mcpServers,
       ...(functionToolsServer ? { [FUNCTION_TOOLS_SERVER]: functionToolsServer } : {}),
     },
-    hooks: mergeHooks(buildToolGuard(prepared.plan.guardPolicy), input.extraHooks),
+    hooks: mergeHooks(
+      mergeHooks(buildToolGuard(prepared.plan.guardPolicy), input.toolGate?.hooks),
+      input.extraHooks,
+    ),
     includePartialMessages: input.partialMessages,
     spawnClaudeCodeProcess: input.handle.spawn,
     ...(input.resume ? { resume: input.resume } : {}),

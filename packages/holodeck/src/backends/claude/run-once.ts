@@ -11,6 +11,7 @@ import { declineReporting } from '../elicitation-broker.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
 import { finishRun, withGovernance } from './finish-run.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
+import { LimitToolGate } from './limit-tool-gate.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
 import { progressReporter } from './report-run-progress.js';
@@ -84,6 +85,7 @@ async function startRun(
       handle: spare.handle,
       run: spare.warm.query(prompt),
       release: spare.release,
+      toolGate: spare.toolGate,
       cold: false,
       spawnedAt: 0,
       startupTurn: undefined,
@@ -91,6 +93,7 @@ async function startRun(
   const release = await processes.slots.acquire();
   const startupTurn = await processes.startups?.acquire();
   const handle = new ClaudeProcessHandle();
+  const toolGate = new LimitToolGate();
   const spawnedAt = Date.now();
   try {
     const run = query({
@@ -102,12 +105,13 @@ async function startRun(
         // A run told of its progress needs them too: only `message_delta` carries a response's
         // final output count (the CLI's assistant messages carry the count it started with).
         partialMessages: governed !== undefined || options.onProgress !== undefined,
+        toolGate,
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
         ...(options.onElicitation ? { onElicitation: declineElicitations(options.onElicitation) } : {}),
       }),
     });
-    return { handle, run, release, cold: true, spawnedAt, startupTurn };
+    return { handle, run, release, toolGate, cold: true, spawnedAt, startupTurn };
   } catch (error) {
     startupTurn?.();
     release();
@@ -162,7 +166,7 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
   const accumulator = new RunAccumulator(false, prepared.toolKindOf);
   const finish = () => finishRun(prepared, accumulator.state, startedAt, governed);
   const reportProgress = progressReporter(options.onProgress, prepared.prices);
-  const { handle, run, release, cold, spawnedAt, startupTurn } = await startRun(
+  const { handle, run, release, toolGate, cold, spawnedAt, startupTurn } = await startRun(
     prepared,
     attempt.prompt,
     options,
@@ -171,17 +175,20 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
   );
   // Tells the pool how long the model took (or that the run ended without an answer).
   let answered: ((answered: boolean) => void) | undefined;
-  // Stopping the process ends the loop below, and the abort is reported. The process is signalled
-  // at once: after the SDK's close() alone, the CLI went on to run the tools of the message it had
-  // sent and asked the model again (measured: two more requests), which a run stopped at a limit
-  // must not do. A signal that aborted while the process was starting (waiting for a warm spare)
-  // fires no event any more: stop at once.
+  // Stopping the process ends the loop below, and the abort is reported. The process is killed at
+  // once, before its input closes: after the SDK's close() alone, the CLI went on to run the tools
+  // of the message it had sent and asked the model again (measured: two more requests), and while
+  // a SIGTERM was handled, the closed input denied the tool call the gate held and the CLI asked
+  // the model once more (seen under load), which a run stopped at a limit must not do. A signal
+  // that aborted while the process was starting (waiting for a warm spare) fires no event any
+  // more: stop at once.
   const abort = () => {
-    void handle.stop();
+    void handle.stop(0);
     run.close();
   };
   if (options.signal?.aborted) abort();
   options.signal?.addEventListener('abort', abort, { once: true });
+  if (options.onProgress && options.signal) toolGate.arm(options.signal);
   try {
     for await (const sdkMessage of run) {
       governed?.observe(sdkMessage);
@@ -189,6 +196,7 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
         // one-shot runs keep only the final state
       }
       reportProgress(accumulator.state);
+      toolGate.observe(sdkMessage);
       // Our process is up and about to wait on the model: the next start-up may begin, and the
       // pool measures.
       if (sdkMessage.type === 'system' && sdkMessage.subtype === 'init') startupTurn?.();
@@ -215,6 +223,7 @@ async function attemptRun(attempt: Attempt): Promise<ExecutionResult> {
     startupTurn?.();
     answered?.(false);
     options.signal?.removeEventListener('abort', abort);
+    toolGate.disarm();
     run.close();
     await handle.stop();
     release();

@@ -81,12 +81,15 @@ export class ClaudeProcessHandle {
     return () => this.exitListeners.delete(listener);
   }
 
-  /** Ends the process: SIGTERM, then SIGKILL if it is still running after `graceMs`. Resolves once it exited. */
+  /**
+   * Ends the process: SIGTERM, then SIGKILL if it is still running after `graceMs`; with
+   * `graceMs` 0, SIGKILL at once. Resolves once it exited.
+   */
   async stop(graceMs = 3_000): Promise<void> {
     const child = this.child;
     if (!child || this.exit || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => this.onExit(resolve));
-    child.kill('SIGTERM');
+    child.kill(graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await exited;
     clearTimeout(timer);

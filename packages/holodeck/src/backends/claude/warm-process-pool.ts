@@ -1,6 +1,7 @@
 import { freemem } from 'node:os';
 import { startup, type WarmQuery } from '@anthropic-ai/claude-agent-sdk';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { LimitToolGate } from './limit-tool-gate.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
 import type { ProcessSlots, ReleaseSlot } from './process-slots.js';
 import { decideSpare, median } from './spare-policy.js';
@@ -14,6 +15,8 @@ export interface WarmProcess {
   release: ReleaseSlot;
   /** Recorded runs: binds the process's recording route to the run that takes it (call at once). */
   claimRoute?: () => void;
+  /** Holds the tool calls of the run that takes it while its limits are checked. */
+  toolGate: LimitToolGate;
 }
 
 /** The most recent measurements kept for the medians. */
@@ -153,12 +156,14 @@ export class WarmProcessPool {
       const startedAt = this.now();
       try {
         let claimRoute: (() => void) | undefined;
+        const toolGate = new LimitToolGate();
         const warm = await startup({
           options: queryOptions(this.prepared, {
             handle,
             // The run that takes the spare may be told of its progress, whose output counts
             // only `message_delta` carries (run-once.ts); a run that is not ignores them.
             partialMessages: true,
+            toolGate,
             deferRouteClaim: (claim) => {
               claimRoute = claim;
             },
@@ -166,10 +171,10 @@ export class WarmProcessPool {
         });
         this.record(this.startups, this.now() - startedAt);
         if (this.closed) {
-          await this.discard({ handle, warm, release });
+          await this.discard({ handle, warm, release, toolGate });
           return undefined;
         }
-        return { handle, warm, release, ...(claimRoute ? { claimRoute } : {}) };
+        return { handle, warm, release, toolGate, ...(claimRoute ? { claimRoute } : {}) };
       } catch {
         await handle.stop();
         release();

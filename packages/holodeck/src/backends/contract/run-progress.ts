@@ -31,4 +31,10 @@ export type ProgressListener = (progress: RunProgress) => void;
 export interface TurnOptions {
   /** Told of the turn's progress as it happens (the turn's own totals, from zero). */
   onProgress?: ProgressListener;
+  /**
+   * Aborted when the turn's owner stops it (a limit crossed); the owner then closes the session.
+   * A backend whose tools run outside the loop that reports progress (the Claude CLI) holds each
+   * tool call until that response's progress was reported, and runs none once this aborted.
+   */
+  signal?: AbortSignal;
 }

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
 import { ClaudeConfigSchema } from './claude-config-schema.js';
-import {
-  CaseVarsSchema,
-  DefaultCaseSchema,
-  EvaluationConfigSchema,
-  TestCaseSchema,
-} from './evaluation-config-schema.js';
+import { DefaultCaseSchema, EvaluationConfigSchema, TestCaseSchema } from './evaluation-config-schema.js';
 import { GovernanceConfigSchema } from './governance-config-schema.js';
 import { InstructionsSchema } from './instructions-schema.js';
 import { LLMProviderSchema } from './llm-provider-schema.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MetricConfig } from '../../config/index.js';
 import type { Metric, MetricInput } from '../metric.js';
-import { meetsThreshold, metricName } from '../metric-outcome.js';
+import { metricName } from '../metric-outcome.js';
 import { dataBlock, judgeSystemPrompt } from './judge-prompt.js';
 import { type JudgeGrade, type JudgeMetricConfig, runJudgeMetric } from './run-judge-metric.js';
 

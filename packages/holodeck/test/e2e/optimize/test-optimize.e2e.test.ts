@@ -44,6 +44,7 @@ beforeAll(async () => {
           const system = systemText(request);
           const question = lastUserText(request);
           if (system.includes('CONFIRMED')) return reply(`Done: ${question}. CONFIRMED`);
+          if (system.includes('Be polite') && slowNoise) return reply('Gladly.', { delayMs: 30_000 });
           if (system.includes('Be polite') && question.includes('refund 1'))
             return reply('Gladly. CONFIRMED');
           return reply('I am not sure.');

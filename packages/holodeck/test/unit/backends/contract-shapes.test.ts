@@ -135,7 +135,7 @@ describe('backend contract shapes', () => {
     expectTypeOf<keyof RunProgress>().toEqualTypeOf<
       'token_usage' | 'messages' | 'tool_calls' | 'cost_usd' | 'wants_next_message'
     >();
-    expectTypeOf<TurnOptions>().toEqualTypeOf<{ onProgress?: ProgressListener }>();
+    expectTypeOf<TurnOptions>().toEqualTypeOf<{ onProgress?: ProgressListener; signal?: AbortSignal }>();
     expectTypeOf<InvokeOptions['onProgress']>().toEqualTypeOf<ProgressListener | undefined>();
     expectTypeOf<AgentBackend['invokeOnce']>().parameter(0).toEqualTypeOf<string>();
     expectTypeOf<AgentBackend['createSession']>().returns.toEqualTypeOf<Promise<AgentSession>>();
