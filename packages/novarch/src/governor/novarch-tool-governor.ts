@@ -166,11 +166,16 @@ export class NovarchToolGovernor {
     const token = {};
     if (kind) this.#inFlight.add(token);
     try {
-      const check = await checkSession(this.session);
-      if (check.type === 'refuse') return refused(check.reason);
-      if (check.type === 'stop') return killedOutcome(check.reason, this.#latch(check.stop));
-      // Another call may have latched the session while this one awaited the store.
-      if (this.#stop) return refuseStopped(this.#stop);
+      // A write's kill check is the engine's: its decision reads the kill in the transaction that
+      // records the action (and again in the one that releases it), so a read here would be a
+      // second round trip to the store (or the server) on every write.
+      if (kind !== 'write') {
+        const check = await checkSession(this.session);
+        if (check.type === 'refuse') return refused(check.reason);
+        if (check.type === 'stop') return killedOutcome(check.reason, this.#latch(check.stop));
+        // Another call may have latched the session while this one awaited the store.
+        if (this.#stop) return refuseStopped(this.#stop);
+      }
       if (!kind) return refused(`tool "${call.toolName}" is not mapped to read or write, so it may not run`);
       if (kind === 'read') {
         const { output, isError } = await runGovernedRead(this.session, call.toolName, call.input, execute, {

@@ -287,11 +287,19 @@ describe('NovarchToolGovernor fails closed', () => {
   });
 
   /**
-   * Proves a store failing at any step of a write that would pass (checking the session, proposing
-   * the action: its kill check, insert and evidence, recording the pass with the write's release) refuses it, never runs it, and never rejects; once the store heals the write passes.
+   * Proves a store failing at any step of a write that would pass (proposing the action: its kill
+   * check, insert and evidence; recording the pass with the write's release) refuses it, never runs
+   * it, and never rejects; once the store heals the write passes. A write reads no session of its
+   * own before it is proposed (the kill check is the proposal's).
    */
+  it('reads no session before proposing a write', async () => {
+    const world = await openGovernorWorld(base);
+    await world.lookUp('C1');
+    const reads = world.store.callsOf('getSession');
+    expect(await world.refund('C1', 120)).toMatchObject({ kind: 'ran' });
+    expect(world.store.callsOf('getSession')).toBe(reads);
+  });
   it.each<[FaultableMethod, number | undefined]>([
-    ['getSession', undefined],
     ['proposeAction', undefined],
     ['releaseAction', undefined],
   ])('refuses a write that would pass when the store rejects %s (call %s)', async (method, nth) => {
