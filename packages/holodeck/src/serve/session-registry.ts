@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentBackend, AgentSession } from '../backends/contract/index.js';
+import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
 import { LiveTurn } from './live-turn.js';
 import type { SavedSessions } from './saved-sessions.js';
 import { ServeProblem } from './serve-problem.js';
-import type { ObserveTurn } from './turn-spans.js';
+import type { ObserveTurn } from './turn-observer.js';
 
 /** A message of a served conversation, as kept for snapshots (AG-UI, GET of a session). */
 export interface TranscriptMessage {
@@ -54,7 +55,7 @@ export class SessionRegistry {
     readonly limits: RegistryLimits,
     /** `serve.sessions_dir`: sessions saved for other instances to resume. */
     private readonly saved?: SavedSessions,
-    /** Spans per turn and tool call (OpenTelemetry), when tracing is on. */
+    /** Spans and metrics of each turn (OpenTelemetry), when they are on. */
     private readonly observeTurn?: ObserveTurn,
   ) {
     this.sweeper = setInterval(
@@ -182,8 +183,11 @@ export class SessionRegistry {
     );
   }
 
-  /** Starts a turn: 409 while the session has one, 429 at the cap on concurrent turns. */
-  startTurn(session: ServedSession, message: string): LiveTurn {
+  /**
+   * Starts a turn asked for through `protocol`: 409 while the session has one, 429 at the cap on
+   * concurrent turns.
+   */
+  startTurn(session: ServedSession, message: string, protocol: ServeProtocol): LiveTurn {
     if (session.turn && !session.turn.finished)
       throw new ServeProblem(
         409,
@@ -199,7 +203,9 @@ export class SessionRegistry {
       );
     const turn = new LiveTurn(session.backendSession, message, {
       timeoutMs: this.limits.turnTimeoutMs,
-      ...(this.observeTurn ? { observer: this.observeTurn(session.id, message) } : {}),
+      ...(this.observeTurn
+        ? { observer: this.observeTurn({ sessionId: session.id, message, protocol }) }
+        : {}),
     });
     session.turn = turn;
     session.lastActive = Date.now();
