@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentBackend, AgentSession } from '../backends/contract/index.js';
 import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
+import { errorMessage } from '../support.js';
 import { LiveTurn } from './live-turn.js';
 import type { SavedSessions } from './saved-sessions.js';
 import { ServeProblem } from './serve-problem.js';
@@ -57,6 +58,8 @@ export class SessionRegistry {
     private readonly saved?: SavedSessions,
     /** Spans and metrics of each turn (OpenTelemetry), when they are on. */
     private readonly observeTurn?: ObserveTurn,
+    /** Told when a session's state could not be saved for other instances. */
+    private readonly warn: (message: string) => void = () => {},
   ) {
     this.sweeper = setInterval(
       () => void this.sweep(),
@@ -81,7 +84,7 @@ export class SessionRegistry {
   async create(owner: string): Promise<ServedSession> {
     const id = `${this.instanceId}.${randomBytes(16).toString('hex')}`;
     const session = await this.open(id, owner, undefined, []);
-    this.save(session);
+    await this.save(session);
     return session;
   }
 
@@ -128,10 +131,23 @@ export class SessionRegistry {
     }
   }
 
-  /** Saves the session for other instances (with serve.sessions_dir); `live` while this one holds it. */
-  private save(session: ServedSession, live = true): void {
+  /**
+   * Saves the session for other instances (with serve.sessions_dir); `live` while this one holds
+   * it. The backend's state of the conversation is exported first, so an instance that sees the
+   * session released finds the whole of it.
+   */
+  private async save(session: ServedSession, live = true): Promise<void> {
+    if (!this.saved) return;
     const backendSessionId = session.backendSession.sessionId;
-    this.saved?.write({
+    if (backendSessionId)
+      await this.backend
+        .exportSession(backendSessionId, this.saved.stateDirectory(session.id))
+        .catch((error: unknown) =>
+          this.warn(
+            `session "${session.id}" could not be saved to serve.sessions_dir for other instances to resume: ${errorMessage(error)}`,
+          ),
+        );
+    this.saved.write({
       id: session.id,
       owner: session.owner,
       instance: this.instanceId,
@@ -152,8 +168,11 @@ export class SessionRegistry {
     const saved = live ? undefined : this.saved?.read(id);
     if (saved && saved.owner === owner && !saved.live && this.saved?.claim(id)) {
       try {
+        // The conversation as the instance that let it go exported it (it may be another machine).
+        if (saved.backendSessionId)
+          await this.backend.importSession(saved.backendSessionId, this.saved.stateDirectory(id));
         const resumed = await this.open(id, owner, saved.backendSessionId, saved.transcript);
-        this.save(resumed);
+        await this.save(resumed);
         return resumed;
       } finally {
         this.saved?.release(id);
@@ -210,7 +229,7 @@ export class SessionRegistry {
     session.turn = turn;
     session.lastActive = Date.now();
     session.transcript.push({ id: `msg-${session.transcript.length + 1}`, role: 'user', content: message });
-    void turn.done.then(() => {
+    void turn.done.then(async () => {
       session.lastActive = Date.now();
       const response = turn.result?.response;
       if (response)
@@ -219,7 +238,7 @@ export class SessionRegistry {
           role: 'assistant',
           content: response,
         });
-      if (this.sessions.get(session.id) === session) this.save(session);
+      if (this.sessions.get(session.id) === session) await this.save(session);
     });
     return turn;
   }
@@ -238,7 +257,7 @@ export class SessionRegistry {
     this.sessions.delete(session.id);
     await session.turn?.interrupt();
     await session.backendSession.close();
-    this.save(session, false);
+    await this.save(session, false);
   }
 
   /** Ends sessions idle for longer than the TTL (a parked turn counts as idle). */

@@ -179,6 +179,7 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     settings,
     settings.sessionsDir === undefined ? undefined : new SavedSessions(settings.sessionsDir),
     observeAll(observers),
+    (message) => note(`warning ${message}`),
   );
   built.registry = registry;
   let phase: 'starting' | 'ready' | 'closing' = 'starting';
