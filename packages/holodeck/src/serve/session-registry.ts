@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { AgentBackend, AgentSession } from '../backends/contract/index.js';
 import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
 import { errorMessage } from '../support.js';
 import { LiveTurn } from './live-turn.js';
-import type { SavedSessions } from './saved-sessions.js';
+import type { SavedSession, SavedSessions } from './saved-sessions.js';
 import { ServeProblem } from './serve-problem.js';
 import type { ObserveTurn } from './turn-observer.js';
 
@@ -168,10 +169,7 @@ export class SessionRegistry {
     const saved = live ? undefined : this.saved?.read(id);
     if (saved && saved.owner === owner && !saved.live && this.saved?.claim(id)) {
       try {
-        // The conversation as the instance that let it go exported it (it may be another machine).
-        if (saved.backendSessionId)
-          await this.backend.importSession(saved.backendSessionId, this.saved.stateDirectory(id));
-        const resumed = await this.open(id, owner, saved.backendSessionId, saved.transcript);
+        const resumed = await this.resume(id, owner, saved, this.saved.stateDirectory(id));
         await this.save(resumed);
         return resumed;
       } finally {
@@ -200,6 +198,33 @@ export class SessionRegistry {
       404,
       `no session "${id}" for this API key: it never existed, ended (idle past serve.session_ttl, or deleted), or belongs to another key; create one with POST /v1/sessions`,
     );
+  }
+
+  /**
+   * Resumes a saved session here: the conversation as the instance that let it go exported it (it
+   * may be another machine), else this machine's own copy. 410 when neither can be resumed.
+   */
+  private async resume(
+    id: string,
+    owner: string,
+    saved: SavedSession,
+    stateDirectory: string,
+  ): Promise<ServedSession> {
+    let imported = false;
+    try {
+      if (saved.backendSessionId)
+        imported = await this.backend.importSession(saved.backendSessionId, stateDirectory);
+      return await this.open(id, owner, saved.backendSessionId, saved.transcript);
+    } catch (error) {
+      if (error instanceof ServeProblem) throw error;
+      const why = imported
+        ? (errorMessage(error).split('\n')[0] ?? '')
+        : `serve.sessions_dir has no ${path.basename(stateDirectory)}/ (its instance may have ended before saving it), and this machine has no copy`;
+      throw new ServeProblem(
+        410,
+        `session "${id}" was saved by instance "${saved.instance}", but its conversation cannot be resumed here: ${why}; start a new session with POST /v1/sessions`,
+      );
+    }
   }
 
   /**

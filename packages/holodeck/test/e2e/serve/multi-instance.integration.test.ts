@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,34 @@ describe.each(backendVariants())('holodeck serve: two instances ($name backend)'
       'Its population?',
       'About 2.1 million.',
     ]);
+    variant.checkAndReset();
+  });
+
+  it('answers 410, saying why, for a saved session whose conversation is not in the shared folder', async () => {
+    variant.script(variant.reply('Hello.'));
+    const id = ((await (await postJson(`${beta?.url}/v1/sessions`, {})).json()) as { id: string }).id;
+    expect((await postJson(`${beta?.url}/v1/sessions/${id}/messages`, { message: 'Hi' })).status).toBe(200);
+    expect(await beta?.stop()).toBe(0);
+    beta = undefined;
+    // As if the instance had died before it exported the conversation.
+    rmSync(path.join(shared, `${id}.state`), { recursive: true });
+    const third = await startServe(variant.agent({ serve: { sessions_dir: shared } }), [
+      '--instance-id',
+      'gamma',
+    ]);
+    try {
+      const lost = await postJson(`${third.url}/v1/sessions/${id}/messages`, { message: 'Still there?' });
+      expect(lost.status).toBe(410);
+      const problem = (await lost.json()) as { detail: string };
+      expect(problem.detail).toBe(
+        `session "${id}" was saved by instance "beta", but its conversation cannot be resumed here: serve.sessions_dir has no ${id}.state/ (its instance may have ended before saving it), and this machine has no copy; start a new session with POST /v1/sessions`,
+      );
+      // Nothing was claimed for good: the record is still there, released.
+      expect(existsSync(path.join(shared, `${id}.json`))).toBe(true);
+      expect(existsSync(path.join(shared, `${id}.json.claim`))).toBe(false);
+    } finally {
+      await third.stop();
+    }
     variant.checkAndReset();
   });
 });
