@@ -71,6 +71,14 @@ class BackendLoadedOnUse implements AgentBackend {
     return (await this.load()).readTranscript(sessionId);
   }
 
+  async exportSession(sessionId: string, directory: string): Promise<boolean> {
+    return (await this.load()).exportSession(sessionId, directory);
+  }
+
+  async importSession(sessionId: string, directory: string): Promise<boolean> {
+    return (await this.load()).importSession(sessionId, directory);
+  }
+
   async teardown(): Promise<void> {
     const backend = await this.loading?.catch(() => undefined);
     await backend?.teardown();

@@ -144,7 +144,7 @@ export class ServeA2aExecutor implements AgentExecutor {
         session = await this.services.registry.create(owner);
         this.contexts.set(`${owner}\u0000${contextId}`, session.id);
       }
-      turn = this.services.registry.startTurn(session, message);
+      turn = this.services.registry.startTurn(session, message, 'a2a');
       this.turns.set(taskId, { turn, session, contextId });
       bus.publish(
         AgentEvent.task({

@@ -136,7 +136,7 @@ export const AG_UI_ROUTES = [
             : last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
         if (content === '') throw new ServeProblem(400, 'body.messages: the last user message has no text');
         checkMessageLength(content, services, `body.messages.${input.messages.length - 1}.content`);
-        turn = services.registry.startTurn(session, content);
+        turn = services.registry.startTurn(session, content, 'ag-ui');
       }
       return sseResponse(request.context.req.raw, (send, signal) =>
         streamRun(session, turn, { threadId: input.threadId, runId: input.runId }, send, signal, request.log),

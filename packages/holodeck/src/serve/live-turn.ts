@@ -7,7 +7,8 @@ import type {
   SessionEvent,
 } from '../backends/contract/index.js';
 import { errorMessage } from '../support.js';
-import type { TurnObserver } from './turn-spans.js';
+import type { TurnObserver } from './turn-observer.js';
+import { turnOutcome } from './turn-outcome.js';
 
 /**
  * One turn of a served session, running in the background: the backend's events are kept in
@@ -31,8 +32,10 @@ export class LiveTurn {
   readonly done: Promise<void>;
   readonly startedAt = Date.now();
   private readonly timer: NodeJS.Timeout | undefined;
-  /** Spans of the turn and its tool calls (OpenTelemetry), when tracing is on. */
+  /** Spans and metrics of the turn (OpenTelemetry), when they are on. */
   private readonly observer: TurnObserver | undefined;
+  /** Why serve stopped the turn before its result, when it did. */
+  private stoppedBy: 'limit' | 'interrupted' | undefined;
 
   constructor(
     private readonly session: AgentSession,
@@ -42,7 +45,7 @@ export class LiveTurn {
     this.observer = options.observer;
     this.done = this.pump(message);
     if (options.timeoutMs !== undefined) {
-      this.timer = setTimeout(() => void this.interrupt(), options.timeoutMs);
+      this.timer = setTimeout(() => void this.interrupt('limit'), options.timeoutMs);
       this.timer.unref();
     }
   }
@@ -67,7 +70,10 @@ export class LiveTurn {
       if (this.events.at(-1)?.type !== 'error')
         this.push({ type: 'error', code: 'process-failed', message: this.failure, cause: error });
     } finally {
-      this.observer?.end(this.failure);
+      this.observer?.end({
+        outcome: turnOutcome(this.result, this.stoppedBy),
+        ...(this.failure === undefined ? {} : { failure: this.failure }),
+      });
       if (this.timer) clearTimeout(this.timer);
       this.approvals.clear();
       this.holds.clear();
@@ -139,8 +145,14 @@ export class LiveTurn {
     return true;
   }
 
-  /** Stops the turn (a client disconnect, the wall-clock limit, shutdown); it ends with `finish`. */
-  async interrupt(): Promise<void> {
-    if (!this.ended) await this.session.interrupt();
+  /**
+   * Stops the turn (a client disconnect, DELETE, shutdown; `limit`: the wall-clock limit); it ends
+   * with `finish`.
+   */
+  async interrupt(reason: 'limit' | 'interrupted' = 'interrupted'): Promise<void> {
+    if (this.ended) return;
+    // A turn whose result arrived already is not stopped by a late interrupt.
+    if (this.result === undefined) this.stoppedBy ??= reason;
+    await this.session.interrupt();
   }
 }

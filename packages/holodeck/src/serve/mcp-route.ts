@@ -52,7 +52,7 @@ function mcpServerFor(services: ServeServices, owner: string, log: Partial<Reque
       }
       let turn: ReturnType<typeof services.registry.startTurn>;
       try {
-        turn = services.registry.startTurn(session, message);
+        turn = services.registry.startTurn(session, message, 'mcp');
       } catch (error) {
         if (error instanceof ServeProblem)
           return { isError: true, content: [{ type: 'text', text: error.message }] };

@@ -159,7 +159,7 @@ export const RESPONSES_ROUTES = [
         turn = waiting;
       } else {
         if (input.message === undefined) throw new ServeProblem(400, 'body.input: holds no user message');
-        turn = services.registry.startTurn(session, input.message);
+        turn = services.registry.startTurn(session, input.message, 'responses');
       }
       const responseId = id('resp');
       const base = {

@@ -188,7 +188,7 @@ export const REST_ROUTES = [
     async handle(request) {
       checkMessageLength(request.body.message, request.services, 'body.message');
       const session = await request.services.registry.get(request.params.sessionId, request.owner);
-      const turn = request.services.registry.startTurn(session, request.body.message);
+      const turn = request.services.registry.startTurn(session, request.body.message, 'rest');
       return answerTurn(request, session, turn);
     },
   }),

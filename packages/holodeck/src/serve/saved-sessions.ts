@@ -5,9 +5,10 @@ import { z } from 'zod';
 /**
  * What `serve.sessions_dir` keeps of a served session, one file per session (mode 0600), so
  * another instance can resume it after the instance that held it let it go (shut down, or the
- * session idled past its TTL). The conversation itself is the backend's saved state, resumed by
- * `createSession({ resume })`: the instances must share it (the agent folder's `.holodeck/sessions/`
- * on the AI SDK backend, the CLI's sessions under HOME on Claude).
+ * session idled past its TTL). Beside it, `<id>.state/` holds the backend's saved state of the
+ * conversation (`AgentBackend.exportSession`: the AI SDK's session file, the Claude CLI's
+ * transcript), which the resuming instance imports before `createSession({ resume })`: the
+ * instances share nothing but this folder.
  */
 export const SavedSessionSchema = z.strictObject({
   schemaVersion: z.literal(1),
@@ -57,8 +58,14 @@ export class SavedSessions {
     renameSync(temporary, file);
   }
 
+  /** The folder of the backend's saved state of session `id`. */
+  stateDirectory(id: string): string {
+    return this.file(id).replace(/\.json$/, '.state');
+  }
+
   remove(id: string): void {
     rmSync(this.file(id), { force: true });
+    rmSync(this.stateDirectory(id), { recursive: true, force: true });
   }
 
   /**

@@ -26,6 +26,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   421: 'Misdirected Request',
@@ -41,7 +42,7 @@ const TITLES: Record<number, string> = {
 export class ServeProblem extends HoloDeckError {
   override name = 'ServeProblem';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 421 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 421 | 429 | 503,
     detail: string,
     readonly extra: { issues?: ProblemIssue[]; retryAfterSeconds?: number; instance?: string } = {},
   ) {

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { AgentBackend, AgentSession } from '../backends/contract/index.js';
+import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
+import { errorMessage } from '../support.js';
 import { LiveTurn } from './live-turn.js';
-import type { SavedSessions } from './saved-sessions.js';
+import type { SavedSession, SavedSessions } from './saved-sessions.js';
 import { ServeProblem } from './serve-problem.js';
-import type { ObserveTurn } from './turn-spans.js';
+import type { ObserveTurn } from './turn-observer.js';
 
 /** A message of a served conversation, as kept for snapshots (AG-UI, GET of a session). */
 export interface TranscriptMessage {
@@ -54,8 +57,10 @@ export class SessionRegistry {
     readonly limits: RegistryLimits,
     /** `serve.sessions_dir`: sessions saved for other instances to resume. */
     private readonly saved?: SavedSessions,
-    /** Spans per turn and tool call (OpenTelemetry), when tracing is on. */
+    /** Spans and metrics of each turn (OpenTelemetry), when they are on. */
     private readonly observeTurn?: ObserveTurn,
+    /** Told when a session's state could not be saved for other instances. */
+    private readonly warn: (message: string) => void = () => {},
   ) {
     this.sweeper = setInterval(
       () => void this.sweep(),
@@ -80,7 +85,7 @@ export class SessionRegistry {
   async create(owner: string): Promise<ServedSession> {
     const id = `${this.instanceId}.${randomBytes(16).toString('hex')}`;
     const session = await this.open(id, owner, undefined, []);
-    this.save(session);
+    await this.save(session);
     return session;
   }
 
@@ -127,10 +132,23 @@ export class SessionRegistry {
     }
   }
 
-  /** Saves the session for other instances (with serve.sessions_dir); `live` while this one holds it. */
-  private save(session: ServedSession, live = true): void {
+  /**
+   * Saves the session for other instances (with serve.sessions_dir); `live` while this one holds
+   * it. The backend's state of the conversation is exported first, so an instance that sees the
+   * session released finds the whole of it.
+   */
+  private async save(session: ServedSession, live = true): Promise<void> {
+    if (!this.saved) return;
     const backendSessionId = session.backendSession.sessionId;
-    this.saved?.write({
+    if (backendSessionId)
+      await this.backend
+        .exportSession(backendSessionId, this.saved.stateDirectory(session.id))
+        .catch((error: unknown) =>
+          this.warn(
+            `session "${session.id}" could not be saved to serve.sessions_dir for other instances to resume: ${errorMessage(error)}`,
+          ),
+        );
+    this.saved.write({
       id: session.id,
       owner: session.owner,
       instance: this.instanceId,
@@ -151,8 +169,8 @@ export class SessionRegistry {
     const saved = live ? undefined : this.saved?.read(id);
     if (saved && saved.owner === owner && !saved.live && this.saved?.claim(id)) {
       try {
-        const resumed = await this.open(id, owner, saved.backendSessionId, saved.transcript);
-        this.save(resumed);
+        const resumed = await this.resume(id, owner, saved, this.saved.stateDirectory(id));
+        await this.save(resumed);
         return resumed;
       } finally {
         this.saved?.release(id);
@@ -182,8 +200,38 @@ export class SessionRegistry {
     );
   }
 
-  /** Starts a turn: 409 while the session has one, 429 at the cap on concurrent turns. */
-  startTurn(session: ServedSession, message: string): LiveTurn {
+  /**
+   * Resumes a saved session here: the conversation as the instance that let it go exported it (it
+   * may be another machine), else this machine's own copy. 410 when neither can be resumed.
+   */
+  private async resume(
+    id: string,
+    owner: string,
+    saved: SavedSession,
+    stateDirectory: string,
+  ): Promise<ServedSession> {
+    let imported = false;
+    try {
+      if (saved.backendSessionId)
+        imported = await this.backend.importSession(saved.backendSessionId, stateDirectory);
+      return await this.open(id, owner, saved.backendSessionId, saved.transcript);
+    } catch (error) {
+      if (error instanceof ServeProblem) throw error;
+      const why = imported
+        ? (errorMessage(error).split('\n')[0] ?? '')
+        : `serve.sessions_dir has no ${path.basename(stateDirectory)}/ (its instance may have ended before saving it), and this machine has no copy`;
+      throw new ServeProblem(
+        410,
+        `session "${id}" was saved by instance "${saved.instance}", but its conversation cannot be resumed here: ${why}; start a new session with POST /v1/sessions`,
+      );
+    }
+  }
+
+  /**
+   * Starts a turn asked for through `protocol`: 409 while the session has one, 429 at the cap on
+   * concurrent turns.
+   */
+  startTurn(session: ServedSession, message: string, protocol: ServeProtocol): LiveTurn {
     if (session.turn && !session.turn.finished)
       throw new ServeProblem(
         409,
@@ -199,12 +247,14 @@ export class SessionRegistry {
       );
     const turn = new LiveTurn(session.backendSession, message, {
       timeoutMs: this.limits.turnTimeoutMs,
-      ...(this.observeTurn ? { observer: this.observeTurn(session.id, message) } : {}),
+      ...(this.observeTurn
+        ? { observer: this.observeTurn({ sessionId: session.id, message, protocol }) }
+        : {}),
     });
     session.turn = turn;
     session.lastActive = Date.now();
     session.transcript.push({ id: `msg-${session.transcript.length + 1}`, role: 'user', content: message });
-    void turn.done.then(() => {
+    void turn.done.then(async () => {
       session.lastActive = Date.now();
       const response = turn.result?.response;
       if (response)
@@ -213,7 +263,7 @@ export class SessionRegistry {
           role: 'assistant',
           content: response,
         });
-      if (this.sessions.get(session.id) === session) this.save(session);
+      if (this.sessions.get(session.id) === session) await this.save(session);
     });
     return turn;
   }
@@ -232,7 +282,7 @@ export class SessionRegistry {
     this.sessions.delete(session.id);
     await session.turn?.interrupt();
     await session.backendSession.close();
-    this.save(session, false);
+    await this.save(session, false);
   }
 
   /** Ends sessions idle for longer than the TTL (a parked turn counts as idle). */

@@ -14,10 +14,12 @@ import { protocolRoutes } from './protocol-routes.js';
 import { requestLogger } from './request-log.js';
 import { resolveServeSettings, type ServeSettings } from './resolve-serve-settings.js';
 import { SavedSessions } from './saved-sessions.js';
+import { serveMetricsPlan } from './serve-metrics.js';
 import type { ServeRoute } from './serve-route.js';
 import type { ServeServices } from './serve-services.js';
 import { serveTracingPlan } from './serve-tracing.js';
 import { SessionRegistry } from './session-registry.js';
+import { type ObserveTurn, observeAll } from './turn-observer.js';
 
 /** Options of `holodeck serve` (the CLI's flags, parsed). */
 export interface ServeOptions {
@@ -93,6 +95,9 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     profile.agentProcesses === true,
     agent.directory,
   );
+  // Checked before listening: a telemetry setting serve cannot honour stops it here.
+  const tracingPlan = serveTracingPlan(agent, env);
+  const metricsPlan = serveMetricsPlan(agent, env);
   const port = options.port ?? 8000;
   // Listening starts before the backend is initialised (/health answers, /ready is 503), and
   // before the instance id is known when the port is chosen by the system.
@@ -117,31 +122,66 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
     );
   }
   const backend = selectBackend(agent);
-  const tracingPlan = serveTracingPlan(agent, env);
-  // OpenTelemetry is loaded only when tracing is on.
+  // OpenTelemetry is loaded only when spans or metrics are on. Both carry the same resource: the
+  // service, and which instance of a fleet sent them.
+  const resourceAttributes = { 'service.instance.id': instanceId };
   const tracing = tracingPlan
-    ? (await import('../telemetry/start-tracing.js')).startTracing(tracingPlan.options)
+    ? (await import('../telemetry/start-tracing.js')).startTracing({
+        ...tracingPlan.options,
+        resourceAttributes,
+      })
     : undefined;
-  const turnSpans = tracing ? (await import('./turn-spans.js')).turnSpans : undefined;
-  if (tracingPlan) {
+  const metrics = metricsPlan
+    ? (await import('../telemetry/start-metrics.js')).startMetrics({
+        ...metricsPlan.options,
+        resourceAttributes,
+      })
+    : undefined;
+  const observers: ObserveTurn[] = [];
+  if (tracing && tracingPlan) {
     note(`tracing: a span per turn and per tool call, to ${tracingPlan.destination}`);
     if (tracingPlan.note) note(`note ${tracingPlan.note}`);
+    observers.push(
+      (await import('./turn-spans.js')).turnSpans(tracing.tracer, {
+        agent: agent.config.name,
+        model: agent.config.model.name,
+        backend: profile.name,
+        captureContent: tracingPlan.captureContent,
+        redact: tracingPlan.redact,
+      }),
+    );
   }
+  // The gauge of live sessions reads the registry, made once its observers are.
+  const built: { registry?: SessionRegistry } = {};
+  if (metrics && metricsPlan) {
+    note(
+      `metrics: turns, durations, tokens and live sessions, every ${metricsPlan.options.exportIntervalMs} ms to ${metricsPlan.destination}`,
+    );
+    if (metricsPlan.note && metricsPlan.note !== tracingPlan?.note) note(`note ${metricsPlan.note}`);
+    observers.push(
+      (await import('./turn-metrics.js')).turnMetrics(metrics.meter, {
+        agent: agent.config.name,
+        model: agent.config.model.name,
+        provider: agent.config.model.provider,
+        liveSessions: () => built.registry?.size ?? 0,
+      }),
+    );
+  }
+  // Exports what the last turns left buffered (spans in the batch, the metrics since the last export).
+  const flushTelemetry = () =>
+    Promise.all([
+      tracing?.shutdown().catch((error: unknown) => note(`warning tracing: ${String(error)}`)),
+      metrics?.shutdown().catch((error: unknown) => note(`warning metrics: ${String(error)}`)),
+    ]);
   const registry = new SessionRegistry(
     backend,
     instanceId,
     settings,
     settings.sessionsDir === undefined ? undefined : new SavedSessions(settings.sessionsDir),
-    tracing && tracingPlan && turnSpans
-      ? turnSpans(tracing.tracer, {
-          agent: agent.config.name,
-          model: agent.config.model.name,
-          backend: profile.name,
-          captureContent: tracingPlan.captureContent,
-          redact: tracingPlan.redact,
-        })
-      : undefined,
+    observeAll(observers),
+    (message) => note(`warning ${message}`),
   );
+  built.registry = registry;
   let phase: 'starting' | 'ready' | 'closing' = 'starting';
   const services: ServeServices = {
     agent: {
@@ -178,7 +218,7 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await backend.teardown();
-    await tracing?.shutdown();
+    await flushTelemetry();
     throw error;
   }
   for (const warning of [...agent.warnings, ...backend.warnings]) note(`warning ${warning.message}`);
@@ -193,8 +233,8 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await registry.drain(drainMs);
       await backend.teardown();
-      // The spans of the last turns are exported before the process exits.
-      await tracing?.shutdown().catch((error: unknown) => note(`warning tracing: ${String(error)}`));
+      // The spans and metrics of the last turns are exported before the process exits.
+      await flushTelemetry();
       // The readers of interrupted turns write their last events; then every connection ends.
       await new Promise((resolve) => setTimeout(resolve, 100));
       if ('closeAllConnections' in server) server.closeAllConnections();

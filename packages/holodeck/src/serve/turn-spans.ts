@@ -1,15 +1,6 @@
 import { context, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { SessionEvent } from '../backends/contract/index.js';
-
-/** Follows one served turn: sees each of its events, then its end. */
-export interface TurnObserver {
-  event(event: SessionEvent): void;
-  /** The turn ended; `failure` when it failed without a result. */
-  end(failure?: string): void;
-}
-
-/** Starts the observer of a turn of a session. */
-export type ObserveTurn = (sessionId: string, message: string) => TurnObserver;
+import type { ObserveTurn } from './turn-observer.js';
 
 /** What the spans say of the agent, and whether they carry text. */
 export interface TurnSpanOptions {
@@ -28,7 +19,7 @@ export interface TurnSpanOptions {
  * (the message, tool arguments) is exported only with capture_content, and redacted then.
  */
 export function turnSpans(tracer: Tracer, options: TurnSpanOptions): ObserveTurn {
-  return (sessionId, message) => {
+  return ({ sessionId, message }) => {
     const turn = tracer.startSpan(`invoke_agent ${options.agent}`, {
       attributes: {
         'gen_ai.operation.name': 'invoke_agent',
@@ -79,7 +70,7 @@ export function turnSpans(tracer: Tracer, options: TurnSpanOptions): ObserveTurn
             turn.setStatus({ code: SpanStatusCode.ERROR, message: result.error_reason ?? 'the turn failed' });
         }
       },
-      end(failure) {
+      end({ failure }) {
         // A tool call the turn never answered (interrupted, the process died) ends with it.
         for (const span of tools.values()) span.end();
         tools.clear();

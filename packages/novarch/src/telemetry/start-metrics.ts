@@ -10,6 +10,8 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 export interface MetricsOptions {
   serviceName: string;
   serviceVersion?: string;
+  /** More resource attributes (e.g. `service.instance.id`), the same on spans and metrics. */
+  resourceAttributes?: Record<string, string>;
   /** The OTLP/HTTP metrics URL, e.g. http://collector:4318/v1/metrics. */
   url?: string;
   headers?: Record<string, string>;
@@ -33,6 +35,7 @@ export function startMetrics(options: MetricsOptions): Metrics {
     resource: resourceFromAttributes({
       'service.name': options.serviceName,
       ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
+      ...options.resourceAttributes,
     }),
     readers: [
       new PeriodicExportingMetricReader({

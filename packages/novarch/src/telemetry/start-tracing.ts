@@ -17,6 +17,8 @@ export interface TracingOptions {
   /** service.name of the spans. */
   serviceName: string;
   serviceVersion?: string;
+  /** More resource attributes (e.g. `service.instance.id`), the same on spans and metrics. */
+  resourceAttributes?: Record<string, string>;
   /** The OTLP/HTTP traces URL, e.g. http://collector:4318/v1/traces. */
   url?: string;
   /** Headers sent to the collector (e.g. an API key of a hosted backend). */
@@ -46,6 +48,7 @@ export function startTracing(options: TracingOptions): Tracing {
     resource: resourceFromAttributes({
       'service.name': options.serviceName,
       ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
+      ...options.resourceAttributes,
     }),
     ...(options.sampleRate !== undefined
       ? { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.sampleRate) }) }

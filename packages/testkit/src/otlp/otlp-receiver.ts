@@ -10,6 +10,8 @@ export interface OtlpSpan {
   name: string;
   attributes: { key: string; value: Record<string, unknown> }[];
   status?: { code?: number; message?: string };
+  /** The attributes of the resource that sent it (service.name, …). */
+  resource?: { key: string; value: Record<string, unknown> }[];
 }
 
 /** A data point of a metric: its attributes and its value (a sum, a gauge, a histogram's count). */
@@ -26,6 +28,8 @@ export interface OtlpMetric {
   name: string;
   unit?: string;
   points: OtlpDataPoint[];
+  /** The attributes of the resource that sent it (service.name, …). */
+  resource?: { key: string; value: Record<string, unknown> }[];
 }
 
 /** A loopback OTLP/HTTP (JSON) receiver that keeps every span and metric it is sent. */
@@ -59,10 +63,14 @@ const SpanSchema = z.looseObject({
   attributes: attributes.transform((value) => value ?? []),
   status: z.looseObject({ code: z.number().optional(), message: z.string().optional() }).optional(),
 });
+const ResourceSchema = z.object({ attributes }).optional();
 const TracesSchema = z.object({
   resourceSpans: z
     .array(
-      z.object({ scopeSpans: z.array(z.object({ spans: z.array(SpanSchema).default([]) })).default([]) }),
+      z.object({
+        resource: ResourceSchema,
+        scopeSpans: z.array(z.object({ spans: z.array(SpanSchema).default([]) })).default([]),
+      }),
     )
     .default([]),
 });
@@ -78,6 +86,7 @@ const MetricsSchema = z.object({
   resourceMetrics: z
     .array(
       z.object({
+        resource: ResourceSchema,
         scopeMetrics: z
           .array(
             z.object({
@@ -115,7 +124,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         if (request.url === '/v1/traces') {
           const body = TracesSchema.parse(JSON.parse(text));
           for (const resource of body.resourceSpans)
-            for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+            for (const scope of resource.scopeSpans)
+              for (const span of scope.spans)
+                spans.push(
+                  resource.resource?.attributes ? { ...span, resource: resource.resource.attributes } : span,
+                );
         } else if (request.url === '/v1/metrics') {
           const body = MetricsSchema.parse(JSON.parse(text));
           for (const resource of body.resourceMetrics)
@@ -126,6 +139,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                   name: metric.name,
                   ...(metric.unit ? { unit: metric.unit } : {}),
                   points: data?.dataPoints ?? [],
+                  ...(resource.resource?.attributes ? { resource: resource.resource.attributes } : {}),
                 });
               }
         }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { formatFieldPath, type LoadedAgent } from '../../config/index.js';
 import { AgentSessionError, ConfigError, InternalError } from '../../errors.js';
 import type {
@@ -12,6 +13,7 @@ import type {
   OfferedTool,
   SessionTranscript,
 } from '../contract/index.js';
+import { copySessionFile } from '../copy-session-file.js';
 import { declineReporting } from '../elicitation-broker.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
 import { AiSdkSession } from './ai-sdk-session.js';
@@ -19,7 +21,7 @@ import { checkAiSdkConfig } from './check-ai-sdk-config.js';
 import { describeOfferedTools } from './describe-offered-tools.js';
 import { readSessionFile } from './read-session-file.js';
 import { resolveProviderSettings } from './resolve-provider-settings.js';
-import type { SessionFile } from './session-file-schema.js';
+import { SESSION_ID_PATTERN, type SessionFile, sessionFilePath } from './session-file-schema.js';
 import { SessionLock } from './session-lock.js';
 import { transcriptOfSession } from './transcript-of-session.js';
 
@@ -186,6 +188,21 @@ export class AiSdkBackend implements AgentBackend {
     return transcriptOfSession(await readSessionFile(this.agent.directory, sessionId));
   }
 
+  async exportSession(sessionId: string, directory: string): Promise<boolean> {
+    return copySessionFile(
+      sessionFilePath(this.agent.directory, checkedSessionId(sessionId)),
+      path.join(directory, `${sessionId}.json`),
+    );
+  }
+
+  async importSession(sessionId: string, directory: string): Promise<boolean> {
+    // A live session of this machine holds the file's lock; serve imports only released ones.
+    return copySessionFile(
+      path.join(directory, `${checkedSessionId(sessionId)}.json`),
+      sessionFilePath(this.agent.directory, sessionId),
+    );
+  }
+
   async teardown(): Promise<void> {
     await Promise.all([...this.sessions].map((session) => session.close()));
     this.sessions.clear();
@@ -200,4 +217,10 @@ export class AiSdkBackend implements AgentBackend {
     if (!this.runtime) throw new InternalError('AiSdkBackend.initialize() must be called first.');
     return this.runtime;
   }
+}
+
+/** The id, when it can be a session id (nothing in it climbs out of a folder). */
+function checkedSessionId(sessionId: string): string {
+  if (!SESSION_ID_PATTERN.test(sessionId)) throw new AgentSessionError(`"${sessionId}" is not a session id`);
+  return sessionId;
 }

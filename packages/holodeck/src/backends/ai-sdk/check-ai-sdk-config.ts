@@ -72,7 +72,7 @@ export async function checkAiSdkConfig(config: AgentConfig): Promise<BackendChec
     warn(
       'observability-unsupported',
       ['observability'],
-      `the AI SDK backend (provider ${provider}) exports no telemetry in chat and test, so these observability settings are ignored there: ${observability.join(', ')} (holodeck serve exports a span per turn and per tool call from observability.traces and exporters.otlp).`,
+      `the AI SDK backend (provider ${provider}) exports no telemetry in chat and test, so these observability settings are ignored there: ${observability.join(', ')} (holodeck serve exports a span per turn and per tool call from observability.traces, and turn metrics from observability.metrics, to exporters.otlp).`,
     );
   }
 

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
  * The CLI's config folder as the agent's CLI process sees it: its env is built from agent.env
  * (build-subprocess-env.ts), so it is that env's CLAUDE_CONFIG_DIR, else its HOME's `.claude`.
  */
-function configDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function configDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
   return env.HOME ? path.join(env.HOME, '.claude') : undefined;
 }

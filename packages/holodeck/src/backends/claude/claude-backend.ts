@@ -284,6 +284,22 @@ export class ClaudeBackend implements AgentBackend {
     return readClaudeTranscript(sessionId, this.agent.env);
   }
 
+  async exportSession(sessionId: string, directory: string): Promise<boolean> {
+    const { exportClaudeSession } = await import('./carry-claude-session.js');
+    return exportClaudeSession(sessionId, directory, this.cliEnv());
+  }
+
+  async importSession(sessionId: string, directory: string): Promise<boolean> {
+    const { importClaudeSession } = await import('./carry-claude-session.js');
+    const options = this.requirePrepared().plan.options;
+    return importClaudeSession(sessionId, directory, this.cliEnv(), options.cwd ?? this.agent.directory);
+  }
+
+  /** The CLI's environment (its HOME and CLAUDE_CONFIG_DIR say where its sessions are). */
+  private cliEnv(): Readonly<Record<string, string | undefined>> {
+    return this.prepared?.plan.options.env ?? this.agent.env;
+  }
+
   async teardown(): Promise<void> {
     await this.pool?.close();
     this.pool = undefined;

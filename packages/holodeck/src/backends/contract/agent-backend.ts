@@ -156,6 +156,19 @@ export interface AgentBackend {
    * when its file cannot be read.
    */
   readTranscript(sessionId: string): Promise<SessionTranscript>;
+  /**
+   * Copies the saved state of session `sessionId` (what `createSession({ resume })` reads: the AI
+   * SDK's session file, the Claude CLI's transcript) into `directory`, so that a backend on another
+   * machine can resume it (`holodeck serve`'s serve.sessions_dir). Resolves false when the session
+   * has no saved state yet. Reads and writes files only.
+   */
+  exportSession(sessionId: string, directory: string): Promise<boolean>;
+  /**
+   * Puts the state `exportSession` wrote to `directory` where `createSession({ resume: sessionId })`
+   * finds it, replacing this machine's copy (the exported one is the newest). Resolves false when
+   * `directory` holds none.
+   */
+  importSession(sessionId: string, directory: string): Promise<boolean>;
   /** Releases everything the backend holds (sessions, warm processes). */
   teardown(): Promise<void>;
 }

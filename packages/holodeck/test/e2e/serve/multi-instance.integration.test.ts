@@ -1,23 +1,32 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from '../both-backends/backend-variants.js';
 import type { E2eAgent } from '../support/e2e-agent.js';
 import { postJson, type ServeProcess, startServe } from './serve-harness.js';
 
-// Two `holodeck serve` instances on loopback, one agent and one serve.sessions_dir, on both
-// backends: a session id names its instance (the other answers 421 naming it), and once that
-// instance shut down, the other resumes the session from its saved state.
+// Two `holodeck serve` instances on loopback, on both backends, that share nothing but
+// serve.sessions_dir, as two machines would: each its own copy of the agent folder (the AI SDK's
+// .holodeck/sessions/) and its own HOME (the Claude CLI's transcripts). A session id names its
+// instance (the other answers 421 naming it), and once that instance shut down, the other resumes
+// the session, its history included, from what the first saved to the shared folder.
 
 describe.each(backendVariants())('holodeck serve: two instances ($name backend)', (variant) => {
   let agent: E2eAgent;
+  let other: E2eAgent;
+  let shared: string;
   let alpha: ServeProcess | undefined;
   let beta: ServeProcess | undefined;
   beforeAll(async () => {
     await variant.start();
-    agent = variant.agent({ serve: { sessions_dir: 'shared-sessions' } });
+    shared = mkdtempSync(path.join(tmpdir(), 'holodeck-shared-sessions-'));
+    agent = variant.agent({ serve: { sessions_dir: shared } });
+    other = variant.agent({ serve: { sessions_dir: shared } });
+    expect(other.directory).not.toBe(agent.directory);
+    expect(other.env.HOME).not.toBe(agent.env.HOME);
     alpha = await startServe(agent, ['--instance-id', 'alpha']);
-    beta = await startServe(agent, ['--instance-id', 'beta']);
+    beta = await startServe(other, ['--instance-id', 'beta']);
   });
   afterAll(async () => {
     await alpha?.stop();
@@ -44,11 +53,12 @@ describe.each(backendVariants())('holodeck serve: two instances ($name backend)'
       detail: `session "${id}" is held by instance "alpha", not this one ("beta"): send the request to that instance (route on the session id's prefix)`,
     });
 
-    // The saved record: mode 0600, no key material, in the shared folder.
-    const folder = path.join(agent.directory, 'shared-sessions');
-    const files = readdirSync(folder).filter((name) => name.endsWith('.json'));
+    // The saved record: mode 0600, no key material, in the shared folder; beside it, the
+    // backend's state of the conversation.
+    const files = readdirSync(shared).filter((name) => name.endsWith('.json'));
     expect(files).toEqual([`${id}.json`]);
-    expect(statSync(path.join(folder, files[0] ?? '')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(shared, files[0] ?? '')).mode & 0o777).toBe(0o600);
+    expect(existsSync(path.join(shared, `${id}.state`))).toBe(true);
 
     expect(await alpha?.stop()).toBe(0);
     alpha = undefined;
@@ -67,6 +77,34 @@ describe.each(backendVariants())('holodeck serve: two instances ($name backend)'
       'Its population?',
       'About 2.1 million.',
     ]);
+    variant.checkAndReset();
+  });
+
+  it('answers 410, saying why, for a saved session whose conversation is not in the shared folder', async () => {
+    variant.script(variant.reply('Hello.'));
+    const id = ((await (await postJson(`${beta?.url}/v1/sessions`, {})).json()) as { id: string }).id;
+    expect((await postJson(`${beta?.url}/v1/sessions/${id}/messages`, { message: 'Hi' })).status).toBe(200);
+    expect(await beta?.stop()).toBe(0);
+    beta = undefined;
+    // As if the instance had died before it exported the conversation.
+    rmSync(path.join(shared, `${id}.state`), { recursive: true });
+    const third = await startServe(variant.agent({ serve: { sessions_dir: shared } }), [
+      '--instance-id',
+      'gamma',
+    ]);
+    try {
+      const lost = await postJson(`${third.url}/v1/sessions/${id}/messages`, { message: 'Still there?' });
+      expect(lost.status).toBe(410);
+      const problem = (await lost.json()) as { detail: string };
+      expect(problem.detail).toBe(
+        `session "${id}" was saved by instance "beta", but its conversation cannot be resumed here: serve.sessions_dir has no ${id}.state/ (its instance may have ended before saving it), and this machine has no copy; start a new session with POST /v1/sessions`,
+      );
+      // Nothing was claimed for good: the record is still there, released.
+      expect(existsSync(path.join(shared, `${id}.json`))).toBe(true);
+      expect(existsSync(path.join(shared, `${id}.json.claim`))).toBe(false);
+    } finally {
+      await third.stop();
+    }
     variant.checkAndReset();
   });
 });

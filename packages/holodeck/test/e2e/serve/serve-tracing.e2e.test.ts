@@ -111,12 +111,14 @@ describe.each(backendVariants())('holodeck serve: OpenTelemetry spans ($name bac
     }
   });
 
-  it('exports nothing without observability traces (off by default)', async () => {
+  it('exports nothing without observability traces (off by default), and no metrics either', async () => {
     const before = spans.length;
+    const metricsBefore = receiver.metrics.length;
     variant.script(variant.reply('Hello.'));
     const server = await startServe(variant.agent(), [], { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl });
     try {
       expect(server.stderr()).not.toContain('tracing:');
+      expect(server.stderr()).not.toContain('metrics:');
       const { id } = (await (await postJson(`${server.url}/v1/sessions`, {})).json()) as { id: string };
       const answer = await postJson(`${server.url}/v1/sessions/${id}/messages`, { message: 'Hi' });
       expect(answer.status).toBe(200);
@@ -124,6 +126,7 @@ describe.each(backendVariants())('holodeck serve: OpenTelemetry spans ($name bac
       expect(await server.stop()).toBe(0);
     }
     expect(spans.length).toBe(before);
+    expect(receiver.metrics.length).toBe(metricsBefore);
     variant.checkAndReset();
   });
 

@@ -148,7 +148,7 @@ describe('startup rules', () => {
     // The AI SDK backend exports no telemetry in chat and test: it says so, naming what it ignores.
     const openai = await sandbox.validate(lines(...OPENAI, 'observability:', '  traces: {sample_rate: 0.5}'));
     expect(openai.warnings.map((warning) => `${warning.code}: ${warning.message}`)).toEqual([
-      'observability-unsupported: the AI SDK backend (provider openai) exports no telemetry in chat and test, so these observability settings are ignored there: observability.traces (holodeck serve exports a span per turn and per tool call from observability.traces and exporters.otlp).',
+      'observability-unsupported: the AI SDK backend (provider openai) exports no telemetry in chat and test, so these observability settings are ignored there: observability.traces (holodeck serve exports a span per turn and per tool call from observability.traces, and turn metrics from observability.metrics, to exporters.otlp).',
     ]);
   });
 

@@ -34,20 +34,35 @@ describe('serveTracingPlan', () => {
     expect(plan?.captureContent).toBe(true);
     expect(plan?.redact('key sk-abc123 here')).toBe('key [REDACTED] here');
     expect(plan?.note).toBe(
-      "holodeck serve exports its spans over OTLP http/json; observability.exporters.otlp.protocol grpc applies to the Claude CLI's own telemetry only",
+      "holodeck serve exports its spans and metrics over OTLP http/json; observability.exporters.otlp.protocol grpc applies to the Claude CLI's own telemetry only",
     );
   });
 
   it('with OTEL_TRACES_EXPORTER=otlp alone: the OTEL_* endpoint and service name, no content', () => {
     const plan = serveTracingPlan(agent(), {
-      OTEL_TRACES_EXPORTER: 'console, otlp',
+      OTEL_TRACES_EXPORTER: 'none, otlp',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
       OTEL_SERVICE_NAME: 'svc',
     });
     expect(plan?.options.serviceName).toBe('svc');
-    expect(plan?.options.url).toBeUndefined();
+    expect(plan?.options.url).toBe('http://127.0.0.1:4318/v1/traces');
     expect(plan?.destination).toBe('http://127.0.0.1:4318/v1/traces');
     expect(plan?.captureContent).toBe(false);
     expect(plan?.note).toBeUndefined();
+  });
+
+  it('refuses an exporter it does not have rather than ignoring it (console beside otlp too)', () => {
+    expect(() => serveTracingPlan(agent(), { OTEL_TRACES_EXPORTER: 'console, otlp' })).toThrow(
+      'OTEL_TRACES_EXPORTER: holodeck serve has no "console" exporter: it exports traces over OTLP/HTTP (JSON) only\n    hint: set OTEL_TRACES_EXPORTER=otlp (with OTEL_EXPORTER_OTLP_ENDPOINT), or none (or leave it unset) to export no traces',
+    );
+  });
+
+  it('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is taken as it is, before the base endpoint', () => {
+    const plan = serveTracingPlan(agent(), {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://base:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/ingest',
+    });
+    expect(plan?.destination).toBe('https://traces.example/ingest');
   });
 });

@@ -76,7 +76,7 @@ describe('aiSdkProfile.checkConfig', () => {
         code: 'observability-unsupported',
         path: ['observability'],
         message:
-          'the AI SDK backend (provider ollama) exports no telemetry in chat and test, so these observability settings are ignored there: observability.enabled, observability.traces, observability.exporters.otlp, observability.exporters.prometheus (holodeck serve exports a span per turn and per tool call from observability.traces and exporters.otlp).',
+          'the AI SDK backend (provider ollama) exports no telemetry in chat and test, so these observability settings are ignored there: observability.enabled, observability.traces, observability.exporters.otlp, observability.exporters.prometheus (holodeck serve exports a span per turn and per tool call from observability.traces, and turn metrics from observability.metrics, to exporters.otlp).',
       },
     ]);
   });
