@@ -275,9 +275,12 @@ describe('two novarch serve processes on one PostgreSQL', () => {
         citations_json: expect.stringContaining(LEASE_REFUSAL_RATIONALE),
       }),
     ]);
-    expect(serverB.output()).toMatch(
-      /stopped renewing its lease: \d+ write\(s\) it was judging stored as refused/,
-    );
+    // The server says so once the refusal is stored: its line may reach us after the row does.
+    const takenOver = /stopped renewing its lease: \d+ write\(s\) it was judging stored as refused/;
+    await waitUntil(() => takenOver.test(serverB.output()), {
+      timeoutMs: 10_000,
+      what: 'server B to report the lease it took over',
+    });
 
     // Nothing lost: each write an agent was answered for is stored with that verdict.
     const stored = await database.query<{ id: string; kinds: string; holds: string }>(
