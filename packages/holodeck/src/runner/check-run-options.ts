@@ -1,3 +1,4 @@
+import { gradingPricing } from '../backends/pricing/grading-pricing.js';
 import { backendProfile } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { UsageError } from '../errors.js';
@@ -60,4 +61,27 @@ export function checkRunOptions(
       'session reuses one agent process across cases, so its requests cannot be told apart by case in a recording',
       'leave --isolation out (process) with --record or --replay',
     );
+}
+
+/**
+ * Refuses `--max-cost` when the suite's judge metrics call a judge model without a known price:
+ * the budget counts the judge's spend too, and it could not be kept (UsageError, exit 2).
+ */
+export function checkJudgeBudget(
+  loaded: LoadedAgent,
+  usesJudge: boolean,
+  maxCostUsd: number | undefined,
+): void {
+  if (maxCostUsd === undefined || !usesJudge) return;
+  const judge = loaded.config.evaluations?.model ?? loaded.config.model;
+  const pricing = gradingPricing({ kind: 'judge', provider: judge.provider, model: judge.name });
+  if (pricing.kind === 'prices') return;
+  const field = loaded.config.evaluations?.model
+    ? 'evaluations.model'
+    : 'model (the judge when evaluations.model is unset)';
+  throw new UsageError(
+    '--max-cost',
+    `the budget counts the judge's calls, and their cost is unknown (${pricing.reason})`,
+    `set ${field} to a model of HoloDeck's price tables, or leave --max-cost out`,
+  );
 }

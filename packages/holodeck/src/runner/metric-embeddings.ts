@@ -7,7 +7,8 @@ import { resolveEmbeddingSettings } from '../tools/retrieval/embed/resolve-embed
  * The `embed` of the metric context (the `similar` metric): one embeddings client per provider,
  * made on first use. A metric's own embedding_provider wins over the agent's; the agent's is its
  * embedding_provider, else its model's provider (as for retrieval tools). `fetch` is the
- * recorder's in `--record` / `--replay` runs.
+ * recorder's in `--record` / `--replay` runs. Each answered request is told to `onCall`, priced
+ * as an embeddings call of the attempt that made it.
  */
 export function metricEmbeddings(
   agent: LoadedAgent,
@@ -32,5 +33,34 @@ export function metricEmbeddings(
     clients.set(key, client);
     return client;
   };
-  return (texts, provider, signal) => clientFor(provider).embed(texts, signal);
+  return (texts, provider, signal, onCall) => {
+    const client = clientFor(provider);
+    const called = {
+      kind: 'embeddings',
+      provider: client.settings.provider,
+      model: client.settings.model,
+    } as const;
+    return client.embed(
+      texts,
+      signal,
+      undefined,
+      onCall &&
+        ((inputTokens) =>
+          onCall({
+            ...called,
+            cached: false,
+            ...(inputTokens === undefined
+              ? {}
+              : {
+                  usage: {
+                    input_tokens: inputTokens,
+                    output_tokens: 0,
+                    cache_read_tokens: 0,
+                    cache_creation_tokens: 0,
+                    counting: 'cache-included',
+                  },
+                }),
+          })),
+    );
+  };
 }
