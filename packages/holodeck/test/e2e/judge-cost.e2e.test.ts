@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  apiError,
+  chatReply,
+  type FakeAnthropicServer,
+  type FakeOpenAIServer,
+  respond,
+  startFakeAnthropic,
+  startFakeOpenAI,
+  toolUse,
+} from '@holodeck/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { favourableVerdict } from './both-backends/favourable-verdict.js';
+import { createE2eAgent } from './support/e2e-agent.js';
+import { runHolodeckCli } from './support/run-holodeck-cli.js';
+
+// Through the real CLI: the agent (gpt-4o) on the fake Chat Completions API, its judge
+// (claude-haiku-4-5) on the fake Messages API, both reporting each answer's usage.
+// An agent reply: 1,000 prompt tokens (400 from the prompt cache) and 100 out at gpt-4o's
+// $2.50 / $1.25 cached / $10 per million = $0.003.
+// A judge answer: 1,000 input, 200 cache reads, 50 out at claude-haiku-4-5's $1 / $0.10 / $5
+// per million = $0.00127.
+const AGENT_USAGE = { prompt_tokens: 1_000, completion_tokens: 100, cached_tokens: 400 };
+const AGENT_REPLY = 0.003;
+const JUDGE_USAGE = { input_tokens: 1_000, output_tokens: 50, cache_read_input_tokens: 200 };
+const JUDGE_ANSWER = 0.00127;
+
+// `graded`: 3 attempts, a G-Eval of 2 samples whose steps are derived once: 1 + 3 × 2 = 7 judge
+// answers. `kind`: 2 attempts of a rubric: 2 answers. 5 agent replies, 9 judge answers.
+const CASES = [
+  {
+    name: 'graded',
+    input: 'Where is my order?',
+    repeat: 3,
+    metrics: [{ type: 'g-eval', name: 'helpful', criteria: 'Says where the order is.', samples: 2 }],
+  },
+  {
+    name: 'kind',
+    input: 'Thanks!',
+    repeat: 2,
+    metrics: [
+      { type: 'contains', value: 'Fine' },
+      { type: 'rubric', name: 'polite', value: 'The answer is polite.' },
+    ],
+  },
+];
+
+let agentModel: FakeOpenAIServer;
+let judgeModel: FakeAnthropicServer;
+beforeAll(async () => {
+  agentModel = await startFakeOpenAI();
+  judgeModel = await startFakeAnthropic();
+});
+afterEach(() => {
+  try {
+    agentModel.assertComplete();
+    judgeModel.assertComplete();
+  } finally {
+    agentModel.reset();
+    judgeModel.reset();
+  }
+});
+afterAll(async () => {
+  await agentModel.close();
+  await judgeModel.close();
+});
+
+/** The judge's answer to any request: the most favourable verdict its schema allows, with its usage. */
+const judgeAnswer = respond((request) => {
+  const body = request.body as { tools: { input_schema: Record<string, unknown> }[] };
+  const schema = body.tools[0]?.input_schema ?? {};
+  return toolUse('submit_verdict', favourableVerdict(schema), { usage: JUDGE_USAGE });
+});
+
+/**
+ * Five agent replies, each its own text: no attempt's verdicts are in the judge cache of another's.
+ * One attempt at a time (-c 1), so a second run gives each attempt the same reply again.
+ */
+function replies() {
+  return Array.from({ length: 5 }, (_, index) =>
+    chatReply(`Fine, it has shipped (${index + 1}).`, { usage: AGENT_USAGE }),
+  );
+}
+
+function agent() {
+  return createE2eAgent(judgeModel.url, {
+    config: {
+      model: { provider: 'openai', name: 'gpt-4o', endpoint: agentModel.baseUrl },
+      evaluations: { model: { provider: 'anthropic', name: 'claude-haiku-4-5', endpoint: judgeModel.url } },
+      test_cases: CASES,
+    },
+    env: { OPENAI_API_KEY: 'sk-openai-e2e-judge-cost' },
+  });
+}
+
+interface Attempt {
+  cost_usd: number;
+  judge_cost_usd: number | null;
+  judge_calls: { billed: number; cached: number };
+  judge_token_usage: { prompt_tokens: number; completion_tokens: number; cache_read_tokens: number };
+}
+
+function attemptsOf(file: string): { json: Record<string, any>; attempts: Attempt[] } {
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  return { json, attempts: json.cases.flatMap((entry: { attempts: Attempt[] }) => entry.attempts) };
+}
+
+describe("the judge's calls in a run's cost", () => {
+  it('counts every judge answer (steps, samples, repeats; a retried 529 not) per attempt, and the summary is their sum', async () => {
+    agentModel.script(...replies());
+    // The first judge request is refused as overloaded and retried: not billed, not counted.
+    judgeModel.script(
+      apiError(529, { type: 'overloaded_error', message: 'Overloaded' }),
+      ...Array.from({ length: 9 }, () => judgeAnswer),
+    );
+    const e2e = agent();
+    const report = path.join(e2e.directory, 'report.json');
+    const outcome = await runHolodeckCli(['test', e2e.file, '-c', '1', '-o', report], e2e.env);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    const { json, attempts } = attemptsOf(report);
+    expect(attempts).toHaveLength(5);
+    expect(attempts.reduce((sum, entry) => sum + entry.judge_calls.billed, 0)).toBe(9);
+    for (const entry of attempts) {
+      expect(entry.cost_usd).toBeCloseTo(AGENT_REPLY, 10);
+      expect(entry.judge_cost_usd).toBeCloseTo(entry.judge_calls.billed * JUDGE_ANSWER, 10);
+      expect(entry.judge_token_usage).toMatchObject({
+        prompt_tokens: entry.judge_calls.billed * 1_000,
+        completion_tokens: entry.judge_calls.billed * 50,
+        cache_read_tokens: entry.judge_calls.billed * 200,
+      });
+    }
+    const judgeSum = attempts.reduce((sum, entry) => sum + (entry.judge_cost_usd ?? 0), 0);
+    expect(json.summary).toMatchObject({
+      judge_calls: { billed: 9, cached: 0 },
+      judge_token_usage: { prompt_tokens: 9_000, completion_tokens: 450, cache_read_tokens: 1_800 },
+    });
+    expect(json.summary.cost_usd).toBeCloseTo(5 * AGENT_REPLY, 10);
+    expect(json.summary.judge_cost_usd).toBeCloseTo(judgeSum, 10);
+    expect(json.summary.judge_cost_usd).toBeCloseTo(9 * JUDGE_ANSWER, 10);
+    expect(json.summary.total_cost_usd).toBeCloseTo(5 * AGENT_REPLY + 9 * JUDGE_ANSWER, 10);
+    // The agent's own figures are unchanged: cost_usd and the cost per passed case leave the judge out.
+    expect(json.summary.cost_per_passed_case_usd).toBeCloseTo(2.5 * AGENT_REPLY, 10);
+    expect(outcome.stdout).toContain(
+      '· agent $0.0150 ($0.0075 per passed case) · judge $0.0114 (9 calls) · total $0.0264',
+    );
+
+    // Again: every verdict is in the judge cache now, so the judge costs nothing and says so.
+    agentModel.script(...replies());
+    const junit = path.join(e2e.directory, 'report.xml');
+    const cached = await runHolodeckCli(['test', e2e.file, '-c', '1', '-o', junit, '--no-save'], e2e.env);
+    expect(cached.code, cached.stderr).toBe(0);
+    expect(cached.stdout).toContain(
+      '· agent $0.0150 ($0.0075 per passed case) · judge $0 (9 calls, 9 cached) · total $0.0150',
+    );
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('<property name="cost_usd" value="0.015"/>');
+    expect(xml).toContain('<property name="judge_cost_usd" value="0"/>');
+    expect(xml).toContain('<property name="judge_calls" value="0"/>');
+    expect(xml).toContain('<property name="judge_calls_cached" value="9"/>');
+    expect(xml).toContain('<property name="total_cost_usd" value="0.015"/>');
+  });
+
+  it('--max-cost counts the judge: the budget stops the run sooner than the agent alone would', async () => {
+    // One attempt of `graded` spends 0.003 (agent) + 3 × 0.00127 (steps and 2 samples) = 0.00681.
+    agentModel.script(chatReply('Fine, it has shipped.', { usage: AGENT_USAGE }));
+    judgeModel.script(...Array.from({ length: 3 }, () => judgeAnswer));
+    const e2e = agent();
+    const report = path.join(e2e.directory, 'report.json');
+    const outcome = await runHolodeckCli(
+      ['test', e2e.file, '-c', '1', '--max-cost', '0.005', '-o', report, '--no-save'],
+      e2e.env,
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toMatch(/the run stopped at its budget: --max-cost \$0\.005 reached/);
+    const { json } = attemptsOf(report);
+    expect(json.budget.spent_usd).toBeCloseTo(AGENT_REPLY + 3 * JUDGE_ANSWER, 10);
+  });
+});
