@@ -11,6 +11,7 @@ import {
   toolUse,
 } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ANTHROPIC_PRICE_TABLE } from '../../src/backends/pricing/anthropic-price-table.js';
 import { favourableVerdict } from './both-backends/favourable-verdict.js';
 import { createE2eAgent } from './support/e2e-agent.js';
 import { runHolodeckCli } from './support/run-holodeck-cli.js';
@@ -175,5 +176,22 @@ describe("the judge's calls in a run's cost", () => {
     expect(outcome.stderr).toMatch(/the run stopped at its budget: --max-cost \$0\.005 reached/);
     const { json } = attemptsOf(report);
     expect(json.budget.spent_usd).toBeCloseTo(AGENT_REPLY + 3 * JUDGE_ANSWER, 10);
+  });
+
+  it('--max-cost is refused before anything runs when the judge model has no known price, naming it', async () => {
+    const e2e = createE2eAgent(judgeModel.url, {
+      config: {
+        model: { provider: 'openai', name: 'gpt-4o', endpoint: agentModel.baseUrl },
+        evaluations: { model: { provider: 'anthropic', name: 'claude-judge-x', endpoint: judgeModel.url } },
+        test_cases: CASES,
+      },
+      env: { OPENAI_API_KEY: 'sk-openai-e2e-judge-cost' },
+    });
+    const refused = await runHolodeckCli(['test', e2e.file, '--max-cost', '1', '--no-save'], e2e.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `--max-cost: the budget counts the judge's calls, and their cost is unknown (the price table (anthropic ${ANTHROPIC_PRICE_TABLE.version}) has no price for the judge model anthropic claude-judge-x)\n    hint: set evaluations.model to a model of HoloDeck's price tables, or leave --max-cost out`,
+    );
+    expect(agentModel.requests).toHaveLength(0);
   });
 });
