@@ -3,8 +3,11 @@ import path from 'node:path';
 import {
   apiError,
   chatReply,
+  chatRespond,
+  chatToolCall,
   type FakeAnthropicServer,
   type FakeOpenAIServer,
+  reply,
   respond,
   startFakeAnthropic,
   startFakeOpenAI,
@@ -12,6 +15,7 @@ import {
 } from '@holodeck/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANTHROPIC_PRICE_TABLE } from '../../src/backends/pricing/anthropic-price-table.js';
+import { parseRunReport } from '../../src/runner/report/run-report-schema.js';
 import { favourableVerdict } from './both-backends/favourable-verdict.js';
 import { createE2eAgent } from './support/e2e-agent.js';
 import { runHolodeckCli } from './support/run-holodeck-cli.js';
@@ -47,24 +51,25 @@ const CASES = [
   },
 ];
 
-let agentModel: FakeOpenAIServer;
-let judgeModel: FakeAnthropicServer;
+// The first tests: the agent on `openai`, the judge on `anthropic`; the last one the other way round.
+let openai: FakeOpenAIServer;
+let anthropic: FakeAnthropicServer;
 beforeAll(async () => {
-  agentModel = await startFakeOpenAI();
-  judgeModel = await startFakeAnthropic();
+  openai = await startFakeOpenAI();
+  anthropic = await startFakeAnthropic();
 });
 afterEach(() => {
   try {
-    agentModel.assertComplete();
-    judgeModel.assertComplete();
+    openai.assertComplete();
+    anthropic.assertComplete();
   } finally {
-    agentModel.reset();
-    judgeModel.reset();
+    openai.reset();
+    anthropic.reset();
   }
 });
 afterAll(async () => {
-  await agentModel.close();
-  await judgeModel.close();
+  await openai.close();
+  await anthropic.close();
 });
 
 /** The judge's answer to any request: the most favourable verdict its schema allows, with its usage. */
@@ -85,33 +90,27 @@ function replies() {
 }
 
 function agent() {
-  return createE2eAgent(judgeModel.url, {
+  return createE2eAgent(anthropic.url, {
     config: {
-      model: { provider: 'openai', name: 'gpt-4o', endpoint: agentModel.baseUrl },
-      evaluations: { model: { provider: 'anthropic', name: 'claude-haiku-4-5', endpoint: judgeModel.url } },
+      model: { provider: 'openai', name: 'gpt-4o', endpoint: openai.baseUrl },
+      evaluations: { model: { provider: 'anthropic', name: 'claude-haiku-4-5', endpoint: anthropic.url } },
       test_cases: CASES,
     },
     env: { OPENAI_API_KEY: 'sk-openai-e2e-judge-cost' },
   });
 }
 
-interface Attempt {
-  cost_usd: number;
-  judge_cost_usd: number | null;
-  judge_calls: { billed: number; cached: number };
-  judge_token_usage: { prompt_tokens: number; completion_tokens: number; cache_read_tokens: number };
-}
-
-function attemptsOf(file: string): { json: Record<string, any>; attempts: Attempt[] } {
-  const json = JSON.parse(readFileSync(file, 'utf8'));
-  return { json, attempts: json.cases.flatMap((entry: { attempts: Attempt[] }) => entry.attempts) };
+/** The JSON report, checked against its schema (judge fields included), and every attempt of it. */
+function attemptsOf(file: string) {
+  const json = parseRunReport(readFileSync(file, 'utf8'), file);
+  return { json, attempts: json.cases.flatMap((entry) => entry.attempts) };
 }
 
 describe("the judge's calls in a run's cost", () => {
   it('counts every judge answer (steps, samples, repeats; a retried 529 not) per attempt, and the summary is their sum', async () => {
-    agentModel.script(...replies());
+    openai.script(...replies());
     // The first judge request is refused as overloaded and retried: not billed, not counted.
-    judgeModel.script(
+    anthropic.script(
       apiError(529, { type: 'overloaded_error', message: 'Overloaded' }),
       ...Array.from({ length: 9 }, () => judgeAnswer),
     );
@@ -121,14 +120,14 @@ describe("the judge's calls in a run's cost", () => {
     expect(outcome.code, outcome.stderr).toBe(0);
     const { json, attempts } = attemptsOf(report);
     expect(attempts).toHaveLength(5);
-    expect(attempts.reduce((sum, entry) => sum + entry.judge_calls.billed, 0)).toBe(9);
+    expect(attempts.reduce((sum, entry) => sum + (entry.judge_calls?.billed ?? 0), 0)).toBe(9);
     for (const entry of attempts) {
       expect(entry.cost_usd).toBeCloseTo(AGENT_REPLY, 10);
-      expect(entry.judge_cost_usd).toBeCloseTo(entry.judge_calls.billed * JUDGE_ANSWER, 10);
+      expect(entry.judge_cost_usd).toBeCloseTo((entry.judge_calls?.billed ?? 0) * JUDGE_ANSWER, 10);
       expect(entry.judge_token_usage).toMatchObject({
-        prompt_tokens: entry.judge_calls.billed * 1_000,
-        completion_tokens: entry.judge_calls.billed * 50,
-        cache_read_tokens: entry.judge_calls.billed * 200,
+        prompt_tokens: (entry.judge_calls?.billed ?? 0) * 1_000,
+        completion_tokens: (entry.judge_calls?.billed ?? 0) * 50,
+        cache_read_tokens: (entry.judge_calls?.billed ?? 0) * 200,
       });
     }
     const judgeSum = attempts.reduce((sum, entry) => sum + (entry.judge_cost_usd ?? 0), 0);
@@ -147,7 +146,7 @@ describe("the judge's calls in a run's cost", () => {
     );
 
     // Again: every verdict is in the judge cache now, so the judge costs nothing and says so.
-    agentModel.script(...replies());
+    openai.script(...replies());
     const junit = path.join(e2e.directory, 'report.xml');
     const cached = await runHolodeckCli(['test', e2e.file, '-c', '1', '-o', junit, '--no-save'], e2e.env);
     expect(cached.code, cached.stderr).toBe(0);
@@ -160,12 +159,19 @@ describe("the judge's calls in a run's cost", () => {
     expect(xml).toContain('<property name="judge_calls" value="0"/>');
     expect(xml).toContain('<property name="judge_calls_cached" value="9"/>');
     expect(xml).toContain('<property name="total_cost_usd" value="0.015"/>');
+
+    // A regrade counts what its own judge calls spent: here every verdict comes from the cache.
+    const regraded = await runHolodeckCli(['test', 'regrade', 'latest', e2e.file, '--no-save'], e2e.env);
+    expect(regraded.code, regraded.stderr).toBe(0);
+    expect(regraded.stdout).toContain(
+      '· agent $0.0150 ($0.0075 per passed case) · judge $0 (9 calls, 9 cached) · total $0.0150',
+    );
   });
 
   it('--max-cost counts the judge: the budget stops the run sooner than the agent alone would', async () => {
     // One attempt of `graded` spends 0.003 (agent) + 3 × 0.00127 (steps and 2 samples) = 0.00681.
-    agentModel.script(chatReply('Fine, it has shipped.', { usage: AGENT_USAGE }));
-    judgeModel.script(...Array.from({ length: 3 }, () => judgeAnswer));
+    openai.script(chatReply('Fine, it has shipped.', { usage: AGENT_USAGE }));
+    anthropic.script(...Array.from({ length: 3 }, () => judgeAnswer));
     const e2e = agent();
     const report = path.join(e2e.directory, 'report.json');
     const outcome = await runHolodeckCli(
@@ -175,14 +181,14 @@ describe("the judge's calls in a run's cost", () => {
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(/the run stopped at its budget: --max-cost \$0\.005 reached/);
     const { json } = attemptsOf(report);
-    expect(json.budget.spent_usd).toBeCloseTo(AGENT_REPLY + 3 * JUDGE_ANSWER, 10);
+    expect(json.budget?.spent_usd).toBeCloseTo(AGENT_REPLY + 3 * JUDGE_ANSWER, 10);
   });
 
   it('--max-cost is refused before anything runs when the judge model has no known price, naming it', async () => {
-    const e2e = createE2eAgent(judgeModel.url, {
+    const e2e = createE2eAgent(anthropic.url, {
       config: {
-        model: { provider: 'openai', name: 'gpt-4o', endpoint: agentModel.baseUrl },
-        evaluations: { model: { provider: 'anthropic', name: 'claude-judge-x', endpoint: judgeModel.url } },
+        model: { provider: 'openai', name: 'gpt-4o', endpoint: openai.baseUrl },
+        evaluations: { model: { provider: 'anthropic', name: 'claude-judge-x', endpoint: anthropic.url } },
         test_cases: CASES,
       },
       env: { OPENAI_API_KEY: 'sk-openai-e2e-judge-cost' },
@@ -192,6 +198,71 @@ describe("the judge's calls in a run's cost", () => {
     expect(refused.stderr).toContain(
       `--max-cost: the budget counts the judge's calls, and their cost is unknown (the price table (anthropic ${ANTHROPIC_PRICE_TABLE.version}) has no price for the judge model anthropic claude-judge-x)\n    hint: set evaluations.model to a model of HoloDeck's price tables, or leave --max-cost out`,
     );
-    expect(agentModel.requests).toHaveLength(0);
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it('a Claude agent judged by an OpenAI model, with similar embeddings: every call priced, cached input apart', async () => {
+    // Agent: claude-sonnet-4-5 at $3 / $15 per million, 1,000 in / 100 out = $0.0045 a reply (the CLI's figure).
+    // Judge: gpt-4o-mini at $0.15 / $0.075 cached / $0.60: 2,000 prompt (1,000 cached), 100 out = $0.000285.
+    // similar: text-embedding-3-small at $0.02 per million input tokens, as the fake counts them.
+    anthropic.script(
+      reply('Your order has shipped (1).', { usage: { input_tokens: 1_000, output_tokens: 100 } }),
+      reply('Your order has shipped (2).', { usage: { input_tokens: 1_000, output_tokens: 100 } }),
+    );
+    const judgeUsage = { prompt_tokens: 2_000, completion_tokens: 100, cached_tokens: 1_000 };
+    openai.script(
+      ...[1, 2].map(() =>
+        chatRespond((request) => {
+          const body = request.body as { tools: { function: { parameters: Record<string, unknown> } }[] };
+          const schema = body.tools[0]?.function.parameters ?? {};
+          return chatToolCall('submit_verdict', favourableVerdict(schema), { usage: judgeUsage });
+        }),
+      ),
+    );
+    const e2e = createE2eAgent(anthropic.url, {
+      config: {
+        evaluations: { model: { provider: 'openai', name: 'gpt-4o-mini', endpoint: openai.baseUrl } },
+        test_cases: [
+          {
+            name: 'shipped',
+            input: 'Where is my order?',
+            repeat: 2,
+            metrics: [
+              { type: 'rubric', name: 'says-where', value: 'The answer says where the order is.' },
+              {
+                type: 'similar',
+                value: 'Your order has shipped.',
+                threshold: 0,
+                embedding_provider: {
+                  provider: 'openai',
+                  name: 'text-embedding-3-small',
+                  endpoint: openai.baseUrl,
+                },
+              },
+            ],
+          },
+        ],
+      },
+      env: { OPENAI_API_KEY: 'sk-openai-e2e-judge-cost' },
+    });
+    const report = path.join(e2e.directory, 'report.json');
+    const outcome = await runHolodeckCli(['test', e2e.file, '-c', '1', '-o', report, '--no-save'], e2e.env);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(openai.embeddingsRequests).toHaveLength(2);
+    const { json, attempts } = attemptsOf(report);
+    for (const entry of attempts) {
+      expect(entry.cost_usd).toBeCloseTo(0.0045, 10);
+      expect(entry.judge_calls).toEqual({ billed: 2, cached: 0 });
+      // The chat call's 2,000 prompt tokens, and the embeddings request's on top.
+      const embedded = (entry.judge_token_usage?.prompt_tokens ?? 0) - 2_000;
+      expect(embedded).toBeGreaterThan(0);
+      expect(entry.judge_token_usage).toMatchObject({ completion_tokens: 100, cache_read_tokens: 1_000 });
+      expect(entry.judge_cost_usd).toBeCloseTo(0.000285 + (embedded * 0.02) / 1e6, 12);
+    }
+    const judged = attempts.reduce((sum, entry) => sum + (entry.judge_cost_usd ?? 0), 0);
+    expect(json.summary.judge_calls).toEqual({ billed: 4, cached: 0 });
+    expect(json.summary.judge_cost_usd).toBeCloseTo(judged, 12);
+    expect(json.summary.cost_usd).toBeCloseTo(0.009, 10);
+    expect(json.summary.total_cost_usd).toBeCloseTo(0.009 + judged, 12);
   });
 });
