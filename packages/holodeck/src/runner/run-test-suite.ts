@@ -118,7 +118,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     startedAt,
   );
   const suite = await prepareSuite(agent, loaded);
-  checkJudgeBudget(agent, suite.usesJudge, options.maxCostUsd);
+  checkJudgeBudget(agent, suite, options.maxCostUsd);
   const { selected, cases, merged } = selectRunCases(agent, suite, record, options);
   recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   options.onStart?.(

@@ -184,7 +184,7 @@ describe("the judge's calls in a run's cost", () => {
     expect(json.budget?.spent_usd).toBeCloseTo(AGENT_REPLY + 3 * JUDGE_ANSWER, 10);
   });
 
-  it('--max-cost is refused before anything runs when the judge model has no known price, naming it', async () => {
+  it('--max-cost is refused before anything runs when the judge model or the embedding model has no known price, naming it', async () => {
     const e2e = createE2eAgent(anthropic.url, {
       config: {
         model: { provider: 'openai', name: 'gpt-4o', endpoint: openai.baseUrl },
@@ -197,6 +197,32 @@ describe("the judge's calls in a run's cost", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       `--max-cost: the budget counts the judge's calls, and their cost is unknown (the price table (anthropic ${ANTHROPIC_PRICE_TABLE.version}) has no price for the judge model anthropic claude-judge-x)\n    hint: set evaluations.model to a model of HoloDeck's price tables, or leave --max-cost out`,
+    );
+    expect(openai.requests).toHaveLength(0);
+    // The similar metric's embeddings count too: a local model has no price.
+    const local = createE2eAgent(anthropic.url, {
+      config: {
+        model: { provider: 'openai', name: 'gpt-4o', endpoint: openai.baseUrl },
+        test_cases: [
+          {
+            name: 'close',
+            input: 'Where is my order?',
+            metrics: [
+              {
+                type: 'similar',
+                value: 'It has shipped.',
+                embedding_provider: { provider: 'ollama', name: 'nomic-embed-text', endpoint: openai.url },
+              },
+            ],
+          },
+        ],
+      },
+      env: { OPENAI_API_KEY: 'sk-openai-e2e-judge-cost' },
+    });
+    const embeddings = await runHolodeckCli(['test', local.file, '--max-cost', '1', '--no-save'], local.env);
+    expect(embeddings.code).toBe(2);
+    expect(embeddings.stderr).toContain(
+      "--max-cost: the budget counts the similar metric's embeddings requests, and their cost is unknown (ollama runs the embedding model ollama nomic-embed-text on your own machine, so it has no per-token price)\n    hint: give the similar metric an embedding_provider from the price table, or leave --max-cost out",
     );
     expect(openai.requests).toHaveLength(0);
   });
