@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import type { AnswerUsage } from './answer-usage.js';
 import { compileAnswerSchema, describeSchemaErrors } from './compile-answer-schema.js';
 import { failWith, JudgeClientError } from './judge-client-error.js';
 import type { JudgeProvider } from './judge-provider.js';
@@ -17,9 +18,16 @@ export interface StructuredClient {
   readonly model: string;
   /**
    * Sends the request (forced tool call, temperature 0) and returns the tool input, validated
-   * against `request.schema`. Every failure throws a JudgeClientError.
+   * against `request.schema`. Every failure throws a JudgeClientError. `onAnswer` is told this
+   * call's billed answer (once, before the input is checked, so a refused answer is counted too):
+   * its usage, or undefined when the provider's answer did not say. Retried 429s, 5xx and network
+   * failures are not billed and are not told.
    */
-  ask(request: StructuredRequest, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  ask(
+    request: StructuredRequest,
+    signal?: AbortSignal,
+    onAnswer?: (usage: AnswerUsage | undefined) => void,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** Tool names every provider accepts. */
@@ -57,7 +65,11 @@ export function createStructuredClient(options: StructuredClientOptions): Struct
     return validate;
   }
 
-  async function ask(request: StructuredRequest, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async function ask(
+    request: StructuredRequest,
+    signal?: AbortSignal,
+    onAnswer?: (usage: AnswerUsage | undefined) => void,
+  ): Promise<Record<string, unknown>> {
     if (!TOOL_NAME.test(request.toolName)) {
       throw new JudgeClientError(
         `the tool name ${JSON.stringify(request.toolName)} is not valid: use 1 to 64 letters, digits, _ or -`,
@@ -78,6 +90,7 @@ export function createStructuredClient(options: StructuredClientOptions): Struct
     });
     const usage = protocol.readUsage(answer);
     if (usage) options.onUsage?.(usage);
+    onAnswer?.(usage);
     const { input, truncated } = protocol.readToolInput(answer, { request, maxTokens, fail });
     if (!validate(input)) {
       const sent = JSON.stringify(input).slice(0, 300);

@@ -60,7 +60,39 @@ export interface MetricContext {
    * Embeds texts (the `similar` metric): with `provider` (a metric's own embedding_provider), else
    * the agent's embeddings model. Throws when there is none or the request fails.
    */
-  embed?: (texts: readonly string[], provider?: LLMProvider, signal?: AbortSignal) => Promise<Float32Array[]>;
+  embed?: (
+    texts: readonly string[],
+    provider?: LLMProvider,
+    signal?: AbortSignal,
+    onCall?: (call: GradingCall) => void,
+  ) => Promise<Float32Array[]>;
+  /**
+   * Told every call grading this attempt makes (judge answers, embeddings requests), billed or
+   * cached: the runner adds them up into the attempt's judge_token_usage and judge_cost_usd.
+   * Metrics pass it on to `judge.judge()` and `embed()`.
+   */
+  onGradingCall?: (call: GradingCall) => void;
+}
+
+/** Tokens one grading call was billed for, as its provider counted them (see PromptCounting). */
+export interface GradingUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_creation_tokens: number;
+  /** `cache-apart` (Anthropic: cache reads and writes beside input_tokens) or `cache-included` (OpenAI). */
+  counting: 'cache-apart' | 'cache-included';
+}
+
+/** One call HoloDeck made to grade an answer: a judge answer or an embeddings request. */
+export interface GradingCall {
+  kind: 'judge' | 'embeddings';
+  provider: string;
+  model: string;
+  /** True when the answer came from the judge cache: nothing was billed. */
+  cached: boolean;
+  /** What the provider billed; undefined when cached, or when its answer did not say (then the cost is unknown). */
+  usage?: GradingUsage;
 }
 
 /** A configured metric, ready to evaluate answers. */
@@ -89,7 +121,12 @@ export interface JudgeRequest {
 /** Calls the judge model (temperature 0 but for repeats) and returns its validated structured verdict. */
 export interface JudgeClient {
   readonly model: string;
-  judge(request: JudgeRequest, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /** `onCall` is told the call: answered from the judge cache, or billed with its usage. */
+  judge(
+    request: JudgeRequest,
+    signal?: AbortSignal,
+    onCall?: (call: GradingCall) => void,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** Clamps a number into [0, 1] (NaN becomes 0). */

@@ -1,4 +1,5 @@
-import { emptyTokenUsage, type TokenUsage } from '../backends/contract/index.js';
+import { emptyTokenUsage } from '../backends/contract/index.js';
+import { addTokenUsage } from './grading-meter.js';
 import type { PreparedCase } from './prepare-suite.js';
 import {
   attemptErrorOf,
@@ -9,18 +10,9 @@ import {
   stateOf,
   suiteAttemptFigures,
 } from './report/case-state.js';
+import { judgeTotals } from './report/judge-totals.js';
 import type { CaseAttempt, CaseReport, RunSummary } from './report/run-report.js';
 import { addCost } from './run-attempt.js';
-
-function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
-  return {
-    prompt_tokens: total.prompt_tokens + usage.prompt_tokens,
-    completion_tokens: total.completion_tokens + usage.completion_tokens,
-    total_tokens: total.total_tokens + usage.total_tokens,
-    cache_read_tokens: total.cache_read_tokens + usage.cache_read_tokens,
-    cache_creation_tokens: total.cache_creation_tokens + usage.cache_creation_tokens,
-  };
-}
 
 /**
  * One case over its attempts. The pass rate is over finished attempts (graded to the end); pass@k
@@ -69,7 +61,10 @@ export function buildCaseReport(
     tool_results: first?.tool_results ?? [],
     metrics: first?.metrics ?? [],
     score: attempts.length ? attempts.reduce((sum, attempt) => sum + attempt.score, 0) / attempts.length : 0,
-    token_usage: attempts.reduce((sum, attempt) => addUsage(sum, attempt.token_usage), emptyTokenUsage()),
+    token_usage: attempts.reduce(
+      (sum, attempt) => addTokenUsage(sum, attempt.token_usage),
+      emptyTokenUsage(),
+    ),
     num_turns: first?.num_turns ?? 0,
     duration_ms: attempts.reduce((sum, attempt) => sum + attempt.duration_ms, 0),
   };
@@ -91,6 +86,7 @@ export function summarise(
   const cost = attempts.reduce<number | null>((sum, attempt) => addCost(sum, attempt.cost_usd), 0);
   const unknownReason =
     cost === null ? attempts.find((attempt) => attempt.cost_usd === null)?.cost_unknown_reason : undefined;
+  const judge = judgeTotals(attempts);
   return {
     total: cases.length,
     passed,
@@ -102,9 +98,14 @@ export function summarise(
     confidence,
     attempts: suiteAttemptFigures(cases, confidence),
     duration_ms: durationMs,
-    token_usage: cases.reduce((sum, testCase) => addUsage(sum, testCase.token_usage), emptyTokenUsage()),
+    token_usage: cases.reduce((sum, testCase) => addTokenUsage(sum, testCase.token_usage), emptyTokenUsage()),
     cost_usd: cost,
     ...(unknownReason !== undefined ? { cost_unknown_reason: unknownReason } : {}),
     cost_per_passed_case_usd: cost !== null && passed > 0 ? cost / passed : null,
+    ...judge,
+    total_cost_usd:
+      cost === null || judge.judge_cost_usd === null
+        ? null
+        : Math.round((cost + judge.judge_cost_usd) * 1e10) / 1e10,
   };
 }

@@ -1,6 +1,10 @@
+import { gradingPricing } from '../backends/pricing/grading-pricing.js';
 import { backendProfile } from '../backends/select-backend.js';
-import type { LoadedAgent } from '../config/index.js';
+import type { LLMProvider, LoadedAgent } from '../config/index.js';
 import { UsageError } from '../errors.js';
+import type { EmbeddingSettings } from '../tools/retrieval/embed/resolve-embedding-settings.js';
+import { metricEmbeddingSettings } from './metric-embeddings.js';
+import type { PreparedCase } from './prepared-suite.js';
 import type { SideEffectPlan } from './side-effect-policy.js';
 
 /** The options of a test run that decide whether it can run at all. */
@@ -60,4 +64,66 @@ export function checkRunOptions(
       'session reuses one agent process across cases, so its requests cannot be told apart by case in a recording',
       'leave --isolation out (process) with --record or --replay',
     );
+}
+
+/**
+ * Refuses `--max-cost` when a grading call of the suite has no known price (UsageError, exit 2):
+ * the budget counts the judge's spend, and the `similar` metric's embeddings, too, and it could
+ * not be kept. An embeddings model that cannot be resolved here is left to fail when it runs.
+ */
+export function checkJudgeBudget(
+  loaded: LoadedAgent,
+  suite: { usesJudge: boolean; cases: readonly PreparedCase[] },
+  maxCostUsd: number | undefined,
+): void {
+  if (maxCostUsd === undefined) return;
+  const refuse = (what: string, reason: string, fix: string) =>
+    new UsageError(
+      '--max-cost',
+      `the budget counts ${what}, and their cost is unknown (${reason})`,
+      `${fix}, or leave --max-cost out`,
+    );
+  if (suite.usesJudge) {
+    const judge = loaded.config.evaluations?.model ?? loaded.config.model;
+    const pricing = gradingPricing({ kind: 'judge', provider: judge.provider, model: judge.name });
+    if (pricing.kind === 'unknown') {
+      const field = loaded.config.evaluations?.model
+        ? 'evaluations.model'
+        : 'model (the judge when evaluations.model is unset)';
+      throw refuse("the judge's calls", pricing.reason, `set ${field} to a model of HoloDeck's price tables`);
+    }
+  }
+  for (const provider of similarProviders(loaded, suite.cases)) {
+    let settings: EmbeddingSettings;
+    try {
+      settings = metricEmbeddingSettings(loaded, provider);
+    } catch {
+      continue;
+    }
+    const pricing = gradingPricing({
+      kind: 'embeddings',
+      provider: settings.provider,
+      model: settings.model,
+    });
+    if (pricing.kind === 'unknown')
+      throw refuse(
+        "the similar metric's embeddings requests",
+        pricing.reason,
+        'give the similar metric an embedding_provider from the price table',
+      );
+  }
+}
+
+/** The embedding_provider of every `similar` metric of the cases (undefined: the agent's). */
+function similarProviders(loaded: LoadedAgent, cases: readonly PreparedCase[]): Set<LLMProvider | undefined> {
+  const providers = new Set<LLMProvider | undefined>();
+  const defaults = loaded.config.evaluations?.metrics ?? [];
+  for (const testCase of cases) {
+    const configs = [
+      ...(testCase.config.metrics ?? defaults),
+      ...(testCase.config.turns ?? []).flatMap((turn) => turn.metrics ?? []),
+    ];
+    for (const metric of configs) if (metric.type === 'similar') providers.add(metric.embedding_provider);
+  }
+  return providers;
 }

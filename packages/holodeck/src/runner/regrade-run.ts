@@ -9,6 +9,7 @@ import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
 import { allDecidingPassed, weightedScore } from './attempt-outcome.js';
 import { buildCaseReport } from './build-case-report.js';
 import { evaluateAll, metricInput } from './grade-attempt.js';
+import { GradingMeter } from './grading-meter.js';
 import { metricEmbeddings } from './metric-embeddings.js';
 import { type PreparedCase, prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, RunReport, TurnRecord } from './report/run-report.js';
@@ -169,12 +170,16 @@ export async function regradeRun(
       const attempts: CaseAttempt[] = [];
       for (const attempt of savedCase.attempts) {
         // Judges' requests belong to the case and attempt they grade, as in the original run.
+        // The regraded attempt's judge spend is what this regrade spent on it.
+        const grading = new GradingMeter();
         const regraded = await runInScope(
           { caseName: savedCase.name, attempt: attempt.attempt, turn: 1 },
-          () => regradeAttempt(testCase, attempt, isSelected, context),
+          () => regradeAttempt(testCase, attempt, isSelected, { ...context, onGradingCall: grading.record }),
         );
+        const spent = regraded === attempt ? {} : grading.spend();
         const unmatched = options.recorder?.unmatchedOf(savedCase.name, attempt.attempt) ?? [];
-        attempts.push(unmatched[0] ? { ...regraded, passed: false, error: unmatched[0] } : regraded);
+        const graded = { ...regraded, ...spent };
+        attempts.push(unmatched[0] ? { ...graded, passed: false, error: unmatched[0] } : graded);
       }
       await options.recorder?.saveCase(savedCase.name);
       reports.push(buildCaseReport(testCase, attempts));

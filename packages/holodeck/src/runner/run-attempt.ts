@@ -11,6 +11,7 @@ import {
 } from './attempt-outcome.js';
 import type { AttemptRunner } from './attempt-runner.js';
 import { evaluateAll, metricInput, runFailure, stopReason } from './grade-attempt.js';
+import { GradingMeter } from './grading-meter.js';
 import type { PreparedCase } from './prepare-suite.js';
 import type { CaseAttempt } from './report/run-report.js';
 import { runConversation } from './run-conversation.js';
@@ -29,9 +30,24 @@ export interface AttemptOptions {
 /**
  * Runs one attempt of a case (one agent run, or one conversation) and grades it. Its
  * `duration_ms` is the attempt's own time (run and grading), from its start to its end: a timed-out
- * attempt ends when its time is up.
+ * attempt ends when its time is up. Its judge_* fields are what its grading calls spent (a judge
+ * call still running when the attempt is stopped is not counted).
  */
 export async function runAttempt(
+  testCase: PreparedCase,
+  attempt: number,
+  options: AttemptOptions,
+): Promise<CaseAttempt> {
+  const grading = new GradingMeter();
+  const outcome = await runLimited(testCase, attempt, {
+    ...options,
+    metricContext: { ...options.metricContext, onGradingCall: grading.record },
+  });
+  return { ...outcome, ...grading.spend() };
+}
+
+/** An attempt within the case's `limits:` (which bound the agent's run, never the judge's calls). */
+async function runLimited(
   testCase: PreparedCase,
   attempt: number,
   options: AttemptOptions,

@@ -10,7 +10,7 @@ import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
 import { errorMessage } from '../support.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
-import { checkRunOptions } from './check-run-options.js';
+import { checkJudgeBudget, checkRunOptions } from './check-run-options.js';
 import type { Continuation } from './continue-run.js';
 import { isCredentialFailure } from './is-credential-failure.js';
 import { metricEmbeddings } from './metric-embeddings.js';
@@ -35,7 +35,7 @@ export interface TestRunOptions extends CaseSelection {
   concurrency?: number;
   /** Attempts per case, overriding each case's `repeat`: a number, or `auto` (see repeat-plan.ts). */
   repeat?: RepeatOption;
-  /** Stop starting attempts once the run's known spend reaches this many USD (`--max-cost`). */
+  /** Stop starting attempts once the run's known spend (agent and judge) reaches this many USD (`--max-cost`). */
   maxCostUsd?: number;
   /** Seconds per attempt when the case sets no `timeout` (default 180). */
   timeoutSeconds?: number;
@@ -118,6 +118,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     startedAt,
   );
   const suite = await prepareSuite(agent, loaded);
+  checkJudgeBudget(agent, suite, options.maxCostUsd);
   const { selected, cases, merged } = selectRunCases(agent, suite, record, options);
   recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   options.onStart?.(

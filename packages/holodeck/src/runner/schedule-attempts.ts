@@ -13,7 +13,7 @@ export interface ScheduleOptions {
   concurrency: number;
   confidence: number;
   signal: AbortSignal;
-  /** Stop starting attempts once the known spend reaches this many USD (`--max-cost`). */
+  /** Stop starting attempts once the known spend (agent and judge) reaches this many USD (`--max-cost`). */
   maxCostUsd?: number;
   onCaseStarted?: (name: string) => void;
   /** A case ran its last attempt (decided, or all its fixed repeats), even when the run is stopping. */
@@ -25,7 +25,7 @@ export interface ScheduleOptions {
 /** The case reports in suite order, and whether `--max-cost` stopped the run. */
 export interface ScheduleResult {
   reports: CaseReport[];
-  /** Spend of every attempt with a known cost, USD. */
+  /** Spend of every attempt with a known cost (the agent's and the judge's), USD. */
   spentUsd: number;
   budgetReached: boolean;
 }
@@ -136,8 +136,10 @@ export async function scheduleAttempts(options: ScheduleOptions): Promise<Schedu
     entry.started += 1;
     const work = options.runOne(entry.testCase, number).then((attempt) => {
       entry.attempts.push(attempt);
-      if (attempt.cost_usd === null) unknownCost = true;
-      else spentUsd += attempt.cost_usd;
+      // The budget is the run's whole spend: the agent's calls and the judge's.
+      const judged = attempt.judge_cost_usd ?? 0;
+      if (attempt.cost_usd === null || judged === null) unknownCost = true;
+      else spentUsd += attempt.cost_usd + judged;
     });
     entry.running.push(work);
     await work;

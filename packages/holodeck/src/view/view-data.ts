@@ -140,6 +140,11 @@ export interface ViewSummary {
   cost_unknown_reason?: string;
   /** cost_usd / passed cases; null when unknown or no case passed (absent in older reports). */
   cost_per_passed_case_usd?: number | null;
+  /** The judge's spend and calls, and agent + judge (absent in older reports). */
+  judge_cost_usd?: number | null;
+  judge_cost_unknown_reason?: string;
+  judge_calls?: { billed: number; cached: number };
+  total_cost_usd?: number | null;
   /** Finished attempts of every case and their pass rate, clustered by case (absent in older reports). */
   attempts?: { finished: number; passed: number; pass_interval: ViewInterval | null };
 }

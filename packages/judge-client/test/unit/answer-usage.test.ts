@@ -95,4 +95,34 @@ describe('onUsage: the tokens each answer was billed for', () => {
     await client.ask(request);
     expect(seen).toEqual([]);
   });
+
+  it("tells each call's own answer through ask's onAnswer: once per billed answer, a retried 429 not, no usage as undefined", async () => {
+    const usage = { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 };
+    chat.script(
+      { status: 429, body: { error: { message: 'slow down' } } },
+      { body: { ...toolCallCompletion('submit_verdict', { reason: 'fine', score: 4 }), usage } },
+      { body: toolCallCompletion('submit_verdict', { reason: 'fine', score: 2 }) },
+    );
+    const client = createStructuredClient({
+      provider: 'openai',
+      model: 'gpt-judge',
+      env: { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: `${chat.url}/v1` },
+      retryDelayMs: 1,
+    });
+    const first: (AnswerUsage | undefined)[] = [];
+    const second: (AnswerUsage | undefined)[] = [];
+    await client.ask(request, undefined, (answer) => first.push(answer));
+    await client.ask(request, undefined, (answer) => second.push(answer));
+    expect(first).toEqual([
+      {
+        input_tokens: 11,
+        output_tokens: 3,
+        cache_read_tokens: 0,
+        cache_creation_tokens: 0,
+        counting: 'cache-included',
+      },
+    ]);
+    expect(second).toEqual([undefined]);
+    chat.assertComplete();
+  });
 });

@@ -44,3 +44,24 @@ export function openAiListPrices(model: string): TokenPrices | undefined {
   const name = model.trim().toLowerCase();
   return prices[name] ?? prices[name.replace(DATED, '')];
 }
+
+/**
+ * OpenAI's list prices of its embedding models (USD per million input tokens; no output), for the
+ * requests of the `similar` metric. Azure OpenAI's global standard deployments are billed the same.
+ * Bump `version` with every edit.
+ */
+export const OPENAI_EMBEDDING_PRICE_TABLE = {
+  version: '2025-08-07',
+  source: 'https://platform.openai.com/docs/pricing',
+  prices: {
+    'text-embedding-3-small': { input: 0.02, output: 0 },
+    'text-embedding-3-large': { input: 0.13, output: 0 },
+    'text-embedding-ada-002': { input: 0.1, output: 0 },
+  } satisfies Record<string, TokenPrices>,
+} as const;
+
+/** The listed price of an OpenAI embedding model (exact name, lower-cased); undefined when not listed. */
+export function openAiEmbeddingPrices(model: string): TokenPrices | undefined {
+  const prices: Record<string, TokenPrices> = OPENAI_EMBEDDING_PRICE_TABLE.prices;
+  return prices[model.trim().toLowerCase()];
+}

@@ -58,6 +58,7 @@ export function createSimilarMetric(config: SimilarConfig): Metric {
           [input.response, ...references],
           config.embedding_provider,
           context.signal,
+          context.onGradingCall,
         );
       } catch (error) {
         if (context.signal?.aborted) throw error;

@@ -9,7 +9,7 @@ import {
 } from 'judge-client';
 import { compileUserSchema } from '../../json-schema/create-ajv.js';
 import { errorMessage } from '../../support.js';
-import type { JudgeClient, JudgeRequest } from '../metric.js';
+import type { GradingCall, JudgeClient, JudgeRequest } from '../metric.js';
 import { judgeCacheKey, readCachedVerdict, writeCachedVerdict } from './judge-cache.js';
 import { JudgeError } from './judge-error.js';
 
@@ -126,7 +126,13 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
 
   const samplingTemperature = options.samplingTemperature ?? DEFAULT_SAMPLING_TEMPERATURE;
 
-  async function judge(request: JudgeRequest, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  const called = { kind: 'judge', provider: options.provider, model: options.model } as const;
+
+  async function judge(
+    request: JudgeRequest,
+    signal?: AbortSignal,
+    onCall?: (call: GradingCall) => void,
+  ): Promise<Record<string, unknown>> {
     const temperature = request.sample ? samplingTemperature : JUDGE_TEMPERATURE;
     const key = judgeCacheKey({
       model: cachedAs,
@@ -139,7 +145,10 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
     if (options.cacheDir !== undefined) {
       const cached = await readCachedVerdict(options.cacheDir, key);
       // A cached verdict is re-checked: a hand-edited or stale file is a miss, not a wrong grade.
-      if (cached !== undefined && validatorFor(request.verdictSchema)(cached)) return cached;
+      if (cached !== undefined && validatorFor(request.verdictSchema)(cached)) {
+        onCall?.({ ...called, cached: true });
+        return cached;
+      }
     }
     let verdict: Record<string, unknown>;
     try {
@@ -153,6 +162,8 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
           ...(temperature === JUDGE_TEMPERATURE ? {} : { temperature }),
         },
         signal,
+        // Told before the verdict is checked: a refused answer was billed too.
+        (usage) => onCall?.({ ...called, cached: false, ...(usage ? { usage } : {}) }),
       );
     } catch (error) {
       // An abort rethrows the signal's own reason (as fetch does): the run stops, no metric fails.

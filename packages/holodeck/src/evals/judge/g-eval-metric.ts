@@ -146,7 +146,9 @@ export function createGEvalMetric(config: GEvalConfig): Metric {
   );
   const derived = new WeakMap<JudgeClient, SharedSteps>();
 
-  async function stepsFor(judge: JudgeClient, signal: AbortSignal | undefined): Promise<string[]> {
+  /** The steps are derived once per judge and shared: their call is counted in the attempt that asked first. */
+  async function stepsFor(judge: JudgeClient, context: MetricContext): Promise<string[]> {
+    const { signal } = context;
     if (config.evaluation_steps !== undefined) return config.evaluation_steps;
     const criteria = config.criteria ?? '';
     let shared = derived.get(judge);
@@ -157,7 +159,10 @@ export function createGEvalMetric(config: GEvalConfig): Metric {
     return awaitShared(
       shared,
       async (sharedSignal) =>
-        parseVerdict(stepsVerdict, await judge.judge(stepsRequest(criteria), sharedSignal)).steps,
+        parseVerdict(
+          stepsVerdict,
+          await judge.judge(stepsRequest(criteria), sharedSignal, context.onGradingCall),
+        ).steps,
       signal,
     );
   }
@@ -167,7 +172,7 @@ export function createGEvalMetric(config: GEvalConfig): Metric {
     if (judge === undefined) return errorOutcome(config, NO_JUDGE_MESSAGE, config.threshold);
     let steps: string[];
     try {
-      steps = await stepsFor(judge, signal);
+      steps = await stepsFor(judge, context);
     } catch (error) {
       if (signal?.aborted) throw error;
       const message = errorMessage(error);
@@ -185,7 +190,11 @@ export function createGEvalMetric(config: GEvalConfig): Metric {
           const sample = (context.sample ?? 0) * samples + index;
           return parseVerdict(
             verdict,
-            await judge.judge({ system, prompt, verdictSchema, ...(sample === 0 ? {} : { sample }) }, signal),
+            await judge.judge(
+              { system, prompt, verdictSchema, ...(sample === 0 ? {} : { sample }) },
+              signal,
+              context.onGradingCall,
+            ),
           );
         }),
       );

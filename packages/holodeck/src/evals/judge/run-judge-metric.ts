@@ -118,6 +118,7 @@ export async function runJudgeMetric<Verdict extends z.ZodType>(
         ...(context.sample ? { sample: context.sample } : {}),
       },
       context.signal,
+      context.onGradingCall,
     );
     return gradedOutcome(config, call.grade(parseVerdict(call.verdict, raw)));
   } catch (error) {

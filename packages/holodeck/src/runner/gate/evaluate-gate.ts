@@ -31,7 +31,7 @@ export interface GateResult {
  * Checks a run against the gate (§4 of the verdicts design): every required case passes; no case
  * that passed in the approved baseline regressed (significantly: the comparison's interval);
  * no missing cases, duplicate case names, errored attempts, or invalid or missing metric results;
- * the run's cost and its cost per passed case within their limits. Anything that cannot be
+ * the run's whole cost (agent and judge) and the agent's cost per passed case within their limits. Anything that cannot be
  * checked (no approved baseline, an unknown cost under a cost limit) breaks its rule. With judge
  * metrics that set `min_kappa`, each must have a current calibration at or above it (issue 23).
  */
@@ -96,12 +96,19 @@ export function evaluateGate(
       )
       .map((entry) => entry.name),
   );
-  const cost = report.summary.cost_usd;
-  const unknown = `the cost is unknown${report.summary.cost_unknown_reason ? ` (${report.summary.cost_unknown_reason})` : ''}`;
+  const { summary } = report;
+  const cost = summary.cost_usd;
+  const unknown = `the cost is unknown${summary.cost_unknown_reason ? ` (${summary.cost_unknown_reason})` : ''}`;
   if (gate.max_cost_usd !== undefined) {
+    // The whole run's spend: the agent's calls and the judge's (reports without judge totals: the agent's).
+    const total = summary.total_cost_usd === undefined ? cost : summary.total_cost_usd;
+    const why =
+      cost === null
+        ? unknown
+        : `the judge's cost is unknown${summary.judge_cost_unknown_reason ? ` (${summary.judge_cost_unknown_reason})` : ''}`;
     add(
-      `the run costs at most ${formatCost(gate.max_cost_usd)}`,
-      cost === null ? [unknown] : cost > gate.max_cost_usd ? [`it cost ${formatCost(cost)}`] : [],
+      `the run (agent and judge) costs at most ${formatCost(gate.max_cost_usd)}`,
+      total === null ? [why] : total > gate.max_cost_usd ? [`it cost ${formatCost(total)}`] : [],
     );
   }
   if (gate.max_cost_per_passed_case_usd !== undefined) {

@@ -31,6 +31,19 @@ export function writeCiSummary(report: RunReport, comparison?: RunComparison, ga
       ? markdownCell(`Cost unknown${summary.cost_unknown_reason ? ` (${summary.cost_unknown_reason})` : ''}`)
       : `Cost ${formatCost(summary.cost_usd)}${perPassed !== null ? ` · ${formatCost(perPassed)} per passed case` : ''}`,
   );
+  const calls = summary.judge_calls;
+  if (calls && summary.judge_cost_usd !== undefined && calls.billed + calls.cached > 0) {
+    const judge =
+      summary.judge_cost_usd === null
+        ? `Judge cost unknown${summary.judge_cost_unknown_reason ? ` (${summary.judge_cost_unknown_reason})` : ''}`
+        : `Judge ${formatCost(summary.judge_cost_usd)}`;
+    lines.push(
+      '',
+      markdownCell(
+        `${judge} (${calls.billed} billed, ${calls.cached} cached calls) · Total ${formatCost(summary.total_cost_usd ?? null)}`,
+      ),
+    );
+  }
   if (gate) {
     lines.push('', `### Gate: ${gate.held ? 'held' : 'broken'}`, '');
     lines.push(

@@ -29,20 +29,41 @@ export function formatCost(usd: number | null): string {
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }
 
-/**
- * A run's cost for its summary line: `$0.0123 ($0.0041 per passed case)`, `$0.0123` when no case
- * passed, `cost unknown (ollama runs … on your own machine …)` with the reason when it is unknown.
- */
-export function describeRunCost(summary: {
+/** The cost figures of a run summary that describeRunCost reads. */
+export interface RunCostFigures {
   cost_usd: number | null;
   passed: number;
   cost_unknown_reason?: string;
-}): string {
-  if (summary.cost_usd === null)
-    return `cost unknown${summary.cost_unknown_reason ? ` (${summary.cost_unknown_reason})` : ''}`;
+  judge_cost_usd?: number | null;
+  judge_cost_unknown_reason?: string;
+  judge_calls?: { billed: number; cached: number };
+  total_cost_usd?: number | null;
+}
+
+/**
+ * A run's cost for its summary line: `$0.0123 ($0.0041 per passed case)`, `$0.0123` when no case
+ * passed, `cost unknown (ollama runs … on your own machine …)` with the reason when it is unknown.
+ * When the judge was called: `agent $0.0123 (…) · judge $0.0020 (6 calls, 2 cached) · total $0.0143`.
+ */
+export function describeRunCost(summary: RunCostFigures): string {
+  const unknown = (reason: string | undefined) => `cost unknown${reason ? ` (${reason})` : ''}`;
   const perPassed =
-    summary.passed > 0 ? ` (${formatCost(summary.cost_usd / summary.passed)} per passed case)` : '';
-  return `${formatCost(summary.cost_usd)}${perPassed}`;
+    summary.cost_usd !== null && summary.passed > 0
+      ? ` (${formatCost(summary.cost_usd / summary.passed)} per passed case)`
+      : '';
+  const agent =
+    summary.cost_usd === null
+      ? unknown(summary.cost_unknown_reason)
+      : `${formatCost(summary.cost_usd)}${perPassed}`;
+  const calls = summary.judge_calls;
+  if (calls === undefined || summary.judge_cost_usd === undefined || calls.billed + calls.cached === 0)
+    return agent;
+  const counted = `${calls.billed + calls.cached} ${calls.billed + calls.cached === 1 ? 'call' : 'calls'}${calls.cached ? `, ${calls.cached} cached` : ''}`;
+  const judge =
+    summary.judge_cost_usd === null
+      ? `${unknown(summary.judge_cost_unknown_reason)} (${counted})`
+      : `${formatCost(summary.judge_cost_usd)} (${counted})`;
+  return `agent ${agent} · judge ${judge} · total ${formatCost(summary.total_cost_usd ?? null)}`;
 }
 
 /** A signed difference: `+0.12`, `-0.3`, `0`. */

@@ -66,6 +66,29 @@ const TurnRecordSchema = z.looseObject({
   error: z.string().optional(),
 });
 
+/** What grading spent (judge answers, `similar` embeddings); absent in reports written before it was counted. */
+const judgeSpendFields = (of: string) => ({
+  judge_token_usage: TokenUsageSchema.optional().describe(
+    `Tokens the judge and the similar metric's embeddings were billed for ${of}, as each provider counts them.`,
+  ),
+  judge_cost_usd: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe(
+      `USD of the judge calls ${of}, at the built-in price tables (never pricing:); 0 when nothing was billed; null when a price or a usage is unknown.`,
+    ),
+  judge_cost_unknown_reason: z.string().optional().describe('Why judge_cost_usd is null.'),
+  judge_calls: z
+    .looseObject({
+      billed: count,
+      cached: count.describe('Verdicts read from the judge cache: they cost nothing.'),
+    })
+    .optional()
+    .describe(`Judge and embeddings calls ${of}.`),
+});
+
 const CaseAttemptSchema = z.looseObject({
   attempt: z.int().positive().describe('1-based attempt number.'),
   passed: z.boolean(),
@@ -76,11 +99,12 @@ const CaseAttemptSchema = z.looseObject({
   metrics: z.array(MetricOutcomeSchema),
   score: fraction.describe('Weighted mean of the metric scores; 0 when the run failed.'),
   token_usage: TokenUsageSchema,
-  cost_usd: z.number().nonnegative().nullable(),
+  cost_usd: z.number().nonnegative().nullable().describe("USD of the agent's own model calls."),
   cost_unknown_reason: z
     .string()
     .optional()
     .describe('Why cost_usd is null (a local model, a model without a known price).'),
+  ...judgeSpendFields('in this attempt'),
   num_turns: count,
   duration_ms: milliseconds,
   turns: z.array(TurnRecordSchema).optional().describe('Per-turn details of a multi-turn case.'),
@@ -233,6 +257,13 @@ const RunSummarySchema = z.looseObject({
     .nullable()
     .optional()
     .describe('cost_usd / passed cases; null when the cost is unknown or no case passed.'),
+  ...judgeSpendFields('over every attempt'),
+  total_cost_usd: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe('What the run spent: cost_usd (the agent) + judge_cost_usd; null when either is unknown.'),
 });
 
 const sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);

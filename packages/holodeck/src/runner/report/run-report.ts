@@ -61,8 +61,24 @@ export interface RunAgent {
   instructions_version?: string;
 }
 
+/**
+ * What HoloDeck's own grading calls spent: every judge answer (judge, RAG, agent and conversation
+ * judge metrics, G-Eval's samples and steps) and every embeddings request of the `similar` metric.
+ * Priced with the built-in price tables of each call's model, never with agent.yaml's `pricing:`.
+ */
+export interface JudgeSpend {
+  /** Tokens billed, as each provider counts them (prompt_tokens: Anthropic's input beside its cache reads, OpenAI's with them). */
+  judge_token_usage: TokenUsage;
+  /** USD; 0 when nothing was billed (no judge metric, or every verdict from the judge cache); null when a price is unknown. */
+  judge_cost_usd: number | null;
+  /** Why judge_cost_usd is null: the first unpriced call's reason. */
+  judge_cost_unknown_reason?: string;
+  /** Calls billed, and judge verdicts read from the judge cache (which cost nothing). */
+  judge_calls: { billed: number; cached: number };
+}
+
 /** One agent run of a test case (a case with repeat: 3 has three attempts). */
-export interface CaseAttempt {
+export interface CaseAttempt extends Partial<JudgeSpend> {
   /** 1-based attempt number. */
   attempt: number;
   passed: boolean;
@@ -76,7 +92,7 @@ export interface CaseAttempt {
   /** Weighted mean of the metric scores (metric `weight`, default 1); 0 when the run failed. */
   score: number;
   token_usage: TokenUsage;
-  /** USD; null when the backend could not know it. */
+  /** USD of the agent's own model calls (the judge's are in judge_cost_usd); null when the backend could not know it. */
   cost_usd: number | null;
   /** Why cost_usd is null (a local model, a model without a known price), when the backend said. */
   cost_unknown_reason?: string;
@@ -183,8 +199,8 @@ export interface CaseReport {
   duration_ms: number;
 }
 
-/** Totals of a run. */
-export interface RunSummary {
+/** Totals of a run. The judge_* totals are absent in reports written before grading spend was counted. */
+export interface RunSummary extends Partial<JudgeSpend> {
   total: number;
   passed: number;
   failed: number;
@@ -210,12 +226,14 @@ export interface RunSummary {
   };
   duration_ms: number;
   token_usage: TokenUsage;
-  /** USD; null when the cost of some attempt is unknown. */
+  /** USD of the agent's model calls; null when the cost of some attempt is unknown. */
   cost_usd: number | null;
   /** Why cost_usd is null: the reason of the first attempt of unknown cost. */
   cost_unknown_reason?: string;
   /** cost_usd / passed cases; null when the cost is unknown or no case passed. */
   cost_per_passed_case_usd?: number | null;
+  /** What the run spent: cost_usd + judge_cost_usd; null when either is unknown. */
+  total_cost_usd?: number | null;
 }
 
 /** An interval of a change in pass rate (current − baseline), as the JSON report keeps it. */

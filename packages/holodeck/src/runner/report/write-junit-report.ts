@@ -76,7 +76,11 @@ function testsuite(report: RunReport, agent: string, variant: string | undefined
     cases_flaky: report.summary.states?.flaky,
     total_tokens: report.summary.token_usage.total_tokens,
     // Rounded: a sum of float costs carries noise (0.30000000000000004).
-    cost_usd: report.summary.cost_usd === null ? undefined : Math.round(report.summary.cost_usd * 1e6) / 1e6,
+    cost_usd: roundedCost(report.summary.cost_usd),
+    judge_cost_usd: roundedCost(report.summary.judge_cost_usd),
+    judge_calls: report.summary.judge_calls?.billed,
+    judge_calls_cached: report.summary.judge_calls?.cached,
+    total_cost_usd: roundedCost(report.summary.total_cost_usd),
     // Per case (junit.xsd allows properties on the suite only): state, pass rate and interval.
     ...Object.fromEntries(
       report.cases.map((caseReport) => [`case[${caseReport.name}]`, caseFigures(caseReport)]),
@@ -162,4 +166,9 @@ function seconds(milliseconds: number): string {
 function junitTimestamp(isoTimestamp: string): string {
   const date = new Date(isoTimestamp);
   return Number.isNaN(date.getTime()) ? isoTimestamp : date.toISOString().slice(0, 19);
+}
+
+/** A cost to a millionth of a dollar; undefined (no property) when unknown or not recorded. */
+function roundedCost(usd: number | null | undefined): number | undefined {
+  return usd === null || usd === undefined ? undefined : Math.round(usd * 1e6) / 1e6;
 }

@@ -71,8 +71,22 @@ function renderTotals(run: ViewRun): SafeHtml {
     ${summary.interrupted ? html`<li><strong>${summary.interrupted}</strong> interrupted</li>` : ''}
     <li><strong>${cost(summary.cost_usd)}</strong> cost${summary.cost_usd === null && summary.cost_unknown_reason ? html` <span class="muted small">(${summary.cost_unknown_reason})</span>` : ''}</li>
     ${summary.cost_per_passed_case_usd != null ? html`<li><strong>${cost(summary.cost_per_passed_case_usd)}</strong> per passed case</li>` : ''}
+    ${renderJudgeCost(summary)}
     <li><strong>${count(summary.token_usage.total_tokens)}</strong> tokens</li>
   </ul>`;
+}
+
+/** The judge's cost and the total spend, once the run called the judge (cost above is the agent's). */
+function renderJudgeCost(summary: ViewRun['summary']): SafeHtml | '' {
+  const calls = summary.judge_calls;
+  if (!calls || summary.judge_cost_usd === undefined || calls.billed + calls.cached === 0) return '';
+  const reason =
+    summary.judge_cost_usd === null && summary.judge_cost_unknown_reason
+      ? html` <span class="muted small">(${summary.judge_cost_unknown_reason})</span>`
+      : '';
+  const cached = calls.cached ? `, ${calls.cached} cached` : '';
+  return html`<li><strong>${cost(summary.judge_cost_usd)}</strong> judge (${calls.billed + calls.cached} calls${cached})${reason}</li>
+    <li><strong>${cost(summary.total_cost_usd ?? null)}</strong> total spend</li>`;
 }
 
 function renderFilters(run: ViewRun, query: CaseQuery): SafeHtml {

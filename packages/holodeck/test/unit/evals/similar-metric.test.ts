@@ -34,6 +34,23 @@ describe('similar', () => {
     expect(cosineSimilarity(vector(0, 0), vector(1, 0))).toBe(0);
   });
 
+  it("passes the attempt's onGradingCall on to embed, so its embeddings requests are counted", async () => {
+    const metric = createSimilarMetric(metricConfig({ type: 'similar', value: 'reference' }));
+    const seen: unknown[] = [];
+    const onGradingCall = () => {};
+    const embed = async (
+      texts: readonly string[],
+      _provider?: unknown,
+      _signal?: AbortSignal,
+      onCall?: unknown,
+    ) => {
+      seen.push(onCall);
+      return texts.map(() => vector(1, 0));
+    };
+    await metric.evaluate(metricInput({ response: 'answer' }), { embed, onGradingCall });
+    expect(seen).toEqual([onGradingCall]);
+  });
+
   it('uses ground_truth by default; an empty answer scores 0; no reference or no embeddings is an error', async () => {
     const metric = createSimilarMetric(metricConfig({ type: 'similar' }));
     const embed = async (texts: readonly string[]) => texts.map(() => vector(1, 0));

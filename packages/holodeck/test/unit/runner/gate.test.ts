@@ -101,7 +101,7 @@ describe('the gate', () => {
         '  held    no duplicate case names',
         '  held    no errored or stopped attempts',
         '  held    every finished attempt has valid metric results',
-        '  held    the run costs at most $1.00',
+        '  held    the run (agent and judge) costs at most $1.00',
         '',
       ].join('\n'),
     );
@@ -122,8 +122,46 @@ describe('the gate', () => {
       ['no regression against the approved baseline approved:2026-11-30T01-02-03Z-ab12cd', ['a']],
       ['no case missing from the run', ['d']],
       ['no errored or stopped attempts', ['c']],
-      ['the run costs at most $0.0010', ['it cost $0.0378']],
+      ['the run (agent and judge) costs at most $0.0010', ['it cost $0.0378']],
       ['each passed case costs at most $1.00', ['no case passed']],
+    ]);
+  });
+
+  it("counts the judge's spend in max_cost_usd (not in the cost per passed case), and breaks when it is unknown", () => {
+    const current = runReport([threeOf('a', 3)]);
+    const withJudge = (judge: number | null, reason?: string) => ({
+      ...current,
+      summary: {
+        ...current.summary,
+        cost_usd: 0.0006,
+        judge_cost_usd: judge,
+        ...(reason ? { judge_cost_unknown_reason: reason } : {}),
+        total_cost_usd: judge === null ? null : 0.0006 + judge,
+      },
+    });
+    const gate = { max_cost_usd: 0.001, max_cost_per_passed_case_usd: 0.0007 };
+    const brokenOf = (report: ReturnType<typeof withJudge>) =>
+      evaluateGate(report, gate, { error: 'none' })
+        .rules.filter((rule) => !rule.held && !rule.rule.startsWith('no regression'))
+        .map((rule) => [rule.rule, rule.broken_by]);
+    expect(brokenOf(withJudge(0.0003))).toEqual([]);
+    expect(brokenOf(withJudge(0.0007))).toEqual([
+      ['the run (agent and judge) costs at most $0.0010', ['it cost $0.0013']],
+    ]);
+    expect(
+      brokenOf(
+        withJudge(
+          null,
+          'the price table (anthropic 2026-02-17) has no price for the judge model anthropic claude-x',
+        ),
+      ),
+    ).toEqual([
+      [
+        'the run (agent and judge) costs at most $0.0010',
+        [
+          "the judge's cost is unknown (the price table (anthropic 2026-02-17) has no price for the judge model anthropic claude-x)",
+        ],
+      ],
     ]);
   });
 

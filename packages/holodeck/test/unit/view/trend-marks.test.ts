@@ -110,5 +110,29 @@ describe('the cost on a run page', () => {
     known.summary.cost_per_passed_case_usd = 0.01;
     const priced = renderRunPage(toViewRun(known), DEFAULT_CASE_QUERY, 'served', null).body.value;
     expect(priced).toContain('<strong>$0.0100</strong> per passed case');
+    expect(priced).not.toContain('judge');
+  });
+
+  it("shows the judge's cost with its calls, and the total spend, once the run called the judge", () => {
+    const judged = run('run-3', 3, ['a']);
+    Object.assign(judged.summary, {
+      cost_usd: 0.02,
+      judge_cost_usd: 0.005,
+      judge_calls: { billed: 4, cached: 2 },
+      total_cost_usd: 0.025,
+    });
+    const page = renderRunPage(toViewRun(judged), DEFAULT_CASE_QUERY, 'served', null).body.value;
+    expect(page).toContain('<li><strong>$0.0050</strong> judge (6 calls, 2 cached)</li>');
+    expect(page).toContain('<li><strong>$0.0250</strong> total spend</li>');
+    Object.assign(judged.summary, {
+      judge_cost_usd: null,
+      judge_cost_unknown_reason: 'no price',
+      total_cost_usd: null,
+    });
+    const unknown = renderRunPage(toViewRun(judged), DEFAULT_CASE_QUERY, 'served', null).body.value;
+    expect(unknown).toContain(
+      '<li><strong>unknown</strong> judge (6 calls, 2 cached) <span class="muted small">(no price)</span></li>',
+    );
+    expect(unknown).toContain('<li><strong>unknown</strong> total spend</li>');
   });
 });

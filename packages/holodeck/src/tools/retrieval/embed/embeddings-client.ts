@@ -46,6 +46,12 @@ const ResponseSchema = z.object({
   data: z.array(z.object({ index: z.int().nonnegative(), embedding: z.array(z.number()) })),
 });
 
+/** The billed input tokens of an answer (OpenAI, Azure OpenAI and Ollama send them). */
+const UsageSchema = z.object({ usage: z.object({ prompt_tokens: z.int().nonnegative() }) });
+
+/** Told once per answered request: the input tokens it was billed for, undefined when the answer did not say. */
+export type EmbeddingsUsageListener = (inputTokens: number | undefined) => void;
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -105,12 +111,14 @@ export class EmbeddingsClient {
 
   /**
    * One vector per text, in order, in batches of `batchSize`; calls made at once share the
-   * client's `concurrency`. `onBatch` is told how many texts each finished batch held.
+   * client's `concurrency`. `onBatch` is told how many texts each finished batch held; `onUsage`
+   * the tokens of each answered request (failed and retried ones are not billed).
    */
   async embed(
     texts: readonly string[],
     signal?: AbortSignal,
     onBatch?: (count: number) => void,
+    onUsage?: EmbeddingsUsageListener,
   ): Promise<Float32Array[]> {
     const batches: { start: number; texts: string[] }[] = [];
     for (let start = 0; start < texts.length; start += this.batchSize) {
@@ -122,7 +130,7 @@ export class EmbeddingsClient {
       while (next < batches.length) {
         const batch = batches[next++];
         if (!batch) break;
-        const result = await this.limited(() => this.embedBatch(batch.texts, signal));
+        const result = await this.limited(() => this.embedBatch(batch.texts, signal, onUsage));
         result.forEach((vector, offset) => {
           vectors[batch.start + offset] = vector;
         });
@@ -137,7 +145,11 @@ export class EmbeddingsClient {
     return this.settings.secrets.reduce((result, secret) => result.split(secret).join('***'), text);
   }
 
-  private async embedBatch(input: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  private async embedBatch(
+    input: string[],
+    signal?: AbortSignal,
+    onUsage?: EmbeddingsUsageListener,
+  ): Promise<Float32Array[]> {
     const { settings } = this;
     const body = JSON.stringify({
       model: settings.model,
@@ -175,7 +187,12 @@ export class EmbeddingsClient {
         await sleep(this.baseDelayMs * 2 ** attempt, signal);
         continue;
       }
-      if (response.ok) return this.readVectors(await response.json(), input.length);
+      if (response.ok) {
+        const json: unknown = await response.json();
+        const usage = UsageSchema.safeParse(json);
+        onUsage?.(usage.success ? usage.data.usage.prompt_tokens : undefined);
+        return this.readVectors(json, input.length);
+      }
       const text = this.scrub((await response.text()).slice(0, 300));
       const retryable = response.status === 429 || response.status >= 500;
       if (!retryable || attempt >= this.maxRetries) {

@@ -218,6 +218,29 @@ describe('g-eval metric', () => {
     // The shared steps call has its own signal, aborted only when every waiting case stops.
     expect(seen[0]).toBeInstanceOf(AbortSignal);
   });
+
+  it("tells each attempt's onGradingCall its own calls: the shared steps call to the attempt that asked first", async () => {
+    const told: string[] = [];
+    const judge = {
+      model: 'recording',
+      async judge(
+        request: { prompt: string },
+        _signal?: AbortSignal,
+        onCall?: (call: { kind: 'judge'; provider: string; model: string; cached: boolean }) => void,
+      ) {
+        onCall?.({ kind: 'judge', provider: 'anthropic', model: 'recording', cached: false });
+        return request.prompt.includes('Write the evaluation steps') ? steps : { reason: 'ok', score: 3 };
+      },
+    };
+    const metric = createGEvalMetric(metricConfig({ ...config, samples: 2 }));
+    const attempt = (name: string) => ({ judge, onGradingCall: () => told.push(name) });
+    await Promise.all([
+      metric.evaluate(metricInput(), attempt('first')),
+      metric.evaluate(metricInput(), attempt('second')),
+    ]);
+    expect(told.filter((name) => name === 'first')).toHaveLength(3);
+    expect(told.filter((name) => name === 'second')).toHaveLength(2);
+  });
 });
 
 // "criteria or evaluation_steps" is pinned by test/unit/config/schema-messages.test.ts.

@@ -52,6 +52,23 @@ describe('the CI summary', () => {
     expect(rendered).toContain('| refund-policy | 3/3 → 0/3, −100 points [−100, −20.6] at 95% |');
   });
 
+  it("adds the judge's cost, its billed and cached calls, and the total spend when the judge was called", () => {
+    const run = runReport([
+      testCase('a', [
+        attempt({ cost_usd: 0.01, judge_cost_usd: 0.004, judge_calls: { billed: 3, cached: 2 } }),
+      ]),
+    ]);
+    const summary = {
+      ...run.summary,
+      judge_cost_usd: 0.004,
+      judge_calls: { billed: 3, cached: 2 },
+      total_cost_usd: 0.014,
+    };
+    expect(writeCiSummary({ ...run, summary })).toContain(
+      'Cost $0.0100 · $0.0100 per passed case\n\nJudge $0.0040 (3 billed, 2 cached calls) · Total $0.0140',
+    );
+  });
+
   it('escapes run text so a response cannot inject markup', () => {
     const nasty = erroredCase('<img src=x onerror=alert(1)>', '**bold** | <script>alert(1)</script>');
     const rendered = html(writeCiSummary(runReport([nasty])));

@@ -40,6 +40,45 @@ describe('the cost of a run', () => {
   });
 });
 
+describe("the judge's cost in the summary line", () => {
+  const judged = (judge: number | null, calls: { billed: number; cached: number }, reason?: string) =>
+    attempt({
+      cost_usd: 0.01,
+      judge_cost_usd: judge,
+      judge_calls: calls,
+      ...(reason ? { judge_cost_unknown_reason: reason } : {}),
+    });
+
+  it('shows agent, judge (calls, cached ones) and the total when the judge was called', () => {
+    const summary = summarise(
+      [
+        testCase('a', [
+          judged(0.002, { billed: 2, cached: 1 }),
+          { ...judged(0.001, { billed: 1, cached: 0 }), attempt: 2 },
+        ]),
+      ],
+      1000,
+    );
+    expect(summary).toMatchObject({ cost_usd: 0.02, judge_cost_usd: 0.003, total_cost_usd: 0.023 });
+    expect(renderTotals(summary, { color: false })).toMatch(
+      /· agent \$0\.0200 \(\$0\.0200 per passed case\) · judge \$0\.0030 \(4 calls, 1 cached\) · total \$0\.0230$/,
+    );
+  });
+
+  it('says why the judge cost is unknown, and the total with it; without judge calls it shows the agent cost alone', () => {
+    const unknown = summarise(
+      [testCase('a', [judged(null, { billed: 1, cached: 0 }, 'no price for x')])],
+      1000,
+    );
+    expect(renderTotals(unknown, { color: false })).toMatch(
+      /· agent \$0\.0100 \(\$0\.0100 per passed case\) · judge cost unknown \(no price for x\) \(1 call\) · total unknown$/,
+    );
+    const none = summarise([testCase('a', [judged(0, { billed: 0, cached: 0 })])], 1000);
+    expect(none.total_cost_usd).toBe(0.01);
+    expect(renderTotals(none, { color: false })).toMatch(/· \$0\.0100 \(\$0\.0100 per passed case\)$/);
+  });
+});
+
 describe('the cost in a comparison', () => {
   it('sets the cost of the cases both runs finished side by side, in all and per passed case', () => {
     const baseline = runReport([

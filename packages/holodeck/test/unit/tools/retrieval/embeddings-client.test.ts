@@ -49,6 +49,28 @@ async function countingServer(delayMs: number) {
 }
 
 describe('EmbeddingsClient', () => {
+  it("tells onUsage each answered request's input tokens (undefined when unsaid); a retried 500 is not told", async () => {
+    const answers = [
+      new Response('overloaded', { status: 500 }),
+      Response.json({
+        data: [{ index: 0, embedding: [1, 0] }],
+        usage: { prompt_tokens: 7, total_tokens: 7 },
+      }),
+      Response.json({ data: [{ index: 0, embedding: [0, 1] }] }),
+    ];
+    const fetch = async () => answers.shift() ?? new Response('none left', { status: 400 });
+    const client = new EmbeddingsClient(settings('http://127.0.0.1:9/v1/embeddings'), {
+      batchSize: 1,
+      concurrency: 1,
+      baseDelayMs: 1,
+      fetch,
+    });
+    const told: (number | undefined)[] = [];
+    await client.embed(['a', 'b'], undefined, undefined, (tokens) => told.push(tokens));
+    expect(told).toEqual([7, undefined]);
+    expect(client.requests).toBe(3);
+  });
+
   it('batches texts and keeps at most `concurrency` requests in flight, over all calls at once', async () => {
     const server = await countingServer(30);
     try {
