@@ -26,3 +26,20 @@ export class UnknownRecordError extends NovarchStoreError {
     super(message);
   }
 }
+
+/**
+ * An action already has the verdict that decides it, stored first: a kill, which nothing later
+ * overrides (migration 15: one verdict per action and kind, a kill final). Nothing was written.
+ * The server answers it as 409.
+ */
+export class VerdictConflictError extends NovarchStoreError {
+  override name = 'VerdictConflictError';
+  constructor(
+    readonly actionId: string,
+    /** The verdict stored first. */
+    readonly storedVerdictId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
