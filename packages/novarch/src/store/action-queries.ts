@@ -9,7 +9,7 @@ import {
 } from './audit-chain-queries.js';
 import { requireOwnEvidence } from './evidence-queries.js';
 import { actionFieldRows, insertHistoryFields, ownerOfSession } from './history-field-writes.js';
-import { insertVerdict } from './insert-verdict.js';
+import { insertVerdict, ranAlready } from './insert-verdict.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
@@ -133,6 +133,8 @@ export async function writeRefusal(
         refusal.actionId,
         `No action ${refusal.actionId} in session ${refusal.sessionId}: no refusal recorded.`,
       );
+    // A write that ran was decided by its pass: a refusal now would say what did not happen.
+    if (row.released_at !== null) throw ranAlready(row.id, row.released_at);
     action = parseActionRow(row);
     stored = row;
   } else if (refusal.call !== undefined) {

@@ -63,12 +63,20 @@ export async function requireNotRefused(
   if (kill !== undefined) throw refusedAlready(actionId, kind, kill);
 }
 
+/** The error of a refusal of a write that was released (it ran): nothing was written. */
+export function ranAlready(actionId: string, releasedAt: string): VerdictConflictError {
+  return new VerdictConflictError(
+    actionId,
+    `Action ${actionId} already ran (its pass released it at ${releasedAt}), stored first: no refusal was recorded.`,
+  );
+}
+
 function refusedAlready(actionId: string, kind: string, kill: VerdictRow): VerdictConflictError {
   const rationale = rationaleOf(kill.citations_json);
   return new VerdictConflictError(
     actionId,
-    kill.id,
     `Action ${actionId} was already refused (verdict ${kill.id} by the ${kill.source}${rationale === undefined ? '' : `: ${rationale}`}), stored first: this ${kind} was not recorded and the write does not run.`,
+    kill.id,
   );
 }
 
