@@ -341,7 +341,11 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
     return this.#run(`claim the Slack post of hold ${holdId}`, (db) => claimSlackPost(db, holdId));
   }
 
-  recordSlackMessages(holdId: string, messages: readonly SlackMessageRef[], shownRank: number): Promise<void> {
+  recordSlackMessages(
+    holdId: string,
+    messages: readonly SlackMessageRef[],
+    shownRank: number,
+  ): Promise<void> {
     return this.#run(`record the Slack messages of hold ${holdId}`, (db) =>
       recordSlackMessages(db, holdId, messages, shownRank),
     );

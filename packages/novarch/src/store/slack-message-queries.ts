@@ -63,7 +63,9 @@ function parseRefs(json: string, holdId: string): SlackMessageRef[] {
     parsed = undefined;
   }
   if (!Array.isArray(parsed))
-    throw new NovarchStoreError(`The stored Slack messages of hold ${holdId} are not a list: they were edited.`);
+    throw new NovarchStoreError(
+      `The stored Slack messages of hold ${holdId} are not a list: they were edited.`,
+    );
   return parsed.flatMap((entry: unknown) =>
     typeof entry === 'object' &&
     entry !== null &&
