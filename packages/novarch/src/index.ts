@@ -162,7 +162,7 @@ export {
   startNovarchServer,
 } from './server/start-novarch-server.js';
 export type { ActiveSession } from './session/active-session.js';
-export { NovarchStoreError } from './store/novarch-store-error.js';
+export { NovarchStoreError, VerdictConflictError } from './store/novarch-store-error.js';
 export {
   DEFAULT_POSTGRES_CONNECT_TIMEOUT_MS,
   DEFAULT_POSTGRES_LOCK_WAIT_MS,

@@ -249,6 +249,29 @@ export interface WebhookDeliveryStore {
   listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]>;
 }
 
+/** A Slack message that shows a hold: where it was posted, and its id there. */
+export interface SlackMessageRef {
+  channel: string;
+  ts: string;
+}
+
+/**
+ * Which Slack messages show which hold, kept in the store so that a restarted server, or another
+ * server of the same store, can update them (`server/slack-approvals.ts`). Each hold is posted by
+ * one server, and each state of a hold shown once: both are claimed in one statement.
+ */
+export interface SlackMessageStore {
+  /** True for the one caller that may post hold `holdId`; false once anyone claimed it. */
+  claimSlackPost(holdId: string): Promise<boolean>;
+  /** The messages the claiming caller posted, showing the hold at state `shownRank`. */
+  recordSlackMessages(holdId: string, messages: readonly SlackMessageRef[], shownRank: number): Promise<void>;
+  /**
+   * The messages to update so they show the hold at state `rank` (higher: later), for the one
+   * caller that claims it; undefined when they already show it (or a later state), or none exist.
+   */
+  claimSlackUpdate(holdId: string, rank: number): Promise<SlackMessageRef[] | undefined>;
+}
+
 /**
  * A store over a database, as `openSqliteStore` and `openPostgresStore` return it: the governance
  * records, the teams' versioned rules and the webhook deliveries. Code that only governs calls
@@ -260,7 +283,8 @@ export interface NovarchDatabaseStore
     WebhookDeliveryStore,
     ReplayEvidenceStore,
     AuditChainStore,
-    ActionHistoryStore {}
+    ActionHistoryStore,
+    SlackMessageStore {}
 
 /** The hash chains over the stored decisions (`novarch audit verify`, `novarch audit export`). */
 export interface AuditChainStore {

@@ -58,7 +58,8 @@ const PROBLEM_DESCRIPTIONS: Record<string, string> = {
   '401': 'no credential, or one that is unknown or revoked',
   '403': 'the credential may not do this (an agent key deciding, another tenant, a tenant not served here)',
   '404': 'no such id visible to this credential (ids of another tenant included)',
-  '409': 'refused: the hold was already decided or nothing waits on it, the session already killed',
+  '409':
+    'refused: the hold was already decided or nothing waits on it, the session already killed, the action already refused or run (first verdict wins)',
   '413': 'the body is larger than 8 MiB (8388608 bytes): refused unread (on every /v1 route), nothing stored',
   '431':
     "the request's headers are larger than Node's limit (16 KiB): answered by the HTTP server before any route, with no body",

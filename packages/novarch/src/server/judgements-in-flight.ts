@@ -47,6 +47,9 @@ const STORE_METHODS = {
   verifyAuditChains: 'read',
   listAuditChains: 'read',
   readAuditChain: 'read',
+  claimSlackPost: 'write',
+  recordSlackMessages: 'write',
+  claimSlackUpdate: 'write',
 } as const satisfies Record<keyof NovarchDatabaseStore, 'read' | 'write' | 'tracked'>;
 
 /** The methods `guard` implements itself, to follow each write being judged. */

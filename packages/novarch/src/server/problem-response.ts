@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import { DecisionError } from '../engine/decision-error.js';
 import { NovarchError, OperationRefusedError, OperatorUsageError } from '../errors.js';
 import { IdentityError } from '../identity/identity-error.js';
-import { NovarchStoreError, UnknownRecordError } from '../store/novarch-store-error.js';
+import { NovarchStoreError, UnknownRecordError, VerdictConflictError } from '../store/novarch-store-error.js';
 import { notFound, ProblemError, type ProblemIssue } from './problem-error.js';
 
 /** The problem document of an error (RFC 9457), without stacks or internals. */
@@ -22,7 +22,8 @@ export interface Problem {
  * The one place errors become HTTP answers:
  * - ProblemError: its own status (400, 401, 403, 404, 409, 503);
  * - a request that does not match its schema (ZodError): 400 with every field problem;
- * - an operation refused (hold already decided, nothing waits on it, session already killed): 409;
+ * - an operation refused (hold already decided, nothing waits on it, session already killed, the
+ *   action already refused or run: `VerdictConflictError`): 409;
  * - a bad operator request (deny without rationale, a reserved name), a bad key or token: 400;
  * - an id the store does not know where the request puts it (another session's action): 404;
  * - the store failing: 503 (the agent's engine refuses the call: fail-closed);
@@ -50,7 +51,7 @@ export function problemOf(error: unknown): Problem {
       issues,
     };
   }
-  if (error instanceof OperationRefusedError)
+  if (error instanceof OperationRefusedError || error instanceof VerdictConflictError)
     return { type: 'about:blank', title: 'Conflict', status: 409, detail: error.message };
   if (error instanceof UnknownRecordError)
     return {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NovarchError } from '../errors.js';
 import type { IdentityStore } from '../identity/identity-store.js';
 import type { OperatorPrincipal } from '../identity/principal.js';
-import type { NovarchDatabaseStore } from '../model/novarch-store.js';
+import type { NovarchDatabaseStore, SlackMessageRef } from '../model/novarch-store.js';
 import type { HoldRecord } from '../model/records.js';
 import { SlackApiClient } from '../notify/slack-api-client.js';
 import {
@@ -57,9 +57,10 @@ const text = (status: number, body: string) =>
 
 /**
  * Interactive approvals in Slack. Each hold created on this server whose team (or held rule) has a
- * channel is posted there (`chat.postMessage`: the action, the why, Approve / Deny); each decision
- * seen on the server's event bus (console, API, Slack, a timeout) updates its messages
- * (`chat.update`). A click (`handleInteraction`) is verified with the signing secret and a 5-minute
+ * channel is posted there (`chat.postMessage`: the action, the why, Approve / Deny) by one server
+ * of the store; each decision seen on the server's event bus (console, API, Slack, a timeout, on
+ * this server or another) updates its messages (`chat.update`) once, from the store's record of
+ * them (migration 16), so a restarted or another server updates what this one posted. A click (`handleInteraction`) is verified with the signing secret and a 5-minute
  * replay window, mapped to the operator token the Slack user is configured as, and decided through
  * the same operation as the API and console (grants, approver groups, separation of duties, quorum),
  * stored as "decided via slack by NAME". Refusals reach the clicking user alone (ephemeral).
@@ -68,8 +69,7 @@ export class SlackApprovals {
   readonly #options: SlackApprovalsOptions;
   readonly #client: SlackApiClient;
   readonly #scopes = new SessionScopeCache();
-  /** The messages of each hold (channel, ts), and the work on each hold, one step after another. */
-  readonly #messages = new Map<string, { channel: string; ts: string }[]>();
+  /** The work on each hold, one step after another (its messages are in the store). */
   readonly #queues = new Map<string, Promise<void>>();
   readonly #work = new Set<Promise<void>>();
   #unsubscribe: (() => void) | undefined;
@@ -125,6 +125,11 @@ export class SlackApprovals {
     else if (event.type === 'hold-decided') this.#onHold(hold.id, () => this.#update(hold.id));
   }
 
+  /**
+   * Posts a new hold to its channels, once across every server of the store (and restarts): the
+   * store's claim decides who posts. The messages are stored, so whichever server sees the
+   * decision updates them; a decision made while they were posted is shown at once after.
+   */
   async #post(hold: HoldRecord): Promise<void> {
     const detail = await loadHoldDetail(this.#options.store, hold.id, SERVER_STORE_LABEL, new Date());
     if (detail.session === undefined) return;
@@ -134,6 +139,7 @@ export class SlackApprovals {
     );
     const team = own(teamChannels, detail.session.teamId);
     const channels = [...new Set(byRule.length > 0 ? byRule : team === undefined ? [] : [team])];
+    if (channels.length === 0 || !(await this.#options.store.claimSlackPost(hold.id))) return;
     const message = buildSlackHoldMessage({
       hold: detail.hold,
       session: detail.session,
@@ -141,7 +147,7 @@ export class SlackApprovals {
       citations: detail.verdict?.verdict.citations,
       consoleUrl: this.#consoleLink(hold.id),
     });
-    const posted: { channel: string; ts: string }[] = [];
+    const posted: SlackMessageRef[] = [];
     for (const channel of channels) {
       try {
         const answer = await this.#client.call('chat.postMessage', { channel, ...message });
@@ -152,14 +158,16 @@ export class SlackApprovals {
         );
       }
     }
-    this.#messages.set(hold.id, posted);
+    await this.#options.store.recordSlackMessages(hold.id, posted, slackRank(detail.hold));
+    await this.#update(hold.id);
   }
 
+  /** Updates a hold's messages to show it as stored now, unless they (or another server) already do. */
   async #update(holdId: string): Promise<void> {
-    const posted = this.#messages.get(holdId);
-    if (posted === undefined || posted.length === 0) return;
     const detail = await loadHoldDetail(this.#options.store, holdId, SERVER_STORE_LABEL, new Date());
     if (detail.session === undefined) return;
+    const posted = await this.#options.store.claimSlackUpdate(holdId, slackRank(detail.hold));
+    if (posted === undefined || posted.length === 0) return;
     const message = buildSlackHoldMessage({
       hold: detail.hold,
       session: detail.session,
@@ -176,7 +184,6 @@ export class SlackApprovals {
         );
       }
     }
-    if (detail.hold.status !== 'pending') this.#messages.delete(holdId);
   }
 
   #consoleLink(holdId: string): string | undefined {
@@ -285,6 +292,15 @@ export class SlackApprovals {
       return `Hold ${slackText(holdId, 100)} could not be decided: the server failed (its log says why). Nothing was changed.`;
     }
   }
+}
+
+/**
+ * How far a hold has come, as the order its messages may show it in: each approval of a quorum
+ * one step, the decision last. A server with an older view never updates a message back.
+ */
+function slackRank(hold: HoldRecord): number {
+  // Above any count of approvals; within the `integer` column of both databases.
+  return hold.status === 'pending' ? (hold.approvals?.length ?? 0) : 1_000_000_000;
 }
 
 /** `record[key]` when it is the record's own entry (never a prototype's, e.g. `constructor`). */

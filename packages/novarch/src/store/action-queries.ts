@@ -9,6 +9,7 @@ import {
 } from './audit-chain-queries.js';
 import { requireOwnEvidence } from './evidence-queries.js';
 import { actionFieldRows, insertHistoryFields, ownerOfSession } from './history-field-writes.js';
+import { insertVerdict, ranAlready } from './insert-verdict.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
@@ -85,7 +86,9 @@ export async function recordVerdict(
   const head = await lockAuditChain(db, chain);
   // Only on an action of its own session (an action's session never changes once recorded).
   await requireOwnAction(db, verdict.sessionId, verdict.actionId, 'nothing was recorded');
-  await db.insertInto('verdicts').values(row).execute();
+  // First verdict wins (`insert-verdict.ts`): a repeat gets the stored one, unchained again.
+  const stored = await insertVerdict(db, row);
+  if (!stored.inserted) return parseVerdictRow(stored.row);
   await appendVerdictLink(db, chain, row, { head });
   return record;
 }
@@ -130,6 +133,8 @@ export async function writeRefusal(
         refusal.actionId,
         `No action ${refusal.actionId} in session ${refusal.sessionId}: no refusal recorded.`,
       );
+    // A write that ran was decided by its pass: a refusal now would say what did not happen.
+    if (row.released_at !== null) throw ranAlready(row.id, row.released_at);
     action = parseActionRow(row);
     stored = row;
   } else if (refusal.call !== undefined) {
@@ -147,7 +152,9 @@ export async function writeRefusal(
     source: refusal.source,
     verdict: { kind: 'kill', citations: refusal.citations },
   });
-  await locked.insertInto('verdicts').values(row).execute();
+  // Two refusals of one write (two servers reaping one dead server's orphans): the first stands.
+  const inserted = await insertVerdict(locked, row);
+  if (!inserted.inserted) return { action, verdict: parseVerdictRow(inserted.row) };
   await appendVerdictLink(locked, chain, row, { head, action: stored });
   return { action, verdict: record };
 }

@@ -56,8 +56,27 @@ export function verdictMaterial(
   };
 }
 
-/** A hold as placed (its decision is a link of its own). */
+/**
+ * A hold as placed (its decision is a link of its own), with the approval policy it is decided
+ * under (`policy_json`: how many approvals, which groups; null for one approval by any operator).
+ * `format: 2` marks this material; holds chained before it was added are covered by
+ * `legacyHoldMaterial`, which `verify` falls back to only when the link's digest is of that form.
+ */
 export function holdMaterial(
+  hold: Pick<
+    Row<HoldsTable>,
+    'id' | 'schema_version' | 'action_id' | 'session_id' | 'created_at' | 'deadline' | 'policy_json'
+  >,
+) {
+  return { ...legacyHoldMaterial(hold), format: 2 as const, policy: hold.policy_json ?? null };
+}
+
+/**
+ * A hold's material as chained before `format: 2` (without its policy). Never written any more:
+ * an old link stays verifiable, and a new link can never pass as one (its digest covers `format`
+ * and `policy`, which this material lacks).
+ */
+export function legacyHoldMaterial(
   hold: Pick<
     Row<HoldsTable>,
     'id' | 'schema_version' | 'action_id' | 'session_id' | 'created_at' | 'deadline'
@@ -203,6 +222,7 @@ export function ruleChangeId(team: string, version: number | string): string {
 export type AuditRecordMaterial =
   | ReturnType<typeof verdictMaterial>
   | ReturnType<typeof holdMaterial>
+  | ReturnType<typeof legacyHoldMaterial>
   | NonNullable<ReturnType<typeof holdApprovalMaterial>>
   | ReturnType<typeof holdDecisionMaterial>
   | ReturnType<typeof killMaterial>

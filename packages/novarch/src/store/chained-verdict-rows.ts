@@ -24,7 +24,40 @@ export function selectChainedVerdicts(db: Kysely<StoreTables>) {
     ]);
 }
 
-type ChainedVerdictRow = Awaited<ReturnType<ReturnType<typeof selectChainedVerdicts>['execute']>>[number];
+/**
+ * Verdicts migration 15 set aside (later duplicates of an action's verdict of one kind), joined
+ * as `selectChainedVerdicts` joins verdicts: their links still name them.
+ */
+export function selectSetAsideVerdicts(db: Kysely<StoreTables>) {
+  return db
+    .selectFrom('verdicts_set_aside as verdicts')
+    .innerJoin('actions', 'actions.id', 'verdicts.action_id')
+    .innerJoin('sessions', 'sessions.id', 'verdicts.session_id')
+    .select([
+      'verdicts.seq',
+      'verdicts.id',
+      'verdicts.action_id',
+      'verdicts.session_id',
+      'verdicts.kind',
+      'verdicts.citations_json',
+      'verdicts.source',
+      'verdicts.decided_at',
+      'verdicts.os_user',
+      'sessions.tenant_id as tenant_id',
+      'actions.session_id as action_session_id',
+      'actions.action_type as action_type',
+      'actions.tool_name as tool_name',
+      'actions.input_json as input_json',
+      'actions.context_json as context_json',
+      'actions.reasoning as reasoning',
+      'actions.created_at as action_created_at',
+    ]);
+}
+
+type ChainedVerdictRow = Omit<
+  Awaited<ReturnType<ReturnType<typeof selectChainedVerdicts>['execute']>>[number],
+  'seq'
+>;
 
 /** The material of a verdict's link, from a row of `selectChainedVerdicts`. */
 export function chainedVerdictMaterial(row: ChainedVerdictRow) {

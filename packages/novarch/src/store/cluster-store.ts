@@ -92,13 +92,15 @@ export class ClusterStore {
         where.or([
           where('reaper_id', 'is', null),
           where('reaper_id', '=', reaperId),
-          where(
-            'reaper_id',
-            'in',
-            where
-              .selectFrom('server_instances as reaper')
-              .select('reaper.id')
-              .where(sql<boolean>`reaper.expires_at_ms < ${DB_NOW_MS}`),
+          // A reaper that is no longer live: expired, or its row already pruned.
+          where.not(
+            where.exists(
+              where
+                .selectFrom('server_instances as reaper')
+                .select('reaper.id')
+                .whereRef('reaper.id', '=', 'server_instances.reaper_id')
+                .where(sql<boolean>`reaper.expires_at_ms >= ${DB_NOW_MS}`),
+            ),
           ),
         ]),
       )
@@ -158,6 +160,21 @@ export class ClusterStore {
       .where('id', '=', instanceId)
       .where('reaper_id', '=', reaperId)
       .execute();
+  }
+
+  /**
+   * Deletes the lease rows of servers reaped more than `ageMs` ago (their orphaned writes were
+   * all refused then), whose lease expired as long ago: a row only matters until its server's
+   * judgements were taken over. Returns how many went.
+   */
+  async pruneInstances(ageMs: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('server_instances')
+      .where('reaped_at_ms', 'is not', null)
+      .where(sql<boolean>`reaped_at_ms < ${DB_NOW_MS} - ${ageMs}`)
+      .where(sql<boolean>`expires_at_ms < ${DB_NOW_MS} - ${ageMs}`)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Adds an event to the feed and wakes every listening server (NOTIFY is sent at commit). */

@@ -14,6 +14,7 @@ import type {
   ReleaseResult,
   SessionBinding,
   SessionFilter,
+  SlackMessageRef,
 } from '../model/novarch-store.js';
 import type {
   ActionRecord,
@@ -57,6 +58,7 @@ import {
   killSession,
   listSessions,
 } from './session-queries.js';
+import { claimSlackPost, claimSlackUpdate, recordSlackMessages } from './slack-message-queries.js';
 import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
 import type { StoredValuePolicy } from './stored-value-policy.js';
@@ -333,6 +335,24 @@ export class KyselyNovarchStore implements NovarchDatabaseStore {
 
   listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
     return this.#run('list pending webhook deliveries', (db) => listPendingWebhookDeliveries(db));
+  }
+
+  claimSlackPost(holdId: string): Promise<boolean> {
+    return this.#run(`claim the Slack post of hold ${holdId}`, (db) => claimSlackPost(db, holdId));
+  }
+
+  recordSlackMessages(
+    holdId: string,
+    messages: readonly SlackMessageRef[],
+    shownRank: number,
+  ): Promise<void> {
+    return this.#run(`record the Slack messages of hold ${holdId}`, (db) =>
+      recordSlackMessages(db, holdId, messages, shownRank),
+    );
+  }
+
+  claimSlackUpdate(holdId: string, rank: number): Promise<SlackMessageRef[] | undefined> {
+    return this.#run(`claim the Slack update of hold ${holdId}`, (db) => claimSlackUpdate(db, holdId, rank));
   }
 
   async close(): Promise<void> {

@@ -26,3 +26,20 @@ export class UnknownRecordError extends NovarchStoreError {
     super(message);
   }
 }
+
+/**
+ * An action was already decided, stored first: refused (a kill, which nothing later overrides;
+ * migration 15: one verdict per action and kind), or released (it ran). Nothing was written.
+ * The server answers it as 409.
+ */
+export class VerdictConflictError extends NovarchStoreError {
+  override name = 'VerdictConflictError';
+  constructor(
+    readonly actionId: string,
+    message: string,
+    /** The verdict stored first (none when the write was released: it ran). */
+    readonly storedVerdictId?: string,
+  ) {
+    super(message);
+  }
+}

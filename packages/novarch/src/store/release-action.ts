@@ -3,6 +3,7 @@ import { tenantChain } from '../model/audit-chain.js';
 import type { ActionRelease, ReleaseResult } from '../model/novarch-store.js';
 import { requireOwnAction, verdictRow } from './action-queries.js';
 import { appendVerdictLink, headAfter, lockAuditChain } from './audit-chain-queries.js';
+import { insertVerdict, requireNotRefused } from './insert-verdict.js';
 import { NovarchStoreError, UnknownRecordError } from './novarch-store-error.js';
 import { parseSessionRow } from './parse-record-rows.js';
 import type { StoreDialect } from './store-dialect.js';
@@ -39,8 +40,8 @@ export function releaseAction(
         await requireOwnAction(locked, sessionId, actionId, 'nothing was let run');
         if (release.verdict !== undefined) {
           const { row } = verdictRow({ actionId, sessionId, verdict: release.verdict, source: 'judge' });
-          await locked.insertInto('verdicts').values(row).execute();
-          head = headAfter(await appendVerdictLink(locked, chain, row, { head }));
+          if ((await insertVerdict(locked, row)).inserted)
+            head = headAfter(await appendVerdictLink(locked, chain, row, { head }));
         }
         const { row } = verdictRow({
           actionId,
@@ -55,10 +56,12 @@ export function releaseAction(
             },
           },
         });
-        await locked.insertInto('verdicts').values(row).execute();
-        await appendVerdictLink(locked, chain, row, { head });
+        if ((await insertVerdict(locked, row)).inserted)
+          await appendVerdictLink(locked, chain, row, { head });
         return { released: false, session } as const;
       }
+      // A write refused first (a survivor took over its dead server's judgements) never runs.
+      await requireNotRefused(locked, actionId, 'pass');
       // Released first: the update returns the action's row, which the verdict's link vouches for
       // (its `released_at` is not part of that), so it need not be read again.
       const releasedAt = new Date().toISOString();
@@ -84,8 +87,9 @@ export function releaseAction(
       }
       if (release.verdict !== undefined) {
         const { row } = verdictRow({ actionId, sessionId, verdict: release.verdict, source: 'judge' });
-        await locked.insertInto('verdicts').values(row).execute();
-        await appendVerdictLink(locked, chain, row, { head, action });
+        // A pass stored before (a retried release) is the same decision: not chained twice.
+        if ((await insertVerdict(locked, row)).inserted)
+          await appendVerdictLink(locked, chain, row, { head, action });
       }
       return { released: true, releasedAt } as const;
     },

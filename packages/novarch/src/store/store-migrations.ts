@@ -3,7 +3,9 @@ import { backfillAuditChain } from './backfill-audit-chain.js';
 import { backfillHistoryFields } from './backfill-history-fields.js';
 import { CLUSTER_MIGRATION } from './cluster-migration.js';
 import { backfillHoldApprovals } from './hold-approval-links.js';
+import { SLACK_MESSAGES_MIGRATION } from './slack-messages-migration.js';
 import type { StoreDialect } from './store-dialect.js';
+import { VERDICT_UNIQUENESS_MIGRATION } from './verdict-uniqueness-migration.js';
 
 /** One schema change. Versions only grow; a shipped migration is never edited. */
 export interface StoreMigration {
@@ -304,4 +306,6 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       await backfillHoldApprovals(db);
     },
   },
+  VERDICT_UNIQUENESS_MIGRATION,
+  SLACK_MESSAGES_MIGRATION,
 ];

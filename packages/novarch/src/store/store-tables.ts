@@ -201,6 +201,20 @@ export interface HistoryFieldsTable {
   created_at: string;
 }
 
+/** Migration 15: verdicts that repeated an action's verdict of the same kind, moved out of `verdicts`. */
+export interface VerdictsSetAsideTable extends Omit<VerdictsTable, 'seq'> {
+  seq: number | string;
+  set_aside_at: string;
+}
+
+/** Migration 16: the Slack messages of a hold (`slack-message-queries.ts`). */
+export interface SlackHoldMessagesTable {
+  hold_id: string;
+  messages_json: string | null;
+  shown_rank: number;
+  claimed_at: string;
+}
+
 /** Every table of a Novarch store. */
 export interface StoreTables {
   schema_migrations: SchemaMigrationsTable;
@@ -215,4 +229,6 @@ export interface StoreTables {
   audit_links: AuditLinksTable;
   audit_heads: AuditHeadsTable;
   history_fields: HistoryFieldsTable;
+  verdicts_set_aside: VerdictsSetAsideTable;
+  slack_hold_messages: SlackHoldMessagesTable;
 }

@@ -19,14 +19,20 @@ import {
   holdDecisionMaterial,
   holdMaterial,
   killMaterial,
+  legacyHoldMaterial,
   parseHoldApprovalId,
   ruleChangeId,
   ruleChangeMaterial,
   storedApprovals,
 } from './audit-record-material.js';
-import { chainedVerdictMaterial, selectChainedVerdicts } from './chained-verdict-rows.js';
+import {
+  chainedVerdictMaterial,
+  selectChainedVerdicts,
+  selectSetAsideVerdicts,
+} from './chained-verdict-rows.js';
 import { selectApprovedHolds } from './hold-approval-links.js';
 import type { StoreTables } from './store-tables.js';
+import { unchainedRecords } from './unchained-audit-records.js';
 
 const PAGE = 500;
 
@@ -100,7 +106,14 @@ async function recordsOf(
   const verdictIds = ids('verdict');
   if (verdictIds.length > 0) {
     const rows = await selectChainedVerdicts(db).where('verdicts.id', 'in', verdictIds).execute();
-    for (const row of rows) {
+    const inTable = new Set(rows.map((row) => row.id));
+    const missing = verdictIds.filter((id) => !inTable.has(id));
+    // Duplicates migration 15 moved out of `verdicts` are still records of the trail.
+    const setAside =
+      missing.length === 0
+        ? []
+        : await selectSetAsideVerdicts(db).where('verdicts.id', 'in', missing).execute();
+    for (const row of [...rows, ...setAside]) {
       found.set(`verdict/${row.id}`, {
         seq: Number(row.seq),
         chain: tenantChain(row.tenant_id),
@@ -117,9 +130,13 @@ async function recordsOf(
       .select('sessions.tenant_id as tenant_id')
       .where('holds.id', 'in', holdIds)
       .execute();
+    const holdDigests = new Map(
+      links.filter((link) => link.kind === 'hold').map((link) => [link.recordId, link.digest]),
+    );
     for (const row of rows) {
       const chain = tenantChain(row.tenant_id);
-      found.set(`hold/${row.id}`, { seq: Number(row.seq), chain, material: holdMaterial(row) });
+      const material = holdMaterialAsChained(row, holdDigests.get(row.id));
+      found.set(`hold/${row.id}`, { seq: Number(row.seq), chain, material });
       found.set(`hold_decision/${row.id}`, { chain, material: holdDecisionMaterial(row) });
     }
   }
@@ -157,6 +174,21 @@ async function recordsOf(
     }
   }
   return found;
+}
+
+/**
+ * A hold's material in the form its link was written in: with its policy (`format: 2`), or, for a
+ * link whose digest is of the form chained before that (`legacyHoldMaterial`), without. An edit
+ * of a newer hold's policy matches neither, so it is reported as an edit.
+ */
+function holdMaterialAsChained(
+  row: Parameters<typeof holdMaterial>[0],
+  digest: string | undefined,
+): AuditRecordMaterial {
+  const current = holdMaterial(row);
+  if (digest === undefined || auditRecordDigest(current) === digest) return current;
+  const legacy = legacyHoldMaterial(row);
+  return auditRecordDigest(legacy) === digest ? legacy : current;
 }
 
 /**
@@ -239,76 +271,6 @@ export async function verifyAuditChain(db: Kysely<StoreTables>, chain: string): 
   }
   problems.push(...(await unchainedRecords(db, chain, linkedIds)));
   return { chain, links: count, head: { chain, ...start }, problems };
-}
-
-/** Records of the chain that no link names: inserted into the database, not through Novarch. */
-async function unchainedRecords(
-  db: Kysely<StoreTables>,
-  chain: string,
-  linked: ReadonlyMap<AuditLinkKind, ReadonlySet<string>>,
-): Promise<AuditProblem[]> {
-  const problems: AuditProblem[] = [];
-  const report = (kind: AuditLinkKind, recordId: string) => {
-    if (linked.get(kind)?.has(recordId)) return;
-    problems.push({
-      kind: 'unchained_record',
-      chain,
-      recordId,
-      message: `The ${kind.replace('_', ' ')} ${recordId} is in the store but in no link of the chain: inserted behind Novarch's back.`,
-    });
-  };
-  if (chain.startsWith('rules:')) {
-    const team = chain.slice('rules:'.length);
-    const rows = await db
-      .selectFrom('rule_sets')
-      .select(['team', 'version'])
-      .where('team', '=', team)
-      .orderBy('seq')
-      .execute();
-    for (const row of rows) report('rule_change', ruleChangeId(row.team, row.version));
-    return problems;
-  }
-  const tenantId = chain.slice('tenant:'.length);
-  const sessions = (eb: Kysely<StoreTables>) =>
-    eb.selectFrom('sessions').select('id').where('tenant_id', '=', tenantId);
-  const verdicts = await db
-    .selectFrom('verdicts')
-    .select('id')
-    .where('session_id', 'in', sessions(db))
-    .orderBy('seq')
-    .execute();
-  for (const row of verdicts) report('verdict', row.id);
-  const holds = await db
-    .selectFrom('holds')
-    .select(['id', 'status', 'approvals_json', 'edited_input_json', 'edited_by'])
-    .where('session_id', 'in', sessions(db))
-    .orderBy('seq')
-    .execute();
-  for (const row of holds) {
-    report('hold', row.id);
-    const count = storedApprovals(row.approvals_json).length;
-    for (let number = 1; number <= count; number += 1)
-      report('hold_approval', holdApprovalId(row.id, number));
-    // An edit is made with the first approval, whose link covers it: one without any approval
-    // was written behind Novarch's back (and would run, were the hold approved).
-    if (count === 0 && (row.edited_input_json != null || row.edited_by != null))
-      problems.push({
-        kind: 'unchained_record',
-        chain,
-        recordId: row.id,
-        message: `The hold ${row.id} has an edited input${row.edited_by == null ? '' : ` by ${row.edited_by}`} but no approval whose link covers it: inserted behind Novarch's back.`,
-      });
-    if (row.status !== 'pending') report('hold_decision', row.id);
-  }
-  const killed = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('killed_at', 'is not', null)
-    .orderBy('seq')
-    .execute();
-  for (const row of killed) report('kill', row.id);
-  return problems;
 }
 
 /** A chain's links and the records they name as stored now, oldest first (for an export). */

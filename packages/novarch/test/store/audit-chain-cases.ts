@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { AuditChainReport, NovarchDatabaseStore } from '../../src/index.js';
+import type { StoreTables } from '../../src/store/store-tables.js';
 import { recordRefund, scope } from './conformance-context.js';
 
 /** A store on a fresh database, and a way to run SQL on that database behind the store's back. */
@@ -9,6 +11,10 @@ export interface TamperableStore {
   exec(statement: string): Promise<void>;
   /** Lets `exec` change `seq` values of `table` (PostgreSQL identity columns refuse it at first). */
   allowSeqEdits(table: string): Promise<void>;
+  /** Opens another store on the same database (a second writer; a reopen runs missing migrations). */
+  openAnother(): Promise<NovarchDatabaseStore>;
+  /** Runs `work` in one transaction on the database through a kysely of its own (an older Novarch's writes). */
+  transaction<T>(work: (db: Kysely<StoreTables>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -37,7 +43,7 @@ async function recordDecisions(store: NovarchDatabaseStore) {
   return { session, first, second, passed, held, hold };
 }
 
-const problemsOf = (reports: AuditChainReport[]) =>
+export const problemsOf = (reports: AuditChainReport[]) =>
   reports.flatMap((report) =>
     report.problems.map((problem) => ({ kind: problem.kind, recordId: problem.recordId })),
   );

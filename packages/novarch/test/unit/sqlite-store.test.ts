@@ -96,6 +96,8 @@ describe('openSqliteStore', () => {
           name: 'several servers: instance leases, event feed, sign-in failures, webhook claims, judged by',
         },
         { version: 14, name: 'audit chain: a link per approval of a hold (quorum approvals, edited inputs)' },
+        { version: 15, name: 'verdicts: one per action and kind (later duplicates set aside)' },
+        { version: 16, name: 'slack: the messages posted for each hold' },
       ]);
       const tables = database
         .prepare(
@@ -117,7 +119,9 @@ describe('openSqliteStore', () => {
           'server_instances',
           'session_bindings',
           'sessions',
+          'slack_hold_messages',
           'verdicts',
+          'verdicts_set_aside',
           'webhook_deliveries',
         ].map((name) => ({
           name,
@@ -149,7 +153,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 14). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 16). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -208,6 +212,8 @@ describe('openSqliteStore', () => {
         { version: 12 },
         { version: 13 },
         { version: 14 },
+        { version: 15 },
+        { version: 16 },
       ]);
     });
     // Migration 11 chained the hold stored before it: verify covers it from then on.

@@ -15,9 +15,22 @@ export interface LeaseTimings {
   renewEveryMs: number;
   /** How long past a lease's expiry a survivor waits before reaping it (default 2000). */
   graceMs: number;
+  /**
+   * How long the row of a server reaped (and expired) stays in `server_instances` before it is
+   * deleted (default one hour: long enough to see who took over what; rows do not pile up).
+   */
+  pruneAfterMs: number;
 }
 
-export const DEFAULT_LEASE_TIMINGS: LeaseTimings = { leaseMs: 10_000, renewEveryMs: 2_000, graceMs: 2_000 };
+export const DEFAULT_LEASE_TIMINGS: LeaseTimings = {
+  leaseMs: 10_000,
+  renewEveryMs: 2_000,
+  graceMs: 2_000,
+  pruneAfterMs: 3_600_000,
+};
+
+/** How often a server deletes the rows of servers reaped long ago (ms). */
+const PRUNE_EVERY_MS = 60_000;
 
 /**
  * This server's lease in `server_instances`, and the reaping of servers that died. The server
@@ -36,6 +49,8 @@ export class InstanceLease {
   #timer: NodeJS.Timeout | undefined;
   #tick: Promise<void> | undefined;
   #stopped = false;
+  // The first round prunes too: a server started after a long outage does not wait a minute.
+  #prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly cluster: ClusterStore,
@@ -101,6 +116,20 @@ export class InstanceLease {
       return;
     }
     await this.reapExpired();
+    if (performance.now() - this.#prunedAt >= PRUNE_EVERY_MS) {
+      this.#prunedAt = performance.now();
+      await this.pruneReaped();
+    }
+  }
+
+  /** Deletes the rows of servers reaped `pruneAfterMs` ago (exposed for tests); never throws. */
+  async pruneReaped(): Promise<number> {
+    try {
+      return await this.cluster.pruneInstances(this.timings.pruneAfterMs);
+    } catch {
+      // The next round tries again; nothing depends on an old row being gone.
+      return 0;
+    }
   }
 
   /** Claims the servers whose lease expired and refuses what each was judging (exposed for tests). */

@@ -33,7 +33,7 @@ afterEach(async () => {
 
 async function startServer(
   storeUrl: string,
-  options: { onLeaseLost?: () => void; webhookUrl?: string } = {},
+  options: { onLeaseLost?: () => void; webhookUrl?: string; pruneAfterMs?: number } = {},
 ): Promise<RunningNovarchServer> {
   const server = await startNovarchServer({
     storeUrl,
@@ -41,7 +41,7 @@ async function startServer(
     port: 0,
     rules: [await loadRulesFile(GATE_RULES)],
     holdWindowSeconds: 60,
-    lease: LEASE,
+    lease: options.pruneAfterMs === undefined ? LEASE : { ...LEASE, pruneAfterMs: options.pruneAfterMs },
     log: () => {},
     ...(options.onLeaseLost === undefined ? {} : { onLeaseLost: options.onLeaseLost }),
     ...(options.webhookUrl === undefined
@@ -146,6 +146,41 @@ describe('servers sharing one PostgreSQL', () => {
     const own = await a.stores.store.recordAction({ sessionId: session.id, ...call });
     const row = await admin.query('select judged_by from actions where id = $1', [own.id]);
     expect(row.rows[0]?.judged_by).toBe(a.cluster?.instanceId);
+  });
+
+  it('rows of servers reaped long ago are pruned; recent ones, and claims of a pruned reaper, are kept and taken', async () => {
+    const url = await postgres.freshDatabase();
+    const admin = await sql(url);
+    await (await openPostgresStore(url)).close();
+    const now = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+    const hour = 3_600_000;
+    await admin.query(
+      `insert into server_instances (id, host, pid, started_at_ms, expires_at_ms, reaper_id, reaped_at_ms, orphans_refused) values
+       ('srv_old', 'gone', 1, 0, ${now} - ${2 * hour}, 'srv_x', ${now} - ${2 * hour}, 0),
+       ('srv_recent', 'gone', 2, 0, ${now} - ${2 * hour}, 'srv_x', ${now} - 600000, 0),
+       ('srv_stuck', 'gone', 3, 0, ${now} - ${2 * hour}, 'srv_pruned_reaper', null, null)`,
+    );
+    const a = await startServer(url, { pruneAfterMs: 30 * 60_000 });
+    const rows = () =>
+      admin
+        .query('select id, reaper_id, reaped_at_ms is not null as reaped from server_instances order by id')
+        .then((result) => result.rows);
+    const after = await waitUntil(
+      async () => {
+        const found = await rows();
+        const stuck = found.find((row) => row.id === 'srv_stuck');
+        return found.some((row) => row.id === 'srv_old') || stuck?.reaped !== true ? undefined : found;
+      },
+      { timeoutMs: 10_000, what: 'the old row pruned and the stuck claim taken over' },
+    );
+    expect(after).toEqual(
+      [
+        { id: a.cluster?.instanceId, reaper_id: null, reaped: false },
+        { id: 'srv_recent', reaper_id: 'srv_x', reaped: true },
+        { id: 'srv_stuck', reaper_id: a.cluster?.instanceId, reaped: true },
+      ].sort((x, y) => String(x.id).localeCompare(String(y.id))),
+    );
+    expect(await a.cluster?.lease.pruneReaped()).toBe(0);
   });
 
   it('a server whose lease was taken is told, and stores nothing more (503 with the reason)', async () => {
