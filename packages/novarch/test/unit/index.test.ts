@@ -25,6 +25,7 @@ describe('novarch public API', () => {
         'NovarchStoreError',
         'NovarchToolGovernor',
         'RulesError',
+        'VerdictConflictError',
         'augur',
         'augurAsyncTool',
         'defaultNovarchConfig',
