@@ -261,7 +261,9 @@ export class PostgresRetrievalStore implements RetrievalStore {
     if (dimensions !== undefined) {
       const cast = sql.raw(`vector(${Math.trunc(Number(dimensions))})`);
       const rows = await this.db.transaction().execute(async (trx) => {
-        await sql`SELECT set_config('hnsw.ef_search', ${String(options.efSearch ?? hnswEfSearch(limit))}, true)`.execute(trx);
+        await sql`SELECT set_config('hnsw.ef_search', ${String(options.efSearch ?? hnswEfSearch(limit))}, true)`.execute(
+          trx,
+        );
         return (
           await sql<ChunkRow>`SELECT ${columns}, 1 - (embedding::${cast} <=> ${literal}::${cast}) AS score
           FROM holodeck_retrieval_chunks WHERE collection = ${collection}

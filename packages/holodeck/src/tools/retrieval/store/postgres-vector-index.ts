@@ -9,7 +9,10 @@ import type { HnswBuild } from './retrieval-store.js';
  * asked for (pgvector's default of 40 caps a query at 40 results). agent.yaml's `hnsw` block sets
  * all three. docs/retrieval.md has what a real server needs besides (maintenance_work_mem).
  */
-export const DEFAULT_HNSW_BUILD: HnswBuild = { m: HNSW_DEFAULT_M, efConstruction: HNSW_DEFAULT_EF_CONSTRUCTION };
+export const DEFAULT_HNSW_BUILD: HnswBuild = {
+  m: HNSW_DEFAULT_M,
+  efConstruction: HNSW_DEFAULT_EF_CONSTRUCTION,
+};
 export const hnswEfSearch = (limit: number) => Math.max(100, limit * 2);
 
 /**
@@ -32,7 +35,10 @@ function option(reloptions: readonly string[], name: string, fallback: number): 
  * The build parameters of the collection's HNSW index, read from the catalog (pg_class.reloptions,
  * pgvector's defaults for any it does not list), or undefined when the collection has none.
  */
-export async function hnswIndexBuild(db: Kysely<unknown>, collection: string): Promise<HnswBuild | undefined> {
+export async function hnswIndexBuild(
+  db: Kysely<unknown>,
+  collection: string,
+): Promise<HnswBuild | undefined> {
   const { rows } = await sql<{ reloptions: string[] | string | null }>`SELECT c.reloptions FROM pg_class c
     WHERE c.relname = ${hnswIndexName(collection)} AND c.relkind = 'i'`.execute(db);
   const row = rows[0];

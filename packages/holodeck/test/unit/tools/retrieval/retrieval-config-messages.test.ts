@@ -168,7 +168,7 @@ describe('retrieval tools: bad input at validate', () => {
       `);
   });
 
-  it('hnsw settings: on the wrong store or index, out of pgvector\'s ranges, and misspelt', async () => {
+  it("hnsw settings: on the wrong store or index, out of pgvector's ranges, and misspelt", async () => {
     await sandbox.write('docs/a.md', '# A\n');
     const postgres = [
       '    database:',
@@ -181,8 +181,20 @@ describe('retrieval tools: bad input at validate', () => {
       ...(await validate('    hnsw:', '      m: 32')),
       ...(await validate('    hnsw:', '      ef_search: 200', ...postgres)),
       ...(await validate('    vector_index: exact', '    hnsw:', '      ef_search: 200', ...postgres)),
-      ...(await validate('    vector_index: hnsw', '    hnsw:', '      m: 1', '      ef_search: 1001', ...postgres)),
-      ...(await validate('    vector_index: hnsw', '    hnsw:', '      m: 24', '      ef_construction: 40', ...postgres)),
+      ...(await validate(
+        '    vector_index: hnsw',
+        '    hnsw:',
+        '      m: 1',
+        '      ef_search: 1001',
+        ...postgres,
+      )),
+      ...(await validate(
+        '    vector_index: hnsw',
+        '    hnsw:',
+        '      m: 24',
+        '      ef_construction: 40',
+        ...postgres,
+      )),
       ...(await validate('    vector_index: hnsw', '    hnsw:', '      m: 48', ...postgres)),
       ...(await validate('    vector_index: hnsw', '    hnsw:', '      ef_search: 40', ...postgres)),
       ...(await validate(
