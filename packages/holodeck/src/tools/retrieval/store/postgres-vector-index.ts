@@ -33,21 +33,18 @@ function option(reloptions: readonly string[], name: string, fallback: number): 
 
 /**
  * The build parameters of the collection's HNSW index, read from the catalog (pg_class.reloptions,
- * pgvector's defaults for any it does not list), or undefined when the collection has none.
+ * pgvector's defaults for any it does not list), or undefined when the collection has none. The
+ * name resolves on the search path, as CREATE INDEX and the search do.
  */
 export async function hnswIndexBuild(
   db: Kysely<unknown>,
   collection: string,
 ): Promise<HnswBuild | undefined> {
-  const { rows } = await sql<{ reloptions: string[] | string | null }>`SELECT c.reloptions FROM pg_class c
-    WHERE c.relname = ${hnswIndexName(collection)} AND c.relkind = 'i'`.execute(db);
+  const { rows } = await sql<{ reloptions: string[] | null }>`SELECT c.reloptions FROM pg_class c
+    WHERE c.oid = to_regclass(${hnswIndexName(collection)}) AND c.relkind = 'i'`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  // node-postgres parses text[]; PGlite may hand back the array literal {m=16,ef_construction=64}.
-  const reloptions =
-    typeof row.reloptions === 'string'
-      ? row.reloptions.replace(/^\{|\}$/g, '').split(',')
-      : (row.reloptions ?? []);
+  const reloptions = row.reloptions ?? [];
   return {
     m: option(reloptions, 'm', HNSW_DEFAULT_M),
     efConstruction: option(reloptions, 'ef_construction', HNSW_DEFAULT_EF_CONSTRUCTION),
