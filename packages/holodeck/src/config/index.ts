@@ -103,7 +103,7 @@ export {
   HNSW_DEFAULT_EF_CONSTRUCTION,
   HNSW_DEFAULT_M,
   hybridCandidates,
-} from './schema/retrieval-tool-schema.js';
+} from './schema/retrieval-hnsw-schema.js';
 export {
   type FunctionToolConfig,
   FunctionToolSchema,
