@@ -41,7 +41,7 @@ export const HnswSchema = z
       .max(1000)
       .optional()
       .describe(
-        'Candidate list of each query (1..1000, at least the rows a search asks for; default max(100, 2 × rows)): more is better recall, slower queries.',
+        'Candidate list of each query (1..1000, at least the rows a search asks for; default max(200, 2 × rows)): more is better recall, slower queries.',
       ),
   })
   .describe(
@@ -112,7 +112,7 @@ export function checkHnsw(tool: HnswFields, context: z.RefinementCtx) {
         context,
         ['hnsw', 'ef_search'],
         `hnsw.ef_search (${hnsw.ef_search}) is below ${asked}; pgvector's HNSW returns at most ef_search rows, so searches would come back short`,
-        `raise ef_search to ${rows} or more, or remove it (default max(100, 2 × rows))`,
+        `raise ef_search to ${rows} or more, or remove it (default max(200, 2 × rows))`,
       );
     }
   }

@@ -65,7 +65,7 @@ export interface VectorIndexOptions {
 export interface SemanticSearchOptions {
   /**
    * hnsw (PostgreSQL): the query's candidate list (agent.yaml `hnsw.ef_search`), which also caps
-   * the rows returned; default max(100, 2 × limit). Ignored by an exact scan.
+   * the rows returned; default max(200, 2 × limit). Ignored by an exact scan.
    */
   efSearch?: number;
 }

@@ -138,7 +138,7 @@ describe('PostgreSQL vector_index hnsw: a pgvector HNSW index per collection', (
     expect(
       await store.searchSemantic("it's/tool", queries[0] as Float32Array, 10, { efSearch: 3 }),
     ).toHaveLength(3);
-    // The default follows the rows asked for (max(100, 2 × limit)), not a setting left by the last query.
+    // The default follows the rows asked for (max(200, 2 × limit)), not a setting left by the last query.
     expect(await store.searchSemantic("it's/tool", queries[0] as Float32Array, 150)).toHaveLength(150);
     // SET LOCAL: the session (a pooled connection) keeps pgvector's default once the query is done.
     const setting = await sql<{ value: string }>`SELECT current_setting('hnsw.ef_search') AS value`.execute(

@@ -216,8 +216,8 @@ describe('retrieval tools: bad input at validate', () => {
         "15:18 tools[0].hnsw.ef_search: must be at most 1000, got the number 1001",
         "15:24 tools[0].hnsw.ef_construction: hnsw.ef_construction (40) must be at least 2 × m (48); pgvector refuses to build the index otherwise | raise ef_construction to 48 or more (default 64), or lower m",
         "14:10 tools[0].hnsw.m: hnsw.m 48 needs ef_construction of at least 96, above its default 64 | set hnsw.ef_construction: 96 or more, or lower m to 32 or less",
-        "14:18 tools[0].hnsw.ef_search: hnsw.ef_search (40) is below the 50 semantic candidates a hybrid search asks for (max(50, 4 × top_k)); pgvector's HNSW returns at most ef_search rows, so searches would come back short | raise ef_search to 50 or more, or remove it (default max(100, 2 × rows))",
-        "16:18 tools[0].hnsw.ef_search: hnsw.ef_search (10) is below the 20 results a search asks for (top_k); pgvector's HNSW returns at most ef_search rows, so searches would come back short | raise ef_search to 20 or more, or remove it (default max(100, 2 × rows))",
+        "14:18 tools[0].hnsw.ef_search: hnsw.ef_search (40) is below the 50 semantic candidates a hybrid search asks for (max(50, 4 × top_k)); pgvector's HNSW returns at most ef_search rows, so searches would come back short | raise ef_search to 50 or more, or remove it (default max(200, 2 × rows))",
+        "16:18 tools[0].hnsw.ef_search: hnsw.ef_search (10) is below the 20 results a search asks for (top_k); pgvector's HNSW returns at most ef_search rows, so searches would come back short | raise ef_search to 20 or more, or remove it (default max(200, 2 × rows))",
         "14:7 tools[0].hnsw.ef_serach: unknown key "ef_serach" in tools[0].hnsw | did you mean "ef_search"?",
       ]
     `);
