@@ -100,6 +100,11 @@ export {
   OptimizeConfigSchema,
 } from './schema/optimize-config-schema.js';
 export {
+  HNSW_DEFAULT_EF_CONSTRUCTION,
+  HNSW_DEFAULT_M,
+  hybridCandidates,
+} from './schema/retrieval-hnsw-schema.js';
+export {
   type FunctionToolConfig,
   FunctionToolSchema,
   type HierarchicalDocumentToolConfig,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addConfigIssue } from './add-config-issue.js';
+import { checkHnsw, HnswSchema } from './retrieval-hnsw-schema.js';
 import { toolDescription, toolName } from './tool-name-schema.js';
 
 // The fields of the two retrieval tool types (`vectorstore`, `hierarchical_document`). Their
@@ -91,6 +92,7 @@ const commonFields = {
     .describe(
       'How semantic search finds the nearest vectors: exact (scan every vector), quantized (embedded index: scan 1-bit vectors, rescore the best exactly), hnsw (PostgreSQL: a pgvector HNSW index), auto (default: exact below 10,000 chunks, else quantized on SQLite and hnsw on PostgreSQL). See docs/retrieval.md.',
     ),
+  hnsw: HnswSchema.optional(),
   database: RetrievalDatabaseSchema.optional(),
 };
 
@@ -103,6 +105,8 @@ type CommonFields = {
   keyword_weight?: number | undefined;
   chunk_overlap: number;
   vector_index: 'auto' | 'exact' | 'quantized' | 'hnsw';
+  top_k: number;
+  hnsw?: z.infer<typeof HnswSchema> | undefined;
   database?: RetrievalDatabaseConfig | undefined;
 };
 
@@ -174,6 +178,7 @@ function checkCommon(
     );
   }
   checkVectorIndex(tool, context);
+  checkHnsw(tool, context);
   if (tool.chunk_overlap >= chunkSize) {
     addConfigIssue(
       context,

@@ -64,9 +64,10 @@ function reportingDatabaseFailures(store: RetrievalStore, tool: string): Retriev
       store.putFile(collection, source, hash, chunks).catch(failure),
     deleteFile: (collection, source) => store.deleteFile(collection, source).catch(failure),
     countChunks: (collection) => store.countChunks(collection).catch(failure),
-    prepareVectorIndex: (collection, setting) => store.prepareVectorIndex(collection, setting).catch(failure),
-    searchSemantic: (collection, vector, limit) =>
-      store.searchSemantic(collection, vector, limit).catch(failure),
+    prepareVectorIndex: (collection, setting, options) =>
+      store.prepareVectorIndex(collection, setting, options).catch(failure),
+    searchSemantic: (collection, vector, limit, options) =>
+      store.searchSemantic(collection, vector, limit, options).catch(failure),
     searchKeyword: (collection, terms, limit) => store.searchKeyword(collection, terms, limit).catch(failure),
     close: () => store.close().catch(failure),
   };

@@ -1,3 +1,4 @@
+import { HNSW_DEFAULT_EF_CONSTRUCTION, HNSW_DEFAULT_M } from '../../config/index.js';
 import type { Chunk } from './chunk/chunk.js';
 import { chunkBySections } from './chunk/chunk-by-sections.js';
 import { chunkByTokens } from './chunk/chunk-by-tokens.js';
@@ -6,6 +7,7 @@ import type { ParsedSource } from './parse/parsed-source.js';
 import type { RecordFields } from './parse/record-fields.js';
 import type { RetrievalToolConfig } from './retrieval-tool-entries.js';
 import type { SearchSettings } from './search/search-index.js';
+import type { HnswBuild } from './store/retrieval-store.js';
 
 export type { RetrievalToolConfig, RetrievalToolEntry } from './retrieval-tool-entries.js';
 export { searchToolName } from './retrieval-tool-entries.js';
@@ -31,6 +33,15 @@ export function searchSettingsOf(config: RetrievalToolConfig): SearchSettings {
     rrfK: config.rrf_k ?? 60,
     semanticWeight: config.semantic_weight ?? 1,
     keywordWeight: config.keyword_weight ?? DEFAULT_KEYWORD_WEIGHT[fusion],
+    ...(config.hnsw?.ef_search !== undefined ? { efSearch: config.hnsw.ef_search } : {}),
+  };
+}
+
+/** The HNSW build parameters of a tool's `hnsw` block, pgvector's defaults for the ones it leaves out. */
+export function hnswBuildOf(hnsw: NonNullable<RetrievalToolConfig['hnsw']>): HnswBuild {
+  return {
+    m: hnsw.m ?? HNSW_DEFAULT_M,
+    efConstruction: hnsw.ef_construction ?? HNSW_DEFAULT_EF_CONSTRUCTION,
   };
 }
 

@@ -7,6 +7,7 @@ import { parseSourceFile } from '../parse/parse-source-file.js';
 import {
   chunkerOf,
   chunkingSignature,
+  hnswBuildOf,
   type RetrievalToolConfig,
   recordFieldsOf,
 } from '../retrieval-tool-settings.js';
@@ -185,7 +186,15 @@ export async function ingestCollection(options: IngestCollectionOptions): Promis
       report.chunks = await store.countChunks(collection);
       // Keyword search reads no vector: its collections keep the plain vectors only.
       const setting = config.search_mode === 'keyword' ? 'exact' : config.vector_index;
-      report.vectorIndex = await store.prepareVectorIndex(collection, setting);
+      report.vectorIndex = await store.prepareVectorIndex(collection, setting, {
+        ...(config.hnsw ? { hnsw: hnswBuildOf(config.hnsw) } : {}),
+        onRebuild: (reason) =>
+          emit({
+            type: 'note',
+            tool,
+            message: `rebuilding the HNSW index of tool ${tool}: ${reason} (no file is embedded again; the build reads every stored vector)`,
+          }),
+      });
       return report;
     },
   );

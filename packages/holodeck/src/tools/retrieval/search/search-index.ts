@@ -1,3 +1,4 @@
+import { hybridCandidates } from '../../../config/index.js';
 import { queryTerms, type RetrievalStore, type ScoredChunk } from '../store/retrieval-store.js';
 import { fuseRankings, fuseScores } from './fuse-rankings.js';
 
@@ -12,14 +13,13 @@ export interface SearchSettings {
   rrfK: number;
   semanticWeight: number;
   keywordWeight: number;
+  /** PostgreSQL vector_index hnsw: the candidate list of each query (agent.yaml hnsw.ef_search). */
+  efSearch?: number;
 }
 
 /** The lowest score of each scorer, the zero of normalised fusion: cosine similarity, BM25. */
 const COSINE_FLOOR = -1;
 const BM25_FLOOR = 0;
-
-/** Candidates each list contributes to a hybrid search, before fusion. */
-const HYBRID_CANDIDATES = 50;
 
 /**
  * Searches a collection: `semantic` ranks by cosine similarity (score 0..1), `keyword` by BM25
@@ -36,7 +36,8 @@ export async function searchIndex(
   settings: SearchSettings,
 ): Promise<ScoredChunk[]> {
   const semantic = async (limit: number) => {
-    const hits = await store.searchSemantic(collection, await embedQuery(query), limit);
+    const options = settings.efSearch !== undefined ? { efSearch: settings.efSearch } : {};
+    const hits = await store.searchSemantic(collection, await embedQuery(query), limit, options);
     return settings.minScore === undefined
       ? hits
       : hits.filter((hit) => hit.score >= (settings.minScore ?? 0));
@@ -48,7 +49,8 @@ export async function searchIndex(
     case 'keyword':
       return keyword(settings.topK);
     case 'hybrid': {
-      const limit = Math.max(HYBRID_CANDIDATES, settings.topK * 4);
+      // Candidates each list contributes before fusion (agent.yaml validation checks ef_search against it).
+      const limit = hybridCandidates(settings.topK);
       const [semanticHits, keywordHits] = await Promise.all([
         settings.semanticWeight > 0 ? semantic(limit) : Promise.resolve([]),
         settings.keywordWeight > 0 ? keyword(limit) : Promise.resolve([]),

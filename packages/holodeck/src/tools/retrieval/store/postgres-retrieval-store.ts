@@ -13,19 +13,23 @@ import {
 } from './postgres-keyword-index.js';
 import {
   createHnswIndex,
+  DEFAULT_HNSW_BUILD,
   dropHnswIndex,
-  hasHnswIndex,
   hnswEfSearch,
+  hnswIndexBuild,
   hnswIndexName,
+  hnswRebuildReason,
 } from './postgres-vector-index.js';
 import type {
   CollectionMeta,
   EmbeddedChunk,
   RetrievalStore,
   ScoredChunk,
+  SemanticSearchOptions,
   Stemming,
   VectorIndex,
   VectorIndexInUse,
+  VectorIndexOptions,
 } from './retrieval-store.js';
 import { vectorIndexFor } from './retrieval-store.js';
 
@@ -159,15 +163,27 @@ export class PostgresRetrievalStore implements RetrievalStore {
     });
   }
 
-  async prepareVectorIndex(collection: string, setting: VectorIndex): Promise<VectorIndexInUse> {
+  /**
+   * Builds the HNSW index when the collection needs one and has none, or has one built with other
+   * parameters (told to `onRebuild` first: a build reads every vector of the collection).
+   */
+  async prepareVectorIndex(
+    collection: string,
+    setting: VectorIndex,
+    options: VectorIndexOptions = {},
+  ): Promise<VectorIndexInUse> {
     if (setting === 'quantized')
       throw new Error('vector_index quantized is for the embedded index; PostgreSQL offers exact and hnsw');
     const meta = await this.getMeta(collection);
     const wanted = vectorIndexFor(setting, meta ? await this.countChunks(collection) : 0, 'hnsw');
     if (!meta) return wanted;
-    const present = await hasHnswIndex(this.db, collection);
-    if (wanted === 'hnsw' && !present) await createHnswIndex(this.db, collection, meta.dimensions);
-    else if (wanted === 'exact' && present) await dropHnswIndex(this.db, collection);
+    const present = await hnswIndexBuild(this.db, collection);
+    const build = options.hnsw ?? DEFAULT_HNSW_BUILD;
+    if (wanted === 'hnsw') {
+      const reason = present && hnswRebuildReason(present, build);
+      if (reason) options.onRebuild?.(reason);
+      if (!present || reason) await createHnswIndex(this.db, collection, meta.dimensions, build);
+    } else if (present) await dropHnswIndex(this.db, collection);
     return wanted;
   }
 
@@ -226,19 +242,28 @@ export class PostgresRetrievalStore implements RetrievalStore {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
+  async searchSemantic(
+    collection: string,
+    vector: Float32Array,
+    limit: number,
+    options: SemanticSearchOptions = {},
+  ): Promise<ScoredChunk[]> {
     const literal = vectorLiteral(vector);
     const columns = sql`source, chunk_id, title, heading_path, section_id, page, text, metadata`;
     // With the collection's HNSW index: the query names the index's expression (the cast to its
-    // dimension) so the planner walks the graph, with ef_search set for this transaction only.
+    // dimension) so the planner walks the graph, with ef_search set for this transaction only
+    // (set_config's is_local: SET LOCAL), so a pooled connection keeps no tool's setting.
+    // to_regclass, not the pg_indexes view: a catalog lookup by name (pg_indexes cost 14 ms a query on PGlite).
     const { rows: indexed } = await sql<{ dimensions: number }>`SELECT c.dimensions FROM
-      holodeck_retrieval_collections c JOIN pg_indexes i ON i.indexname = ${hnswIndexName(collection)}
-      WHERE c.name = ${collection}`.execute(this.db);
+      holodeck_retrieval_collections c WHERE c.name = ${collection}
+      AND to_regclass(${hnswIndexName(collection)}) IS NOT NULL`.execute(this.db);
     const dimensions = indexed[0]?.dimensions;
     if (dimensions !== undefined) {
       const cast = sql.raw(`vector(${Math.trunc(Number(dimensions))})`);
       const rows = await this.db.transaction().execute(async (trx) => {
-        await sql`SELECT set_config('hnsw.ef_search', ${String(hnswEfSearch(limit))}, true)`.execute(trx);
+        await sql`SELECT set_config('hnsw.ef_search', ${String(options.efSearch ?? hnswEfSearch(limit))}, true)`.execute(
+          trx,
+        );
         return (
           await sql<ChunkRow>`SELECT ${columns}, 1 - (embedding::${cast} <=> ${literal}::${cast}) AS score
           FROM holodeck_retrieval_chunks WHERE collection = ${collection}

@@ -47,6 +47,29 @@ export function vectorIndexFor(
   return chunks >= AUTO_INDEX_FROM_CHUNKS ? approximate : 'exact';
 }
 
+/** The build parameters of a pgvector HNSW index (agent.yaml `hnsw.m`, `hnsw.ef_construction`). */
+export interface HnswBuild {
+  m: number;
+  efConstruction: number;
+}
+
+/** What prepareVectorIndex builds with, besides the setting. */
+export interface VectorIndexOptions {
+  /** hnsw (PostgreSQL): the build parameters; pgvector's defaults (m 16, ef_construction 64) when absent. */
+  hnsw?: HnswBuild;
+  /** Told, before the build, why an existing index is built again (its parameters changed). */
+  onRebuild?: (reason: string) => void;
+}
+
+/** How one semantic search runs, besides its vector and limit. */
+export interface SemanticSearchOptions {
+  /**
+   * hnsw (PostgreSQL): the query's candidate list (agent.yaml `hnsw.ef_search`), which also caps
+   * the rows returned; default max(200, 2 × limit). Ignored by an exact scan.
+   */
+  efSearch?: number;
+}
+
 /** A search hit: the chunk and its score (cosine similarity, or the keyword rank score). */
 export interface ScoredChunk {
   chunk: Chunk;
@@ -90,9 +113,18 @@ export interface RetrievalStore {
    * A setting the store cannot serve (hnsw on SQLite, quantized on PostgreSQL) throws; agent.yaml
    * validation refuses it first.
    */
-  prepareVectorIndex(collection: string, setting: VectorIndex): Promise<VectorIndexInUse>;
+  prepareVectorIndex(
+    collection: string,
+    setting: VectorIndex,
+    options?: VectorIndexOptions,
+  ): Promise<VectorIndexInUse>;
   /** The `limit` chunks nearest `vector` by cosine; score = cosine similarity (1 = same direction). */
-  searchSemantic(collection: string, vector: Float32Array, limit: number): Promise<ScoredChunk[]>;
+  searchSemantic(
+    collection: string,
+    vector: Float32Array,
+    limit: number,
+    options?: SemanticSearchOptions,
+  ): Promise<ScoredChunk[]>;
   /**
    * The `limit` best BM25 matches of any of `terms` (lower-case words), with statistics of this
    * collection only (chunk count, document frequencies, average length); title (×3) and heading

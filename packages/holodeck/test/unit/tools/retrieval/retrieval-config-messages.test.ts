@@ -168,6 +168,72 @@ describe('retrieval tools: bad input at validate', () => {
       `);
   });
 
+  it("hnsw settings: on the wrong store or index, out of pgvector's ranges, and misspelt", async () => {
+    await sandbox.write('docs/a.md', '# A\n');
+    const postgres = [
+      '    database:',
+      '      provider: postgres',
+      '      connection_string: postgres://holodeck:secret@localhost:5432/kb',
+    ];
+    const validate = async (...fields: string[]) =>
+      (await sandbox.validate(lines(...OPENAI, ...tool('    source: ./docs', ...fields)))).issues.map(brief);
+    const messages = [
+      ...(await validate('    hnsw:', '      m: 32')),
+      ...(await validate('    hnsw:', '      ef_search: 200', ...postgres)),
+      ...(await validate('    vector_index: exact', '    hnsw:', '      ef_search: 200', ...postgres)),
+      ...(await validate(
+        '    vector_index: hnsw',
+        '    hnsw:',
+        '      m: 1',
+        '      ef_search: 1001',
+        ...postgres,
+      )),
+      ...(await validate(
+        '    vector_index: hnsw',
+        '    hnsw:',
+        '      m: 24',
+        '      ef_construction: 40',
+        ...postgres,
+      )),
+      ...(await validate('    vector_index: hnsw', '    hnsw:', '      m: 48', ...postgres)),
+      ...(await validate('    vector_index: hnsw', '    hnsw:', '      ef_search: 40', ...postgres)),
+      ...(await validate(
+        '    search_mode: semantic',
+        '    top_k: 20',
+        '    vector_index: hnsw',
+        '    hnsw:',
+        '      ef_search: 10',
+        ...postgres,
+      )),
+      ...(await validate('    vector_index: hnsw', '    hnsw:', '      ef_serach: 200', ...postgres)),
+    ];
+    expect(messages).toMatchInlineSnapshot(`
+      [
+        "12:5 tools[0].hnsw: hnsw settings tune the pgvector HNSW index of the PostgreSQL store, and this tool uses the embedded SQLite index | remove hnsw, or set database: {provider: postgres, connection_string: ...} and vector_index: hnsw",
+        "12:5 tools[0].hnsw: hnsw settings apply to vector_index hnsw, and this tool uses vector_index auto | set vector_index: hnsw (auto searches small collections exactly, where these settings would do nothing), or remove hnsw",
+        "13:5 tools[0].hnsw: hnsw settings apply to vector_index hnsw, and this tool uses vector_index exact | set vector_index: hnsw, or remove hnsw",
+        "14:10 tools[0].hnsw.m: must be at least 2, got the number 1",
+        "15:18 tools[0].hnsw.ef_search: must be at most 1000, got the number 1001",
+        "15:24 tools[0].hnsw.ef_construction: hnsw.ef_construction (40) must be at least 2 × m (48); pgvector refuses to build the index otherwise | raise ef_construction to 48 or more (default 64), or lower m",
+        "14:10 tools[0].hnsw.m: hnsw.m 48 needs ef_construction of at least 96, above its default 64 | set hnsw.ef_construction: 96 or more, or lower m to 32 or less",
+        "14:18 tools[0].hnsw.ef_search: hnsw.ef_search (40) is below the 50 semantic candidates a hybrid search asks for (max(50, 4 × top_k)); pgvector's HNSW returns at most ef_search rows, so searches would come back short | raise ef_search to 50 or more, or remove it (default max(200, 2 × rows))",
+        "16:18 tools[0].hnsw.ef_search: hnsw.ef_search (10) is below the 20 results a search asks for (top_k); pgvector's HNSW returns at most ef_search rows, so searches would come back short | raise ef_search to 20 or more, or remove it (default max(200, 2 × rows))",
+        "14:7 tools[0].hnsw.ef_serach: unknown key "ef_serach" in tools[0].hnsw | did you mean "ef_search"?",
+      ]
+    `);
+    // In range and consistent: no message.
+    expect(
+      await validate(
+        '    vector_index: hnsw',
+        '    hnsw:',
+        '      m: 32',
+        '      ef_construction: 64',
+        '      ef_search: 50',
+        ...postgres,
+      ),
+    ).toEqual([]);
+  });
+
   it('record fields on a source without records, and an overlap as large as the chunk', async () => {
     await sandbox.write('docs/a.md', '# A\n');
     const result = await sandbox.validate(
