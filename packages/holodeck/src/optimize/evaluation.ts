@@ -26,8 +26,10 @@ export interface Evaluation {
   cases: CaseTally[];
   /** Σ passes / Σ attempts over the cases. */
   pass_rate: number;
-  /** Known spend of the runs; null when the provider's prices are unknown. */
+  /** Known spend of the runs' agent calls; null when the provider's prices are unknown. */
   cost_usd: number | null;
+  /** Known spend of their judge calls (absent in trials saved before it was counted). */
+  judge_cost_usd?: number | null;
   /** Novarch judge verdicts across every attempt. */
   kills: number;
   holds: number;
@@ -86,10 +88,16 @@ export function evaluationOf(report: RunReport, split: 'train' | 'holdout', unre
     cases,
     pass_rate: attempts ? passes / attempts : 0,
     cost_usd: report.summary.cost_usd,
+    ...(report.summary.judge_cost_usd !== undefined ? { judge_cost_usd: report.summary.judge_cost_usd } : {}),
     kills,
     holds,
     unrecorded,
     interrupted: report.interrupted === true,
     failures: report.cases.filter((testCase) => !testCase.passed).map(failureOf),
   };
+}
+
+/** What an evaluation's runs spent, agent and judge, as far as it is known (max_cost counts both). */
+export function spendOf(evaluation: Pick<Evaluation, 'cost_usd' | 'judge_cost_usd'>): number {
+  return (evaluation.cost_usd ?? 0) + (evaluation.judge_cost_usd ?? 0);
 }

@@ -6,6 +6,7 @@ import { errorMessage } from '../support.js';
 import { applyCandidate, type Candidate, changesKey } from './candidate.js';
 import { confirmOnHoldout } from './confirm-on-holdout.js';
 import { type EvaluationSettings, evaluateCandidate } from './evaluate-candidate.js';
+import { spendOf } from './evaluation.js';
 import { judgeCandidate } from './judge-candidate.js';
 import { planMoves } from './plan-moves.js';
 import { proposeInstructions } from './propose-instructions.js';
@@ -75,11 +76,11 @@ export interface OptimizeResult {
 function costOf(line: TrialsLine): number {
   switch (line.type) {
     case 'trial':
-      return (line.evaluation.cost_usd ?? 0) + (line.proposer_cost_usd ?? 0);
+      return spendOf(line.evaluation) + (line.proposer_cost_usd ?? 0);
     case 'skip':
       return line.proposer_cost_usd ?? 0;
     case 'holdout':
-      return (line.baseline.cost_usd ?? 0) + (line.candidate.cost_usd ?? 0);
+      return spendOf(line.baseline) + spendOf(line.candidate);
     default:
       return 0;
   }
@@ -324,7 +325,7 @@ export async function runOptimization(
         },
         best: decision.accepted ? candidate.id : best.candidate.id,
       };
-      spent += evaluation.cost_usd ?? 0;
+      spent += spendOf(evaluation);
       if (evaluation.interrupted) {
         // Not judged: a stopped trial is run again on --resume.
         stopped = stoppedBy() ?? (options.maxCostUsd !== undefined ? 'max-cost' : 'interrupted');

@@ -44,6 +44,7 @@ const EvaluationSchema = z.object({
   ),
   pass_rate: z.number(),
   cost_usd: z.number().nullable(),
+  judge_cost_usd: z.number().nullable().optional(),
   kills: z.number(),
   holds: z.number(),
   unrecorded: z.number(),
