@@ -109,3 +109,14 @@ export function emptyTokenUsage(): TokenUsage {
     cache_creation_tokens: 0,
   };
 }
+
+/** The sum of two token counts. */
+export function addTokenUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
+  return {
+    prompt_tokens: total.prompt_tokens + usage.prompt_tokens,
+    completion_tokens: total.completion_tokens + usage.completion_tokens,
+    total_tokens: total.total_tokens + usage.total_tokens,
+    cache_read_tokens: total.cache_read_tokens + usage.cache_read_tokens,
+    cache_creation_tokens: total.cache_creation_tokens + usage.cache_creation_tokens,
+  };
+}

@@ -1,5 +1,4 @@
-import { emptyTokenUsage } from '../backends/contract/index.js';
-import { addTokenUsage } from './grading-meter.js';
+import { addTokenUsage, emptyTokenUsage } from '../backends/contract/index.js';
 import type { PreparedCase } from './prepare-suite.js';
 import {
   attemptErrorOf,

@@ -1,4 +1,4 @@
-import { emptyTokenUsage, type TokenUsage } from '../backends/contract/index.js';
+import { addTokenUsage, emptyTokenUsage, type TokenUsage } from '../backends/contract/index.js';
 import { type GradingPricing, gradingPricing } from '../backends/pricing/grading-pricing.js';
 import { costOfUsage } from '../backends/pricing/token-prices.js';
 import type { GradingCall } from '../evals/metric.js';
@@ -73,15 +73,4 @@ export class GradingMeter {
     }
     return pricing;
   }
-}
-
-/** The sum of two token counts. */
-export function addTokenUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
-  return {
-    prompt_tokens: total.prompt_tokens + usage.prompt_tokens,
-    completion_tokens: total.completion_tokens + usage.completion_tokens,
-    total_tokens: total.total_tokens + usage.total_tokens,
-    cache_read_tokens: total.cache_read_tokens + usage.cache_read_tokens,
-    cache_creation_tokens: total.cache_creation_tokens + usage.cache_creation_tokens,
-  };
 }

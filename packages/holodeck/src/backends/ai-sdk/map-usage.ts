@@ -16,14 +16,3 @@ export function mapUsage(usage: LanguageModelUsage): TokenUsage {
     cache_creation_tokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
   };
 }
-
-/** The sum of two usages. */
-export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
-  return {
-    prompt_tokens: total.prompt_tokens + step.prompt_tokens,
-    completion_tokens: total.completion_tokens + step.completion_tokens,
-    total_tokens: total.total_tokens + step.total_tokens,
-    cache_read_tokens: total.cache_read_tokens + step.cache_read_tokens,
-    cache_creation_tokens: total.cache_creation_tokens + step.cache_creation_tokens,
-  };
-}

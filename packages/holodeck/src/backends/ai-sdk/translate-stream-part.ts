@@ -1,7 +1,8 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { errorMessage, isRecord } from '../../support.js';
 import type { SessionEvent } from '../contract/index.js';
-import { addUsage, mapUsage } from './map-usage.js';
+import { addTokenUsage } from '../contract/index.js';
+import { mapUsage } from './map-usage.js';
 import type { TurnState } from './turn-state.js';
 
 /** A tool's output as text and error flag: HoloDeck tools answer `{text, isError}`; anything else is JSON. */
@@ -55,7 +56,7 @@ export function translateStreamPart(part: TextStreamPart<ToolSet>, state: TurnSt
       state.steps += 1;
       state.finalText = state.stepText;
       state.lastFinishReason = part.finishReason;
-      state.usage = addUsage(state.usage, mapUsage(part.usage));
+      state.usage = addTokenUsage(state.usage, mapUsage(part.usage));
       return [];
     case 'error':
       state.error ??= { value: part.error };

@@ -8,7 +8,7 @@ export type {
   ToolKind,
   ToolResult,
 } from '../../execution-result.js';
-export { emptyTokenUsage } from '../../execution-result.js';
+export { addTokenUsage, emptyTokenUsage } from '../../execution-result.js';
 export type {
   AgentBackend,
   BackendOptions,

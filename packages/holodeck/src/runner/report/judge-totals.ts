@@ -1,5 +1,4 @@
-import { emptyTokenUsage } from '../../backends/contract/index.js';
-import { addTokenUsage } from '../grading-meter.js';
+import { addTokenUsage, emptyTokenUsage } from '../../backends/contract/index.js';
 import type { CaseAttempt, JudgeSpend } from './run-report.js';
 
 /** Said for a report holding attempts saved before HoloDeck counted the judge's spend. */
