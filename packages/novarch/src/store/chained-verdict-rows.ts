@@ -2,6 +2,18 @@ import type { Kysely } from 'kysely';
 import { verdictMaterial } from './audit-record-material.js';
 import type { StoreTables } from './store-tables.js';
 
+/** What a verdict's link covers beside the verdict: its session's tenant and the action it judged. */
+const JOINED_COLUMNS = [
+  'sessions.tenant_id as tenant_id',
+  'actions.session_id as action_session_id',
+  'actions.action_type as action_type',
+  'actions.tool_name as tool_name',
+  'actions.input_json as input_json',
+  'actions.context_json as context_json',
+  'actions.reasoning as reasoning',
+  'actions.created_at as action_created_at',
+] as const;
+
 /**
  * Verdicts joined to the action they judged and their session's tenant: what a verdict's audit
  * link covers. The backfill and `verify` read them the same way; callers add order or filter.
@@ -12,16 +24,7 @@ export function selectChainedVerdicts(db: Kysely<StoreTables>) {
     .innerJoin('actions', 'actions.id', 'verdicts.action_id')
     .innerJoin('sessions', 'sessions.id', 'verdicts.session_id')
     .selectAll('verdicts')
-    .select([
-      'sessions.tenant_id as tenant_id',
-      'actions.session_id as action_session_id',
-      'actions.action_type as action_type',
-      'actions.tool_name as tool_name',
-      'actions.input_json as input_json',
-      'actions.context_json as context_json',
-      'actions.reasoning as reasoning',
-      'actions.created_at as action_created_at',
-    ]);
+    .select(JOINED_COLUMNS);
 }
 
 /**
@@ -43,15 +46,8 @@ export function selectSetAsideVerdicts(db: Kysely<StoreTables>) {
       'verdicts.source',
       'verdicts.decided_at',
       'verdicts.os_user',
-      'sessions.tenant_id as tenant_id',
-      'actions.session_id as action_session_id',
-      'actions.action_type as action_type',
-      'actions.tool_name as tool_name',
-      'actions.input_json as input_json',
-      'actions.context_json as context_json',
-      'actions.reasoning as reasoning',
-      'actions.created_at as action_created_at',
-    ]);
+    ])
+    .select(JOINED_COLUMNS);
 }
 
 type ChainedVerdictRow = Omit<
