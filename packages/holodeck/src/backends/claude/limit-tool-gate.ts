@@ -57,6 +57,8 @@ export class LimitToolGate {
     for (const answer of this.held) answer(deny('The run was stopped at one of its limits.'));
     this.held.clear();
     this.releaseAll();
+    // A session's gate lives for all its turns: the ids of a finished turn are never asked again.
+    this.ended.clear();
   }
 
   /** Call with every SDK message, after the run's progress was reported for it. */

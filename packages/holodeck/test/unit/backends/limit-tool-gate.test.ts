@@ -125,6 +125,22 @@ describe('LimitToolGate', () => {
     expect(plain.settled).toBe(true);
   });
 
+  it("forgets a finished turn's calls on disarm(): a session's next turn waits for its own response", async () => {
+    const gate = new LimitToolGate();
+    gate.arm(new AbortController().signal);
+    gate.observe(assistant('t1'));
+    gate.disarm();
+    gate.arm(new AbortController().signal);
+    gate.observe(stream('message_start'));
+    const again = ask(gate, 't1');
+    await tick();
+    expect(again.settled).toBe(false);
+    gate.observe(stream('message_stop'));
+    await tick();
+    expect(again.settled).toBe(false);
+    gate.disarm();
+  });
+
   it('releases waiting calls on disarm()', async () => {
     const gate = new LimitToolGate();
     gate.arm(new AbortController().signal);
