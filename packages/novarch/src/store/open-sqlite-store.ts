@@ -56,71 +56,81 @@ export interface SqliteStoreOptions extends StoredValueOptions {
 const SYNCHRONOUS_DEFAULT = 'NORMAL';
 const SYNCHRONOUS_FOR_DECISIONS = 'FULL';
 
-const sqliteStoreDialect: StoreDialect = {
-  sequenceType: 'integer',
-  autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
-  rowLocks: false,
-  // `->` gives minified JSON text (SQLite 3.38+); `keys` are identifiers, so the path is safe.
-  jsonText: (column, keys) => sql<string | null>`(${sql.ref(column)} -> ${`$.${keys.join('.')}`})`,
-  jsonNumber: (column, keys) => {
-    const path = `$.${keys.join('.')}`;
-    return sql<
-      number | null
-    >`(case when json_type(${sql.ref(column)}, ${path}) in ('integer', 'real') then json_extract(${sql.ref(column)}, ${path}) end)`;
-  },
-  transaction(db, work, options = {}) {
-    // SQLite has one lock for writers: every write transaction takes it.
-    return sqliteStoreDialect.withWriteLock(db, work, options);
-  },
-  withWriteLock(db, work, options = {}) {
-    return db.connection().execute(async (connection) => {
-      if (options.durable)
-        await sql.raw(`pragma synchronous = ${SYNCHRONOUS_FOR_DECISIONS}`).execute(connection);
-      try {
-        // A plain (deferred) BEGIN would let two processes both read "not migrated" and then
-        // collide on the upgrade to a write lock; IMMEDIATE makes the second one wait its turn.
-        await sql`begin immediate`.execute(connection);
+/**
+ * The SQLite dialect. `afterNormalCommit` runs after each write committed without an fsync (an
+ * evidence row, an action, a session): the background worker then flushes the WAL beside the event
+ * loop, so the next durable commit (a verdict) fsyncs its own pages, not every read's before it.
+ */
+export function createSqliteStoreDialect(afterNormalCommit: () => void = () => {}): StoreDialect {
+  const dialect: StoreDialect = {
+    sequenceType: 'integer',
+    autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
+    rowLocks: false,
+    // `->` gives minified JSON text (SQLite 3.38+); `keys` are identifiers, so the path is safe.
+    jsonText: (column, keys) => sql<string | null>`(${sql.ref(column)} -> ${`$.${keys.join('.')}`})`,
+    jsonNumber: (column, keys) => {
+      const path = `$.${keys.join('.')}`;
+      return sql<
+        number | null
+      >`(case when json_type(${sql.ref(column)}, ${path}) in ('integer', 'real') then json_extract(${sql.ref(column)}, ${path}) end)`;
+    },
+    transaction(db, work, options = {}) {
+      // SQLite has one lock for writers: every write transaction takes it.
+      return dialect.withWriteLock(db, work, options);
+    },
+    withWriteLock(db, work, options = {}) {
+      return db.connection().execute(async (connection) => {
+        if (options.durable)
+          await sql.raw(`pragma synchronous = ${SYNCHRONOUS_FOR_DECISIONS}`).execute(connection);
         try {
-          const result = await work(connection);
-          await sql`commit`.execute(connection);
-          return result;
-        } catch (error) {
-          await sql`rollback`.execute(connection);
-          throw error;
+          // A plain (deferred) BEGIN would let two processes both read "not migrated" and then
+          // collide on the upgrade to a write lock; IMMEDIATE makes the second one wait its turn.
+          await sql`begin immediate`.execute(connection);
+          try {
+            const result = await work(connection);
+            await sql`commit`.execute(connection);
+            if (!options.durable) afterNormalCommit();
+            return result;
+          } catch (error) {
+            await sql`rollback`.execute(connection);
+            throw error;
+          }
+        } finally {
+          if (options.durable)
+            await sql.raw(`pragma synchronous = ${SYNCHRONOUS_DEFAULT}`).execute(connection);
         }
-      } finally {
-        if (options.durable) await sql.raw(`pragma synchronous = ${SYNCHRONOUS_DEFAULT}`).execute(connection);
-      }
-    });
-  },
-  isLockBusy(error) {
-    return (
-      error instanceof Database.SqliteError &&
-      (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED'))
-    );
-  },
-  readSnapshot(db, work) {
-    return db.connection().execute(async (connection) => {
-      await sql`begin`.execute(connection);
-      try {
-        return await work(connection);
-      } finally {
-        await sql`rollback`.execute(connection);
-      }
-    });
-  },
-  durably(db, work) {
-    // One reserved connection, so no other write of this store slips in while FULL is on.
-    return db.connection().execute(async (connection) => {
-      await sql.raw(`pragma synchronous = ${SYNCHRONOUS_FOR_DECISIONS}`).execute(connection);
-      try {
-        return await work(connection);
-      } finally {
-        await sql.raw(`pragma synchronous = ${SYNCHRONOUS_DEFAULT}`).execute(connection);
-      }
-    });
-  },
-};
+      });
+    },
+    isLockBusy(error) {
+      return (
+        error instanceof Database.SqliteError &&
+        (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED'))
+      );
+    },
+    readSnapshot(db, work) {
+      return db.connection().execute(async (connection) => {
+        await sql`begin`.execute(connection);
+        try {
+          return await work(connection);
+        } finally {
+          await sql`rollback`.execute(connection);
+        }
+      });
+    },
+    durably(db, work) {
+      // One reserved connection, so no other write of this store slips in while FULL is on.
+      return db.connection().execute(async (connection) => {
+        await sql.raw(`pragma synchronous = ${SYNCHRONOUS_FOR_DECISIONS}`).execute(connection);
+        try {
+          return await work(connection);
+        } finally {
+          await sql.raw(`pragma synchronous = ${SYNCHRONOUS_DEFAULT}`).execute(connection);
+        }
+      });
+    },
+  };
+  return dialect;
+}
 
 /**
  * Creates the store's folder (0700) and file (0600) when absent: the store holds every tool
@@ -243,7 +253,7 @@ async function openNow(file: string, options: SqliteStoreOptions): Promise<Novar
   }
   const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: cacheStatements(database) }) });
   try {
-    await migrateStore(db, sqliteStoreDialect);
+    await migrateStore(db, createSqliteStoreDialect());
   } catch (error) {
     await db.destroy();
     if (error instanceof NovarchStoreError) throw error;
@@ -254,7 +264,10 @@ async function openNow(file: string, options: SqliteStoreOptions): Promise<Novar
   database.pragma(`busy_timeout = ${Math.min(BUSY_SLICE_MS, lockWaitMs)}`);
   const checkpoints =
     options.checkpoints === 'automatic' ? undefined : startBackgroundCheckpoints(database, file);
-  return new KyselyNovarchStore(db, sqliteStoreDialect, file, {
+  const dialect = createSqliteStoreDialect(
+    checkpoints === undefined ? undefined : () => checkpoints.flushSoon(),
+  );
+  return new KyselyNovarchStore(db, dialect, file, {
     verifyLocation: locationGuard(file),
     storedValue,
     lockWaitMs,

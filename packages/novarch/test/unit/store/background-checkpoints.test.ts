@@ -1,8 +1,11 @@
 import { statSync } from 'node:fs';
+import { waitUntil } from '@holodeck/testkit';
 import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../src/index.js';
 import { startBackgroundCheckpoints } from '../../../src/store/background-checkpoints.js';
+import { createSqliteStoreDialect } from '../../../src/store/open-sqlite-store.js';
 import { createTempStoreFiles } from '../../store/temp-store-file.js';
 
 // Issue 14 "Speed": WAL checkpoints off the agent's path. The store's connection no longer
@@ -90,5 +93,60 @@ describe('WAL checkpoints', () => {
     await expect(openSqliteStore(file, { checkpoints: 'never' as 'automatic' })).rejects.toThrow(
       'checkpoints must be "background" or "automatic"; got "never".',
     );
+  });
+
+  /**
+   * Proves the worker fsyncs the WAL when asked (after a commit made without an fsync), so that a
+   * verdict's durable commit waits for its own pages only; requests in a burst coalesce.
+   */
+  it('flushes the WAL in the worker when asked, coalescing a burst', async () => {
+    const file = files.next();
+    const database = new Database(file);
+    database.pragma('journal_mode = WAL');
+    database.exec('create table pages (body text)');
+    const insert = database.prepare('insert into pages (body) values (?)');
+    let flushes = 0;
+    const checkpoints = startBackgroundCheckpoints(database, file, 60_000, {
+      onFlushed: () => {
+        flushes += 1;
+      },
+    });
+    for (let index = 0; index < 20; index++) {
+      insert.run('x'.repeat(4_000));
+      checkpoints.flushSoon();
+    }
+    await waitUntil(() => flushes > 0, { timeoutMs: 10_000, what: 'the worker to flush the WAL' });
+    expect(flushes).toBeLessThanOrEqual(20);
+    await checkpoints.stop();
+    // Stopped: a late request is ignored, not an error.
+    checkpoints.flushSoon();
+    database.close();
+  });
+
+  /** Proves the SQLite dialect asks for a flush after a commit made without an fsync only. */
+  it('asks for a flush after each normal commit, not after a durable one or a rollback', async () => {
+    const file = files.next();
+    const database = new Database(file);
+    database.pragma('journal_mode = WAL');
+    database.exec('create table pages (body text)');
+    let requests = 0;
+    const dialect = createSqliteStoreDialect(() => {
+      requests += 1;
+    });
+    const db = new Kysely<{ pages: { body: string } }>({ dialect: new SqliteDialect({ database }) });
+    const insert = (body: string) => (tx: Kysely<{ pages: { body: string } }>) =>
+      tx.insertInto('pages').values({ body }).execute();
+    await dialect.transaction(db as never, insert('normal') as never);
+    expect(requests).toBe(1);
+    await dialect.transaction(db as never, insert('durable') as never, { durable: true });
+    expect(requests).toBe(1);
+    await expect(
+      dialect.transaction(db as never, async () => {
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(requests).toBe(1);
+    expect(database.prepare('select count(*) as n from pages').get()).toEqual({ n: 2 });
+    await db.destroy();
   });
 });
