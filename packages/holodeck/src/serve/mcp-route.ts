@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { holodeckVersion } from '../holodeck-version.js';
 import { readTurn } from './read-turn.js';
@@ -23,65 +24,98 @@ export function askToolName(agentName: string): string {
 const NO_APPROVALS_OVER_MCP =
   'refused: this tool call needs approval, and an MCP caller cannot give one; call the agent over REST, Responses or AG-UI to approve tool calls';
 
-function mcpServerFor(services: ServeServices, owner: string, log: Partial<RequestLogLine>): McpServer {
-  const server = new McpServer({ name: services.agent.name, version: holodeckVersion() });
-  server.registerTool(
-    askToolName(services.agent.name),
-    {
-      description: `Ask the agent "${services.agent.name}"${services.agent.description ? `: ${services.agent.description}` : ''}. Pass the session_id of an earlier answer to continue that conversation.`,
-      inputSchema: {
+/**
+ * What every MCP request's server is made of, built once per app (the agent does not change while
+ * it is served): the tool's name and schemas, and one JSON Schema validator (the SDK's default
+ * makes a new Ajv with its formats per server, most of a request's cost before the turn).
+ */
+interface McpToolDefinition {
+  serverInfo: { name: string; version: string };
+  validator: AjvJsonSchemaValidator;
+  name: string;
+  config: {
+    description: string;
+    inputSchema: z.ZodObject<{ message: z.ZodString; session_id: z.ZodOptional<z.ZodString> }>;
+    outputSchema: z.ZodObject<{ response: z.ZodString; session_id: z.ZodString }>;
+  };
+}
+
+const DEFINITIONS = new WeakMap<ServeServices, McpToolDefinition>();
+
+function definitionFor(services: ServeServices): McpToolDefinition {
+  const known = DEFINITIONS.get(services);
+  if (known) return known;
+  const { agent } = services;
+  const definition: McpToolDefinition = {
+    serverInfo: { name: agent.name, version: holodeckVersion() },
+    validator: new AjvJsonSchemaValidator(),
+    name: askToolName(agent.name),
+    config: {
+      description: `Ask the agent "${agent.name}"${agent.description ? `: ${agent.description}` : ''}. Pass the session_id of an earlier answer to continue that conversation.`,
+      inputSchema: z.object({
         message: z.string().min(1).max(services.maxMessageChars).describe('What to ask the agent'),
         session_id: z
           .string()
           .min(1)
           .optional()
           .describe('Continue this conversation (from an earlier result)'),
-      },
-      outputSchema: { response: z.string(), session_id: z.string() },
+      }),
+      outputSchema: z.object({ response: z.string(), session_id: z.string() }),
     },
-    async ({ message, session_id }, extra) => {
-      let session: ServedSession;
-      try {
-        session = session_id
-          ? await services.registry.get(session_id, owner)
-          : await services.registry.create(owner);
-      } catch (error) {
-        if (error instanceof ServeProblem)
-          return { isError: true, content: [{ type: 'text', text: error.message }] };
-        throw error;
-      }
-      let turn: ReturnType<typeof services.registry.startTurn>;
-      try {
-        turn = services.registry.startTurn(session, message, 'mcp');
-      } catch (error) {
-        if (error instanceof ServeProblem)
-          return { isError: true, content: [{ type: 'text', text: error.message }] };
-        throw error;
-      }
-      for (;;) {
-        log.session = session.id;
-        const stop = await readTurn(turn, () => undefined, extra.signal, { throughHolds: true, log });
-        if (stop !== 'approval') break;
-        for (const approval of turn.pendingApprovals())
-          turn.answer(approval.callId, { behavior: 'deny', reason: NO_APPROVALS_OVER_MCP });
-      }
-      const result = turn.result;
-      if (!result || result.is_error)
-        return {
-          isError: true,
-          content: [
-            {
-              type: 'text',
-              text: `the agent run failed: ${result?.error_reason ?? turn.failure ?? 'interrupted'}`,
-            },
-          ],
-        };
+  };
+  DEFINITIONS.set(services, definition);
+  return definition;
+}
+
+/**
+ * The MCP server of one request (a stateless transport serves one request, and a server one
+ * transport): the tool, whose calls belong to the request's key and log line.
+ */
+function mcpServerFor(services: ServeServices, owner: string, log: Partial<RequestLogLine>): McpServer {
+  const definition = definitionFor(services);
+  const server = new McpServer(definition.serverInfo, { jsonSchemaValidator: definition.validator });
+  server.registerTool(definition.name, definition.config, async ({ message, session_id }, extra) => {
+    let session: ServedSession;
+    try {
+      session = session_id
+        ? await services.registry.get(session_id, owner)
+        : await services.registry.create(owner);
+    } catch (error) {
+      if (error instanceof ServeProblem)
+        return { isError: true, content: [{ type: 'text', text: error.message }] };
+      throw error;
+    }
+    let turn: ReturnType<typeof services.registry.startTurn>;
+    try {
+      turn = services.registry.startTurn(session, message, 'mcp');
+    } catch (error) {
+      if (error instanceof ServeProblem)
+        return { isError: true, content: [{ type: 'text', text: error.message }] };
+      throw error;
+    }
+    for (;;) {
+      log.session = session.id;
+      const stop = await readTurn(turn, () => undefined, extra.signal, { throughHolds: true, log });
+      if (stop !== 'approval') break;
+      for (const approval of turn.pendingApprovals())
+        turn.answer(approval.callId, { behavior: 'deny', reason: NO_APPROVALS_OVER_MCP });
+    }
+    const result = turn.result;
+    if (!result || result.is_error)
       return {
-        content: [{ type: 'text', text: result.response }],
-        structuredContent: { response: result.response, session_id: session.id },
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: `the agent run failed: ${result?.error_reason ?? turn.failure ?? 'interrupted'}`,
+          },
+        ],
       };
-    },
-  );
+    return {
+      content: [{ type: 'text', text: result.response }],
+      structuredContent: { response: result.response, session_id: session.id },
+    };
+  });
   return server;
 }
 

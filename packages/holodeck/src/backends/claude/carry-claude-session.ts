@@ -1,8 +1,9 @@
-import { cp, realpath, stat } from 'node:fs/promises';
+import { cp, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentSessionError } from '../../errors.js';
 import { copySessionFile } from '../copy-session-file.js';
 import { configDirectory, findTranscriptFile } from './check-resumable.js';
+import { claudeProjectFolder } from './claude-project-folder.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -11,15 +12,6 @@ function checked(sessionId: string): string {
   if (!/^[A-Za-z0-9-]{1,128}$/.test(sessionId))
     throw new AgentSessionError(`"${sessionId}" is not a Claude session id`);
   return sessionId;
-}
-
-/**
- * The CLI's project folder for a working directory: its real path with every character that is not
- * a letter or a digit replaced by "-" (`/srv/agent` → `-srv-agent`), as the CLI names it.
- */
-async function projectFolder(workingDirectory: string): Promise<string> {
-  const real = await realpath(workingDirectory).catch(() => path.resolve(workingDirectory));
-  return real.replace(/[^a-zA-Z0-9]/g, '-');
 }
 
 async function isDirectory(candidate: string): Promise<boolean> {
@@ -57,7 +49,8 @@ export async function importClaudeSession(
     );
   const local = (await findTranscriptFile(sessionId, env)).file;
   const target =
-    local ?? path.join(config, 'projects', await projectFolder(workingDirectory), `${sessionId}.jsonl`);
+    local ??
+    path.join(config, 'projects', await claudeProjectFolder(workingDirectory, env), `${sessionId}.jsonl`);
   if (!(await copySessionFile(source, target))) return false;
   const companion = path.join(directory, sessionId);
   if (await isDirectory(companion))

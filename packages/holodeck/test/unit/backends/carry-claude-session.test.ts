@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import {
   exportClaudeSession,
   importClaudeSession,
 } from '../../../src/backends/claude/carry-claude-session.js';
+import { claudeProjectFolderName } from '../../../src/backends/claude/claude-project-folder.js';
 
 // How a Claude CLI transcript travels through serve.sessions_dir: out of one HOME's projects
 // folder, into another's project folder of the agent's working directory.
@@ -34,6 +35,21 @@ describe('exportClaudeSession / importClaudeSession', () => {
     const imported = path.join(homeB, '.claude', 'projects', folder);
     expect(readFileSync(path.join(imported, `${ID}.jsonl`), 'utf8')).toBe('{"type":"user"}\n');
     expect(readFileSync(path.join(imported, ID, 'tool-results', 'r1.txt'), 'utf8')).toBe('big result');
+  });
+
+  it('imports for a working directory deeper than 255 characters into the folder the CLI names (cut, fingerprinted)', async () => {
+    const shared = temp();
+    writeFileSync(path.join(shared, `${ID}.jsonl`), '{"type":"user"}\n');
+    const workingDirectory = path.join(temp(), 'd'.repeat(120), 'e'.repeat(120), 'f'.repeat(40));
+    mkdirSync(workingDirectory, { recursive: true });
+    const homeB = temp();
+    expect(await importClaudeSession(ID, shared, { HOME: homeB }, workingDirectory)).toBe(true);
+    const folder = claudeProjectFolderName(realpathSync(workingDirectory));
+    expect(folder).toMatch(/^.{200}-[0-9a-z]+$/);
+    expect(readdirSync(path.join(homeB, '.claude', 'projects'))).toEqual([folder]);
+    expect(readFileSync(path.join(homeB, '.claude', 'projects', folder, `${ID}.jsonl`), 'utf8')).toBe(
+      '{"type":"user"}\n',
+    );
   });
 
   it("replaces this machine's older copy where it is, and honours CLAUDE_CONFIG_DIR", async () => {
