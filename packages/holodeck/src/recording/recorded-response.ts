@@ -47,13 +47,26 @@ export function responseText(recorded: RecordedResponse): string {
   return recorded.text ?? '';
 }
 
+/**
+ * What answers a request: a recorded response (replay), written as it is, or the live one, which
+ * is being recorded. The proxy writes a recorded one to its socket without fetch's Response.
+ */
+export type ExchangeAnswer = { recorded: RecordedResponse } | { live: Response };
+
+/** The body of a recorded response in the pieces replay sends: a stream event by event, else whole. */
+export function replayChunks(recorded: RecordedResponse): string[] {
+  if (recorded.status === 204) return [];
+  const text = responseText(recorded);
+  return (recorded.events ? text.split(/(?<=\n\n)/) : [text]).filter((chunk) => chunk !== '');
+}
+
 /** A fetch Response replaying a recorded one; a stream is sent event by event. */
 export function replayResponse(recorded: RecordedResponse): Response {
   const encoder = new TextEncoder();
-  const chunks = recorded.events ? [...responseText(recorded).split(/(?<=\n\n)/)] : [responseText(recorded)];
+  const chunks = replayChunks(recorded);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (const chunk of chunks) if (chunk) controller.enqueue(encoder.encode(chunk));
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
       controller.close();
     },
   });

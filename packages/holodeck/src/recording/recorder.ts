@@ -10,7 +10,7 @@ import {
   redactValue,
 } from './canonicalise-request.js';
 import { CaseRecording } from './case-recording.js';
-import { replayResponse } from './recorded-response.js';
+import { type ExchangeAnswer, replayResponse } from './recorded-response.js';
 import { RecordedResponseReader } from './recorded-response-reader.js';
 import { RecordingError } from './recording-error.js';
 import { caseFileName, readRecordingFolder, serialiseRecording, writeAtomically } from './recording-file.js';
@@ -61,12 +61,18 @@ export interface UnmatchedRequest {
   message: string;
 }
 
-function errorResponse(requestPath: string, message: string): Response {
-  // In the error format of the API the client speaks, so it reports it as an API error (400: not retried).
-  const body = requestPath.includes('/messages')
+/** The answer to a request with no recording: an API error (400: not retried). */
+function noRecordingAnswer(requestPath: string, message: string): ExchangeAnswer {
+  // In the error format of the API the client speaks, so it reports it as an API error.
+  const body: JsonValue = requestPath.includes('/messages')
     ? { type: 'error', error: { type: 'invalid_request_error', message } }
     : { error: { message, type: 'invalid_request_error', code: 'holodeck_no_recording' } };
-  return new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/json' } });
+  return { recorded: { status: 400, headers: { 'content-type': 'application/json' }, body } };
+}
+
+/** A fetch Response for an answer (the in-process clients). */
+function asResponse(answer: ExchangeAnswer): Response {
+  return 'live' in answer ? answer.live : replayResponse(answer.recorded);
 }
 
 /**
@@ -178,8 +184,10 @@ export class Recorder {
     return async (input, init) => {
       const request = new Request(input, init);
       const body = request.body ? await request.clone().text() : '';
-      return this.exchange(source, this.scopeNow(), { method: request.method, url: request.url, body }, () =>
-        this.upstreamFetch(request),
+      return asResponse(
+        await this.exchange(source, this.scopeNow(), { method: request.method, url: request.url, body }, () =>
+          this.upstreamFetch(request),
+        ),
       );
     };
   }
@@ -215,18 +223,18 @@ export class Recorder {
   async exchange(
     source: ExchangeSource,
     scope: RecordingScope,
-    request: OutgoingRequest & { headers?: Headers },
+    request: OutgoingRequest & { headers?: Record<string, string> },
     live?: () => Promise<Response>,
-  ): Promise<Response> {
+  ): Promise<ExchangeAnswer> {
     const entry = this.caseFor(scope.caseName);
     const requestNumber = entry.nextRequestNumber(scope);
     const canonical = canonicaliseRequest(request, this.options.redaction);
     if (this.options.mode === 'replay') {
       const lookup = entry.take(scope, source, canonical, requestNumber);
-      if ('found' in lookup) return replayResponse(lookup.found.response);
+      if ('found' in lookup) return { recorded: lookup.found.response };
       if (!this.options.recordMissing) {
         this.unmatched.push({ caseName: scope.caseName, attempt: scope.attempt, message: lookup.missing });
-        return errorResponse(canonical.path, lookup.missing);
+        return noRecordingAnswer(canonical.path, lookup.missing);
       }
     }
     this.liveRequests++;
@@ -249,10 +257,10 @@ export class Recorder {
     });
     entry.pending.add(done);
     void done.finally(() => entry.pending.delete(done));
-    return reader.forClient;
+    return { live: reader.forClient };
   }
 
-  private forward(request: OutgoingRequest & { headers?: Headers }): Promise<Response> {
+  private forward(request: OutgoingRequest & { headers?: Record<string, string> }): Promise<Response> {
     return this.upstreamFetch(request.url, {
       method: request.method,
       ...(request.headers ? { headers: request.headers } : {}),

@@ -4,9 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { errorMessage } from '../support.js';
 import type { OutgoingRequest } from './canonicalise-request.js';
+import { type ExchangeAnswer, replayChunks } from './recorded-response.js';
 import type { RecordingScope } from './recording-scope.js';
 
-type Exchange = (scope: RecordingScope, request: OutgoingRequest & { headers: Headers }) => Promise<Response>;
+type Exchange = (
+  scope: RecordingScope,
+  request: OutgoingRequest & { headers: Record<string, string> },
+) => Promise<ExchangeAnswer>;
 
 /** Request headers not forwarded: they describe this hop, not the request. */
 const HOP_HEADERS = new Set([
@@ -95,18 +99,27 @@ export class RecordingProxy {
       return;
     }
     try {
-      const headers = new Headers();
+      // A plain object, not fetch's Headers: a replayed run then never loads fetch (~10 MB).
+      const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) {
         if (HOP_HEADERS.has(name) || value === undefined) continue;
-        headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
       const body = await readBody(request);
-      const answer = await exchange(await route.scope, {
+      const exchanged = await exchange(await route.scope, {
         method: request.method ?? 'GET',
         url: `${route.upstream}${match?.[2] ?? '/'}`,
         headers,
         body,
       });
+      if ('recorded' in exchanged) {
+        const { recorded } = exchanged;
+        response.writeHead(recorded.status, recorded.headers);
+        for (const chunk of replayChunks(recorded)) response.write(chunk);
+        response.end();
+        return;
+      }
+      const answer = exchanged.live;
       const outgoing: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
         outgoing[name] = value;
