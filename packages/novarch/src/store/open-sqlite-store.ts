@@ -56,7 +56,7 @@ export interface SqliteStoreOptions extends StoredValueOptions {
 const SYNCHRONOUS_DEFAULT = 'NORMAL';
 const SYNCHRONOUS_FOR_DECISIONS = 'FULL';
 
-const sqliteStoreDialect: StoreDialect = {
+export const sqliteStoreDialect: StoreDialect = {
   sequenceType: 'integer',
   autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
   rowLocks: false,
