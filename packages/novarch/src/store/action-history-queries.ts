@@ -58,9 +58,11 @@ function driverOf(query: HistoryQuery): Driver {
  * own `created_at`, in its session, its agent's sessions or its tenant's, that match every filter.
  *
  * One aggregate over `history_fields` (migration 12): it starts from the index entries of one
- * filter's value (e.g. the customer's), so it reads as many rows as that value has in the window,
- * not the window's; the other filters are checked on those records' stored JSON. Without a filter
- * the index holds, it reads one entry per record in the window (and no JSON for a count).
+ * filter's value (e.g. the customer's), so it reads as many entries as that value has in the
+ * window, not the window's; the other filters are checked on those records' stored JSON. Without
+ * a filter the index holds, it reads one entry per record in the window (per number, for a sum).
+ * Each branch is one range of one index that holds every column it reads (migration 17): the
+ * database never looks up a `history_fields` row, only records whose JSON a filter needs.
  */
 export async function queryActionHistory(
   db: Kysely<StoreTables>,
