@@ -6,7 +6,7 @@ import type { StoreDialect } from './store-dialect.js';
 import type { StoreTables } from './store-tables.js';
 
 /** The judged action a history query is answered as of: its place in the store and its scope. */
-interface HistoryReference {
+export interface HistoryReference {
   seq: number;
   createdAt: string;
   sessionId: string;
@@ -14,7 +14,7 @@ interface HistoryReference {
   agentId: string;
 }
 
-async function referenceOf(db: Kysely<StoreTables>, actionId: string): Promise<HistoryReference> {
+export async function referenceOf(db: Kysely<StoreTables>, actionId: string): Promise<HistoryReference> {
   const row = await db
     .selectFrom('actions as a')
     .innerJoin('sessions as s', 's.id', 'a.session_id')
@@ -58,9 +58,11 @@ function driverOf(query: HistoryQuery): Driver {
  * own `created_at`, in its session, its agent's sessions or its tenant's, that match every filter.
  *
  * One aggregate over `history_fields` (migration 12): it starts from the index entries of one
- * filter's value (e.g. the customer's), so it reads as many rows as that value has in the window,
- * not the window's; the other filters are checked on those records' stored JSON. Without a filter
- * the index holds, it reads one entry per record in the window (and no JSON for a count).
+ * filter's value (e.g. the customer's), so it reads as many entries as that value has in the
+ * window, not the window's; the other filters are checked on those records' stored JSON. Without
+ * a filter the index holds, it reads one entry per record in the window (per number, for a sum).
+ * Each branch is one range of one index that holds every column it reads (migration 17): the
+ * database never looks up a `history_fields` row, only records whose JSON a filter needs.
  */
 export async function queryActionHistory(
   db: Kysely<StoreTables>,
@@ -68,9 +70,23 @@ export async function queryActionHistory(
   actionId: string,
   query: HistoryQuery,
 ): Promise<number> {
-  const kind = query.kind ?? 'action';
-  checkQuery(kind, query);
+  checkQuery(query.kind ?? 'action', query);
   const reference = await referenceOf(db, actionId);
+  const row = await historyAggregate(db, dialect, reference, query).executeTakeFirst();
+  return Number(row?.answer ?? 0);
+}
+
+/**
+ * The one statement that answers `query` as of `reference` (its single row's `answer`; no row
+ * for an `exists` that found none). Exported for the tests of its query plan.
+ */
+export function historyAggregate(
+  db: Kysely<StoreTables>,
+  dialect: StoreDialect,
+  reference: HistoryReference,
+  query: HistoryQuery,
+) {
+  const kind = query.kind ?? 'action';
   const since = new Date(Date.parse(reference.createdAt) - query.windowMs).toISOString();
   const driver = driverOf(query);
   const source = new RecordSource(kind, dialect, reference.createdAt);
@@ -96,6 +112,9 @@ export async function queryActionHistory(
   const branch = (path: string, value: string | undefined, checks: Expression<SqlBool>[], summed: Summed) => {
     let select = inWindow().where('f.path', '=', path);
     if (value !== undefined) select = select.where('f.value', '=', value);
+    // Tenant and agent scope: the number rows only (the others add nothing to a sum), which the
+    // index of numbers holds by time. A session's are read from its own index (path, any value).
+    if (summed === 'indexed' && query.scope !== 'session') select = select.where('f.number', 'is not', null);
     if (checks.length > 0) select = select.where(source.exists(checks));
     const number =
       query.aggregate !== 'sum' || field === undefined
@@ -111,38 +130,24 @@ export async function queryActionHistory(
     branches = [
       branch(pathOf(filter.field), indexedValue(filter.value), rest, 'read'),
       // A record with too many fields to index has only its marker: the filter is checked on its JSON.
-      branch(OVERFLOW_PATH, undefined, [source.matches(filter), ...rest], 'read'),
+      branch(OVERFLOW_PATH, '', [source.matches(filter), ...rest], 'read'),
     ];
   } else if (driver.kind === 'fixed') {
     // Always indexed, even for a record with too many fields: the rows found match it.
     branches = [branch(driver.filter.kind, indexedValue(driver.filter.value), rest, 'read')];
   } else if (driver.kind === 'summed') {
-    branches = [
-      branch(driver.path, undefined, rest, 'indexed'),
-      branch(OVERFLOW_PATH, undefined, rest, 'read'),
-    ];
+    branches = [branch(driver.path, undefined, rest, 'indexed'), branch(OVERFLOW_PATH, '', rest, 'read')];
   } else {
-    branches = [branch(RECORD_PATH, undefined, rest, 'read')];
+    // The record and marker rows have the value '': an equality, then the window is one range.
+    branches = [branch(RECORD_PATH, '', rest, 'read')];
   }
   const [first, ...others] = branches;
-  if (first === undefined) return 0;
+  if (first === undefined) throw new NovarchStoreError('a history query has no branch');
   const rows = others.reduce((union, next) => union.unionAll(next), first).as('u');
-  if (query.aggregate === 'sum') {
-    const row = await db
-      .selectFrom(rows)
-      .select((eb) => eb.fn.sum<number | string | null>('u.summed').as('total'))
-      .executeTakeFirst();
-    return Number(row?.total ?? 0);
-  }
-  if (query.aggregate === 'exists') {
-    const row = await db.selectFrom(rows).select('u.record_seq').limit(1).executeTakeFirst();
-    return row === undefined ? 0 : 1;
-  }
-  const row = await db
-    .selectFrom(rows)
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
+  if (query.aggregate === 'sum')
+    return db.selectFrom(rows).select((eb) => eb.fn.sum<number | string | null>('u.summed').as('answer'));
+  if (query.aggregate === 'exists') return db.selectFrom(rows).select(sql<number>`1`.as('answer')).limit(1);
+  return db.selectFrom(rows).select((eb) => eb.fn.countAll<number | string>().as('answer'));
 }
 
 /** Where a branch's summed number comes from: the index row's, or the record's JSON. */

@@ -60,7 +60,7 @@ export interface PostgresStoreOptions extends StoredValueOptions {
  * kills, releases) are committed with `synchronous_commit = on`: the WAL, and with it every
  * earlier commit, is flushed to disk before they return.
  */
-const postgresStoreDialect: StoreDialect = {
+export const postgresStoreDialect: StoreDialect = {
   sequenceType: 'bigint',
   autoIncrementPrimaryKey: (column) => column.primaryKey().generatedAlwaysAsIdentity(),
   rowLocks: true,

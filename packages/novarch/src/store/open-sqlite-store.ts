@@ -132,6 +132,9 @@ export function createSqliteStoreDialect(afterNormalCommit: () => void = () => {
   return dialect;
 }
 
+/** The SQLite dialect without a flush hook (migrations, and tests that explain its queries). */
+export const sqliteStoreDialect: StoreDialect = createSqliteStoreDialect();
+
 /**
  * Creates the store's folder (0700) and file (0600) when absent: the store holds every tool
  * input and output of the agents it governs. SQLite gives its `-wal` and `-shm` files the main
@@ -253,7 +256,7 @@ async function openNow(file: string, options: SqliteStoreOptions): Promise<Novar
   }
   const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: cacheStatements(database) }) });
   try {
-    await migrateStore(db, createSqliteStoreDialect());
+    await migrateStore(db, sqliteStoreDialect);
   } catch (error) {
     await db.destroy();
     if (error instanceof NovarchStoreError) throw error;

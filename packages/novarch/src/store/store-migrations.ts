@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { backfillAuditChain } from './backfill-audit-chain.js';
 import { backfillHistoryFields } from './backfill-history-fields.js';
 import { CLUSTER_MIGRATION } from './cluster-migration.js';
+import { HISTORY_COVERING_MIGRATION } from './history-covering-migration.js';
 import { backfillHoldApprovals } from './hold-approval-links.js';
 import { SLACK_MESSAGES_MIGRATION } from './slack-messages-migration.js';
 import type { StoreDialect } from './store-dialect.js';
@@ -308,4 +309,5 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
   },
   VERDICT_UNIQUENESS_MIGRATION,
   SLACK_MESSAGES_MIGRATION,
+  HISTORY_COVERING_MIGRATION,
 ];

@@ -4,11 +4,18 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NovarchStoreError, openSqliteStore } from '../../src/index.js';
+import { sqliteStoreDialect } from '../../src/store/open-sqlite-store.js';
 import type { StoreDialect } from '../../src/store/store-dialect.js';
 import { STORE_MIGRATIONS } from '../../src/store/store-migrations.js';
 import type { StoreTables } from '../../src/store/store-tables.js';
 import { createPendingHold } from '../store/conformance-context.js';
-import { checkHistoryMigration } from '../store/history-migration-scenario.js';
+import {
+  checkCoveringIndexMigration,
+  historyQueryPlans,
+  PLANNED_QUERIES,
+  prefixed,
+} from '../store/history-index-scenario.js';
+import { checkHistoryMigration, fillHistory } from '../store/history-migration-scenario.js';
 import { describeStoreConformance } from '../store/store-conformance.js';
 import { createTempStoreFiles } from '../store/temp-store-file.js';
 
@@ -98,6 +105,7 @@ describe('openSqliteStore', () => {
         { version: 14, name: 'audit chain: a link per approval of a hold (quorum approvals, edited inputs)' },
         { version: 15, name: 'verdicts: one per action and kind (later duplicates set aside)' },
         { version: 16, name: 'slack: the messages posted for each hold' },
+        { version: 17, name: 'history fields: covering indexes, and the numbers by time for sums' },
       ]);
       const tables = database
         .prepare(
@@ -153,7 +161,7 @@ describe('openSqliteStore', () => {
         .run();
     });
     await expect(openSqliteStore(file)).rejects.toThrow(
-      'The store was written by a newer Novarch (schema version 99; this one knows up to 16). ' +
+      'The store was written by a newer Novarch (schema version 99; this one knows up to 17). ' +
         'Upgrade Novarch, or point it at another store file.',
     );
   });
@@ -214,6 +222,7 @@ describe('openSqliteStore', () => {
         { version: 14 },
         { version: 15 },
         { version: 16 },
+        { version: 17 },
       ]);
     });
     // Migration 11 chained the hold stored before it: verify covers it from then on.
@@ -367,5 +376,60 @@ describe('migration 12 (history fields) on SQLite', () => {
           return typeof row === 'object' && row !== null && 'n' in row ? Number(row.n) : -1;
         }),
     });
+  });
+});
+
+describe('migration 17 (covering history indexes) on SQLite', () => {
+  const indexNames = (file: string) =>
+    withRawDatabase(file, (database) =>
+      database
+        .prepare(
+          "select name from sqlite_master where type = 'index' and tbl_name = 'history_fields' order by name",
+        )
+        .all()
+        .map((row) => (typeof row === 'object' && row !== null && 'name' in row ? String(row.name) : '')),
+    );
+
+  it('a store written before it upgrades to the covering indexes and answers the same', async () => {
+    const file = files.next();
+    await checkCoveringIndexMigration({
+      open: () => openSqliteStore(file),
+      forgetMigration17: async (statements) =>
+        withRawDatabase(file, (database) => {
+          for (const statement of statements) database.exec(statement);
+        }),
+      indexNames: async () => indexNames(file),
+    });
+  });
+
+  it('answers every shape of history query from one index alone, never reading history_fields rows', async () => {
+    const file = files.next();
+    const store = await openSqliteStore(file);
+    const judged = await fillHistory(store);
+    await store.close();
+    const db = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+    try {
+      const plans = await historyQueryPlans(db, sqliteStoreDialect, judged, async (query) =>
+        (await db.executeQuery<{ detail: string }>(prefixed('explain query plan', query))).rows
+          .map((row) => row.detail)
+          .join('\n'),
+      );
+      for (const [name, { index }] of Object.entries(PLANNED_QUERIES)) {
+        const reads = plans[name]?.split('\n').filter((line) => / f\b/.test(line)) ?? [];
+        // The first branch (the filter's or the summed field's rows) uses the expected index;
+        // every branch reads one index only (the marker rows' branch, when any, the window index).
+        expect({ name, first: reads[0] }).toEqual({
+          name,
+          first: expect.stringMatching(new RegExp(`^SEARCH f USING COVERING INDEX ${index} `)),
+        });
+        for (const line of reads)
+          expect({ name, line }).toEqual({
+            name,
+            line: expect.stringMatching(/^SEARCH f USING COVERING INDEX history_fields_\w+ \(/),
+          });
+      }
+    } finally {
+      await db.destroy();
+    }
   });
 });
