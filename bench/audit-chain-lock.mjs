@@ -90,7 +90,7 @@ async function run(store, layout, round) {
 console.log(
   `audit-chain-lock: ${workers} workers × ${decisions} writes, ${rounds} round(s); load at start ${load()}`,
 );
-const postgres = await startPostgres();
+const postgres = await startPostgres({ durable: true });
 const store = await openPostgresStore(await postgres.createDatabase('bench_chain'));
 try {
   // A warm-up round of each, not counted.

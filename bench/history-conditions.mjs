@@ -69,7 +69,7 @@ let postgres;
 let store;
 if (values.store === 'postgres') {
   const { startPostgres } = await import('@holodeck/testkit/postgres');
-  postgres = await startPostgres();
+  postgres = await startPostgres({ durable: true });
   store = await openPostgresStore(await postgres.createDatabase('novarch_history_bench'));
 } else store = await openSqliteStore(path.join(dir, 'store.db'));
 try {

@@ -87,7 +87,7 @@ async function runLoad(engines, sessions, calls, label) {
 
 async function main() {
   const { startPostgres } = await import('@holodeck/testkit/postgres');
-  const postgres = await startPostgres();
+  const postgres = await startPostgres({ durable: true });
   const directory = await mkdtemp(path.join(os.tmpdir(), 'novarch-servers-bench-'));
   const servers = [];
   try {

