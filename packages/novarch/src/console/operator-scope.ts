@@ -35,3 +35,12 @@ export function operatorWithin(operator: ConsoleOperator): WithinScope[] | undef
       : { tenantId: grant.tenantId, teamId: grant.teamId },
   );
 }
+
+/** `filter`, reading only the operator's tenants and teams. */
+export function withinOperator<F extends object>(
+  operator: ConsoleOperator,
+  filter: F,
+): F & { within?: WithinScope[] } {
+  const scopes = operatorWithin(operator);
+  return scopes === undefined ? filter : { ...filter, within: scopes };
+}

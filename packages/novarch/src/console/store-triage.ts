@@ -2,7 +2,8 @@ import { pendingHoldState } from '../model/hold-state.js';
 import type { AuditEntry, NovarchStore } from '../model/novarch-store.js';
 import type { EvidenceRecord, HoldRecord, SessionRecord } from '../model/records.js';
 import { buildTimeline } from './build-timeline.js';
-import type { TriageHold } from './console-deps.js';
+import type { ConsoleOperator, TriageHold } from './console-deps.js';
+import { operatorCovers, withinOperator } from './operator-scope.js';
 
 /** What the console reads of one session to show its holds: its audit entries and evidence. */
 export interface SessionRecords {
@@ -49,4 +50,53 @@ export function triageHold(
       .filter((event) => event.type !== 'kill')
       .slice(-recentCalls),
   };
+}
+
+/** The session, when the operator may see it. */
+export async function visibleStoreSession(
+  store: NovarchStore,
+  operator: ConsoleOperator,
+  sessionId: string,
+): Promise<SessionRecord | undefined> {
+  const session = await store.getSession(sessionId);
+  return session !== undefined && operatorCovers(operator, session) ? session : undefined;
+}
+
+/** The hold and its session, when the operator may see the session. */
+export async function visibleStoreHold(
+  store: NovarchStore,
+  operator: ConsoleOperator,
+  holdId: string,
+): Promise<{ hold: HoldRecord; session: SessionRecord } | undefined> {
+  const hold = await store.getHold(holdId);
+  if (hold === undefined) return undefined;
+  const session = await visibleStoreSession(store, operator, hold.sessionId);
+  return session === undefined ? undefined : { hold, session };
+}
+
+/**
+ * The pending holds the operator may see that an agent still waits on, each with its context,
+ * and how many others (abandoned or expired) are left unattended.
+ */
+export async function listStoreTriage(
+  store: NovarchStore,
+  operator: ConsoleOperator,
+  { now, recentCalls }: { now: () => Date; recentCalls: number },
+): Promise<{ holds: TriageHold[]; unattended: number }> {
+  const at = now();
+  const pending = await store.listHolds(withinOperator(operator, { status: 'pending' as const }));
+  const records = new Map<string, SessionRecords | undefined>();
+  const holds: TriageHold[] = [];
+  let unattended = 0;
+  for (const hold of pending) {
+    if (!records.has(hold.sessionId)) {
+      const session = await visibleStoreSession(store, operator, hold.sessionId);
+      records.set(hold.sessionId, session && (await readSessionRecords(store, session)));
+    }
+    const sessionRecords = records.get(hold.sessionId);
+    if (sessionRecords === undefined) continue;
+    if (pendingHoldState(hold, at) !== 'waiting') unattended += 1;
+    else holds.push(triageHold(hold, sessionRecords, at, recentCalls));
+  }
+  return { holds, unattended };
 }

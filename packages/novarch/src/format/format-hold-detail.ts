@@ -32,8 +32,20 @@ function toned(text: string): Span {
 
 /** `novarch holds show` for humans: the hold, its session, action, verdict and cited evidence. */
 export function formatHoldDetail(detail: HoldDetail): StyledText {
-  const { hold, state, session, action, verdict, citedEvidence } = detail;
-  const lines: StyledLine[] = [
+  return [
+    ...holdLines(detail),
+    line(),
+    ...sessionLines(detail),
+    line(),
+    ...actionLines(detail),
+    line(),
+    ...verdictLines(detail),
+    ...citedEvidenceLines(detail),
+  ];
+}
+
+function holdLines({ hold, state }: HoldDetail): StyledLine[] {
+  return [
     line(span('Hold', 'bold'), ` ${hold.id}`),
     ...fields([
       ['status', toned(holdStatusLabel(hold, state))],
@@ -52,7 +64,11 @@ export function formatHoldDetail(detail: HoldDetail): StyledText {
         hold.edit === undefined ? undefined : `by ${hold.edit.by}: ${formatInlineJson(hold.edit.input)}`,
       ],
     ]),
-    line(),
+  ];
+}
+
+function sessionLines({ hold, session }: HoldDetail): StyledLine[] {
+  return [
     line(span('Session', 'bold'), ` ${hold.sessionId}${session === undefined ? ' (not stored)' : ''}`),
     ...(session === undefined
       ? []
@@ -66,7 +82,11 @@ export function formatHoldDetail(detail: HoldDetail): StyledText {
             session.killedAt === undefined ? undefined : `${session.killedAt}: ${session.killReason}`,
           ],
         ])),
-    line(),
+  ];
+}
+
+function actionLines({ hold, action }: HoldDetail): StyledLine[] {
+  return [
     line(span('Action', 'bold'), ` ${hold.actionId}${action === undefined ? ' (not stored)' : ''}`),
     ...(action === undefined
       ? []
@@ -84,40 +104,42 @@ export function formatHoldDetail(detail: HoldDetail): StyledText {
           ]),
           line('  (agent): written by the agent or built from its tool input, not by Novarch or an operator'),
         ]),
-    line(),
   ];
-  if (verdict === undefined) {
-    lines.push(line(span('Verdict', 'bold'), ' none stored'));
-  } else {
-    const { kind, citations } = verdict.verdict;
-    const cited = new Set(citedEvidence.map((record) => record.id));
-    lines.push(
-      line(span('Verdict', 'bold'), ' ', toned(kind), ` (${verdict.source}, ${verdict.decidedAt})`),
-      ...fields([
-        ['rules', citations.ruleIds.join(', ') || '(none)'],
-        [
-          'evidence',
-          citations.evidenceIds.map((id) => (cited.has(id) ? id : `${id} (not stored)`)).join(', ') ||
-            '(none)',
-        ],
-        ['rationale', citations.rationale],
-      ]),
-    );
-  }
-  if (citedEvidence.length > 0) {
-    lines.push(line(), line(span('Cited evidence', 'bold')));
-    for (const evidence of citedEvidence) {
+}
+
+function verdictLines({ verdict, citedEvidence }: HoldDetail): StyledLine[] {
+  if (verdict === undefined) return [line(span('Verdict', 'bold'), ' none stored')];
+  const { kind, citations } = verdict.verdict;
+  const cited = new Set(citedEvidence.map((record) => record.id));
+  return [
+    line(span('Verdict', 'bold'), ' ', toned(kind), ` (${verdict.source}, ${verdict.decidedAt})`),
+    ...fields([
+      ['rules', citations.ruleIds.join(', ') || '(none)'],
+      [
+        'evidence',
+        citations.evidenceIds.map((id) => (cited.has(id) ? id : `${id} (not stored)`)).join(', ') || '(none)',
+      ],
+      ['rationale', citations.rationale],
+    ]),
+  ];
+}
+
+function citedEvidenceLines({ citedEvidence }: HoldDetail): StyledLine[] {
+  if (citedEvidence.length === 0) return [];
+  return [
+    line(),
+    line(span('Cited evidence', 'bold')),
+    ...citedEvidence.flatMap((evidence) => {
       const failed = evidence.isError ? ' (error)' : '';
-      lines.push(
+      return [
         line(
           `  ${neutralise(evidence.id)}  ${neutralise(evidence.toolName)}${failed}  ${evidence.finishedAt}`,
         ),
         line(`    input   (agent) ${formatInlineJson(evidence.input)}`),
         line(`    output  (tool) ${formatInlineJson(evidence.output)}`),
-      );
-    }
-  }
-  return lines;
+      ];
+    }),
+  ];
 }
 
 const OUTCOME: Record<'approved' | 'denied' | 'skipped', string> = {

@@ -5,6 +5,7 @@ import type { ActionContext, HoldRecord, SessionRecord } from '../model/records.
 import { errorMessage, isRecord } from '../support.js';
 import { refuse } from './gate-decisions.js';
 import type { WriteCall, WriteContext } from './judge-hook-write.js';
+import type { WriteSpec } from './write-spec.js';
 
 /** What the edited write needs of the hook's judgement besides its context. */
 export interface EditTiming {
@@ -33,27 +34,9 @@ export async function runEditedWrite(
   const edit = hold.edit;
   const by = edit?.by ?? 'an operator';
   const refuseHeld = (reason: string) => recorder.refuse(call, reason, { actionId: held.action.id });
-  const spec = context.spec;
-  if (edit === undefined || !isRecord(edit.input) || spec === undefined)
-    return refuseHeld(`the edit of ${by} is not a tool input object; the write did not run`);
-  const input = edit.input;
-  if (spec.validateInput === undefined)
-    return refuseHeld(
-      `${by} approved an edited input, but the gate knows no input schema of "${call.toolName}" to check it against (WriteSpec.validateInput), so the edit did not run`,
-    );
-  const problem = safely(() => spec.validateInput?.(input));
-  if (problem !== undefined)
-    return refuseHeld(
-      `the edit of ${by} does not fit the input schema of "${call.toolName}" (${problem}); it did not run`,
-    );
-  let actionContext: ActionContext;
-  try {
-    actionContext = spec.contextBuilder(input);
-  } catch (error) {
-    return refuseHeld(
-      `the edit of ${by} does not fit the WriteSpec of "${call.toolName}" (${errorMessage(error)}); it did not run`,
-    );
-  }
+  const checked = checkEdit(context.spec, edit, by, call.toolName);
+  if ('refusal' in checked) return refuseHeld(checked.refusal);
+  const { spec, input, actionContext } = checked;
   let decision: Decision;
   try {
     decision = await context.session.engine.decide(
@@ -101,6 +84,39 @@ export async function runEditedWrite(
       updatedInput: input,
     },
   };
+}
+
+/** An edit checked against the tool's schema and WriteSpec, with its context; or why it cannot run. */
+type CheckedEdit =
+  | { spec: WriteSpec; input: Record<string, unknown>; actionContext: ActionContext }
+  | { refusal: string };
+
+/** The edit `by` made, checked: a tool input object that fits the tool's input schema and WriteSpec. */
+function checkEdit(
+  spec: WriteSpec | undefined,
+  edit: HoldRecord['edit'],
+  by: string,
+  toolName: string,
+): CheckedEdit {
+  if (edit === undefined || !isRecord(edit.input) || spec === undefined)
+    return { refusal: `the edit of ${by} is not a tool input object; the write did not run` };
+  const input = edit.input;
+  if (spec.validateInput === undefined)
+    return {
+      refusal: `${by} approved an edited input, but the gate knows no input schema of "${toolName}" to check it against (WriteSpec.validateInput), so the edit did not run`,
+    };
+  const problem = safely(() => spec.validateInput?.(input));
+  if (problem !== undefined)
+    return {
+      refusal: `the edit of ${by} does not fit the input schema of "${toolName}" (${problem}); it did not run`,
+    };
+  try {
+    return { spec, input, actionContext: spec.contextBuilder(input) };
+  } catch (error) {
+    return {
+      refusal: `the edit of ${by} does not fit the WriteSpec of "${toolName}" (${errorMessage(error)}); it did not run`,
+    };
+  }
 }
 
 function safely(check: () => string | undefined): string | undefined {

@@ -7,13 +7,14 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { NovarchError, NovarchKillError } from '../errors.js';
 import { type ActiveSession, currentSession } from '../session/active-session.js';
-import { errorMessage, isRecord } from '../support.js';
+import { errorMessage } from '../support.js';
 import { CallRationales } from './call-rationales.js';
 import { NO_OPINION, refuse } from './gate-decisions.js';
 import type { GateLatch } from './gate-latch.js';
 import { GateRecorder } from './gate-recorder.js';
 import { governedEnvironment } from './governed-environment.js';
 import type { HoldListener } from './hold-listener.js';
+import { agentOf, HOOK_TIMEOUT_HEADROOM_S, hookTimeoutSeconds, toolResultsOf } from './hook-gate-inputs.js';
 import { judgeHookWrite, type WriteCall } from './judge-hook-write.js';
 import { TurnTracker } from './turn-tracker.js';
 import { checkToolKinds, DEFAULT_UNMAPPED_ALLOWLIST, type ToolKind, type WriteSpec } from './write-spec.js';
@@ -36,27 +37,8 @@ export interface NovarchHookGateOptions {
   onHold?: HoldListener;
 }
 
-/** Headroom of the hook timeout over the hold wait: the judge's budget and the let-through margin. */
-const HOOK_TIMEOUT_HEADROOM_S = 60;
 /** How long a read waits for the message stream to show its own tool_use (see TurnTracker). */
 const TURN_WAIT_MS = 2_000;
-
-/** The tool_result blocks of a user message in the SDK stream: what the model was sent back. */
-function toolResultsOf(message: SDKMessage): { id: string; content: unknown; isError: boolean }[] {
-  if (message.type !== 'user') return [];
-  const content: unknown = message.message.content;
-  if (!Array.isArray(content)) return [];
-  return content.flatMap((block: unknown) =>
-    isRecord(block) && block.type === 'tool_result' && typeof block.tool_use_id === 'string'
-      ? [{ id: block.tool_use_id, content: block.content, isError: block.is_error === true }]
-      : [],
-  );
-}
-
-/** The agent a hook fired in: a subagent's id, or '' for the main thread. */
-function agentOf(input: HookInput): string {
-  return typeof input.agent_id === 'string' ? input.agent_id : '';
-}
 
 /**
  * Governs every tool call of a Claude Agent SDK run through PreToolUse/PostToolUse hooks.
@@ -125,18 +107,7 @@ export class NovarchHookGate implements AsyncDisposable {
   hooksConfig(options: { timeoutS?: number } = {}): Partial<Record<HookEvent, HookCallbackMatcher[]>> {
     const session = this.requireSession();
     const wait = session.record.holdWaitSeconds;
-    const { timeoutS } = options;
-    if (
-      timeoutS !== undefined &&
-      (typeof timeoutS !== 'number' || !Number.isFinite(timeoutS) || timeoutS <= wait)
-    ) {
-      const given =
-        typeof timeoutS === 'string' ? `the string ${JSON.stringify(timeoutS)}` : String(timeoutS);
-      throw new NovarchError(
-        `hooksConfig timeoutS ${given} does not outlive this session's hold wait of ${wait} s; use more than ${wait} (the default is ${wait + HOOK_TIMEOUT_HEADROOM_S})`,
-      );
-    }
-    const timeout = timeoutS ?? wait + HOOK_TIMEOUT_HEADROOM_S;
+    const timeout = hookTimeoutSeconds(options.timeoutS, wait);
     this.hookTimeoutS = timeout;
     return {
       PreToolUse: [

@@ -1,35 +1,20 @@
 import { refusalOfFailure } from '../engine/decision-error.js';
 import { ABORTED_HOLD_RATIONALE, type Decision } from '../engine/novarch-engine.js';
-import { latchOfStoredKill, storedKillReason } from '../gate/gate-latch.js';
-import { type HoldListener, notifyHold } from '../gate/hold-listener.js';
+import { notifyHold } from '../gate/hold-listener.js';
 import { rationaleOf } from '../gate/write-rationale.js';
-import type { ActionContext, HoldRecord, KillSource, SessionRecord } from '../model/records.js';
+import type { ActionContext, HoldRecord } from '../model/records.js';
 import type { ActiveSession } from '../session/active-session.js';
 import { evidenceIncompleteReason, evidenceLostOf } from '../session/session-evidence.js';
 import { errorMessage, isRecord } from '../support.js';
-import { failedClosed, type GovernedWrite, type SessionStop, type WriteJudgement } from './governed-call.js';
-
-/** How a write is judged. */
-export interface JudgeWriteOptions {
-  /** The call's abort signal: it ends a hold's wait, and an aborted write never runs. */
-  signal?: AbortSignal | undefined;
-  /**
-   * The last moment (epoch ms) the write may still be let run. The judge gets at most the time up
-   * to it, a hold's deadline never passes it, and an approval that comes later does not run it.
-   */
-  deadline?: number | undefined;
-  /**
-   * Called as soon as the session is known to stop, before the stop is written to the store, so
-   * a caller that latches can refuse its other calls while that write is under way.
-   */
-  onStop?: (stop: SessionStop) => void;
-  /** Told when the write is held and when its hold is decided (see `HoldEvent`). */
-  onHold?: HoldListener | undefined;
-  /** The tool call's id, reported with hold events when the loop knows it. */
-  callId?: string | undefined;
-  /** The model's text before the call: the write's rationale when its input has no `reasoning`. */
-  modelText?: string | undefined;
-}
+import { failedClosed, type GovernedWrite, type WriteJudgement } from './governed-call.js';
+import {
+  afterRelease,
+  recordNotRun,
+  recordRefusedWrite,
+  stoppedBeforeRelease,
+  stopSession,
+} from './governed-write-outcomes.js';
+import type { JudgeWriteOptions } from './judge-write-options.js';
 
 const ABORTED_BEFORE = 'the call was aborted before this write could run; it did not run';
 const ABORTED_WHILE_HELD = 'the call was aborted while this write was held; it did not run';
@@ -245,90 +230,4 @@ async function judgeGovernedEdit<Args>(
     return stoppedBeforeRelease(decision.release.session, 'while the edited write was judged', options);
   const ran = await afterRelease(session, actionId, options, ABORTED_WHILE_HELD);
   return ran.type === 'run' ? { ...ran, input } : ran;
-}
-
-/**
- * A released write runs unless its call was aborted during the release; then the audit says it
- * did not run (a `gate` refusal on the released action).
- */
-async function afterRelease(
-  session: ActiveSession,
-  actionId: string,
-  options: JudgeWriteOptions,
-  abortedReason: string,
-): Promise<WriteJudgement> {
-  if (!options.signal?.aborted) return { type: 'run', actionId };
-  await recordNotRun(session, actionId, abortedReason);
-  return { type: 'refuse', reason: abortedReason };
-}
-
-/**
- * Records that a released write did not run after all (its call was aborted, or its caller's
- * session latched meanwhile). A failure to record it is swallowed: the write is refused anyway.
- */
-export async function recordNotRun(session: ActiveSession, actionId: string, reason: string): Promise<void> {
-  try {
-    await session.engine.store.recordRefusal({
-      sessionId: session.record.id,
-      source: 'gate',
-      actionId,
-      citations: { ruleIds: [], evidenceIds: [], rationale: reason },
-    });
-  } catch {
-    // The store that failed is why it is not recorded.
-  }
-}
-
-/** A kill stored before the write could be let run: it wins; the store recorded why it did not run. */
-function stoppedBeforeRelease(
-  killed: SessionRecord,
-  during: string,
-  options: JudgeWriteOptions,
-): WriteJudgement {
-  const stop = latchOfStoredKill(killed);
-  options.onStop?.(stop);
-  return { type: 'stop', reason: storedKillReason(killed, during), stop };
-}
-
-/** A judge kill, a skip or a timeout stops the session: latched first, then stored with its source. */
-async function stopSession(
-  session: ActiveSession,
-  stop: SessionStop,
-  source: KillSource,
-  reason: string,
-  options: JudgeWriteOptions,
-): Promise<WriteJudgement> {
-  options.onStop?.(stop);
-  try {
-    await session.engine.store.killSession(session.record.id, stop.citations.rationale, {
-      source,
-      ...(stop.actionId === undefined ? {} : { actionId: stop.actionId }),
-      ruleIds: stop.citations.ruleIds,
-      evidenceIds: stop.citations.evidenceIds,
-    });
-  } catch {
-    // The write is refused all the same, and a caller that latches refuses what follows. Without
-    // a latch (the decorator floor) the next call finds the session open: it is judged afresh.
-  }
-  return { type: 'stop', reason, stop };
-}
-
-/** A write refused before it was judged, recorded as a `gate` refusal so the audit shows it. */
-async function recordRefusedWrite<Args>(
-  session: ActiveSession,
-  write: GovernedWrite<Args>,
-  args: Args,
-  context: ActionContext,
-  reason: string,
-): Promise<void> {
-  try {
-    await session.engine.store.recordRefusal({
-      sessionId: session.record.id,
-      source: 'gate',
-      citations: { ruleIds: [], evidenceIds: [], rationale: reason },
-      call: { actionType: write.actionType, toolName: write.toolName, input: args, context },
-    });
-  } catch {
-    // The store that failed is why it is not recorded; the write is refused all the same.
-  }
 }

@@ -12,7 +12,8 @@ import {
   type SessionStop,
   type WriteJudgement,
 } from './governed-call.js';
-import { judgeGovernedWrite, recordNotRun } from './judge-governed-write.js';
+import { recordNotRun } from './governed-write-outcomes.js';
+import { judgeGovernedWrite } from './judge-governed-write.js';
 import { reportsError, runGovernedRead } from './run-governed-read.js';
 
 /** How a `NovarchToolGovernor` governs the tools of one session. */

@@ -66,21 +66,7 @@ export async function decideHoldAsOperator(
   storePath: string,
   now: Date,
 ): Promise<OperatorDecisionResult> {
-  const rationale = decision.rationale?.trim() ? decision.rationale.trim() : undefined;
-  if (decision.status === 'denied' && rationale === undefined) {
-    throw new OperatorUsageError(
-      'novarch holds deny needs --rationale TEXT: the agent is told why its action was refused.',
-    );
-  }
-  if (decision.input !== undefined && decision.status !== 'approved') {
-    throw new OperatorUsageError(
-      `novarch holds ${COMMAND[decision.status]} takes no edited input: only an approval may change what runs (novarch holds approve ${decision.holdId} --input JSON).`,
-    );
-  }
-  const operator = decision.operator.trim();
-  if (operator === '') {
-    throw new OperatorUsageError('No operator name: pass --operator NAME (or set USER).');
-  }
+  const { rationale, operator } = checkedDecision(decision);
   const before = await requireHold(store, decision.holdId, storePath);
   if (before.status !== 'pending') {
     throw new OperationRefusedError(
@@ -111,20 +97,10 @@ export async function decideHoldAsOperator(
           'and nothing runs.\nNothing was changed.',
       );
     }
-    const why =
-      state === 'abandoned'
-        ? `no agent process had checked in ${sinceLastCheckIn(before)}`
-        : `the deadline (${before.deadline}) had passed`;
-    const stored =
-      `Closed with novarch holds ${COMMAND[decision.status]} --force: ${why}, so the write did not run.` +
-      (rationale === undefined ? '' : ` Rationale: ${rationale}`);
-    const closed = await store.decideHold(before.id, 'timed_out', operator, stored);
-    if (closed.status !== 'timed_out' || closed.decidedBy !== operator || closed.rationale !== stored) {
-      throw new OperationRefusedError(
-        `Hold ${closed.id} was not closed: it is ${asSentence(describeDecision(closed))}`,
-      );
-    }
-    return { hold: closed, forced: state };
+    return {
+      hold: await forceClose(store, before, state, decision.status, operator, rationale),
+      forced: state,
+    };
   }
   const after = await store.decideHold(
     before.id,
@@ -143,6 +119,54 @@ export async function decideHoldAsOperator(
     );
   }
   return { hold: after };
+}
+
+/** The decision's rationale and operator, trimmed; refuses a deny without rationale, an edit of a non-approval, no operator. */
+function checkedDecision(decision: OperatorDecision): { rationale: string | undefined; operator: string } {
+  const rationale = decision.rationale?.trim() ? decision.rationale.trim() : undefined;
+  if (decision.status === 'denied' && rationale === undefined) {
+    throw new OperatorUsageError(
+      'novarch holds deny needs --rationale TEXT: the agent is told why its action was refused.',
+    );
+  }
+  if (decision.input !== undefined && decision.status !== 'approved') {
+    throw new OperatorUsageError(
+      `novarch holds ${COMMAND[decision.status]} takes no edited input: only an approval may change what runs (novarch holds approve ${decision.holdId} --input JSON).`,
+    );
+  }
+  const operator = decision.operator.trim();
+  if (operator === '') {
+    throw new OperatorUsageError('No operator name: pass --operator NAME (or set USER).');
+  }
+  return { rationale, operator };
+}
+
+/**
+ * Closes an abandoned or expired hold as `timed_out` under the operator's name, the rationale
+ * naming the command, why nothing waited and the operator's own rationale.
+ */
+async function forceClose(
+  store: NovarchStore,
+  before: HoldRecord,
+  state: 'abandoned' | 'expired',
+  status: OperatorDecision['status'],
+  operator: string,
+  rationale: string | undefined,
+): Promise<HoldRecord> {
+  const why =
+    state === 'abandoned'
+      ? `no agent process had checked in ${sinceLastCheckIn(before)}`
+      : `the deadline (${before.deadline}) had passed`;
+  const stored =
+    `Closed with novarch holds ${COMMAND[status]} --force: ${why}, so the write did not run.` +
+    (rationale === undefined ? '' : ` Rationale: ${rationale}`);
+  const closed = await store.decideHold(before.id, 'timed_out', operator, stored);
+  if (closed.status !== 'timed_out' || closed.decidedBy !== operator || closed.rationale !== stored) {
+    throw new OperationRefusedError(
+      `Hold ${closed.id} was not closed: it is ${asSentence(describeDecision(closed))}`,
+    );
+  }
+  return closed;
 }
 
 /**

@@ -114,31 +114,12 @@ export class NovarchHttpClient {
     const budget = request.timeoutMs ?? this.#timeoutMs;
     const timeout = AbortSignal.timeout(budget);
     const signal = request.signal === undefined ? timeout : AbortSignal.any([timeout, request.signal]);
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(request.query ?? {}))
-      if (value !== undefined) query.set(key, value);
-    const search = query.size > 0 ? `?${query.toString()}` : '';
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}${path}${search}`, {
-        method,
-        headers: {
-          ...request.headers,
-          authorization: `Bearer ${this.#credential}`,
-          accept: 'application/json',
-          ...(request.text !== undefined
-            ? { 'content-type': request.text.contentType }
-            : request.body === undefined
-              ? {}
-              : { 'content-type': 'application/json' }),
-        },
-        ...(request.text !== undefined
-          ? { body: request.text.content }
-          : request.body === undefined
-            ? {}
-            : { body: JSON.stringify(request.body) }),
-        signal,
-      });
+      response = await fetch(
+        `${this.baseUrl}${path}${searchOf(request.query)}`,
+        requestInit(method, this.#credential, request, signal),
+      );
     } catch (error) {
       const code = errorCode(error);
       const timedOut = timeout.aborted;
@@ -192,6 +173,41 @@ export class NovarchHttpClient {
       `the Novarch server at ${this.baseUrl} answered ${what} with a body this novarch does not understand (${first?.path.join('.') ?? ''}: ${first?.message ?? 'invalid'}); are server and client the same version?`,
     );
   }
+}
+
+/** `?key=value&…` of the query's defined values; empty without any. */
+function searchOf(query: ClientRequest<unknown>['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, value);
+  return params.size > 0 ? `?${params.toString()}` : '';
+}
+
+/** The fetch options of one attempt: the bearer credential, JSON accepted, the text or JSON body. */
+function requestInit(
+  method: string,
+  credential: string,
+  request: ClientRequest<unknown>,
+  signal: AbortSignal,
+): RequestInit {
+  return {
+    method,
+    headers: {
+      ...request.headers,
+      authorization: `Bearer ${credential}`,
+      accept: 'application/json',
+      ...(request.text !== undefined
+        ? { 'content-type': request.text.contentType }
+        : request.body === undefined
+          ? {}
+          : { 'content-type': 'application/json' }),
+    },
+    ...(request.text !== undefined
+      ? { body: request.text.content }
+      : request.body === undefined
+        ? {}
+        : { body: JSON.stringify(request.body) }),
+    signal,
+  };
 }
 
 const FailedActionSchema = z.object({ actionId: z.string().min(1), refusalRecorded: z.boolean().optional() });

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { NovarchError } from '../errors.js';
 import type { IdentityStore } from '../identity/identity-store.js';
 import type { OperatorPrincipal } from '../identity/principal.js';
@@ -10,12 +9,12 @@ import {
   SLACK_APPROVE_ACTION,
   SLACK_DENY_ACTION,
 } from '../notify/slack-hold-message.js';
-import { whyNotFromSlack } from '../notify/slack-signature.js';
 import { slackText } from '../notify/slack-text.js';
 import { describeApprovals } from '../operations/check-decider.js';
 import { decideHoldAsOperator } from '../operations/decide-hold-as-operator.js';
 import { loadHoldDetail } from '../operations/hold-operations.js';
 import { errorMessage } from '../support.js';
+import { plainText, readSlackInteraction } from './read-slack-interaction.js';
 import type { SlackSettings } from './resolve-slack-settings.js';
 import { SERVER_STORE_LABEL } from './routes/route-helpers.js';
 import type { ServerEvent, ServerEvents } from './server-events.js';
@@ -24,9 +23,6 @@ import { TenantScopedStore } from './tenant-scoped-store.js';
 
 /** Where Slack sends button clicks: the app's Interactivity "Request URL" is `${publicUrl}${SLACK_INTERACTIONS_PATH}`. */
 export const SLACK_INTERACTIONS_PATH = '/slack/interactions';
-
-/** An interaction body larger than this is refused unread (Slack's are a few kB). */
-const MAX_INTERACTION_BYTES = 64 * 1024;
 
 export interface SlackApprovalsOptions {
   settings: SlackSettings;
@@ -42,18 +38,7 @@ export interface SlackApprovalsOptions {
   client?: { maxAttempts?: number; backoffMs?: (attempt: number) => number; fetch?: typeof fetch };
 }
 
-/** The part of a `block_actions` payload Novarch reads. */
-const InteractionSchema = z.looseObject({
-  type: z.literal('block_actions'),
-  user: z.looseObject({ id: z.string().min(1) }),
-  response_url: z.url(),
-  actions: z.array(z.looseObject({ action_id: z.string(), value: z.string().optional() })).min(1),
-});
-
 const STATUS = { [SLACK_APPROVE_ACTION]: 'approved', [SLACK_DENY_ACTION]: 'denied' } as const;
-
-const text = (status: number, body: string) =>
-  new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 
 /**
  * Interactive approvals in Slack. Each hold created on this server whose team (or held rule) has a
@@ -198,36 +183,15 @@ export class SlackApprovals {
    * `response_url` (ephemeral: only they see it).
    */
   async handleInteraction(request: Request): Promise<Response> {
-    const declared = Number(request.headers.get('content-length') ?? '0');
-    if (declared > MAX_INTERACTION_BYTES)
-      return text(413, `Refused: the body is larger than ${MAX_INTERACTION_BYTES} bytes.`);
-    const body = await request.text();
-    if (body.length > MAX_INTERACTION_BYTES)
-      return text(413, `Refused: the body is larger than ${MAX_INTERACTION_BYTES} bytes.`);
-    const why = whyNotFromSlack(
-      {
-        body,
-        timestamp: request.headers.get('x-slack-request-timestamp') ?? undefined,
-        signature: request.headers.get('x-slack-signature') ?? undefined,
-      },
-      this.#options.settings.signingSecret,
-    );
-    if (why !== undefined) return text(401, `Refused: ${why}.`);
-    let payload: z.output<typeof InteractionSchema>;
-    try {
-      payload = InteractionSchema.parse(JSON.parse(new URLSearchParams(body).get('payload') ?? ''));
-    } catch {
-      return text(
-        400,
-        'Refused: the body has no block_actions payload (payload=JSON, as Slack sends button clicks).',
-      );
-    }
+    const read = await readSlackInteraction(request, this.#options.settings.signingSecret);
+    if ('refusal' in read) return read.refusal;
+    const { payload } = read;
     const [action] = payload.actions;
     if (
       action === undefined ||
       !(action.action_id === SLACK_APPROVE_ACTION || action.action_id === SLACK_DENY_ACTION)
     )
-      return text(200, '');
+      return plainText(200, '');
     const status = STATUS[action.action_id];
     const holdId = action.value ?? '';
     const reply = (message: string) =>
@@ -240,7 +204,7 @@ export class SlackApprovals {
       );
     const decided = await this.#decide(payload.user.id, holdId, status);
     reply(decided);
-    return text(200, '');
+    return plainText(200, '');
   }
 
   /** Decides as the operator `slackUserId` is mapped to; returns what to tell them. */

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { HoldRecord, HoldStatus } from '../model/records.js';
+import type { HoldApproval, HoldRecord, HoldStatus } from '../model/records.js';
 import { waiterStaleAfterMs } from '../model/waiter-timing.js';
 import { appendAuditLink, chainOfSession, lockAuditChain } from './audit-chain-queries.js';
 import { holdDecisionMaterial } from './audit-record-material.js';
@@ -178,41 +178,13 @@ async function approveWithPolicy(
       },
     ];
     const complete = added.length >= (hold.policy?.approvals ?? 1);
-    const result = await db
-      .updateTable('holds')
-      .set({
-        approvals_json: JSON.stringify(added),
-        // The first approval makes the edit; a later one approving the same input leaves its editor.
-        ...(editText === undefined || row.edited_input_json != null
-          ? {}
-          : { edited_input_json: editText, edited_by: decidedBy }),
-        ...(complete
-          ? {
-              status: 'approved',
-              decided_at: now,
-              decided_by: decidedBy,
-              rationale: decision.rationale ?? null,
-              decided_by_os_user: decision.osUser ?? null,
-            }
-          : {}),
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('deadline', '>', now)
-      .where((eb) =>
-        row.approvals_json == null
-          ? eb('approvals_json', 'is', null)
-          : eb('approvals_json', '=', row.approvals_json),
-      )
-      .$if(complete, (query) =>
-        query.where((eb) =>
-          eb.or([
-            eb('waiter_seen_at', '>', staleBefore),
-            eb.and([eb('waiter_seen_at', 'is', null), eb('created_at', '>', staleBefore)]),
-          ]),
-        ),
-      )
-      .executeTakeFirst();
+    const result = await compareAndSetApprovals(db, row, decision, {
+      added,
+      editText,
+      complete,
+      now,
+      staleBefore,
+    });
     if (result.numUpdatedRows > 0n) {
       const stored = await db.selectFrom('holds').selectAll().where('id', '=', id).executeTakeFirst();
       if (stored === undefined) throw new NovarchStoreError(`No hold ${id}: nothing was decided.`);
@@ -230,4 +202,65 @@ async function approveWithPolicy(
   throw new NovarchStoreError(
     `Hold ${id} changed under ${MAX_APPROVAL_ATTEMPTS} approvals in a row; nothing was stored for ${decidedBy}. Try again.`,
   );
+}
+
+/**
+ * Stores `added` as the hold's approvals (and decides it when `complete`) only if its approvals
+ * are still those of `row`, it is pending before its deadline and, to decide it, its waiter is
+ * still there.
+ */
+function compareAndSetApprovals(
+  db: Kysely<StoreTables>,
+  row: HoldRow,
+  decision: HoldDecision,
+  {
+    added,
+    editText,
+    complete,
+    now,
+    staleBefore,
+  }: {
+    added: readonly HoldApproval[];
+    editText: string | undefined;
+    complete: boolean;
+    now: string;
+    staleBefore: string;
+  },
+) {
+  const { id, decidedBy } = decision;
+  return db
+    .updateTable('holds')
+    .set({
+      approvals_json: JSON.stringify(added),
+      // The first approval makes the edit; a later one approving the same input leaves its editor.
+      ...(editText === undefined || row.edited_input_json != null
+        ? {}
+        : { edited_input_json: editText, edited_by: decidedBy }),
+      ...(complete
+        ? {
+            status: 'approved',
+            decided_at: now,
+            decided_by: decidedBy,
+            rationale: decision.rationale ?? null,
+            decided_by_os_user: decision.osUser ?? null,
+          }
+        : {}),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('deadline', '>', now)
+    .where((eb) =>
+      row.approvals_json == null
+        ? eb('approvals_json', 'is', null)
+        : eb('approvals_json', '=', row.approvals_json),
+    )
+    .$if(complete, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb('waiter_seen_at', '>', staleBefore),
+          eb.and([eb('waiter_seen_at', 'is', null), eb('created_at', '>', staleBefore)]),
+        ]),
+      ),
+    )
+    .executeTakeFirst();
 }

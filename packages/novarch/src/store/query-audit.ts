@@ -41,42 +41,7 @@ async function readAudit(
   filter: AuditFilter,
   limit: number | undefined,
 ): Promise<AuditEntry[]> {
-  // The ids of the matching actions, as a subquery the other queries reuse: no parameter lists
-  // that grow with the trail.
-  const matching = db
-    .selectFrom('actions')
-    .innerJoin('sessions', 'sessions.id', 'actions.session_id')
-    .select('actions.id')
-    .$if(filter.tenantId !== undefined, (query) =>
-      query.where('sessions.tenant_id', '=', filter.tenantId ?? ''),
-    )
-    .$if(filter.within !== undefined, (query) =>
-      query.where('sessions.id', 'in', sessionIdsWithin(db, filter.within ?? [])),
-    )
-    .$if(filter.teamId !== undefined, (query) => query.where('sessions.team_id', '=', filter.teamId ?? ''))
-    .$if(filter.agentId !== undefined, (query) => query.where('sessions.agent_id', '=', filter.agentId ?? ''))
-    // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
-    .$if(filter.since !== undefined, (query) => query.where('actions.created_at', '>=', filter.since ?? ''))
-    .$if(filter.until !== undefined, (query) => query.where('actions.created_at', '<', filter.until ?? ''))
-    .$if(filter.sessionId !== undefined, (query) =>
-      query.where('actions.session_id', '=', filter.sessionId ?? ''),
-    )
-    .$if(filter.verdict !== undefined, (query) =>
-      query.where(
-        (expression) =>
-          expression
-            .selectFrom('verdicts')
-            .select('verdicts.kind')
-            .whereRef('verdicts.action_id', '=', 'actions.id')
-            .orderBy('verdicts.seq', 'desc')
-            .limit(1),
-        '=',
-        filter.verdict ?? '',
-      ),
-    )
-    .orderBy('actions.seq', 'desc')
-    .$if(limit !== undefined, (query) => query.limit(limit ?? 0));
-
+  const matching = matchingActionIds(db, filter, limit);
   const actionRows = await db
     .selectFrom('actions')
     .selectAll()
@@ -122,4 +87,48 @@ async function readAudit(
       ...(hold === undefined ? {} : { hold }),
     };
   });
+}
+
+/**
+ * The ids of the actions `filter` matches (the latest `limit` of them), as a subquery the other
+ * queries reuse: no parameter lists that grow with the trail.
+ */
+function matchingActionIds(db: Kysely<StoreTables>, filter: AuditFilter, limit: number | undefined) {
+  return (
+    db
+      .selectFrom('actions')
+      .innerJoin('sessions', 'sessions.id', 'actions.session_id')
+      .select('actions.id')
+      .$if(filter.tenantId !== undefined, (query) =>
+        query.where('sessions.tenant_id', '=', filter.tenantId ?? ''),
+      )
+      .$if(filter.within !== undefined, (query) =>
+        query.where('sessions.id', 'in', sessionIdsWithin(db, filter.within ?? [])),
+      )
+      .$if(filter.teamId !== undefined, (query) => query.where('sessions.team_id', '=', filter.teamId ?? ''))
+      .$if(filter.agentId !== undefined, (query) =>
+        query.where('sessions.agent_id', '=', filter.agentId ?? ''),
+      )
+      // Timestamps are all `toISOString()` (UTC, fixed width), so text order is time order.
+      .$if(filter.since !== undefined, (query) => query.where('actions.created_at', '>=', filter.since ?? ''))
+      .$if(filter.until !== undefined, (query) => query.where('actions.created_at', '<', filter.until ?? ''))
+      .$if(filter.sessionId !== undefined, (query) =>
+        query.where('actions.session_id', '=', filter.sessionId ?? ''),
+      )
+      .$if(filter.verdict !== undefined, (query) =>
+        query.where(
+          (expression) =>
+            expression
+              .selectFrom('verdicts')
+              .select('verdicts.kind')
+              .whereRef('verdicts.action_id', '=', 'actions.id')
+              .orderBy('verdicts.seq', 'desc')
+              .limit(1),
+          '=',
+          filter.verdict ?? '',
+        ),
+      )
+      .orderBy('actions.seq', 'desc')
+      .$if(limit !== undefined, (query) => query.limit(limit ?? 0))
+  );
 }

@@ -21,35 +21,7 @@ export function otelNovarchTelemetry(
     description: 'Holds waiting for an operator',
   });
 
-  // The span a call runs inside, so a judge call is the child of its decision. Kept here rather
-  // than in OpenTelemetry's context: the provider is not registered globally (a host's stays its
-  // own), so no context manager is either.
-  const current = new AsyncLocalStorage<Span>();
-
-  async function inSpan<T>(
-    name: string,
-    attributes: Record<string, string | number>,
-    work: () => Promise<T>,
-    end: (result: T) => Record<string, string | number | boolean>,
-  ): Promise<T> {
-    if (tracer === undefined) return work();
-    const parent = current.getStore();
-    const span = tracer.startSpan(
-      name,
-      { attributes },
-      parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, parent),
-    );
-    try {
-      const result = await current.run(span, work);
-      span.setAttributes(end(result));
-      return result;
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
-      throw error;
-    } finally {
-      span.end();
-    }
-  }
+  const inSpan = spanRunner(tracer);
 
   return {
     async decision<T>(
@@ -104,5 +76,43 @@ export function otelNovarchTelemetry(
       });
     },
     shutdown,
+  };
+}
+
+/** Runs work in a span. */
+type RunInSpan = <T>(
+  name: string,
+  attributes: Record<string, string | number>,
+  work: () => Promise<T>,
+  end: (result: T) => Record<string, string | number | boolean>,
+) => Promise<T>;
+
+/**
+ * Runs each work in a span of `tracer` (none without one), the child of the span it was started
+ * in; the span gets `end`'s attributes, or an error status when the work throws.
+ */
+function spanRunner(tracer: Tracer | undefined): RunInSpan {
+  // The span a call runs inside, so a judge call is the child of its decision. Kept here rather
+  // than in OpenTelemetry's context: the provider is not registered globally (a host's stays its
+  // own), so no context manager is either.
+  const current = new AsyncLocalStorage<Span>();
+  return async (name, attributes, work, end) => {
+    if (tracer === undefined) return work();
+    const parent = current.getStore();
+    const span = tracer.startSpan(
+      name,
+      { attributes },
+      parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, parent),
+    );
+    try {
+      const result = await current.run(span, work);
+      span.setAttributes(end(result));
+      return result;
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
   };
 }

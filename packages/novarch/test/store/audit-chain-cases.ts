@@ -1,68 +1,50 @@
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { AuditChainReport, NovarchDatabaseStore } from '../../src/index.js';
-import type { StoreTables } from '../../src/store/store-tables.js';
+import type { HoldRecord } from '../../src/index.js';
+import {
+  type ChainWorld,
+  chainWorld,
+  inFiveMinutes,
+  problemsOf,
+  type TamperableStore,
+} from './chain-world.js';
 import { recordRefund, scope } from './conformance-context.js';
 
-/** A store on a fresh database, and a way to run SQL on that database behind the store's back. */
-export interface TamperableStore {
-  store: NovarchDatabaseStore;
-  /** Runs one SQL statement on the database directly, as a hand edit would. */
-  exec(statement: string): Promise<void>;
-  /** Lets `exec` change `seq` values of `table` (PostgreSQL identity columns refuse it at first). */
-  allowSeqEdits(table: string): Promise<void>;
-  /** Opens another store on the same database (a second writer; a reopen runs missing migrations). */
-  openAnother(): Promise<NovarchDatabaseStore>;
-  /** Runs `work` in one transaction on the database through a kysely of its own (an older Novarch's writes). */
-  transaction<T>(work: (db: Kysely<StoreTables>) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+type Decisions = Awaited<ReturnType<typeof recordDecisions>>;
 
-/** Every kind of decision on one tenant (acme) and one team's rules, through the store. */
-async function recordDecisions(store: NovarchDatabaseStore) {
-  const session = await store.createSession(scope(), 300);
-  const first = await recordRefund(store, session, 100);
+/** Every kind of decision on the world's session and one team's rules, through the store. */
+async function recordDecisions({ store, session, refund }: ChainWorld) {
+  const first = await refund(100);
   const passed = await store.recordVerdict({
     actionId: first.id,
     sessionId: session.id,
     source: 'judge',
     verdict: { kind: 'pass', citations: { ruleIds: ['r1'], evidenceIds: [], rationale: 'small refund' } },
   });
-  const second = await recordRefund(store, session, 900);
+  const second = await refund(900);
   const held = await store.recordVerdict({
     actionId: second.id,
     sessionId: session.id,
     source: 'judge',
     verdict: { kind: 'hold', citations: { ruleIds: ['big'], evidenceIds: [], rationale: 'big refund' } },
   });
-  const hold = await store.createHold(second.id, session.id, new Date(Date.now() + 300_000));
+  const hold = await store.createHold(second.id, session.id, inFiveMinutes());
   await store.decideHold(hold.id, 'approved', 'operator:ana', 'checked');
   await store.killSession(session.id, 'enough for today');
   await store.pushRuleSet({ team: 'support', content: 'rules: []\n', pushedBy: 'admin' });
   await store.pushRuleSet({ team: 'support', content: 'rules: [] # v2\n', pushedBy: 'admin' });
-  return { session, first, second, passed, held, hold };
+  return { first, second, passed, held, hold };
 }
-
-export const problemsOf = (reports: AuditChainReport[]) =>
-  reports.flatMap((report) =>
-    report.problems.map((problem) => ({ kind: problem.kind, recordId: problem.recordId })),
-  );
 
 /** The audit chain's guarantees, run on each store with direct SQL edits of its database. */
 export function describeAuditChainCases(name: string, open: () => Promise<TamperableStore>): void {
   describe(`audit chain: ${name}`, () => {
-    const withStore = async (work: (opened: TamperableStore) => Promise<void>) => {
-      const opened = await open();
-      try {
-        await work(opened);
-      } finally {
-        await opened.close();
-      }
-    };
+    const inWorld = chainWorld(open);
+    /** A world with `recordDecisions` made. */
+    const inDecidedWorld = (work: (world: ChainWorld & Decisions) => Promise<void>) =>
+      inWorld(async (world) => work({ ...world, ...(await recordDecisions(world)) }));
 
     it('chains every verdict, hold, decision, kill and rule change; verify finds nothing wrong', () =>
-      withStore(async ({ store }) => {
-        const { session, passed, held, hold } = await recordDecisions(store);
+      inDecidedWorld(async ({ store, session, passed, held, hold }) => {
         const reports = await store.verifyAuditChains();
         expect(reports.map((report) => [report.chain, report.links, report.problems])).toEqual([
           ['rules:support', 2, []],
@@ -85,8 +67,7 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
       }));
 
     it('detects an edited verdict, an edited action input, an edited decision and edited rules', () =>
-      withStore(async ({ store, exec }) => {
-        const { first, passed, held, hold } = await recordDecisions(store);
+      inDecidedWorld(async ({ store, exec, first, passed, held, hold }) => {
         await exec(
           `update verdicts set citations_json = '{"ruleIds":[],"evidenceIds":[],"rationale":"fine"}' where id = '${held.id}'`,
         );
@@ -106,8 +87,7 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
       }));
 
     it('detects a deleted verdict and a verdict inserted behind the store', () =>
-      withStore(async ({ store, exec }) => {
-        const { session, first, passed } = await recordDecisions(store);
+      inDecidedWorld(async ({ store, exec, session, first, passed }) => {
         await exec(`delete from verdicts where id = '${passed.id}'`);
         await exec(
           `insert into verdicts (id, action_id, session_id, kind, citations_json, source, decided_at) values ('vrd_forged', '${first.id}', '${session.id}', 'pass', '{"ruleIds":[],"evidenceIds":[],"rationale":"x"}', 'judge', '2026-01-01T00:00:00.000Z')`,
@@ -120,21 +100,17 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
       }));
 
     it('detects reordered verdicts', () =>
-      withStore(async ({ store, exec, allowSeqEdits }) => {
-        const { passed, held } = await recordDecisions(store);
+      inDecidedWorld(async ({ exec, allowSeqEdits, passed, held, chainProblems }) => {
         await allowSeqEdits('verdicts');
         // A fresh store numbers them 1 and 2: swap them.
         await exec(`update verdicts set seq = -1 where id = '${passed.id}'`);
         await exec(`update verdicts set seq = 1 where id = '${held.id}'`);
         await exec(`update verdicts set seq = 2 where id = '${passed.id}'`);
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
-          { kind: 'reordered_record', recordId: held.id },
-        ]);
+        expect(await chainProblems()).toEqual([{ kind: 'reordered_record', recordId: held.id }]);
       }));
 
     it('detects a removed, a moved and a truncated link', () =>
-      withStore(async ({ store, exec }) => {
-        await recordDecisions(store);
+      inDecidedWorld(async ({ store, exec }) => {
         await exec(`delete from audit_links where chain = 'tenant:acme' and position = 3`);
         await exec(`update audit_links set position = 100 where chain = 'rules:support' and position = 1`);
         await exec(`update audit_links set position = 1 where chain = 'rules:support' and position = 2`);
@@ -155,21 +131,18 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
       }));
 
     /** A hold that needs two approvals; ana approves it with an edit, bo as it is (edited). */
-    async function approveInTwoSteps(store: NovarchDatabaseStore) {
-      const session = await store.createSession(scope(), 300);
-      const action = await recordRefund(store, session, 900);
-      const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 300_000), {
-        approvals: 2,
-        approverGroups: [],
+    const inApprovedOnceWorld = (
+      work: (world: ChainWorld & { hold: HoldRecord; partial: HoldRecord }) => Promise<void>,
+    ) =>
+      inWorld(async (world) => {
+        const { hold } = await world.holdRefund(900, { approvals: 2, approverGroups: [] });
+        const edit = { input: { customerId: 'c-1', amount: 400, reasoning: 'customer asked' } };
+        const partial = await world.store.decideHold(hold.id, 'approved', 'ana', 'less', edit);
+        await work({ ...world, hold, partial });
       });
-      const edit = { input: { customerId: 'c-1', amount: 400, reasoning: 'customer asked' } };
-      const partial = await store.decideHold(hold.id, 'approved', 'ana', 'less', edit);
-      return { session, action, hold, partial, edit };
-    }
 
     it('chains each approval of a quorum, the partial one too, with the edited and the original input', () =>
-      withStore(async ({ store }) => {
-        const { hold, partial } = await approveInTwoSteps(store);
+      inApprovedOnceWorld(async ({ store, hold, partial, chainProblems }) => {
         expect(partial.status).toBe('pending');
         let chain = await store.readAuditChain('tenant:acme');
         expect(chain.links.map((link) => [link.kind, link.recordId])).toEqual([
@@ -200,12 +173,11 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
           ['hold_decision', hold.id],
         ]);
         expect(chain.records[2]).not.toHaveProperty('edit');
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+        expect(await chainProblems()).toEqual([]);
       }));
 
     it('detects an edited approval, an edited input, a changed editor and a removed or added approval', () =>
-      withStore(async ({ store, exec }) => {
-        const { hold } = await approveInTwoSteps(store);
+      inApprovedOnceWorld(async ({ store, exec, hold, chainProblems }) => {
         await exec(
           `update holds set edited_input_json = '{"customerId":"c-1","amount":4000,"reasoning":"customer asked"}' where id = '${hold.id}'`,
         );
@@ -216,18 +188,14 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
         await exec(
           `update holds set edited_input_json = '{"customerId":"c-1","amount":400,"reasoning":"customer asked"}', edited_by = 'mallory' where id = '${hold.id}'`,
         );
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
-          { kind: 'edited_record', recordId: `${hold.id}#1` },
-        ]);
+        expect(await chainProblems()).toEqual([{ kind: 'edited_record', recordId: `${hold.id}#1` }]);
         await exec(`update holds set edited_by = 'ana' where id = '${hold.id}'`);
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+        expect(await chainProblems()).toEqual([]);
         // Who approved: renamed, then a second approval added by hand, then every approval removed.
         await exec(
           `update holds set approvals_json = replace(approvals_json, '"ana"', '"mallory"') where id = '${hold.id}'`,
         );
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
-          { kind: 'edited_record', recordId: `${hold.id}#1` },
-        ]);
+        expect(await chainProblems()).toEqual([{ kind: 'edited_record', recordId: `${hold.id}#1` }]);
         await exec(
           `update holds set approvals_json = replace(approvals_json, '"mallory"', '"ana"') where id = '${hold.id}'`,
         );
@@ -247,23 +215,20 @@ export function describeAuditChainCases(name: string, open: () => Promise<Tamper
       }));
 
     it('detects an edited input written on a hold no operator approved', () =>
-      withStore(async ({ store, exec }) => {
-        const session = await store.createSession(scope(), 300);
-        const action = await recordRefund(store, session, 900);
-        const hold = await store.createHold(action.id, session.id, new Date(Date.now() + 300_000));
+      inWorld(async ({ exec, holdRefund, chainProblems }) => {
+        const { hold } = await holdRefund(900);
         await exec(
           `update holds set edited_input_json = '{"amount":9000}', edited_by = 'ana' where id = '${hold.id}'`,
         );
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
-          { kind: 'unchained_record', recordId: hold.id },
-        ]);
+        expect(await chainProblems()).toEqual([{ kind: 'unchained_record', recordId: hold.id }]);
       }));
 
     it("decisions racing on one tenant (many at once) keep one chain, in the verdicts' order", () =>
-      withStore(async ({ store }) => {
-        const sessions = await Promise.all(
-          Array.from({ length: 4 }, () => store.createSession(scope(), 300)),
-        );
+      inWorld(async ({ store, session }) => {
+        const sessions = [
+          session,
+          ...(await Promise.all(Array.from({ length: 3 }, () => store.createSession(scope(), 300)))),
+        ];
         await Promise.all(
           sessions.flatMap((session) =>
             Array.from({ length: 5 }, async (_, index) => {

@@ -3,37 +3,20 @@ import { tenantChain } from '../../src/model/audit-chain.js';
 import { buildAuditExport, verifyAuditExport } from '../../src/operations/audit-export.js';
 import { appendAuditLink, lockAuditChain } from '../../src/store/audit-chain-queries.js';
 import { legacyHoldMaterial } from '../../src/store/audit-record-material.js';
-import { problemsOf, type TamperableStore } from './audit-chain-cases.js';
-import { recordRefund, scope } from './conformance-context.js';
-
-const inFiveMinutes = () => new Date(Date.now() + 300_000);
+import { chainWorld, inFiveMinutes, type TamperableStore } from './chain-world.js';
 
 /** A hold's link covers the approval policy it is decided under (`format: 2` of its material). */
 export function describeHoldPolicyChainCases(name: string, open: () => Promise<TamperableStore>): void {
   describe(`audit chain, hold policies: ${name}`, () => {
-    const withStore = async (work: (opened: TamperableStore) => Promise<void>) => {
-      const opened = await open();
-      try {
-        await work(opened);
-      } finally {
-        await opened.close();
-      }
-    };
+    const inWorld = chainWorld(open);
 
     it("detects an edit of a hold's policy: a quorum lowered, and a policy added to a hold without one", () =>
-      withStore(async ({ store, exec }) => {
-        const session = await store.createSession(scope(), 300);
-        const quorum = await store.createHold(
-          (await recordRefund(store, session, 900)).id,
-          session.id,
-          inFiveMinutes(),
-          { approvals: 2, approverGroups: [{ ruleId: 'big', groups: ['finance'] }] },
-        );
-        const plain = await store.createHold(
-          (await recordRefund(store, session, 800)).id,
-          session.id,
-          inFiveMinutes(),
-        );
+      inWorld(async ({ store, exec, holdRefund, chainProblems }) => {
+        const { hold: quorum } = await holdRefund(900, {
+          approvals: 2,
+          approverGroups: [{ ruleId: 'big', groups: ['finance'] }],
+        });
+        const { hold: plain } = await holdRefund(800);
         const chain = await store.readAuditChain('tenant:acme');
         expect(chain.records[0]).toMatchObject({
           kind: 'hold',
@@ -41,7 +24,7 @@ export function describeHoldPolicyChainCases(name: string, open: () => Promise<T
           policy: '{"approvals":2,"approverGroups":[{"ruleId":"big","groups":["finance"]}]}',
         });
         expect(chain.records[1]).toMatchObject({ kind: 'hold', format: 2, policy: null });
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+        expect(await chainProblems()).toEqual([]);
         await exec(
           `update holds set policy_json = '{"approvals":1,"approverGroups":[]}' where id = '${quorum.id}'`,
         );
@@ -56,9 +39,8 @@ export function describeHoldPolicyChainCases(name: string, open: () => Promise<T
       }));
 
     it('a hold chained before links covered the policy still verifies, in the store and in an export', () =>
-      withStore(async ({ store, exec, transaction }) => {
-        const session = await store.createSession(scope(), 300);
-        const action = await recordRefund(store, session, 900);
+      inWorld(async ({ store, exec, transaction, session, refund, holdRefund, chainProblems }) => {
+        const action = await refund(900);
         // As Novarch chained a hold before `format: 2`: the same row, its material without the policy.
         const holdId = await transaction(async (db) => {
           const row = {
@@ -81,13 +63,8 @@ export function describeHoldPolicyChainCases(name: string, open: () => Promise<T
           });
           return row.id;
         });
-        const newer = await store.createHold(
-          (await recordRefund(store, session, 700)).id,
-          session.id,
-          inFiveMinutes(),
-          { approvals: 3, approverGroups: [] },
-        );
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+        const { hold: newer } = await holdRefund(700, { approvals: 3, approverGroups: [] });
+        expect(await chainProblems()).toEqual([]);
         const chain = await store.readAuditChain('tenant:acme');
         expect(chain.records[0]).not.toHaveProperty('policy');
         expect(chain.records[1]).toMatchObject({ format: 2, policy: '{"approvals":3,"approverGroups":[]}' });
@@ -95,12 +72,10 @@ export function describeHoldPolicyChainCases(name: string, open: () => Promise<T
         expect(verifyAuditExport(JSON.stringify(exported), 'export.json').intact).toBe(true);
         // The old link still covers what it always did.
         await exec(`update holds set deadline = '2099-01-01T00:00:00.000Z' where id = '${holdId}'`);
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
-          { kind: 'edited_record', recordId: holdId },
-        ]);
+        expect(await chainProblems()).toEqual([{ kind: 'edited_record', recordId: holdId }]);
         // A newer hold's policy edit cannot pass as an old-format link.
         await exec(`update holds set policy_json = null where id = '${newer.id}'`);
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([
+        expect(await chainProblems()).toEqual([
           { kind: 'edited_record', recordId: holdId },
           { kind: 'edited_record', recordId: newer.id },
         ]);

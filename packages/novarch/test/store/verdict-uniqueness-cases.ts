@@ -4,8 +4,7 @@ import { VerdictConflictError } from '../../src/index.js';
 import { tenantChain } from '../../src/model/audit-chain.js';
 import { verdictRow } from '../../src/store/action-queries.js';
 import { appendVerdictLink, lockAuditChain } from '../../src/store/audit-chain-queries.js';
-import { problemsOf, type TamperableStore } from './audit-chain-cases.js';
-import { recordRefund, scope } from './conformance-context.js';
+import { chainWorld, type TamperableStore } from './chain-world.js';
 
 const PASS = {
   kind: 'pass' as const,
@@ -23,22 +22,12 @@ const refuse = (store: NovarchDatabaseStore, session: SessionRecord, actionId: s
 /** One verdict per action and kind (migration 15), with two writers on one database. */
 export function describeVerdictUniquenessCases(name: string, open: () => Promise<TamperableStore>): void {
   describe(`one verdict per action and kind: ${name}`, () => {
-    const withStore = async (work: (opened: TamperableStore) => Promise<void>) => {
-      const opened = await open();
-      try {
-        await work(opened);
-      } finally {
-        await opened.close();
-      }
-    };
+    const inWorld = chainWorld(open);
 
     it('two writers refusing the same writes at once store one refusal each; both get it back', () =>
-      withStore(async ({ store, openAnother }) => {
+      inWorld(async ({ store, openAnother, session, refund }) => {
         const other = await openAnother();
-        const session = await store.createSession(scope(), 300);
-        const actions = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => recordRefund(store, session, i)),
-        );
+        const actions = await Promise.all(Array.from({ length: 6 }, (_, i) => refund(i)));
         const results = await Promise.all(
           actions.map((action) =>
             Promise.all([refuse(store, session, action.id, 'A'), refuse(other, session, action.id, 'B')]),
@@ -53,9 +42,8 @@ export function describeVerdictUniquenessCases(name: string, open: () => Promise
       }));
 
     it('a pass or a release after a refusal is refused, naming the refusal; a refusal after a release too', () =>
-      withStore(async ({ store }) => {
-        const session = await store.createSession(scope(), 300);
-        const action = await recordRefund(store, session);
+      inWorld(async ({ store, session, refund, chainProblems }) => {
+        const action = await refund();
         const { verdict: kill } = await refuse(store, session, action.id, 'the survivor');
         const message = `Action ${action.id} was already refused (verdict ${kill.id} by the gate: refused by the survivor), stored first: this pass was not recorded and the write does not run.`;
         const late = store.recordVerdict({
@@ -75,21 +63,20 @@ export function describeVerdictUniquenessCases(name: string, open: () => Promise
         expect(entry?.action.releasedAt).toBeUndefined();
         expect(entry?.verdicts).toEqual([kill]);
 
-        const ran = await recordRefund(store, session, 5);
+        const ran = await refund(5);
         const release = await store.releaseAction({ actionId: ran.id, sessionId: session.id, verdict: PASS });
         if (!release.released) throw new Error('an open session was found killed');
         await expect(refuse(store, session, ran.id, 'a late reaper')).rejects.toThrow(
           `Action ${ran.id} already ran (its pass released it at ${release.releasedAt}), stored first: no refusal was recorded.`,
         );
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+        expect(await chainProblems()).toEqual([]);
       }));
 
     it('a release racing a refusal on another writer: exactly one of them decides the write', () =>
-      withStore(async ({ store, openAnother }) => {
+      inWorld(async ({ store, openAnother, session, refund, chainProblems }) => {
         const other = await openAnother();
-        const session = await store.createSession(scope(), 300);
         for (let round = 0; round < 6; round += 1) {
-          const action = await recordRefund(store, session, round);
+          const action = await refund(round);
           const [released, refused] = await Promise.allSettled([
             store.releaseAction({ actionId: action.id, sessionId: session.id, verdict: PASS }),
             refuse(other, session, action.id, 'B'),
@@ -107,13 +94,12 @@ export function describeVerdictUniquenessCases(name: string, open: () => Promise
             expect(entry?.action.releasedAt).toBeUndefined();
           }
         }
-        expect(problemsOf(await store.verifyAuditChains({ tenantId: 'acme' }))).toEqual([]);
+        expect(await chainProblems()).toEqual([]);
       }));
 
     it('a store with duplicate verdicts from before migration 15 keeps the earliest and sets the later aside', () =>
-      withStore(async ({ store, exec, openAnother, transaction }) => {
-        const session = await store.createSession(scope(), 300);
-        const action = await recordRefund(store, session);
+      inWorld(async ({ store, exec, openAnother, transaction, session, refund }) => {
+        const action = await refund();
         const { verdict: first } = await refuse(store, session, action.id, 'A');
         // The schema before migration 15, and a second server's refusal as Novarch wrote it then.
         await exec('drop index verdicts_one_per_kind');

@@ -1,6 +1,16 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  type SignedSlackInteraction,
+  type SlackInteractionOptions,
+  signSlackInteraction,
+} from './sign-slack-interaction.js';
+
+export {
+  type SignedSlackInteraction,
+  type SlackInteractionOptions,
+  slackSignature,
+} from './sign-slack-interaction.js';
 
 /** A Web API call the fake received (`chat.postMessage`, `chat.update`, …), as sent. */
 export interface SlackApiCall {
@@ -30,30 +40,6 @@ export type SlackFailure =
   /** An HTTP status with no Slack body (e.g. 503). */
   | { status: number };
 
-/** A button click, as Slack sends it to the app's interactivity request URL. */
-export interface SlackInteractionOptions {
-  /** The clicking user's id, e.g. `U0ANA`. */
-  userId: string;
-  actionId: string;
-  /** The button's `value`. */
-  value: string;
-  /** The message the button is on. */
-  channel: string;
-  messageTs: string;
-  /** Signs with this secret (default the fake's). */
-  signingSecret?: string;
-  /** The `X-Slack-Request-Timestamp` (s; default now). */
-  timestamp?: number;
-  /** Replaces the computed `X-Slack-Signature`. */
-  signature?: string;
-}
-
-/** A signed interaction request: the form body and the headers Slack sends with it. */
-export interface SignedSlackInteraction {
-  body: string;
-  headers: Record<string, string>;
-}
-
 /** A loopback stand-in for Slack's Web API and response URLs, recording every request. */
 export interface FakeSlackApi {
   /** `http://127.0.0.1:PORT/api`: the Web API base (`…/chat.postMessage`). */
@@ -78,11 +64,6 @@ export interface FakeSlackApi {
   close(): Promise<void>;
 }
 
-/** Signs `body` at `timestamp` as Slack does: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{body}`. */
-export function slackSignature(signingSecret: string, timestamp: number, body: string): string {
-  return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-}
-
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
@@ -100,29 +81,73 @@ function parseObject(text: string): Record<string, unknown> {
   }
 }
 
+/** How the fake answers a Web API call: HTTP status, JSON body, extra headers. */
+interface WebApiAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
 /**
- * Starts a fake Slack on 127.0.0.1: `POST /api/chat.postMessage` and `/api/chat.update` answer as
- * Slack does (`{ ok: true, channel, ts }`; `invalid_auth` for another bearer token,
- * `channel_not_found` without a channel), with failures queued by `failNext`; `POST /actions/N`
- * stands for interaction response URLs. Every request is recorded.
+ * Slack's answer to `method` called with `authorization` and `body`: the queued `failure` if any,
+ * `invalid_auth` for another token, `channel_not_found` without a channel, else success (a new
+ * `nextTs()` for each posted message).
  */
-export async function startFakeSlackApi(
-  options: { botToken?: string; signingSecret?: string } = {},
-): Promise<FakeSlackApi> {
-  const botToken = options.botToken ?? 'xoxb-1-fake-bot-token';
-  const signingSecret = options.signingSecret ?? '8f742231b10e8888abcd99eeeeee85a5';
-  const calls: SlackApiCall[] = [];
-  const responses: SlackResponseUrlPost[] = [];
-  const failures = new Map<string, SlackFailure[]>();
-  let messages = 0;
-  let responseUrls = 0;
-  const server = createServer(async (request, response) => {
+function webApiAnswer(
+  method: string,
+  authorization: string | undefined,
+  body: Record<string, unknown>,
+  {
+    botToken,
+    failure,
+    nextTs,
+  }: { botToken: string; failure: SlackFailure | undefined; nextTs: () => string },
+): WebApiAnswer {
+  if (failure !== undefined) {
+    if ('rateLimited' in failure)
+      return {
+        status: 429,
+        body: { ok: false, error: 'ratelimited' },
+        headers: { 'retry-after': String(failure.rateLimited) },
+      };
+    if ('error' in failure) return { status: 200, body: { ok: false, error: failure.error } };
+    return { status: failure.status, body: { unexpected: true } };
+  }
+  if (authorization !== `Bearer ${botToken}`)
+    return { status: 200, body: { ok: false, error: 'invalid_auth' } };
+  const channel = typeof body.channel === 'string' ? body.channel : undefined;
+  if (channel === undefined) return { status: 200, body: { ok: false, error: 'channel_not_found' } };
+  if (method === 'chat.postMessage')
+    return { status: 200, body: { ok: true, channel, ts: nextTs(), message: body } };
+  if (method === 'chat.update')
+    return { status: 200, body: { ok: true, channel, ts: body.ts, text: body.text } };
+  return { status: 200, body: { ok: false, error: 'unknown_method' } };
+}
+
+/** What the fake's request handler records and answers from. */
+interface FakeSlackState {
+  botToken: string;
+  calls: SlackApiCall[];
+  responses: SlackResponseUrlPost[];
+  failures: Map<string, SlackFailure[]>;
+  nextTs: () => string;
+}
+
+/** The fake's request handler: records each request, answers response URLs and Web API calls. */
+function answerFakeSlack({
+  botToken,
+  calls,
+  responses,
+  failures,
+  nextTs,
+}: FakeSlackState): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  return async (request, response) => {
     const text = await readBody(request);
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-      response.end(JSON.stringify(body));
-    };
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      response
+        .writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+        .end(JSON.stringify(body));
     if (path.startsWith('/actions/')) {
       responses.push({ path, body: parseObject(text) });
       reply(200, { ok: true });
@@ -141,81 +166,45 @@ export async function startFakeSlackApi(
       body,
     };
     calls.push(call);
-    const answer = (
-      status: number,
-      answered: Record<string, unknown>,
-      headers: Record<string, string> = {},
-    ) => {
-      call.status = status;
-      call.answer = answered;
-      reply(status, answered, headers);
-    };
-    const failure = failures.get(method)?.shift();
-    if (failure !== undefined) {
-      if ('rateLimited' in failure)
-        answer(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(failure.rateLimited) });
-      else if ('error' in failure) answer(200, { ok: false, error: failure.error });
-      else answer(failure.status, { unexpected: true });
-      return;
-    }
-    if (request.headers.authorization !== `Bearer ${botToken}`) {
-      answer(200, { ok: false, error: 'invalid_auth' });
-      return;
-    }
-    const channel = typeof body.channel === 'string' ? body.channel : undefined;
-    if (channel === undefined) {
-      answer(200, { ok: false, error: 'channel_not_found' });
-      return;
-    }
-    if (method === 'chat.postMessage') {
-      messages += 1;
-      answer(200, {
-        ok: true,
-        channel,
-        ts: `1700000000.${String(messages).padStart(6, '0')}`,
-        message: body,
-      });
-    } else if (method === 'chat.update') {
-      answer(200, { ok: true, channel, ts: body.ts, text: body.text });
-    } else answer(200, { ok: false, error: 'unknown_method' });
-  });
+    const answered = webApiAnswer(method, request.headers.authorization, body, {
+      botToken,
+      failure: failures.get(method)?.shift(),
+      nextTs,
+    });
+    call.status = answered.status;
+    call.answer = answered.body;
+    reply(answered.status, answered.body, answered.headers);
+  };
+}
+
+/**
+ * Starts a fake Slack on 127.0.0.1: `POST /api/chat.postMessage` and `/api/chat.update` answer as
+ * Slack does (`{ ok: true, channel, ts }`; `invalid_auth` for another bearer token,
+ * `channel_not_found` without a channel), with failures queued by `failNext`; `POST /actions/N`
+ * stands for interaction response URLs. Every request is recorded.
+ */
+export async function startFakeSlackApi(
+  options: { botToken?: string; signingSecret?: string } = {},
+): Promise<FakeSlackApi> {
+  const botToken = options.botToken ?? 'xoxb-1-fake-bot-token';
+  const signingSecret = options.signingSecret ?? '8f742231b10e8888abcd99eeeeee85a5';
+  const calls: SlackApiCall[] = [];
+  const responses: SlackResponseUrlPost[] = [];
+  const failures = new Map<string, SlackFailure[]>();
+  let messages = 0;
+  const nextTs = () => {
+    messages += 1;
+    return `1700000000.${String(messages).padStart(6, '0')}`;
+  };
+  let responseUrls = 0;
+  const server = createServer(answerFakeSlack({ botToken, calls, responses, failures, nextTs }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
 
   const signInteraction = (interaction: SlackInteractionOptions): SignedSlackInteraction => {
     responseUrls += 1;
-    const payload = {
-      type: 'block_actions',
-      user: { id: interaction.userId, username: interaction.userId.toLowerCase(), team_id: 'T0FAKE' },
-      api_app_id: 'A0FAKE',
-      team: { id: 'T0FAKE', domain: 'fake' },
-      container: { type: 'message', message_ts: interaction.messageTs, channel_id: interaction.channel },
-      channel: { id: interaction.channel, name: 'holds' },
-      trigger_id: `trigger-${responseUrls}`,
-      response_url: `${url}/actions/${responseUrls}`,
-      actions: [
-        {
-          type: 'button',
-          action_id: interaction.actionId,
-          block_id: 'novarch_decision',
-          value: interaction.value,
-          action_ts: `${Math.floor(Date.now() / 1000)}.000100`,
-        },
-      ],
-    };
-    const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    const timestamp = interaction.timestamp ?? Math.floor(Date.now() / 1000);
-    return {
-      body,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-slack-request-timestamp': String(timestamp),
-        'x-slack-signature':
-          interaction.signature ??
-          slackSignature(interaction.signingSecret ?? signingSecret, timestamp, body),
-      },
-    };
+    return signSlackInteraction(interaction, { url, number: responseUrls, signingSecret });
   };
 
   return {

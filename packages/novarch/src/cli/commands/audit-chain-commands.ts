@@ -8,7 +8,7 @@ import { formatJson } from '../../format/format-table.js';
 import { buildAuditExport, verifyAuditExport } from '../../operations/audit-export.js';
 import { loadSigningKey, loadVerifyingKey } from '../../operations/audit-signing-key.js';
 import { errorMessage } from '../../support.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { paint } from '../terminal-style.js';
 import {
   GlobalOptionsSchema,
@@ -55,58 +55,9 @@ export function registerAuditChainCommands(audit: Command, run: RunCommand, cont
     .action((_options: unknown, command: Command) =>
       run(async () => {
         const options = parseCommandOptions(VerifyOptionsSchema, command);
-        if (options.export !== undefined) {
-          if (
-            options.tenant !== undefined ||
-            options.team !== undefined ||
-            options.server !== undefined ||
-            options.store !== undefined
-          )
-            throw new OperatorUsageError(
-              'novarch audit verify --export checks the whole file offline: drop --tenant, --team, --server and --store.',
-            );
-          const file = path.resolve(context.cwd, options.export);
-          let text: string;
-          try {
-            text = readFileSync(file, 'utf8');
-          } catch (error) {
-            throw new OperatorUsageError(`Cannot read the export ${file}: ${errorMessage(error)}.`);
-          }
-          const requiredKey =
-            options.publicKey === undefined
-              ? undefined
-              : loadVerifyingKey(path.resolve(context.cwd, options.publicKey));
-          const result = verifyAuditExport(text, file, requiredKey);
-          context.stdout.write(
-            options.json
-              ? formatJson(result)
-              : paint(formatAuditVerification(result.chains, result.signature), context.style),
-          );
-          return result.intact ? ExitCode.ok : ExitCode.tampered;
-        }
-        if (options.publicKey !== undefined)
-          throw new OperatorUsageError(
-            '--public-key checks the signature of an export: give the file with --export.',
-          );
-        const filter = {
-          ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
-          ...(options.team === undefined ? {} : { team: options.team }),
-        };
-        const remote = serverClient(options, context);
-        if (remote !== undefined && options.team !== undefined)
-          throw new OperatorUsageError(
-            '--team has no effect with --server: the server verifies the rules chains of each tenant it verifies. Drop --team, or use --tenant.',
-          );
-        const chains = remote
-          ? (await remote.call((client) => client.verifyAudit(filter))).chains
-          : await onStore(options, context, (store) => store.verifyAuditChains(filter));
-        const intact = chains.every((chain) => chain.problems.length === 0);
-        context.stdout.write(
-          options.json
-            ? formatJson({ intact, chains })
-            : paint(formatAuditVerification(chains), context.style),
-        );
-        return intact ? ExitCode.ok : ExitCode.tampered;
+        return options.export === undefined
+          ? verifyChains(options, context)
+          : verifyExportFile(options.export, options, context);
       }),
     );
 
@@ -119,32 +70,93 @@ export function registerAuditChainCommands(audit: Command, run: RunCommand, cont
     .option('--team <team>', "only this team's rule changes")
     .option('--out <file>', 'write to this file (default: stdout)')
     .option('--signing-key <file>', 'an Ed25519 private key (PEM) to sign the export with')
-    .action((_options: unknown, command: Command) =>
-      run(async () => {
-        const options = parseCommandOptions(ExportOptionsSchema, command);
-        if (options.server !== undefined)
-          throw new OperatorUsageError(
-            'novarch audit export reads the store directly: run it where the store is (--store or --config), or check the server with `novarch audit verify --server URL`.',
-          );
-        const keyFile = options.signingKey ?? context.env[AUDIT_SIGNING_KEY_ENV];
-        const signingKey =
-          keyFile === undefined || keyFile === ''
-            ? undefined
-            : loadSigningKey(path.resolve(context.cwd, keyFile));
-        const filter = {
-          ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
-          ...(options.team === undefined ? {} : { team: options.team }),
-        };
-        const exported = await onStore(options, context, (store) =>
-          buildAuditExport(store, filter, {
-            ...(signingKey === undefined ? {} : { signingKey }),
-            now: context.now(),
-          }),
-        );
-        const text = `${JSON.stringify(exported, null, 2)}\n`;
-        if (options.out === undefined) context.stdout.write(text);
-        else writeFileSync(path.resolve(context.cwd, options.out), text, { mode: 0o600 });
-        return ExitCode.ok;
-      }),
+    .action((_options: unknown, command: Command) => run(() => exportChains(command, context)));
+}
+
+type VerifyOptions = z.output<typeof VerifyOptionsSchema>;
+
+/** `audit verify --export FILE`: the export checked offline, signed by `--public-key` when given. */
+function verifyExportFile(
+  exportFile: string,
+  options: VerifyOptions,
+  context: OperatorContext,
+): ExitCodeValue {
+  if (
+    options.tenant !== undefined ||
+    options.team !== undefined ||
+    options.server !== undefined ||
+    options.store !== undefined
+  )
+    throw new OperatorUsageError(
+      'novarch audit verify --export checks the whole file offline: drop --tenant, --team, --server and --store.',
     );
+  const file = path.resolve(context.cwd, exportFile);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new OperatorUsageError(`Cannot read the export ${file}: ${errorMessage(error)}.`);
+  }
+  const requiredKey =
+    options.publicKey === undefined
+      ? undefined
+      : loadVerifyingKey(path.resolve(context.cwd, options.publicKey));
+  const result = verifyAuditExport(text, file, requiredKey);
+  context.stdout.write(
+    options.json
+      ? formatJson(result)
+      : paint(formatAuditVerification(result.chains, result.signature), context.style),
+  );
+  return result.intact ? ExitCode.ok : ExitCode.tampered;
+}
+
+/** `audit verify`: the chains of the store, or of the server with `--server`. */
+async function verifyChains(options: VerifyOptions, context: OperatorContext): Promise<ExitCodeValue> {
+  if (options.publicKey !== undefined)
+    throw new OperatorUsageError(
+      '--public-key checks the signature of an export: give the file with --export.',
+    );
+  const filter = {
+    ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
+    ...(options.team === undefined ? {} : { team: options.team }),
+  };
+  const remote = serverClient(options, context);
+  if (remote !== undefined && options.team !== undefined)
+    throw new OperatorUsageError(
+      '--team has no effect with --server: the server verifies the rules chains of each tenant it verifies. Drop --team, or use --tenant.',
+    );
+  const chains = remote
+    ? (await remote.call((client) => client.verifyAudit(filter))).chains
+    : await onStore(options, context, (store) => store.verifyAuditChains(filter));
+  const intact = chains.every((chain) => chain.problems.length === 0);
+  context.stdout.write(
+    options.json ? formatJson({ intact, chains }) : paint(formatAuditVerification(chains), context.style),
+  );
+  return intact ? ExitCode.ok : ExitCode.tampered;
+}
+
+/** `audit export`: the chains and their records as JSON, to stdout or `--out`. */
+async function exportChains(command: Command, context: OperatorContext): Promise<ExitCodeValue> {
+  const options = parseCommandOptions(ExportOptionsSchema, command);
+  if (options.server !== undefined)
+    throw new OperatorUsageError(
+      'novarch audit export reads the store directly: run it where the store is (--store or --config), or check the server with `novarch audit verify --server URL`.',
+    );
+  const keyFile = options.signingKey ?? context.env[AUDIT_SIGNING_KEY_ENV];
+  const signingKey =
+    keyFile === undefined || keyFile === '' ? undefined : loadSigningKey(path.resolve(context.cwd, keyFile));
+  const filter = {
+    ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
+    ...(options.team === undefined ? {} : { team: options.team }),
+  };
+  const exported = await onStore(options, context, (store) =>
+    buildAuditExport(store, filter, {
+      ...(signingKey === undefined ? {} : { signingKey }),
+      now: context.now(),
+    }),
+  );
+  const text = `${JSON.stringify(exported, null, 2)}\n`;
+  if (options.out === undefined) context.stdout.write(text);
+  else writeFileSync(path.resolve(context.cwd, options.out), text, { mode: 0o600 });
+  return ExitCode.ok;
 }

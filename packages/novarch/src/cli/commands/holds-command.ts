@@ -83,7 +83,12 @@ name, with your decision and rationale in its rationale, and nothing runs.`;
 /** `novarch holds list|show|approve|deny|skip`. */
 export function registerHoldsCommand(program: Command, run: RunCommand, context: OperatorContext): void {
   const holds = program.command('holds').description('list, inspect and decide held writes');
+  registerHoldsList(holds, run, context);
+  registerHoldsShow(holds, run, context);
+  for (const decision of DECISIONS) registerHoldDecision(holds, decision, run, context);
+}
 
+function registerHoldsList(holds: Command, run: RunCommand, context: OperatorContext): void {
   holds
     .command('list')
     .description('list holds, oldest first')
@@ -110,7 +115,9 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
         return ExitCode.ok;
       }),
     );
+}
 
+function registerHoldsShow(holds: Command, run: RunCommand, context: OperatorContext): void {
   holds
     .command('show')
     .description('show a hold: its action, session, verdict citations and the cited evidence')
@@ -131,53 +138,59 @@ export function registerHoldsCommand(program: Command, run: RunCommand, context:
         return ExitCode.ok;
       }),
     );
+}
 
-  for (const decision of DECISIONS) {
-    holds
-      .command(decision.name)
-      .description(decision.summary)
-      .argument('<hold-id>', 'the hold, e.g. hold_0b7f…')
-      .option('--rationale <text>', 'why (the agent sees it on a deny)')
-      .option('--operator <name>', 'who decides (default: $USER)')
-      .option('--force', 'close an abandoned or expired hold anyway: stored as timed_out, nothing runs')
-      .option(
-        '--input <json>',
-        'approve only: the tool input the write runs with instead of the agent’s (JSON object; the gate checks it against the tool’s schema and the rules judge it again)',
-      )
-      .addHelpText('after', FORCE_HELP)
-      .action((holdId: string, _options: unknown, command: Command) =>
-        run(async () => {
-          const options = parseCommandOptions(DecideOptionsSchema, command);
-          refuseIfGoverned(context, `${decision.name} its own holds`);
-          const input = parseEditedInput(options.input);
-          const remote = serverClient(options, context);
-          const decided = remote
-            ? await remote.call((client) =>
-                client.decideHold(holdId, {
-                  decision: decision.name,
+/** `novarch holds approve|deny|skip <hold-id>`: one decision, on the store or through the server. */
+function registerHoldDecision(
+  holds: Command,
+  decision: (typeof DECISIONS)[number],
+  run: RunCommand,
+  context: OperatorContext,
+): void {
+  holds
+    .command(decision.name)
+    .description(decision.summary)
+    .argument('<hold-id>', 'the hold, e.g. hold_0b7f…')
+    .option('--rationale <text>', 'why (the agent sees it on a deny)')
+    .option('--operator <name>', 'who decides (default: $USER)')
+    .option('--force', 'close an abandoned or expired hold anyway: stored as timed_out, nothing runs')
+    .option(
+      '--input <json>',
+      'approve only: the tool input the write runs with instead of the agent’s (JSON object; the gate checks it against the tool’s schema and the rules judge it again)',
+    )
+    .addHelpText('after', FORCE_HELP)
+    .action((holdId: string, _options: unknown, command: Command) =>
+      run(async () => {
+        const options = parseCommandOptions(DecideOptionsSchema, command);
+        refuseIfGoverned(context, `${decision.name} its own holds`);
+        const input = parseEditedInput(options.input);
+        const remote = serverClient(options, context);
+        const decided = remote
+          ? await remote.call((client) =>
+              client.decideHold(holdId, {
+                decision: decision.name,
+                rationale: options.rationale,
+                force: options.force,
+                input,
+              }),
+            )
+          : await onStore(options, context, (store, location) =>
+              decideHoldAsOperator(
+                store,
+                {
+                  holdId,
+                  status: decision.status,
+                  operator: operatorName(options.operator, context),
                   rationale: options.rationale,
                   force: options.force,
                   input,
-                }),
-              )
-            : await onStore(options, context, (store, location) =>
-                decideHoldAsOperator(
-                  store,
-                  {
-                    holdId,
-                    status: decision.status,
-                    operator: operatorName(options.operator, context),
-                    rationale: options.rationale,
-                    force: options.force,
-                    input,
-                  },
-                  location.path,
-                  context.now(),
-                ),
-              );
-          context.stdout.write(paint(formatDecidedHold(decided), context.style));
-          return ExitCode.ok;
-        }),
-      );
-  }
+                },
+                location.path,
+                context.now(),
+              ),
+            );
+        context.stdout.write(paint(formatDecidedHold(decided), context.style));
+        return ExitCode.ok;
+      }),
+    );
 }

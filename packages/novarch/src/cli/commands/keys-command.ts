@@ -78,7 +78,12 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
   const keys = program
     .command('keys')
     .description("agent keys: an agent governs its tenant's sessions with one (it never decides)");
+  registerKeysCreate(keys, run, context);
+  registerKeysList(keys, run, context);
+  registerKeysRevoke(keys, run, context);
+}
 
+function registerKeysCreate(keys: Command, run: RunCommand, context: OperatorContext): void {
   keys
     .command('create')
     .description('create an agent key for a tenant; the key is printed once')
@@ -121,7 +126,9 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
         return ExitCode.ok;
       }),
     );
+}
 
+function registerKeysList(keys: Command, run: RunCommand, context: OperatorContext): void {
   keys
     .command('list')
     .description('list agent keys (never their secrets)')
@@ -140,7 +147,9 @@ export function registerKeysCommand(program: Command, run: RunCommand, context: 
         return ExitCode.ok;
       }),
     );
+}
 
+function registerKeysRevoke(keys: Command, run: RunCommand, context: OperatorContext): void {
   keys
     .command('revoke')
     .description('revoke an agent key: the server answers its next request with 401')

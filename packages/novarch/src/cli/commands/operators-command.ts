@@ -73,7 +73,12 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
   const operators = program
     .command('operators')
     .description('operator tokens: who may decide holds and kill sessions on the server');
+  registerOperatorsCreate(operators, run, context);
+  registerOperatorsList(operators, run, context);
+  registerOperatorsRevoke(operators, run, context);
+}
 
+function registerOperatorsCreate(operators: Command, run: RunCommand, context: OperatorContext): void {
   operators
     .command('create')
     .description('create an operator token; the token is printed once')
@@ -114,7 +119,9 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
         return ExitCode.ok;
       }),
     );
+}
 
+function registerOperatorsList(operators: Command, run: RunCommand, context: OperatorContext): void {
   operators
     .command('list')
     .description('list operator tokens (never their secrets)')
@@ -128,7 +135,9 @@ export function registerOperatorsCommand(program: Command, run: RunCommand, cont
         return ExitCode.ok;
       }),
     );
+}
 
+function registerOperatorsRevoke(operators: Command, run: RunCommand, context: OperatorContext): void {
   operators
     .command('revoke')
     .description('revoke an operator token: the server answers its next request with 401')

@@ -5,10 +5,11 @@ import { loadRulesFiles } from '../../rules/load-rules-file.js';
 import {
   resolveServeSettings,
   SERVER_ENV,
+  type ServeSettings,
   WEBHOOK_SECRET_ENV_PREFIX,
 } from '../../server/resolve-server-settings.js';
-import { telemetrySettings } from '../../telemetry/telemetry-settings.js';
-import { ExitCode } from '../exit-codes.js';
+import { type TelemetrySettings, telemetrySettings } from '../../telemetry/telemetry-settings.js';
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import {
   GlobalOptionsSchema,
   type OperatorContext,
@@ -80,88 +81,108 @@ export function registerServeCommand(program: Command, run: RunCommand, context:
     )
     .addHelpText('after', SERVE_HELP)
     .action((_options: unknown, command: Command) =>
-      run(async () => {
-        const options = parseCommandOptions(ServeOptionsSchema, command);
-        const settings = await resolveServeSettings(options, context);
-        const rules = await loadRulesFiles(settings.config?.rules ?? []);
-        const judge = settings.config?.judge;
-        // Once the server stopped, the judge's requests still open are pointless (nothing they
-        // answer is stored): abort them, so the process ends now rather than at their timeout.
-        const judgeRequests = new AbortController();
-        const judgeFetch: typeof fetch = (input, init) =>
-          fetch(input, {
-            ...init,
-            signal:
-              init?.signal == null
-                ? judgeRequests.signal
-                : AbortSignal.any([init.signal, judgeRequests.signal]),
-          });
-        // Off unless the standard OTEL_* variables ask for it; a value that cannot be honoured is refused.
-        const telemetryWanted = telemetrySettings(context.env);
-        const telemetry =
-          telemetryWanted === undefined
-            ? undefined
-            : (await import('../../telemetry/start-novarch-telemetry.js')).startNovarchTelemetry(
-                telemetryWanted,
-              );
-        // Loaded on use: --help need not import the server and its store.
-        const { startNovarchServer } = await import('../../server/start-novarch-server.js');
-        // Another server of the same PostgreSQL took this one's lease: stop, and exit 1.
-        let leaseLost: () => void = () => {};
-        const lostLease = new Promise<string>((resolve) => {
-          leaseLost = () => resolve('lease lost');
-        });
-        const server = await startNovarchServer({
-          onLeaseLost: () => leaseLost(),
-          storeUrl: settings.storeUrl,
-          storeOptions: settings.storeOptions,
-          host: settings.host,
-          port: settings.port,
-          rules,
-          holdWindowSeconds: settings.holdWindowSeconds,
-          ...(judge === undefined
-            ? {}
-            : { llmJudge: new ModelLlmJudge({ ...judge, env: context.env, fetch: judgeFetch }) }),
-          ...(settings.tenants === undefined ? {} : { tenants: settings.tenants }),
-          ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
-          ...(settings.webhooks === undefined ? {} : { webhooks: { targets: settings.webhooks } }),
-          drainTimeoutMs: settings.drainTimeoutMs,
-          ...(telemetry === undefined ? {} : { telemetry }),
-          ...(settings.slack === undefined ? {} : { slack: settings.slack }),
-        });
-        const telemetryNote =
-          telemetryWanted === undefined
-            ? ''
-            : `; OpenTelemetry ${[telemetryWanted.traces ? 'traces' : '', telemetryWanted.metrics ? 'metrics' : ''].filter(Boolean).join(' and ')} over OTLP`;
-        const rulesNote =
-          rules.length === 0
-            ? 'no rules files: a team without pushed rules has every write killed'
-            : `${rules.length} rules file(s), replaced per team by pushed rules`;
-        const webhookNote =
-          settings.webhooks === undefined
-            ? ''
-            : `; webhooks for ${Object.keys(settings.webhooks).join(', ')} (from ${settings.webhookSource})`;
-        // Channels and how many users are mapped; never the token or the signing secret.
-        const slackNote =
-          settings.slack === undefined
-            ? ''
-            : `; Slack approvals in ${new Set([...Object.values(settings.slack.teamChannels), ...Object.values(settings.slack.ruleChannels)]).size} channel(s) for ${Object.keys(settings.slack.operators).length} mapped user(s), request URL ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/slack/interactions`;
-        context.stdout.write(
-          `novarch serve: listening on ${server.url} (store ${server.stores.description}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}${slackNote}${telemetryNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`,
-        );
-        const signal = await Promise.race([
-          lostLease,
-          new Promise<string>((resolve) => {
-            const stop = (name: string) => () => resolve(name);
-            process.once('SIGTERM', stop('SIGTERM'));
-            process.once('SIGINT', stop('SIGINT'));
-          }),
-        ]);
-        context.stdout.write(`novarch serve: ${signal}: shutting down (finishing requests in flight)\n`);
-        await server.close();
-        judgeRequests.abort();
-        context.stdout.write('novarch serve: stopped; the store is closed\n');
-        return signal === 'lease lost' ? ExitCode.internal : ExitCode.ok;
-      }),
+      run(async () => serve(parseCommandOptions(ServeOptionsSchema, command), context)),
     );
+}
+
+/** Serves until SIGTERM or SIGINT (exit 0) or until another server takes the lease (exit 1). */
+async function serve(
+  options: z.output<typeof ServeOptionsSchema>,
+  context: OperatorContext,
+): Promise<ExitCodeValue> {
+  const settings = await resolveServeSettings(options, context);
+  const rules = await loadRulesFiles(settings.config?.rules ?? []);
+  const judge = settings.config?.judge;
+  // Once the server stopped, the judge's requests still open are pointless (nothing they
+  // answer is stored): abort them, so the process ends now rather than at their timeout.
+  const judgeRequests = new AbortController();
+  const judgeFetch = fetchAbortedBy(judgeRequests.signal);
+  // Off unless the standard OTEL_* variables ask for it; a value that cannot be honoured is refused.
+  const telemetryWanted = telemetrySettings(context.env);
+  const telemetry =
+    telemetryWanted === undefined
+      ? undefined
+      : (await import('../../telemetry/start-novarch-telemetry.js')).startNovarchTelemetry(telemetryWanted);
+  // Loaded on use: --help need not import the server and its store.
+  const { startNovarchServer } = await import('../../server/start-novarch-server.js');
+  // Another server of the same PostgreSQL took this one's lease: stop, and exit 1.
+  let leaseLost: () => void = () => {};
+  const lostLease = new Promise<string>((resolve) => {
+    leaseLost = () => resolve('lease lost');
+  });
+  const server = await startNovarchServer({
+    onLeaseLost: () => leaseLost(),
+    storeUrl: settings.storeUrl,
+    storeOptions: settings.storeOptions,
+    host: settings.host,
+    port: settings.port,
+    rules,
+    holdWindowSeconds: settings.holdWindowSeconds,
+    ...(judge === undefined
+      ? {}
+      : { llmJudge: new ModelLlmJudge({ ...judge, env: context.env, fetch: judgeFetch }) }),
+    ...(settings.tenants === undefined ? {} : { tenants: settings.tenants }),
+    ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
+    ...(settings.webhooks === undefined ? {} : { webhooks: { targets: settings.webhooks } }),
+    drainTimeoutMs: settings.drainTimeoutMs,
+    ...(telemetry === undefined ? {} : { telemetry }),
+    ...(settings.slack === undefined ? {} : { slack: settings.slack }),
+  });
+  context.stdout.write(
+    listeningLine(
+      settings,
+      { url: server.url, store: server.stores.description },
+      rules.length,
+      telemetryWanted,
+    ),
+  );
+  const signal = await Promise.race([
+    lostLease,
+    new Promise<string>((resolve) => {
+      const stop = (name: string) => () => resolve(name);
+      process.once('SIGTERM', stop('SIGTERM'));
+      process.once('SIGINT', stop('SIGINT'));
+    }),
+  ]);
+  context.stdout.write(`novarch serve: ${signal}: shutting down (finishing requests in flight)\n`);
+  await server.close();
+  judgeRequests.abort();
+  context.stdout.write('novarch serve: stopped; the store is closed\n');
+  return signal === 'lease lost' ? ExitCode.internal : ExitCode.ok;
+}
+
+/** `fetch`, with each request also aborted by `signal`. */
+function fetchAbortedBy(signal: AbortSignal): typeof fetch {
+  return (input, init) =>
+    fetch(input, {
+      ...init,
+      signal: init?.signal == null ? signal : AbortSignal.any([init.signal, signal]),
+    });
+}
+
+/** What `novarch serve` says once it listens: where, on which store, with what (never a secret). */
+function listeningLine(
+  settings: ServeSettings,
+  server: { url: string; store: string },
+  rulesFiles: number,
+  telemetryWanted: TelemetrySettings | undefined,
+): string {
+  const telemetryNote =
+    telemetryWanted === undefined
+      ? ''
+      : `; OpenTelemetry ${[telemetryWanted.traces ? 'traces' : '', telemetryWanted.metrics ? 'metrics' : ''].filter(Boolean).join(' and ')} over OTLP`;
+  const rulesNote =
+    rulesFiles === 0
+      ? 'no rules files: a team without pushed rules has every write killed'
+      : `${rulesFiles} rules file(s), replaced per team by pushed rules`;
+  const webhookNote =
+    settings.webhooks === undefined
+      ? ''
+      : `; webhooks for ${Object.keys(settings.webhooks).join(', ')} (from ${settings.webhookSource})`;
+  // Channels and how many users are mapped; never the token or the signing secret.
+  const slackNote =
+    settings.slack === undefined
+      ? ''
+      : `; Slack approvals in ${new Set([...Object.values(settings.slack.teamChannels), ...Object.values(settings.slack.ruleChannels)]).size} channel(s) for ${Object.keys(settings.slack.operators).length} mapped user(s), request URL ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/slack/interactions`;
+  return `novarch serve: listening on ${server.url} (store ${server.store}, from ${settings.storeSource}; ${rulesNote}; hold window ${settings.holdWindowSeconds} s${webhookNote}${slackNote}${telemetryNote}); console at ${settings.publicUrl?.replace(/\/+$/, '') ?? server.url}/console\n`;
 }

@@ -63,25 +63,44 @@ function editedInput(text: string | undefined, decision: string): Record<string,
   return value;
 }
 
+/** The triage list's arrangement from the query, or a 400 naming what is wrong with it. */
+function parseTriageQuery(query: Record<string, string>): z.output<typeof triageQuerySchema> {
+  const parsed = triageQuerySchema.safeParse(query);
+  if (!parsed.success)
+    throw new ConsoleRequestError(
+      400,
+      parsed.error.issues
+        .map((issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `unknown query ${issue.keys.map((key) => `"${key}"`).join(', ')}: use q, sort, group or view`
+            : issue.message,
+        )
+        .join('; '),
+    );
+  return parsed.data;
+}
+
+/** The decision posted on hold `holdId`, or a 400 naming what is wrong with it. */
+function parseDecision(body: unknown, holdId: string): ConsoleDecision {
+  const parsed = decisionSchema.safeParse(body);
+  if (!parsed.success)
+    throw new ConsoleRequestError(400, parsed.error.issues.map((issue) => issue.message).join('; '));
+  const input = editedInput(parsed.data.input, parsed.data.decision);
+  return {
+    holdId,
+    status: STATUS[parsed.data.decision],
+    ...(parsed.data.rationale === undefined ? {} : { rationale: parsed.data.rationale }),
+    ...(input === undefined ? {} : { input }),
+  };
+}
+
 /** The sentence of a 404 for a hold: the same for unknown ids and ids of another tenant. */
 export const noHoldMessage = (id: string) => `No hold ${id}.`;
 
 /** `GET /console` (the queue), `GET /console/holds/:id`, `POST /console/holds/:id/decision`. */
 export function registerTriageRoutes(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
   app.get('/', async (c) => {
-    const parsed = triageQuerySchema.safeParse(c.req.query());
-    if (!parsed.success)
-      throw new ConsoleRequestError(
-        400,
-        parsed.error.issues
-          .map((issue) =>
-            issue.code === 'unrecognized_keys'
-              ? `unknown query ${issue.keys.map((key) => `"${key}"`).join(', ')}: use q, sort, group or view`
-              : issue.message,
-          )
-          .join('; '),
-      );
-    const { q, sort, group, view } = parsed.data;
+    const { q, sort, group, view } = parseTriageQuery(c.req.query());
     const arrangement = { ...(q === undefined ? {} : { filter: q }), sort, group };
     const { holds, unattended } = await context.deps.listTriage(c.get('session').operator);
     return renderPage(
@@ -106,16 +125,7 @@ export function registerTriageRoutes(app: Hono<ConsoleEnv>, context: ConsoleCont
 
   app.post('/holds/:id/decision', async (c) => {
     const session = c.get('session');
-    const parsed = decisionSchema.safeParse(await c.req.parseBody());
-    if (!parsed.success)
-      throw new ConsoleRequestError(400, parsed.error.issues.map((issue) => issue.message).join('; '));
-    const input = editedInput(parsed.data.input, parsed.data.decision);
-    const decision: ConsoleDecision = {
-      holdId: c.req.param('id'),
-      status: STATUS[parsed.data.decision],
-      ...(parsed.data.rationale === undefined ? {} : { rationale: parsed.data.rationale }),
-      ...(input === undefined ? {} : { input }),
-    };
+    const decision = parseDecision(await c.req.parseBody(), c.req.param('id'));
     const result = await context.deps.decideHold(session.operator, decision);
     if (result === undefined) throw new ConsoleRequestError(404, noHoldMessage(decision.holdId));
     const { hold } = result;

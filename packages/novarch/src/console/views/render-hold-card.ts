@@ -51,14 +51,7 @@ ${
       : citations.ruleIds.map((ruleId) => html`<code class="rule">${ruleId}</code> `)
   }</p>
 <details class="evidence"><summary>Evidence cited (${item.citedEvidence.length})</summary>
-${
-  item.citedEvidence.length === 0
-    ? html`<p class="muted">The verdict cites no stored evidence.</p>`
-    : html`<ol>${item.citedEvidence.map(
-        (evidence) =>
-          html`<li><code>${evidence.toolName}</code> ${timeTag(evidence.startedAt)} <span class="muted">${evidence.id}</span>${jsonBlock(evidence.input)}${jsonBlock(evidence.output)}</li>`,
-      )}</ol>`
-}
+${renderCitedEvidence(item)}
 </details>
 </section>
 ${renderApprovals(item)}
@@ -73,7 +66,24 @@ ${
 ${
   decided
     ? html`<p class="outcome" role="status">${outcomeText(item)}</p>`
-    : html`<form class="decision" method="post" action="/console/holds/${idPath(id)}/decision">
+    : renderDecisionForm(id, csrfToken)
+}
+</article>`;
+}
+
+/** The cited evidence, each call with its input and output. */
+function renderCitedEvidence(item: TriageHold): Markup {
+  return item.citedEvidence.length === 0
+    ? html`<p class="muted">The verdict cites no stored evidence.</p>`
+    : html`<ol>${item.citedEvidence.map(
+        (evidence) =>
+          html`<li><code>${evidence.toolName}</code> ${timeTag(evidence.startedAt)} <span class="muted">${evidence.id}</span>${jsonBlock(evidence.input)}${jsonBlock(evidence.output)}</li>`,
+      )}</ol>`;
+}
+
+/** The form an operator decides a pending hold with: rationale, an optional edited input, the three decisions. */
+function renderDecisionForm(id: string, csrfToken: string): Markup {
+  return html`<form class="decision" method="post" action="/console/holds/${idPath(id)}/decision">
 ${csrfField(csrfToken)}
 <label for="rationale-${id}">Rationale <span class="muted">(required to deny: the agent is told it; and to stop the session)</span></label>
 <textarea id="rationale-${id}" name="rationale" rows="2" maxlength="2000"></textarea>
@@ -88,9 +98,7 @@ ${csrfField(csrfToken)}
 </div>
 ${confirmBox()}
 </form>
-<p class="outcome" role="status" aria-live="polite"></p>`
-}
-</article>`;
+<p class="outcome" role="status" aria-live="polite"></p>`;
 }
 
 /** Who must approve the hold and who did so far (only for a hold whose rules ask more than one approval by anyone). */

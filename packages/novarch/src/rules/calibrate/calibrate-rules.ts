@@ -91,15 +91,50 @@ export async function calibrateRules(options: CalibrateRulesOptions): Promise<Ru
     );
   const labels = collectLabels(entries, options.labels ?? []);
   const byId = new Map(entries.map((entry) => [entry.action.id, entry]));
+  const { pairs, notRejudged, reversedPasses } = await rejudgeLabelled(labels.values(), byId, options);
+  const all = [...labels.values()].filter((label) => byId.has(label.actionId));
+  return {
+    team: ruleSet.team,
+    ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }),
+    ...(since === undefined ? {} : { since }),
+    labelled: all.length,
+    fromHolds: all.filter((label) => label.source === 'hold').length,
+    fromLabels: all.filter((label) => label.source === 'label').length,
+    notRejudged,
+    reversedPasses,
+    rules: ruleSet.rules.map((rule) => calibrateRule(rule, pairs, entries, confidence)),
+  };
+}
+
+/** A labelled action and its verdict re-judged under the current rules. */
+interface RejudgedPair {
+  entry: AuditEntry;
+  label: ActionLabel;
+  after: Verdict;
+}
+
+/** The judge's latest verdict of an entry, as recorded. */
+const judgeVerdictOf = (entry: AuditEntry) =>
+  entry.verdicts.filter((verdict) => verdict.source === 'judge').at(-1);
+
+/**
+ * Each labelled action of `byId` re-judged with the evidence its session had then; those that
+ * needed the LLM judge without one are counted, not judged; passes a human labelled kill counted.
+ */
+async function rejudgeLabelled(
+  labels: Iterable<ActionLabel>,
+  byId: ReadonlyMap<string, AuditEntry>,
+  options: CalibrateRulesOptions,
+): Promise<{ pairs: RejudgedPair[]; notRejudged: number; reversedPasses: number }> {
+  const { ruleSet } = options;
   const evidenceOf = new Map<string, Promise<EvidenceRecord[]>>();
-  const pairs: { entry: AuditEntry; label: ActionLabel; after: Verdict }[] = [];
+  const pairs: RejudgedPair[] = [];
   let notRejudged = 0;
   let reversedPasses = 0;
-  for (const label of labels.values()) {
+  for (const label of labels) {
     const entry = byId.get(label.actionId);
     if (entry === undefined) continue;
-    const before = entry.verdicts.filter((verdict) => verdict.source === 'judge').at(-1);
-    if (before?.verdict.kind === 'pass' && label.label === 'kill') reversedPasses += 1;
+    if (judgeVerdictOf(entry)?.verdict.kind === 'pass' && label.label === 'kill') reversedPasses += 1;
     let evidence = evidenceOf.get(entry.session.id);
     if (evidence === undefined) {
       evidence = options.store.listEvidence(entry.session.id);
@@ -121,65 +156,61 @@ export async function calibrateRules(options: CalibrateRulesOptions): Promise<Ru
     }
     pairs.push({ entry, label, after: citeRuleSets(verdict, [ruleSet], entry.session.teamId) });
   }
-  const rules = ruleSet.rules.map((rule): RuleCalibration => {
-    const applies = pairs.filter((pair) => rule.appliesTo.includes(pair.entry.action.actionType));
-    const confusion: RuleConfusion = {
-      both_kill: 0,
-      rule_kill_human_pass: 0,
-      rule_pass_human_kill: 0,
-      both_pass: 0,
-    };
-    for (const { label, after } of applies) {
-      const ruleKill = refused(after, rule.id);
-      const humanKill = label.label === ('kill' satisfies RuleLabel);
-      if (ruleKill && humanKill) confusion.both_kill += 1;
-      else if (ruleKill) confusion.rule_kill_human_pass += 1;
-      else if (humanKill) confusion.rule_pass_human_kill += 1;
-      else confusion.both_pass += 1;
-    }
-    const judged = applies.length;
-    const kappa =
-      judged === 0
-        ? undefined
-        : cohenKappa(
-            [
-              [confusion.both_kill, confusion.rule_kill_human_pass],
-              [confusion.rule_pass_human_kill, confusion.both_pass],
-            ],
-            confidence,
-          );
-    const needlessHolds = entries.filter((entry) => {
-      const before = entry.verdicts.filter((verdict) => verdict.source === 'judge').at(-1);
-      return (
-        before?.verdict.kind === 'hold' &&
-        before.verdict.citations.ruleIds.includes(rule.id) &&
-        entry.hold?.status === 'approved'
-      );
-    }).length;
-    return {
-      ruleId: rule.id,
-      llm: rule.condition === undefined,
-      judged,
-      confusion,
-      agreement:
-        judged === 0
-          ? null
-          : wilsonScoreInterval(confusion.both_kill + confusion.both_pass, judged, confidence),
-      kappa: kappa?.kappa ?? null,
-      kappaInterval: kappa?.interval ?? null,
-      needlessHolds,
-    };
-  });
-  const all = [...labels.values()].filter((label) => byId.has(label.actionId));
+  return { pairs, notRejudged, reversedPasses };
+}
+
+/** One rule against the humans' labels of the actions it applies to, and its needless holds. */
+function calibrateRule(
+  rule: RuleSet['rules'][number],
+  pairs: readonly RejudgedPair[],
+  entries: readonly AuditEntry[],
+  confidence: number,
+): RuleCalibration {
+  const applies = pairs.filter((pair) => rule.appliesTo.includes(pair.entry.action.actionType));
+  const confusion: RuleConfusion = {
+    both_kill: 0,
+    rule_kill_human_pass: 0,
+    rule_pass_human_kill: 0,
+    both_pass: 0,
+  };
+  for (const { label, after } of applies) {
+    const ruleKill = refused(after, rule.id);
+    const humanKill = label.label === ('kill' satisfies RuleLabel);
+    if (ruleKill && humanKill) confusion.both_kill += 1;
+    else if (ruleKill) confusion.rule_kill_human_pass += 1;
+    else if (humanKill) confusion.rule_pass_human_kill += 1;
+    else confusion.both_pass += 1;
+  }
+  const judged = applies.length;
+  const kappa =
+    judged === 0
+      ? undefined
+      : cohenKappa(
+          [
+            [confusion.both_kill, confusion.rule_kill_human_pass],
+            [confusion.rule_pass_human_kill, confusion.both_pass],
+          ],
+          confidence,
+        );
+  const needlessHolds = entries.filter((entry) => {
+    const before = judgeVerdictOf(entry);
+    return (
+      before?.verdict.kind === 'hold' &&
+      before.verdict.citations.ruleIds.includes(rule.id) &&
+      entry.hold?.status === 'approved'
+    );
+  }).length;
   return {
-    team: ruleSet.team,
-    ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }),
-    ...(since === undefined ? {} : { since }),
-    labelled: all.length,
-    fromHolds: all.filter((label) => label.source === 'hold').length,
-    fromLabels: all.filter((label) => label.source === 'label').length,
-    notRejudged,
-    reversedPasses,
-    rules,
+    ruleId: rule.id,
+    llm: rule.condition === undefined,
+    judged,
+    confusion,
+    agreement:
+      judged === 0
+        ? null
+        : wilsonScoreInterval(confusion.both_kill + confusion.both_pass, judged, confidence),
+    kappa: kappa?.kappa ?? null,
+    kappaInterval: kappa?.interval ?? null,
+    needlessHolds,
   };
 }

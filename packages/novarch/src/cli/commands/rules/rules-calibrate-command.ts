@@ -4,7 +4,7 @@ import { OperatorUsageError } from '../../../errors.js';
 import { formatJson } from '../../../format/format-table.js';
 import { formatRulesCalibration } from '../../../format/rule-calibration-format.js';
 import { storedVersion } from '../../../operations/rules-service.js';
-import { calibrateRules } from '../../../rules/calibrate/calibrate-rules.js';
+import { calibrateRules, type RulesCalibrationReport } from '../../../rules/calibrate/calibrate-rules.js';
 import { appendLabelEntry, readLabelsFile } from '../../../rules/calibrate/rule-labels-file.js';
 import { resolveUserPath } from '../../../rules/novarch-config.js';
 import { ReplayScopeError } from '../../../rules/replay/replay-rules.js';
@@ -17,6 +17,7 @@ import {
   type OperatorContext,
   parseCommandOptions,
   type RunCommand,
+  type ServerOperations,
   serverClient,
 } from '../operator-context.js';
 import { loadRulesFor } from './rules-arguments.js';
@@ -53,6 +54,13 @@ export function registerRulesCalibrateCommands(
   run: RunCommand,
   context: OperatorContext,
 ): void {
+  registerCalibrateCommand(rules, run, context);
+  registerLabelCommand(rules, run, context);
+}
+
+type CalibrateOptions = z.output<typeof CalibrateOptionsSchema>;
+
+function registerCalibrateCommand(rules: Command, run: RunCommand, context: OperatorContext): void {
   rules
     .command('calibrate [file]')
     .description(
@@ -82,58 +90,74 @@ export function registerRulesCalibrateCommands(
       run(async () => {
         const options = parseCommandOptions(CalibrateOptionsSchema, command);
         const server = serverClient(options, context);
-        if (server !== undefined) {
-          if (file !== undefined || options.labels !== undefined || options.withJudge)
-            throw new OperatorUsageError(
-              'novarch rules calibrate --server measures the rules pushed to the server against its decided holds, with its own judge: drop the rules file, --labels and --with-judge.',
-            );
-          if (options.tenant === undefined || options.team === undefined)
-            throw new OperatorUsageError(
-              'novarch rules calibrate --server: pass --tenant TENANT and --team TEAM (a server keeps each tenant apart).',
-            );
-          const { tenant, team } = options;
-          const since = options.since === undefined ? undefined : parseSince(options.since, 'calibrate');
-          const report = await server.call((client) => client.rules().calibration(tenant, team, since));
-          context.stdout.write(
-            options.json ? formatJson(report) : paint(formatRulesCalibration(report), context.style),
-          );
-          return report.notRejudged > 0 ? ExitCode.changes : ExitCode.ok;
-        }
-        if (file === undefined && options.team === undefined)
-          throw new OperatorUsageError(
-            'novarch rules calibrate: name the team (--team T, its latest pushed rules) or a rules file.',
-          );
-        const since = options.since === undefined ? undefined : parseSince(options.since, 'calibrate');
-        const labelsFile = resolveUserPath(
-          options.labels ?? DEFAULT_LABELS_FILE,
-          context.cwd,
-          context.homeDirectory,
-        );
-        const labels = await readLabelsFile(labelsFile);
-        const llmJudge = await llmJudgeOf(options, context);
-        const fromFile = file === undefined ? undefined : await loadRulesFor(file, context, options.team);
-        const report = await onRulesStore(options, context, async (store, where) => {
-          const ruleSet: RuleSet =
-            fromFile ?? ruleSetFromStored(await storedVersion(store, where, options.team ?? '', undefined));
-          return calibrateRules({
-            store,
-            ruleSet,
-            labels,
-            ...(since === undefined ? {} : { since }),
-            ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
-            ...(llmJudge === undefined ? {} : { llmJudge }),
-          }).catch((error: unknown) => {
-            if (error instanceof ReplayScopeError) throw new OperatorUsageError(error.message);
-            throw error;
-          });
-        });
+        const report =
+          server === undefined
+            ? await calibrateOnStore(file, options, context)
+            : await calibrateOnServer(server, file, options);
         context.stdout.write(
           options.json ? formatJson(report) : paint(formatRulesCalibration(report), context.style),
         );
         return report.notRejudged > 0 ? ExitCode.changes : ExitCode.ok;
       }),
     );
+}
 
+/** The rules pushed to the server for `--tenant`'s `--team`, against its decided holds, by its judge. */
+async function calibrateOnServer(
+  server: ServerOperations,
+  file: string | undefined,
+  options: CalibrateOptions,
+): Promise<RulesCalibrationReport> {
+  if (file !== undefined || options.labels !== undefined || options.withJudge)
+    throw new OperatorUsageError(
+      'novarch rules calibrate --server measures the rules pushed to the server against its decided holds, with its own judge: drop the rules file, --labels and --with-judge.',
+    );
+  if (options.tenant === undefined || options.team === undefined)
+    throw new OperatorUsageError(
+      'novarch rules calibrate --server: pass --tenant TENANT and --team TEAM (a server keeps each tenant apart).',
+    );
+  const { tenant, team } = options;
+  const since = options.since === undefined ? undefined : parseSince(options.since, 'calibrate');
+  return server.call((client) => client.rules().calibration(tenant, team, since));
+}
+
+/** The rules of `file` (or the team's latest pushed ones) against the labels and the store's decided holds. */
+async function calibrateOnStore(
+  file: string | undefined,
+  options: CalibrateOptions,
+  context: OperatorContext,
+): Promise<RulesCalibrationReport> {
+  if (file === undefined && options.team === undefined)
+    throw new OperatorUsageError(
+      'novarch rules calibrate: name the team (--team T, its latest pushed rules) or a rules file.',
+    );
+  const since = options.since === undefined ? undefined : parseSince(options.since, 'calibrate');
+  const labelsFile = resolveUserPath(
+    options.labels ?? DEFAULT_LABELS_FILE,
+    context.cwd,
+    context.homeDirectory,
+  );
+  const labels = await readLabelsFile(labelsFile);
+  const llmJudge = await llmJudgeOf(options, context);
+  const fromFile = file === undefined ? undefined : await loadRulesFor(file, context, options.team);
+  return onRulesStore(options, context, async (store, where) => {
+    const ruleSet: RuleSet =
+      fromFile ?? ruleSetFromStored(await storedVersion(store, where, options.team ?? '', undefined));
+    return calibrateRules({
+      store,
+      ruleSet,
+      labels,
+      ...(since === undefined ? {} : { since }),
+      ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
+      ...(llmJudge === undefined ? {} : { llmJudge }),
+    }).catch((error: unknown) => {
+      if (error instanceof ReplayScopeError) throw new OperatorUsageError(error.message);
+      throw error;
+    });
+  });
+}
+
+function registerLabelCommand(rules: Command, run: RunCommand, context: OperatorContext): void {
   rules
     .command('label <decision> <verdict>')
     .description(
