@@ -14,7 +14,6 @@ import {
 } from '../model/audit-chain.js';
 import {
   type AuditRecordMaterial,
-  holdApprovalId,
   holdApprovalMaterial,
   holdDecisionMaterial,
   holdMaterial,
@@ -23,7 +22,6 @@ import {
   parseHoldApprovalId,
   ruleChangeId,
   ruleChangeMaterial,
-  storedApprovals,
 } from './audit-record-material.js';
 import {
   chainedVerdictMaterial,
