@@ -44,8 +44,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/serve/a2a-executor.ts execute 154',
   'packages/holodeck/src/serve/rest-routes.ts (file) 302',
   'packages/holodeck/src/serve/session-registry.ts (file) 326',
-  'packages/holodeck/src/serve/stream-ag-ui-run.ts streamRun 158',
-  'packages/holodeck/src/serve/stream-ag-ui-run.ts streamRun/(anon:readTurn) 102',
   'packages/holodeck/src/tools/function/load-function-tools.ts loadFunctionTools 82',
   'packages/holodeck/src/tools/retrieval/ingest/ingest-collection.ts ingestCollection 130',
   'packages/holodeck/src/tools/retrieval/ingest/ingest-collection.ts ingestCollection/(anon:withIngestLock)#2 121',
