@@ -41,7 +41,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/runner/run-conversation.ts runConversation 134',
   'packages/holodeck/src/runner/run-test-suite.ts runTestSuite 134',
   'packages/holodeck/src/runner/schedule-attempts.ts scheduleAttempts 115',
-  'packages/holodeck/src/serve/a2a-executor.ts execute 154',
   'packages/holodeck/src/serve/rest-routes.ts (file) 302',
   'packages/holodeck/src/serve/session-registry.ts (file) 326',
   'packages/holodeck/src/tools/function/load-function-tools.ts loadFunctionTools 82',
