@@ -33,7 +33,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/runner/matrix/expand-matrix.ts buildVariant 101',
   'packages/holodeck/src/runner/report/compare-runs.ts (file) 318',
   'packages/holodeck/src/runner/report/compare-statistics.ts compareStatistics 98',
-  'packages/holodeck/src/runner/report/run-report-schema.ts (file) 531',
   'packages/holodeck/src/runner/report/run-report.ts (file) 369',
   'packages/holodeck/src/runner/schedule-attempts.ts scheduleAttempts 115',
   'packages/holodeck/src/serve/rest-routes.ts (file) 302',
