@@ -25,7 +25,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/evals/tools/trajectory-metric.ts evaluateTrajectory 92',
   'packages/holodeck/src/init/promptfoo/map-promptfoo-assertion.ts mapPositive 114',
   'packages/holodeck/src/init/templates/customer-support-template.ts agentYaml 106',
-  'packages/holodeck/src/optimize/optimize-agent.ts optimizeAgent 122',
   'packages/holodeck/src/recording/recorder.ts (file) 328',
   'packages/holodeck/src/runner/gate/evaluate-gate.ts evaluateGate 95',
   'packages/holodeck/src/runner/matrix/expand-matrix.ts (file) 320',
