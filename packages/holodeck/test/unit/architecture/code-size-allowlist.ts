@@ -5,7 +5,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/backends/ai-sdk/ai-sdk-session.ts sendStreaming 89',
   'packages/holodeck/src/backends/claude/claude-backend.ts (file) 320',
   'packages/holodeck/src/backends/claude/claude-session.ts (file) 419',
-  'packages/holodeck/src/backends/claude/claude-startup-rules.ts checkClaudeStartupRules 120',
   'packages/holodeck/src/backends/claude/unwrap-command.ts innerCommands 92',
   'packages/holodeck/src/chat/elicitation-form.ts (file) 303',
   'packages/holodeck/src/chat/elicitation-form.ts readFieldAnswer 87',
