@@ -31,7 +31,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/runner/report/compare-runs.ts (file) 318',
   'packages/holodeck/src/runner/report/compare-statistics.ts compareStatistics 98',
   'packages/holodeck/src/runner/report/run-report.ts (file) 369',
-  'packages/holodeck/src/runner/schedule-attempts.ts scheduleAttempts 115',
   'packages/holodeck/src/serve/rest-routes.ts (file) 302',
   'packages/holodeck/src/serve/session-registry.ts (file) 326',
   'packages/holodeck/src/tools/function/load-function-tools.ts loadFunctionTools 82',
