@@ -22,7 +22,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/evals/judge/create-judge-client.ts createJudgeClient 97',
   'packages/holodeck/src/evals/judge/g-eval-metric.ts createGEvalMetric 85',
   'packages/holodeck/src/evals/tools/trajectory-metric.ts evaluateTrajectory 92',
-  'packages/holodeck/src/init/promptfoo/map-promptfoo-assertion.ts mapPositive 114',
   'packages/holodeck/src/init/templates/customer-support-template.ts agentYaml 106',
   'packages/holodeck/src/recording/recorder.ts (file) 328',
   'packages/holodeck/src/runner/gate/evaluate-gate.ts evaluateGate 95',
