@@ -16,7 +16,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/config/load-case-data-file.ts loadCsvCases 81',
   'packages/holodeck/src/config/load-referenced-files.ts loadReferencedFiles 89',
   'packages/holodeck/src/config/schema/metric-config-schema.ts (file) 392',
-  'packages/holodeck/src/config/validate-agent-file.ts validateAgentFile 112',
   'packages/holodeck/src/evals/create-metric.ts buildMetric 99',
   'packages/holodeck/src/evals/judge/create-judge-client.ts createJudgeClient 97',
   'packages/holodeck/src/evals/judge/g-eval-metric.ts createGEvalMetric 85',
