@@ -12,7 +12,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/chat/line-editor.ts (file) 512',
   'packages/holodeck/src/chat/terminal-chat.ts (file) 480',
   'packages/holodeck/src/chat/terminal-chat.ts terminalChat 94',
-  'packages/holodeck/src/config/load-case-data-file.ts loadCsvCases 81',
   'packages/holodeck/src/config/load-referenced-files.ts loadReferencedFiles 89',
   'packages/holodeck/src/config/schema/metric-config-schema.ts (file) 392',
   'packages/holodeck/src/evals/create-metric.ts buildMetric 99',
