@@ -28,7 +28,6 @@ export const codeSizeAllowlist: readonly string[] = [
   'packages/holodeck/src/runner/report/run-report.ts (file) 369',
   'packages/holodeck/src/serve/rest-routes.ts (file) 302',
   'packages/holodeck/src/serve/session-registry.ts (file) 326',
-  'packages/holodeck/src/tools/function/load-function-tools.ts loadFunctionTools 82',
   'packages/holodeck/src/tools/retrieval/store/postgres-retrieval-store.ts (file) 303',
   'packages/holodeck/src/tools/retrieval/store/sqlite-retrieval-store.ts (file) 350',
   'packages/holodeck/src/view/view-data.ts (file) 311',
