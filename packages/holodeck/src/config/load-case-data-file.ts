@@ -111,17 +111,20 @@ function setPath(target: Record<string, unknown>, fieldPath: readonly string[], 
   node[fieldPath.at(-1) ?? ''] = value;
 }
 
-/**
- * A CSV file: a header row naming the columns (see case-table-columns), then one case per row.
- * An empty cell leaves its field unset. A case without a name is named by its file and row
- * (`cases.csv row 3`). Positions are line:column, the column counted in cells.
- */
-export function loadCsvCases(file: string, text: string): TestCasesFile {
+/** A CSV row as csv-parse gives it: its cells, its raw text, and the line it ends on. */
+interface CsvRecord {
+  record: string[];
+  raw: string;
+  info: { lines: number };
+}
+
+/** The rows of a CSV file; a file csv-parse cannot read is a ConfigError at the line it names. */
+function parseCsvRecords(file: string, text: string): CsvRecord[] {
   // Required on first use: a chat or a suite without a CSV file never loads the parser.
   const { parse: parseCsv } = createRequire(import.meta.url)(
     'csv-parse/sync',
   ) as typeof import('csv-parse/sync');
-  let records: { record: string[]; raw: string; info: { lines: number } }[];
+  let records: CsvRecord[];
   try {
     records = parseCsv(text, {
       bom: true,
@@ -143,6 +146,16 @@ export function loadCsvCases(file: string, text: string): TestCasesFile {
       },
     ]);
   }
+  return records;
+}
+
+/**
+ * A CSV file: a header row naming the columns (see case-table-columns), then one case per row.
+ * An empty cell leaves its field unset. A case without a name is named by its file and row
+ * (`cases.csv row 3`). Positions are line:column, the column counted in cells.
+ */
+export function loadCsvCases(file: string, text: string): TestCasesFile {
+  const records = parseCsvRecords(file, text);
   const [header, ...body] = records;
   if (!header)
     throw new ConfigError([

@@ -16,13 +16,6 @@ import { checkStartupRules, type StartupRuleResult } from './startup-rules.js';
 import { substituteEnvVars } from './substitute-env-vars.js';
 import { textProblem } from './text-problem.js';
 
-/**
- * Checks agent.yaml and everything it references, collecting every problem instead of stopping at
- * the first. Never throws for configuration problems; `agent` is set only when there are no issues.
- * Phases: read, parse YAML, merge .env files, substitute `${VAR}`, schema, referenced files,
- * unique names, the governance block (and its files, with `checkGovernanceFiles`), then (on a valid
- * schema) path resolution and startup rules (the backend's own with `checkBackendConfig`).
- */
 /** A folder stands for its agent.yaml (`holodeck validate .`). */
 async function resolveAgentFile(given: string): Promise<string> {
   const isDirectory = await stat(given).then(
@@ -45,24 +38,18 @@ async function nearAgentFile(missing: string): Promise<string | undefined> {
   return near ? path.join(path.dirname(missing), near) : undefined;
 }
 
-export async function validateAgentFile(
-  file: string,
-  options: LoadAgentOptions = {},
-): Promise<AgentValidation> {
-  const agentFile = await resolveAgentFile(path.resolve(file));
-  const directory = path.dirname(agentFile);
-  const refuse = (message: string, hint: string): AgentValidation => ({
-    issues: [{ file: agentFile, path: '', message, hint }],
-    warnings: [],
+/** agent.yaml's text, or the validation that refuses it (missing, not a file, not UTF-8 text). */
+async function readAgentText(agentFile: string): Promise<{ text: string } | { refused: AgentValidation }> {
+  const refuse = (message: string, hint: string) => ({
+    refused: { issues: [{ file: agentFile, path: '', message, hint }], warnings: [] },
   });
-  let text: string;
   try {
     if (!(await stat(agentFile)).isFile())
       return refuse('agent file is not a regular file', 'pass the path of an agent.yaml');
     const bytes = await readFile(agentFile);
     const problem = textProblem(bytes);
     if (problem) return refuse(`agent file ${problem}`, 'save agent.yaml as UTF-8 text');
-    text = bytes.toString('utf8');
+    return { text: bytes.toString('utf8') };
   } catch (error) {
     if (isNodeError(error) && error.code === 'ENOENT') {
       const near = await nearAgentFile(agentFile);
@@ -73,8 +60,24 @@ export async function validateAgentFile(
     }
     return refuse(`agent file cannot be read (${String(error)})`, 'pass the path of an agent.yaml');
   }
+}
 
-  const parsed = parseAgentYaml(text);
+/**
+ * Checks agent.yaml and everything it references, collecting every problem instead of stopping at
+ * the first. Never throws for configuration problems; `agent` is set only when there are no issues.
+ * Phases: read, parse YAML, merge .env files, substitute `${VAR}`, schema, referenced files,
+ * unique names, the governance block (and its files, with `checkGovernanceFiles`), then (on a valid
+ * schema) path resolution and startup rules (the backend's own with `checkBackendConfig`).
+ */
+export async function validateAgentFile(
+  file: string,
+  options: LoadAgentOptions = {},
+): Promise<AgentValidation> {
+  const agentFile = await resolveAgentFile(path.resolve(file));
+  const directory = path.dirname(agentFile);
+  const read = await readAgentText(agentFile);
+  if ('refused' in read) return read.refused;
+  const parsed = parseAgentYaml(read.text);
   if (!parsed.ok) {
     return {
       issues: parsed.problems.map((problem) => ({ file: agentFile, path: '', ...problem })),
@@ -120,26 +123,13 @@ export async function validateAgentFile(
   // A value whose ${VAR} could not be substituted is reported once, not again as a bad value.
   fieldIssues.push(...later.filter((issue) => !substituted.failedPaths.has(JSON.stringify(issue.path))));
 
-  const locate = (issue: { path: FieldIssue['path']; anchor?: 'key' | 'value' }) =>
-    locateYamlPath(parsed.document, parsed.lineCounter, issue.path, issue.anchor);
-  const issues: ConfigIssue[] = fieldIssues.map((issue) => ({
-    file: issue.file ?? agentFile,
-    ...(issue.file === undefined ? (issue.position ?? locate(issue)) : (issue.position ?? {})),
-    path: formatFieldPath(issue.path),
-    message: issue.message,
-    ...(issue.hint === undefined ? {} : { hint: issue.hint }),
-  }));
+  const located = locateProblems(parsed, agentFile, fieldIssues, [
+    ...rules.warnings,
+    ...findLiteralPasswords(parsed.data),
+  ]);
+  const { issues, warnings, locate } = located;
   issues.push(...governance.fileIssues);
   issues.sort(byPosition);
-  const warnings: ConfigWarning[] = [...rules.warnings, ...findLiteralPasswords(parsed.data)].map(
-    (warning) => ({
-      code: warning.code,
-      message: warning.message,
-      path: formatFieldPath(warning.path),
-      file: agentFile,
-      line: locate(warning).line,
-    }),
-  );
 
   if (issues.length > 0 || !config || files.instructions === undefined) return { issues, warnings };
   return {
@@ -156,6 +146,35 @@ export async function validateAgentFile(
       locate: (fieldPath) => locate({ path: fieldPath }),
     },
   };
+}
+
+type ParsedAgentYaml = Extract<ReturnType<typeof parseAgentYaml>, { ok: true }>;
+type FieldWarning = StartupRuleResult['warnings'][number];
+
+/** The issues and warnings of agent.yaml at their line and column (an issue of another file keeps its own). */
+function locateProblems(
+  parsed: ParsedAgentYaml,
+  agentFile: string,
+  fieldIssues: readonly FieldIssue[],
+  fieldWarnings: readonly FieldWarning[],
+) {
+  const locate = (issue: { path: FieldIssue['path']; anchor?: 'key' | 'value' }) =>
+    locateYamlPath(parsed.document, parsed.lineCounter, issue.path, issue.anchor);
+  const issues: ConfigIssue[] = fieldIssues.map((issue) => ({
+    file: issue.file ?? agentFile,
+    ...(issue.file === undefined ? (issue.position ?? locate(issue)) : (issue.position ?? {})),
+    path: formatFieldPath(issue.path),
+    message: issue.message,
+    ...(issue.hint === undefined ? {} : { hint: issue.hint }),
+  }));
+  const warnings: ConfigWarning[] = fieldWarnings.map((warning) => ({
+    code: warning.code,
+    message: warning.message,
+    path: formatFieldPath(warning.path),
+    file: agentFile,
+    line: locate(warning).line,
+  }));
+  return { issues, warnings, locate };
 }
 
 /** The neutral rules, then the backend's own (when the caller injected them). */

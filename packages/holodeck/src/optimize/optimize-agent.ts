@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { durationSeconds, type LoadedAgent, type OptimizeConfig } from '../config/index.js';
 import { ConfigError, UsageError } from '../errors.js';
@@ -11,17 +9,10 @@ import { prepareSuite } from '../runner/prepare-suite.js';
 import { DEFAULT_CONFIDENCE } from '../runner/report/case-state.js';
 import { sha256Of } from '../runner/report/redact-agent-config.js';
 import { describeChanges } from './candidate.js';
+import { openTrials } from './open-trials.js';
 import { ProposerMeter, proposerPricing } from './proposer-cost.js';
 import { type OptimizeEvent, type OptimizeResult, runOptimization } from './run-optimization.js';
-import { splitCases } from './split-cases.js';
-import {
-  appendTrialsLine,
-  type FinishLine,
-  listOptimizations,
-  optimizeDirectory,
-  type StartLine,
-  type TrialsLine,
-} from './trials-file.js';
+import { appendTrialsLine, type FinishLine, type StartLine } from './trials-file.js';
 import { type OptimizedAgent, writeOptimizedAgent } from './write-optimized-agent.js';
 
 /** Options of `holodeck test optimize` after its flags are parsed. */
@@ -101,37 +92,25 @@ function proposerFor(
   });
 }
 
-async function resumeLines(agent: LoadedAgent, resume: string | true, configHash: string) {
-  const stored = await listOptimizations(agent.directory);
-  const found =
-    resume === true
-      ? stored.find((run) => !run.lines.some((line) => line.type === 'finish'))
-      : stored.find((run) => run.id === resume);
-  if (!found)
+/** A budget that cannot see the proposer's spend would be a budget in name only: refuse it. */
+function checkCostBudget(
+  config: OptimizeConfig,
+  options: OptimizeAgentOptions,
+  maxCostUsd: number | undefined,
+  pricing: ReturnType<typeof proposerPricing>,
+): void {
+  if (
+    maxCostUsd !== undefined &&
+    pricing.kind === 'unknown' &&
+    config.axes.includes('instructions') &&
+    !options.replay &&
+    !options.proposer
+  )
     throw new UsageError(
-      '--resume',
-      resume === true
-        ? `no unfinished optimization of this agent in ${optimizeDirectory(agent.directory)}`
-        : `no optimization "${resume}" in ${optimizeDirectory(agent.directory)}`,
-      stored.length
-        ? `the optimizations are ${stored.map((run) => run.id).join(', ')}`
-        : 'start one without --resume',
+      options.maxCostUsd !== undefined ? '--max-cost' : 'optimize.max_cost',
+      `cannot count the proposer's calls: ${pricing.reason}`,
+      'set optimize.proposer.pricing (input_per_million, output_per_million: USD per million tokens), or leave the cost budget out',
     );
-  if (found.lines.some((line) => line.type === 'finish'))
-    throw new UsageError(
-      '--resume',
-      `optimization ${found.id} already finished`,
-      'start a new one without --resume',
-    );
-  const start = found.lines[0];
-  if (start?.type !== 'start') throw new UsageError('--resume', `${found.file} has no start line`);
-  if (start.agent.config_hash !== configHash)
-    throw new UsageError(
-      '--resume',
-      `agent.yaml changed since optimization ${found.id} started, so its trials are of another agent`,
-      'start a new optimization without --resume',
-    );
-  return { id: found.id, file: found.file, start, lines: found.lines };
 }
 
 /**
@@ -151,19 +130,7 @@ export async function optimizeAgent(
   const maxTimeSeconds =
     options.maxTimeSeconds ?? (config.max_time !== undefined ? durationSeconds(config.max_time) : undefined);
   const pricing = proposerPricing(agent, config, proposerModel(agent, config));
-  // A budget that cannot see the proposer's spend would be a budget in name only: refuse it.
-  if (
-    maxCostUsd !== undefined &&
-    pricing.kind === 'unknown' &&
-    config.axes.includes('instructions') &&
-    !options.replay &&
-    !options.proposer
-  )
-    throw new UsageError(
-      options.maxCostUsd !== undefined ? '--max-cost' : 'optimize.max_cost',
-      `cannot count the proposer's calls: ${pricing.reason}`,
-      'set optimize.proposer.pricing (input_per_million, output_per_million: USD per million tokens), or leave the cost budget out',
-    );
+  checkCostBudget(config, options, maxCostUsd, pricing);
   const meter = new ProposerMeter(pricing);
   const configHash = sha256Of({
     config: { ...agent.config, optimize: undefined },
@@ -178,45 +145,14 @@ export async function optimizeAgent(
       'add test cases (a few per kind of question, tagged by kind)',
     );
   const confidence = agent.config.evaluations?.confidence ?? DEFAULT_CONFIDENCE;
-  let id: string;
-  let trialsFile: string;
-  let start: StartLine;
-  let previous: TrialsLine[] = [];
-  if (options.resume !== undefined) {
-    const resumed = await resumeLines(agent, options.resume, configHash);
-    ({ id, start } = resumed);
-    trialsFile = resumed.file;
-    previous = resumed.lines;
-    note(
-      `resuming optimization ${id}: ${previous.filter((line) => line.type === 'trial').length} trial(s) saved`,
-    );
-  } else {
-    const split = splitCases(cases, config.holdout, config.seed);
-    id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
-    trialsFile = path.join(optimizeDirectory(agent.directory), id, 'trials.jsonl');
-    start = {
-      type: 'start',
-      schema_version: 1,
-      optimize_id: id,
-      started_at: new Date().toISOString(),
-      agent: { name: agent.config.name, file: agent.file, config_hash: configHash },
-      baseline_instructions: agent.instructions,
-      split,
-      settings: {
-        axes: config.axes,
-        repeats: config.repeats,
-        confidence,
-        max_trials: maxTrials,
-        max_cost_usd: maxCostUsd ?? null,
-        max_time_seconds: maxTimeSeconds ?? null,
-        replay: options.replay,
-      },
-    };
-    await mkdir(path.dirname(trialsFile), { recursive: true });
-    await appendTrialsLine(trialsFile, start);
-    if (!split.holdout.length)
-      note('no holdout cases (optimize.holdout is 0 or the suite is small): the winner is not confirmed');
-  }
+  const { id, trialsFile, start, previous } = await openTrials(agent, options, config, note, {
+    configHash,
+    cases,
+    confidence,
+    maxTrials,
+    maxCostUsd,
+    maxTimeSeconds,
+  });
   const gate = agent.config.evaluations?.gate;
   const required = gate ? (gate.required ?? 'all') : [];
   const proposer = config.axes.includes('instructions')

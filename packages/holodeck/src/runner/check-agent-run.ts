@@ -6,7 +6,7 @@ import { ConfigError, type ConfigIssue } from '../errors.js';
 import { type AgentFileOptions, validateAgent } from '../load-agent.js';
 import { loadFunctionTools } from '../tools/index.js';
 import { inspectSuite } from './prepare-suite.js';
-import { judgeWarnings } from './run-test-suite.js';
+import { judgeWarnings } from './suite-judge.js';
 
 /** Imports every function tool module and checks its exports, as a run does; releases them again. */
 async function checkFunctionTools(agent: LoadedAgent): Promise<ConfigIssue[]> {

@@ -14,7 +14,7 @@ import { metricEmbeddings } from './metric-embeddings.js';
 import { type PreparedCase, prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, RunReport, TurnRecord } from './report/run-report.js';
 import { RunRecord } from './run-record.js';
-import { judgeFor, usesEmbeddings } from './run-test-suite.js';
+import { judgeFor, usesEmbeddings } from './suite-judge.js';
 
 /** Options of `regradeRun` (`holodeck test regrade`). */
 export interface RegradeOptions {

@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { AgentBackend } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
-import type { ConfigWarning, LoadedAgent } from '../config/index.js';
+import type { LoadedAgent } from '../config/index.js';
 import { CredentialRejectedError } from '../errors.js';
-import { judgeClientFor } from '../evals/judge/index.js';
 import type { MetricContext } from '../evals/metric.js';
 import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
-import { errorMessage } from '../support.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { checkJudgeBudget, checkRunOptions } from './check-run-options.js';
 import type { Continuation } from './continue-run.js';
@@ -27,6 +24,7 @@ import { scheduleAttempts } from './schedule-attempts.js';
 import type { CaseSelection } from './select-cases.js';
 import { selectRunCases } from './select-run-cases.js';
 import { planSideEffects } from './side-effect-policy.js';
+import { judgeFor, usesEmbeddings } from './suite-judge.js';
 import { WorkdirCopies } from './workdir-copies.js';
 
 /** Options of `holodeck test` (and of `runTestSuite`, its library entry point). */
@@ -81,13 +79,25 @@ export interface TestRunOptions extends CaseSelection {
   continueFrom?: Continuation;
 }
 
-/**
- * Runs the test cases of a loaded agent (`loadAgent`) and returns the report: what `holodeck
- * test` does short of printing, writing and saving it (see writeReport, saveRun). Throws
- * ConfigError for an invalid suite, UsageError for options that select nothing, and
- * CredentialRejectedError when the API rejects the credentials (the run stops at the first).
- */
-export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions = {}): Promise<RunReport> {
+/** A run once its options are checked and its cases selected, before the backend starts. */
+interface PreparedRun {
+  options: TestRunOptions;
+  agent: LoadedAgent;
+  sideEffects: ReturnType<typeof planSideEffects>;
+  recorder: Recorder | undefined;
+  record: RunRecord;
+  suite: Awaited<ReturnType<typeof prepareSuite>>;
+  selection: ReturnType<typeof selectRunCases>;
+  concurrency: number;
+  isolation: 'process' | 'session';
+  confidence: number;
+  planOf: (testCase: PreparedCase) => ReturnType<typeof repeatPlan>;
+  /** Spares and session counts plan for the most attempts a case may run. */
+  attemptsOf: (testCase: PreparedCase) => number;
+}
+
+/** Checks the options, prepares the suite (recorded, when recording) and selects the cases to run. */
+async function prepareRun(loaded: LoadedAgent, options: TestRunOptions): Promise<PreparedRun> {
   const startedAt = new Date();
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const isolation = options.isolation ?? 'process';
@@ -119,34 +129,129 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
   );
   const suite = await prepareSuite(agent, loaded);
   checkJudgeBudget(agent, suite, options.maxCostUsd);
-  const { selected, cases, merged } = selectRunCases(agent, suite, record, options);
+  const selection = selectRunCases(agent, suite, record, options);
+  const { cases } = selection;
   recorder?.checkCanRecord(cases.map((testCase) => testCase.config.name));
   options.onStart?.(
     cases.length,
     suite.cases.map((testCase) => testCase.config.name),
   );
-
-  // Spares for the single-turn runs to come, started while they pay off (the backend measures
-  // its start-ups and the model's answers in the run: bench/test-runner.mjs).
   const planOf = (testCase: PreparedCase) =>
     repeatPlan(options.repeat, testCase.config.repeat, agent.config.evaluations?.repeat);
-  // Spares and session counts plan for the most attempts a case may run.
   const attemptsOf = (testCase: PreparedCase) => maximumAttempts(planOf(testCase));
-  const singleTurnRuns = cases
+  return {
+    options,
+    agent,
+    sideEffects,
+    recorder,
+    record,
+    suite,
+    selection,
+    concurrency,
+    isolation,
+    confidence,
+    planOf,
+    attemptsOf,
+  };
+}
+
+/**
+ * The run's backend. Spares for the single-turn runs to come are started while they pay off (the
+ * backend measures its start-ups and the model's answers in the run: bench/test-runner.mjs).
+ */
+function runBackend(run: PreparedRun): AgentBackend {
+  const { options, recorder, concurrency } = run;
+  const singleTurnRuns = run.selection.cases
     .filter((testCase) => !testCase.config.turns)
-    .reduce((sum, testCase) => sum + attemptsOf(testCase), 0);
+    .reduce((sum, testCase) => sum + run.attemptsOf(testCase), 0);
   // Recorded runs pre-warm too: a spare's recording route is bound to the run that takes it.
-  const canPrewarm = isolation === 'process' && !sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
-  const backend: AgentBackend = selectBackend(agent, {
+  const canPrewarm =
+    run.isolation === 'process' && !run.sideEffects.isolateWorkingDirectory && singleTurnRuns > 0;
+  return selectBackend(run.agent, {
     ...(canPrewarm ? { prewarm: { runs: singleTurnRuns, concurrency } } : {}),
     ...(options.maxProcesses !== undefined ? { maxProcesses: options.maxProcesses } : {}),
     ...(recorder ? { modelTraffic: modelTrafficOf(recorder) } : {}),
   });
+}
+
+/** How runCases runs an attempt. */
+interface CaseRunning {
+  runner: AttemptRunner;
+  metricContext: MetricContext;
+  workdirs: WorkdirCopies;
+  /** Aborted at the first credential failure, and on the caller's signal. */
+  signal: AbortSignal;
+  stop: AbortController;
+}
+
+/** Schedules the selected cases' attempts and reports the run; throws at a rejected credential. */
+async function runCases(run: PreparedRun, running: CaseRunning): Promise<RunReport> {
+  const { options, recorder, record } = run;
+  const { selected, cases, merged } = run.selection;
+  const { runner, metricContext, workdirs, signal } = running;
+  let rejected: CredentialRejectedError | undefined;
+  const scheduled = await scheduleAttempts({
+    cases,
+    planOf: run.planOf,
+    concurrency: run.concurrency,
+    confidence: run.confidence,
+    signal,
+    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    ...(options.onCaseStarted ? { onCaseStarted: options.onCaseStarted } : {}),
+    ...(recorder ? { onCaseSettled: (name: string) => recorder.saveCase(name) } : {}),
+    onCaseFinished: (caseReport, finished) => {
+      options.onCaseFinished?.(caseReport);
+      const onProgress = options.onProgress;
+      if (onProgress)
+        void record.report(merged(finished, true), { plannedCases: selected.length }).then(onProgress);
+    },
+    runOne: async (testCase, number) => {
+      const workingDirectory = await workdirs.create();
+      const attempt = await recordedAttempt(recorder, testCase.config.name, number, () =>
+        runAttempt(testCase, number, {
+          runner,
+          metricContext,
+          timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
+          signal,
+          ...(workingDirectory ? { workingDirectory } : {}),
+        }),
+      );
+      if (!rejected && attempt.error !== undefined && isCredentialFailure(attempt.error)) {
+        rejected = new CredentialRejectedError(attempt.error, testCase.config.name);
+        running.stop.abort(rejected);
+      }
+      return attempt;
+    },
+  });
+  if (rejected) throw rejected;
+  const budget =
+    options.maxCostUsd !== undefined
+      ? {
+          max_cost_usd: options.maxCostUsd,
+          spent_usd: scheduled.spentUsd,
+          reached: scheduled.budgetReached,
+        }
+      : undefined;
+  return await record.report(merged(scheduled.reports), {
+    interrupted: options.signal?.aborted === true || scheduled.budgetReached,
+    ...(budget ? { budget } : {}),
+  });
+}
+
+/**
+ * Runs the test cases of a loaded agent (`loadAgent`) and returns the report: what `holodeck
+ * test` does short of printing, writing and saving it (see writeReport, saveRun). Throws
+ * ConfigError for an invalid suite, UsageError for options that select nothing, and
+ * CredentialRejectedError when the API rejects the credentials (the run stops at the first).
+ */
+export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions = {}): Promise<RunReport> {
+  const run = await prepareRun(loaded, options);
+  const { agent, suite, recorder } = run;
+  const backend = runBackend(run);
   // Stops every attempt at the first credential failure, and on the caller's signal.
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
-  const workdirs = new WorkdirCopies(sideEffects, { copyIgnored: options.copyIgnored ?? false });
-  let rejected: CredentialRejectedError | undefined;
+  const workdirs = new WorkdirCopies(run.sideEffects, { copyIgnored: options.copyIgnored ?? false });
   try {
     await recorder?.start();
     await backend.initialize();
@@ -159,58 +264,13 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
         : {}),
     };
     const runner: AttemptRunner =
-      isolation === 'session'
+      run.isolation === 'session'
         ? sessionIsolation(backend, {
-            attempts: cases.reduce((sum, testCase) => sum + attemptsOf(testCase), 0),
+            attempts: run.selection.cases.reduce((sum, testCase) => sum + run.attemptsOf(testCase), 0),
           })
         : processIsolation(backend);
     try {
-      const scheduled = await scheduleAttempts({
-        cases,
-        planOf,
-        concurrency,
-        confidence,
-        signal,
-        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-        ...(options.onCaseStarted ? { onCaseStarted: options.onCaseStarted } : {}),
-        ...(recorder ? { onCaseSettled: (name: string) => recorder.saveCase(name) } : {}),
-        onCaseFinished: (caseReport, finished) => {
-          options.onCaseFinished?.(caseReport);
-          const onProgress = options.onProgress;
-          if (onProgress)
-            void record.report(merged(finished, true), { plannedCases: selected.length }).then(onProgress);
-        },
-        runOne: async (testCase, number) => {
-          const workingDirectory = await workdirs.create();
-          const attempt = await recordedAttempt(recorder, testCase.config.name, number, () =>
-            runAttempt(testCase, number, {
-              runner,
-              metricContext,
-              timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
-              signal,
-              ...(workingDirectory ? { workingDirectory } : {}),
-            }),
-          );
-          if (!rejected && attempt.error !== undefined && isCredentialFailure(attempt.error)) {
-            rejected = new CredentialRejectedError(attempt.error, testCase.config.name);
-            stop.abort(rejected);
-          }
-          return attempt;
-        },
-      });
-      if (rejected) throw rejected;
-      const budget =
-        options.maxCostUsd !== undefined
-          ? {
-              max_cost_usd: options.maxCostUsd,
-              spent_usd: scheduled.spentUsd,
-              reached: scheduled.budgetReached,
-            }
-          : undefined;
-      return await record.report(merged(scheduled.reports), {
-        interrupted: options.signal?.aborted === true || scheduled.budgetReached,
-        ...(budget ? { budget } : {}),
-      });
+      return await runCases(run, { runner, metricContext, workdirs, signal, stop });
     } finally {
       await runner.close();
     }
@@ -220,48 +280,4 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     const kept = await workdirs.finish(options.keepWorkdirs ?? false);
     if (kept.length) options.onNotice?.(`kept the per-case working directories: ${kept.join(', ')}`);
   }
-}
-
-/**
- * Warnings `holodeck validate` gives about the judge of judge metrics: its credentials missing
- * from this environment (validation often runs without secrets; `test` then stops), or settings
- * it cannot honour. The same model choice as the run's judge.
- */
-export function judgeWarnings(agent: LoadedAgent, env?: Record<string, string>): ConfigWarning[] {
-  const model = agent.config.evaluations?.model ?? agent.config.model;
-  const warnings: ConfigWarning[] = [];
-  const warn = (message: string) => warnings.push({ code: 'judge', message, file: agent.file });
-  try {
-    judgeClientFor(model, {
-      env: env ?? agent.env,
-      cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge'),
-      onWarning: warn,
-      settingsPath: agent.config.evaluations?.model ? 'evaluations.model' : 'model',
-    });
-  } catch (error) {
-    warn(`judge metrics: ${errorMessage(error)}`);
-  }
-  return warnings;
-}
-
-/** True when a metric of the cases embeds texts (similar). */
-export function usesEmbeddings(cases: readonly PreparedCase[]): boolean {
-  return cases.some((testCase) =>
-    [...testCase.metrics, ...testCase.turnMetrics.flat()].some((metric) => metric.type === 'similar'),
-  );
-}
-
-/** The judge: `evaluations.model`, else the agent's own model; any provider, answers forced into a schema. */
-export function judgeFor(agent: LoadedAgent, options: TestRunOptions, recorder?: Recorder) {
-  const judgeModel = agent.config.evaluations?.model;
-  return judgeClientFor(judgeModel ?? agent.config.model, {
-    env: options.env ?? agent.env,
-    // A recorded run asks every judge (a cached verdict would be missing from the recording).
-    ...(recorder
-      ? { fetch: recorder.fetchFor('judge') }
-      : { cacheDir: path.join(agent.directory, '.holodeck', 'cache', 'judge') }),
-    ...(options.onNotice ? { onWarning: options.onNotice } : {}),
-    settingsPath: judgeModel ? 'evaluations.model' : 'model',
-    samplingTemperature: judgeModel?.temperature,
-  });
 }

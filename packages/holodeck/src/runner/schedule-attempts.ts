@@ -56,44 +56,44 @@ async function pool(tasks: (() => Promise<void>)[], limit: number): Promise<void
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
-/**
- * Runs every case's attempts, at most `concurrency` at a time: first each case's initial
- * attempts (a fixed `repeat`, or the `min` of `repeat: auto`) in suite order, then the adaptive
- * ones round-robin across the auto cases, each started only once the case's earlier attempts
- * finished and only while its pass-rate interval still straddles its min_pass_rate. With
- * `maxCostUsd`, no attempt starts once the known spend reaches it (or an attempt's cost is
- * unknown); the cases left short are stopped.
- */
-export async function scheduleAttempts(options: ScheduleOptions): Promise<ScheduleResult> {
-  const progress = options.cases.map((testCase): CaseProgress => {
-    const plan = options.planOf(testCase);
-    return {
-      testCase,
-      plan,
-      attempts: [],
-      planned: initialAttempts(plan),
-      started: 0,
-      running: [],
-      chain: Promise.resolve(),
-      done: false,
-    };
-  });
-  let spentUsd = 0;
-  let unknownCost = false;
-  let budgetReached = false;
-  const overBudget = () => {
-    if (options.maxCostUsd === undefined) return false;
-    if (spentUsd >= options.maxCostUsd || unknownCost) budgetReached = true;
-    return budgetReached;
-  };
-  const reportOf = (entry: CaseProgress): CaseReport => {
+/** The run's cases as they progress, and the spend the budget counts. */
+class AttemptSchedule {
+  readonly progress: CaseProgress[];
+  spentUsd = 0;
+  budgetReached = false;
+  #unknownCost = false;
+
+  constructor(private readonly options: ScheduleOptions) {
+    this.progress = options.cases.map((testCase): CaseProgress => {
+      const plan = options.planOf(testCase);
+      return {
+        testCase,
+        plan,
+        attempts: [],
+        planned: initialAttempts(plan),
+        started: 0,
+        running: [],
+        chain: Promise.resolve(),
+        done: false,
+      };
+    });
+  }
+
+  overBudget(): boolean {
+    const max = this.options.maxCostUsd;
+    if (max === undefined) return false;
+    if (this.spentUsd >= max || this.#unknownCost) this.budgetReached = true;
+    return this.budgetReached;
+  }
+
+  reportOf(entry: CaseProgress): CaseReport {
     const attempts = [...entry.attempts].sort((a, b) => a.attempt - b.attempt);
     // An auto case not decided when the run stopped counts as stopped: one more attempt was due.
     const planned =
       entry.plan.kind === 'fixed' || entry.done
         ? entry.planned
         : Math.max(entry.planned, attempts.length + 1);
-    const report = buildCaseReport(entry.testCase, attempts, planned, options.confidence);
+    const report = buildCaseReport(entry.testCase, attempts, planned, this.options.confidence);
     if (entry.plan.kind !== 'auto') return report;
     const stop: RepeatStop = entry.stop ?? {
       rule: 'stopped',
@@ -103,10 +103,15 @@ export async function scheduleAttempts(options: ScheduleOptions): Promise<Schedu
       reason: `stopped after ${attempts.length}: the run stopped before this case was decided`,
     };
     return { ...report, repeat_stop: stop };
-  };
-  const finishedReports = () => progress.filter((entry) => entry.done).map(reportOf);
+  }
 
-  const settle = async (entry: CaseProgress) => {
+  #finishedReports(): CaseReport[] {
+    return this.progress.filter((entry) => entry.done).map((entry) => this.reportOf(entry));
+  }
+
+  /** After an attempt: a case that ran its planned attempts is done when fixed, or when auto decides it. */
+  async #settle(entry: CaseProgress): Promise<void> {
+    const options = this.options;
     if (entry.attempts.length < entry.planned) return;
     if (options.signal.aborted) {
       if (entry.plan.kind === 'fixed') await options.onCaseSettled?.(entry.testCase.config.name);
@@ -128,54 +133,80 @@ export async function scheduleAttempts(options: ScheduleOptions): Promise<Schedu
     }
     if (!entry.done) return;
     await options.onCaseSettled?.(entry.testCase.config.name);
-    options.onCaseFinished?.(reportOf(entry), finishedReports());
-  };
+    options.onCaseFinished?.(this.reportOf(entry), this.#finishedReports());
+  }
 
-  const start = async (entry: CaseProgress, number: number) => {
-    if (entry.started === 0) options.onCaseStarted?.(entry.testCase.config.name);
+  async #start(entry: CaseProgress, number: number): Promise<void> {
+    if (entry.started === 0) this.options.onCaseStarted?.(entry.testCase.config.name);
     entry.started += 1;
-    const work = options.runOne(entry.testCase, number).then((attempt) => {
+    const work = this.options.runOne(entry.testCase, number).then((attempt) => {
       entry.attempts.push(attempt);
       // The budget is the run's whole spend: the agent's calls and the judge's.
       const judged = attempt.judge_cost_usd ?? 0;
-      if (attempt.cost_usd === null || judged === null) unknownCost = true;
-      else spentUsd += attempt.cost_usd + judged;
+      if (attempt.cost_usd === null || judged === null) this.#unknownCost = true;
+      else this.spentUsd += attempt.cost_usd + judged;
     });
     entry.running.push(work);
     await work;
-    await settle(entry);
-  };
+    await this.#settle(entry);
+  }
 
-  const initial = progress.flatMap((entry) =>
-    Array.from({ length: entry.planned }, (_, index) => async () => {
-      if (options.signal.aborted || overBudget()) return;
-      await start(entry, index + 1);
-    }),
-  );
-  const adaptive: (() => Promise<void>)[] = [];
-  const most = Math.max(0, ...progress.map((entry) => maximumAttempts(entry.plan)));
-  for (let number = 1; number <= most; number += 1) {
-    for (const entry of progress) {
-      if (entry.plan.kind !== 'auto' || number <= entry.plan.min || number > entry.plan.max) continue;
-      adaptive.push(async () => {
-        const previous = entry.chain;
-        let release = () => {};
-        entry.chain = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        try {
-          await previous;
-          await Promise.all(entry.running);
-          if (entry.done || options.signal.aborted || overBudget()) return;
-          if (entry.attempts.length < entry.planned) return;
-          entry.planned += 1;
-          await start(entry, number);
-        } finally {
-          release();
-        }
-      });
+  /** Each case's initial attempts, in suite order. */
+  initialTasks(): (() => Promise<void>)[] {
+    return this.progress.flatMap((entry) =>
+      Array.from({ length: entry.planned }, (_, index) => async () => {
+        if (this.options.signal.aborted || this.overBudget()) return;
+        await this.#start(entry, index + 1);
+      }),
+    );
+  }
+
+  /** The adaptive attempts, round-robin across the auto cases, each after the case's earlier ones. */
+  adaptiveTasks(): (() => Promise<void>)[] {
+    const adaptive: (() => Promise<void>)[] = [];
+    const most = Math.max(0, ...this.progress.map((entry) => maximumAttempts(entry.plan)));
+    for (let number = 1; number <= most; number += 1) {
+      for (const entry of this.progress) {
+        if (entry.plan.kind !== 'auto' || number <= entry.plan.min || number > entry.plan.max) continue;
+        adaptive.push(() => this.#adaptive(entry, number));
+      }
+    }
+    return adaptive;
+  }
+
+  async #adaptive(entry: CaseProgress, number: number): Promise<void> {
+    const previous = entry.chain;
+    let release = () => {};
+    entry.chain = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      await previous;
+      await Promise.all(entry.running);
+      if (entry.done || this.options.signal.aborted || this.overBudget()) return;
+      if (entry.attempts.length < entry.planned) return;
+      entry.planned += 1;
+      await this.#start(entry, number);
+    } finally {
+      release();
     }
   }
-  await pool([...initial, ...adaptive], options.concurrency);
-  return { reports: progress.map(reportOf), spentUsd, budgetReached };
+}
+
+/**
+ * Runs every case's attempts, at most `concurrency` at a time: first each case's initial
+ * attempts (a fixed `repeat`, or the `min` of `repeat: auto`) in suite order, then the adaptive
+ * ones round-robin across the auto cases, each started only once the case's earlier attempts
+ * finished and only while its pass-rate interval still straddles its min_pass_rate. With
+ * `maxCostUsd`, no attempt starts once the known spend reaches it (or an attempt's cost is
+ * unknown); the cases left short are stopped.
+ */
+export async function scheduleAttempts(options: ScheduleOptions): Promise<ScheduleResult> {
+  const schedule = new AttemptSchedule(options);
+  await pool([...schedule.initialTasks(), ...schedule.adaptiveTasks()], options.concurrency);
+  return {
+    reports: schedule.progress.map((entry) => schedule.reportOf(entry)),
+    spentUsd: schedule.spentUsd,
+    budgetReached: schedule.budgetReached,
+  };
 }

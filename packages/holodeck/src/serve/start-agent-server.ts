@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { backendProfile, selectBackend } from '../backends/select-backend.js';
+import type { LoadedAgent } from '../config/index.js';
 import type { ServeProtocol } from '../config/schema/serve-config-schema.js';
 import { UsageError } from '../errors.js';
 import { listenHttp } from '../listen-http.js';
@@ -19,7 +20,8 @@ import type { ServeRoute } from './serve-route.js';
 import type { ServeServices } from './serve-services.js';
 import { serveTracingPlan } from './serve-tracing.js';
 import { SessionRegistry } from './session-registry.js';
-import { type ObserveTurn, observeAll } from './turn-observer.js';
+import { startServeTelemetry } from './start-serve-telemetry.js';
+import { observeAll } from './turn-observer.js';
 
 /** Options of `holodeck serve` (the CLI's flags, parsed). */
 export interface ServeOptions {
@@ -55,14 +57,11 @@ export interface AgentServer {
   shutdown(drainMs: number): Promise<void>;
 }
 
-/**
- * Loads agent.yaml, starts listening (`/health` answers, `/ready` is 503), initialises the backend
- * (credentials, tool modules, MCP servers), then accepts requests. A non-loopback host needs
- * `allowRemote` and API keys; without keys the server is open, on loopback only.
- */
-export async function startAgentServer(options: ServeOptions): Promise<AgentServer> {
-  const env = options.env ?? process.env;
-  const note = options.onMessage ?? ((message: string) => process.stderr.write(`${message}\n`));
+/** The host to listen on and the API keys: a host that is not a loopback one needs --allow-remote and keys. */
+function serveHostAndKeys(
+  options: ServeOptions,
+  env: Record<string, string | undefined>,
+): { host: string; local: boolean; keys: ApiKeys } {
   const host = options.host ?? '127.0.0.1';
   const local = isLoopbackHost(host);
   if (!local && !options.allowRemote)
@@ -78,7 +77,12 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
       `refusing to serve ${host} without API keys: anyone who can reach it could run the agent`,
       `give --keys FILE (holodeck serve keys create --keys FILE) or set ${API_KEYS_VARIABLE}`,
     );
-  const agent = await loadAgent(
+  return { host, local, keys };
+}
+
+/** agent.yaml, its ${VAR}s from options.env when given. */
+function loadServedAgent(options: ServeOptions) {
+  return loadAgent(
     options.agentFile,
     options.env
       ? {
@@ -88,19 +92,22 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
         }
       : {},
   );
-  const profile = backendProfile(agent.config.model.provider);
-  const settings = resolveServeSettings(
-    agent.config.serve,
-    options.protocols ? { protocols: options.protocols } : {},
-    profile.agentProcesses === true,
-    agent.directory,
-  );
-  // Checked before listening: a telemetry setting serve cannot honour stops it here.
-  const tracingPlan = serveTracingPlan(agent, env);
-  const metricsPlan = serveMetricsPlan(agent, env);
+}
+
+/**
+ * Starts listening before the backend is initialised (/health answers, /ready is 503), and before
+ * the instance id is known when the port is chosen by the system. `serve` swaps in the app.
+ */
+async function listenStarting(
+  options: ServeOptions,
+  host: string,
+): Promise<{
+  server: Awaited<ReturnType<typeof listenHttp>>;
+  url: string;
+  instanceId: string;
+  serve(app: (request: Request) => Response | Promise<Response>): void;
+}> {
   const port = options.port ?? 8000;
-  // Listening starts before the backend is initialised (/health answers, /ready is 503), and
-  // before the instance id is known when the port is chosen by the system.
   let handle: (request: Request) => Response | Promise<Response> = () =>
     new Response(null, { status: 503, headers: { 'retry-after': '1' } });
   const server = await listenHttp(
@@ -121,83 +128,49 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
       'use 1-40 lowercase letters, digits and "-"',
     );
   }
-  const backend = selectBackend(agent);
-  // OpenTelemetry is loaded only when spans or metrics are on. Both carry the same resource: the
-  // service, and which instance of a fleet sent them.
-  const resourceAttributes = { 'service.instance.id': instanceId };
-  const tracing = tracingPlan
-    ? (await import('../telemetry/start-tracing.js')).startTracing({
-        ...tracingPlan.options,
-        resourceAttributes,
-      })
-    : undefined;
-  const metrics = metricsPlan
-    ? (await import('../telemetry/start-metrics.js')).startMetrics({
-        ...metricsPlan.options,
-        resourceAttributes,
-      })
-    : undefined;
-  const observers: ObserveTurn[] = [];
-  if (tracing && tracingPlan) {
-    note(`tracing: a span per turn and per tool call, to ${tracingPlan.destination}`);
-    if (tracingPlan.note) note(`note ${tracingPlan.note}`);
-    observers.push(
-      (await import('./turn-spans.js')).turnSpans(tracing.tracer, {
-        agent: agent.config.name,
-        model: agent.config.model.name,
-        backend: profile.name,
-        captureContent: tracingPlan.captureContent,
-        redact: tracingPlan.redact,
-      }),
-    );
-  }
-  // The gauge of live sessions reads the registry, made once its observers are.
-  const built: { registry?: SessionRegistry } = {};
-  if (metrics && metricsPlan) {
-    note(
-      `metrics: turns, durations, tokens and live sessions, every ${metricsPlan.options.exportIntervalMs} ms to ${metricsPlan.destination}`,
-    );
-    if (metricsPlan.note && metricsPlan.note !== tracingPlan?.note) note(`note ${metricsPlan.note}`);
-    observers.push(
-      (await import('./turn-metrics.js')).turnMetrics(metrics.meter, {
-        agent: agent.config.name,
-        model: agent.config.model.name,
-        provider: agent.config.model.provider,
-        liveSessions: () => built.registry?.size ?? 0,
-      }),
-    );
-  }
-  // Exports what the last turns left buffered (spans in the batch, the metrics since the last export).
-  const flushTelemetry = () =>
-    Promise.all([
-      tracing?.shutdown().catch((error: unknown) => note(`warning tracing: ${String(error)}`)),
-      metrics?.shutdown().catch((error: unknown) => note(`warning metrics: ${String(error)}`)),
-    ]);
-  const registry = new SessionRegistry(
-    backend,
+  return {
+    server,
+    url,
     instanceId,
-    settings,
-    settings.sessionsDir === undefined ? undefined : new SavedSessions(settings.sessionsDir),
-    observeAll(observers),
-    (message) => note(`warning ${message}`),
-  );
-  built.registry = registry;
-  let phase: 'starting' | 'ready' | 'closing' = 'starting';
+    serve: (app) => {
+      handle = app;
+    },
+  };
+}
+
+/** What the HTTP app of serve is made of. */
+interface ServeAppParts {
+  agent: LoadedAgent;
+  backend: string;
+  registry: SessionRegistry;
+  keys: ApiKeys;
+  settings: ServeSettings;
+  /** Serving a loopback host: the Host header is checked against settings.allowedHosts. */
+  local: boolean;
+  url: string;
+  phase: ServeServices['phase'];
+  options: ServeOptions;
+  note: (message: string) => void;
+}
+
+/** The app over the session registry: the routes of the protocols served, each request logged. */
+function buildServeApp(parts: ServeAppParts) {
+  const { agent, settings, options, url } = parts;
   const services: ServeServices = {
     agent: {
       name: agent.config.name,
       description: agent.config.description,
       model: agent.config.model.name,
-      backend: profile.name,
+      backend: parts.backend,
     },
-    registry,
-    keys,
+    registry: parts.registry,
+    keys: parts.keys,
     protocols: settings.protocols,
     maxMessageChars: settings.maxMessageChars,
     maxBodyBytes: settings.maxBodyBytes,
     corsOrigins: settings.corsOrigins,
-    ...(local ? { loopbackHosts: settings.allowedHosts } : {}),
-    phase: () => phase,
+    ...(parts.local ? { loopbackHosts: settings.allowedHosts } : {}),
+    phase: parts.phase,
     publicUrl: () => url.replace(/\/$/, ''),
     state: new Map(),
   };
@@ -207,18 +180,75 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
   ];
   const served = () =>
     routes.filter((route) => route.protocol === 'core' || settings.protocols.has(route.protocol));
-  const app = createServeApp(services, routes, {
+  return createServeApp(services, routes, {
     log: requestLogger(options.logOutput ?? process.stdout),
-    logError: note,
+    logError: parts.note,
     ...(options.logContent ? { logContent: true } : {}),
   });
-  handle = app.fetch;
+}
+
+/**
+ * Loads agent.yaml, starts listening (`/health` answers, `/ready` is 503), initialises the backend
+ * (credentials, tool modules, MCP servers), then accepts requests. A non-loopback host needs
+ * `allowRemote` and API keys; without keys the server is open, on loopback only.
+ */
+export async function startAgentServer(options: ServeOptions): Promise<AgentServer> {
+  const env = options.env ?? process.env;
+  const note = options.onMessage ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const { host, local, keys } = serveHostAndKeys(options, env);
+  const agent = await loadServedAgent(options);
+  const profile = backendProfile(agent.config.model.provider);
+  const settings = resolveServeSettings(
+    agent.config.serve,
+    options.protocols ? { protocols: options.protocols } : {},
+    profile.agentProcesses === true,
+    agent.directory,
+  );
+  // Checked before listening: a telemetry setting serve cannot honour stops it here.
+  const tracingPlan = serveTracingPlan(agent, env);
+  const metricsPlan = serveMetricsPlan(agent, env);
+  const { server, url, instanceId, serve } = await listenStarting(options, host);
+  const backend = selectBackend(agent);
+  // The gauge of live sessions reads the registry, made once its observers are.
+  const built: { registry?: SessionRegistry } = {};
+  const telemetry = await startServeTelemetry({
+    agent,
+    backend: profile.name,
+    tracingPlan,
+    metricsPlan,
+    instanceId,
+    note,
+    liveSessions: () => built.registry?.size ?? 0,
+  });
+  const registry = new SessionRegistry(
+    backend,
+    instanceId,
+    settings,
+    settings.sessionsDir === undefined ? undefined : new SavedSessions(settings.sessionsDir),
+    observeAll(telemetry.observers),
+    (message) => note(`warning ${message}`),
+  );
+  built.registry = registry;
+  let phase: 'starting' | 'ready' | 'closing' = 'starting';
+  const app = buildServeApp({
+    agent,
+    backend: profile.name,
+    registry,
+    keys,
+    settings,
+    local,
+    url,
+    phase: () => phase,
+    options,
+    note,
+  });
+  serve(app.fetch);
   try {
     await backend.initialize();
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await backend.teardown();
-    await flushTelemetry();
+    await telemetry.flush();
     throw error;
   }
   for (const warning of [...agent.warnings, ...backend.warnings]) note(`warning ${warning.message}`);
@@ -234,7 +264,7 @@ export async function startAgentServer(options: ServeOptions): Promise<AgentServ
       await registry.drain(drainMs);
       await backend.teardown();
       // The spans and metrics of the last turns are exported before the process exits.
-      await flushTelemetry();
+      await telemetry.flush();
       // The readers of interrupted turns write their last events; then every connection ends.
       await new Promise((resolve) => setTimeout(resolve, 100));
       if ('closeAllConnections' in server) server.closeAllConnections();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ExecutionResult } from '../backends/contract/index.js';
+import type { ExecutionResult, SessionEvent } from '../backends/contract/index.js';
 import type { LiveTurn } from './live-turn.js';
 import { readTurn } from './read-turn.js';
 import type { RequestLogLine } from './request-log.js';
@@ -23,6 +23,167 @@ function usage(result: ExecutionResult | undefined) {
   };
 }
 
+type Item = Record<string, unknown>;
+type EventOf<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
+
+/** The output items of one response as its turn's events arrive, each change sent as a stream event. */
+class ResponseOutput {
+  readonly items: Item[] = [];
+  #sequence = 0;
+  #message: { id: string; text: string; index: number } | undefined;
+  readonly #calls = new Map<string, Item>();
+
+  constructor(
+    private readonly turn: LiveTurn,
+    private readonly label: string,
+    private readonly send: SendEvent | undefined,
+  ) {}
+
+  emit(type: string, fields: Record<string, unknown>): void {
+    this.send?.({ type, sequence_number: this.#sequence++, ...fields }, type);
+  }
+
+  onEvent(event: SessionEvent): void {
+    switch (event.type) {
+      case 'text-delta':
+        this.#text(event.text);
+        return;
+      case 'tool-call':
+        this.#toolCall(event);
+        return;
+      case 'tool-result':
+        this.#toolResult(event);
+        return;
+      case 'approval-request':
+        this.#approvalRequest(event);
+        return;
+      case 'hold-pending':
+        this.emit('response.hold.pending', {
+          hold: {
+            hold_id: event.hold.holdId,
+            tool_name: event.hold.toolName,
+            rule_ids: event.hold.ruleIds,
+            rationale: event.hold.rationale,
+            deadline: event.hold.deadline,
+          },
+        });
+        return;
+      case 'hold-resolved':
+        this.emit('response.hold.resolved', {
+          hold: {
+            hold_id: event.hold.holdId,
+            status: event.hold.status,
+            decided_by: event.hold.decidedBy ?? null,
+            rationale: event.hold.rationale ?? null,
+          },
+        });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Text goes into the open message item, opened at the first delta after anything else. */
+  #text(text: string): void {
+    let message = this.#message;
+    if (!message) {
+      message = { id: id('msg'), text: '', index: this.items.length };
+      this.#message = message;
+      this.items.push({});
+      this.emit('response.output_item.added', {
+        output_index: message.index,
+        item: { id: message.id, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      });
+      this.emit('response.content_part.added', {
+        item_id: message.id,
+        output_index: message.index,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+    }
+    message.text += text;
+    this.emit('response.output_text.delta', {
+      item_id: message.id,
+      output_index: message.index,
+      content_index: 0,
+      delta: text,
+      logprobs: [],
+    });
+  }
+
+  /** Ends the open message item, if any: its text is complete. */
+  closeMessage(): void {
+    const message = this.#message;
+    if (!message) return;
+    const item = {
+      id: message.id,
+      type: 'message',
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: message.text, annotations: [] }],
+    };
+    this.emit('response.output_text.done', {
+      item_id: message.id,
+      output_index: message.index,
+      content_index: 0,
+      text: message.text,
+      logprobs: [],
+    });
+    this.emit('response.content_part.done', {
+      item_id: message.id,
+      output_index: message.index,
+      content_index: 0,
+      part: item.content[0],
+    });
+    this.emit('response.output_item.done', { output_index: message.index, item });
+    this.items[message.index] = item;
+    this.#message = undefined;
+  }
+
+  #addCall(callId: string, name: string, args: unknown): Item {
+    const item = {
+      id: id('mcp'),
+      type: 'mcp_call',
+      server_label: this.label,
+      name,
+      arguments: JSON.stringify(args),
+    };
+    this.#calls.set(callId, item);
+    this.emit('response.output_item.added', { output_index: this.items.length, item });
+    this.items.push(item);
+    return item;
+  }
+
+  #toolCall(event: EventOf<'tool-call'>): void {
+    this.closeMessage();
+    this.#addCall(event.callId, event.name, event.arguments);
+  }
+
+  #toolResult(event: EventOf<'tool-result'>): void {
+    // Without its call: the call was announced by the response that asked for its approval.
+    const item =
+      this.#calls.get(event.callId) ??
+      this.#addCall(event.callId, event.name, this.turn.toolCall(event.callId)?.arguments ?? {});
+    if (event.isError) item.error = event.result;
+    else item.output = event.result;
+    this.emit('response.output_item.done', { output_index: this.items.indexOf(item), item });
+  }
+
+  #approvalRequest(event: EventOf<'approval-request'>): void {
+    this.closeMessage();
+    const item = {
+      id: event.request.callId,
+      type: 'mcp_approval_request',
+      server_label: this.label,
+      name: event.request.toolName,
+      arguments: JSON.stringify(event.request.arguments),
+    };
+    this.emit('response.output_item.added', { output_index: this.items.length, item });
+    this.emit('response.output_item.done', { output_index: this.items.length, item });
+    this.items.push(item);
+  }
+}
+
 /** Runs (or continues) the turn, translating its events to Responses items and stream events. */
 export async function runResponse(
   services: ServeServices,
@@ -32,166 +193,23 @@ export async function runResponse(
   signal: AbortSignal,
   log: Partial<RequestLogLine>,
 ): Promise<Record<string, unknown>> {
-  let sequence = 0;
-  const emit = (type: string, fields: Record<string, unknown>) =>
-    send?.({ type, sequence_number: sequence++, ...fields }, type);
-  const output: Record<string, unknown>[] = [];
-  let message: { id: string; text: string; index: number } | undefined;
-  const calls = new Map<string, Record<string, unknown>>();
-  const label = services.agent.name;
-  const closeMessage = () => {
-    if (!message) return;
-    const item = {
-      id: message.id,
-      type: 'message',
-      status: 'completed',
-      role: 'assistant',
-      content: [{ type: 'output_text', text: message.text, annotations: [] }],
-    };
-    emit('response.output_text.done', {
-      item_id: message.id,
-      output_index: message.index,
-      content_index: 0,
-      text: message.text,
-      logprobs: [],
-    });
-    emit('response.content_part.done', {
-      item_id: message.id,
-      output_index: message.index,
-      content_index: 0,
-      part: item.content[0],
-    });
-    emit('response.output_item.done', { output_index: message.index, item });
-    output[message.index] = item;
-    message = undefined;
-  };
-  emit('response.created', { response: { ...base, status: 'in_progress', output: [] } });
-  emit('response.in_progress', { response: { ...base, status: 'in_progress', output: [] } });
-  const stop = await readTurn(
-    turn,
-    (event) => {
-      switch (event.type) {
-        case 'text-delta': {
-          if (!message) {
-            message = { id: id('msg'), text: '', index: output.length };
-            output.push({});
-            emit('response.output_item.added', {
-              output_index: message.index,
-              item: {
-                id: message.id,
-                type: 'message',
-                status: 'in_progress',
-                role: 'assistant',
-                content: [],
-              },
-            });
-            emit('response.content_part.added', {
-              item_id: message.id,
-              output_index: message.index,
-              content_index: 0,
-              part: { type: 'output_text', text: '', annotations: [] },
-            });
-          }
-          message.text += event.text;
-          emit('response.output_text.delta', {
-            item_id: message.id,
-            output_index: message.index,
-            content_index: 0,
-            delta: event.text,
-            logprobs: [],
-          });
-          return;
-        }
-        case 'tool-call': {
-          closeMessage();
-          const item = {
-            id: id('mcp'),
-            type: 'mcp_call',
-            server_label: label,
-            name: event.name,
-            arguments: JSON.stringify(event.arguments),
-          };
-          calls.set(event.callId, item);
-          emit('response.output_item.added', { output_index: output.length, item });
-          output.push(item);
-          return;
-        }
-        case 'tool-result': {
-          let item = calls.get(event.callId);
-          if (!item) {
-            // The call was announced by the response that asked for its approval.
-            const call = turn.toolCall(event.callId);
-            item = {
-              id: id('mcp'),
-              type: 'mcp_call',
-              server_label: label,
-              name: event.name,
-              arguments: JSON.stringify(call?.arguments ?? {}),
-            };
-            calls.set(event.callId, item);
-            emit('response.output_item.added', { output_index: output.length, item });
-            output.push(item);
-          }
-          if (event.isError) item.error = event.result;
-          else item.output = event.result;
-          emit('response.output_item.done', { output_index: output.indexOf(item), item });
-          return;
-        }
-        case 'approval-request': {
-          closeMessage();
-          const item = {
-            id: event.request.callId,
-            type: 'mcp_approval_request',
-            server_label: label,
-            name: event.request.toolName,
-            arguments: JSON.stringify(event.request.arguments),
-          };
-          emit('response.output_item.added', { output_index: output.length, item });
-          emit('response.output_item.done', { output_index: output.length, item });
-          output.push(item);
-          return;
-        }
-        case 'hold-pending':
-          emit('response.hold.pending', {
-            hold: {
-              hold_id: event.hold.holdId,
-              tool_name: event.hold.toolName,
-              rule_ids: event.hold.ruleIds,
-              rationale: event.hold.rationale,
-              deadline: event.hold.deadline,
-            },
-          });
-          return;
-        case 'hold-resolved':
-          emit('response.hold.resolved', {
-            hold: {
-              hold_id: event.hold.holdId,
-              status: event.hold.status,
-              decided_by: event.hold.decidedBy ?? null,
-              rationale: event.hold.rationale ?? null,
-            },
-          });
-          return;
-        default:
-          return;
-      }
-    },
-    signal,
-    { throughHolds: true, log },
-  );
-  closeMessage();
+  const output = new ResponseOutput(turn, services.agent.name, send);
+  output.emit('response.created', { response: { ...base, status: 'in_progress', output: [] } });
+  output.emit('response.in_progress', { response: { ...base, status: 'in_progress', output: [] } });
+  const stop = await readTurn(turn, (event) => output.onEvent(event), signal, { throughHolds: true, log });
+  output.closeMessage();
   const result = turn.result;
   const failed = stop === 'finished' && (result === undefined || result.is_error);
   const body = {
     ...base,
     status: failed ? 'failed' : 'completed',
     completed_at: Math.floor(Date.now() / 1000),
-    output: output.filter((item) => Object.keys(item).length > 0),
+    output: output.items.filter((item) => Object.keys(item).length > 0),
     error: failed
       ? { code: 'server_error', message: result?.error_reason ?? turn.failure ?? 'the agent run failed' }
       : null,
     usage: usage(result),
   };
-  emit(failed ? 'response.failed' : 'response.completed', { response: body });
+  output.emit(failed ? 'response.failed' : 'response.completed', { response: body });
   return body;
 }

@@ -14,16 +14,10 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
-/**
- * The Claude backend's startup rules, over a schema-valid config (paths already absolute):
- * what the Claude Agent SDK and the Claude Code CLI cannot do, or do differently than written.
- */
-export async function checkClaudeStartupRules(config: AgentConfig): Promise<BackendChecks> {
-  const result: BackendChecks = { issues: [], warnings: [] };
-  const warn = (code: WarningCode, fieldPath: FieldPath, message: string): void => {
-    result.warnings.push({ code, path: fieldPath, message });
-  };
+type Warn = (code: WarningCode, fieldPath: FieldPath, message: string) => void;
 
+/** Search tools (their embeddings, their sources) and tool approvals, which Claude does not use. */
+async function checkTools(config: AgentConfig, result: BackendChecks): Promise<void> {
   // Claude has no embeddings API: search tools need another provider for their embeddings.
   const searchTool = (config.tools ?? []).findIndex(
     (tool) => tool.type === 'vectorstore' || tool.type === 'hierarchical_document',
@@ -54,7 +48,10 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
       hint: 'remove it; on Claude, claude.permission_mode and claude.allowed_tools decide what runs unasked',
     });
   }
+}
 
+/** Model settings the Claude Agent SDK has no use for. */
+function checkModel(config: AgentConfig, result: BackendChecks, warn: Warn): void {
   // The model's sampling temperature is not a setting of the Claude Agent SDK.
   if (config.model.temperature !== undefined) {
     warn(
@@ -82,7 +79,10 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
       hint,
     });
   }
+}
 
+/** Tool filtering, and a CLAUDE.md the CLI may add to the prompt. */
+async function checkWorkspace(config: AgentConfig, warn: Warn): Promise<void> {
   // Tool filtering is an in-process feature of the other backend.
   if (config.tool_filtering !== undefined) {
     warn(
@@ -105,8 +105,10 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
       `${path.join(workingDirectory, 'CLAUDE.md')} exists. ${now} To avoid mixed guidance, point claude.working_directory at a narrower folder without a CLAUDE.md, or move that guidance into instructions in agent.yaml.`,
     );
   }
+}
 
-  // Observability settings the Claude Code CLI's OpenTelemetry export has no equivalent for.
+/** Observability settings the Claude Code CLI's OpenTelemetry export has no equivalent for. */
+function checkObservability(config: AgentConfig, warn: Warn): void {
   const observability = config.observability;
   const unsupported = [
     observability?.exporters?.azure_monitor !== undefined ? 'exporters.azure_monitor' : undefined,
@@ -123,8 +125,10 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
       `the Claude backend cannot honour these observability settings, so they are ignored: ${unsupported.map((field) => `observability.${field}`).join(', ')}.`,
     );
   }
+}
 
-  // Full autonomy must be confirmed in writing.
+/** Full autonomy must be confirmed in writing. */
+function checkAcceptAll(config: AgentConfig, result: BackendChecks): void {
   if (config.claude?.permission_mode === 'acceptAll' && config.claude.acknowledge_accept_all !== true) {
     result.issues.push({
       code: 'accept-all-unacknowledged',
@@ -134,7 +138,22 @@ export async function checkClaudeStartupRules(config: AgentConfig): Promise<Back
       hint: 'to confirm, add acknowledge_accept_all: true under claude; otherwise use permission_mode: acceptEdits or manual',
     });
   }
+}
 
+/**
+ * The Claude backend's startup rules, over a schema-valid config (paths already absolute):
+ * what the Claude Agent SDK and the Claude Code CLI cannot do, or do differently than written.
+ */
+export async function checkClaudeStartupRules(config: AgentConfig): Promise<BackendChecks> {
+  const result: BackendChecks = { issues: [], warnings: [] };
+  const warn: Warn = (code, fieldPath, message) => {
+    result.warnings.push({ code, path: fieldPath, message });
+  };
+  await checkTools(config, result);
+  checkModel(config, result, warn);
+  await checkWorkspace(config, warn);
+  checkObservability(config, warn);
+  checkAcceptAll(config, result);
   result.issues.push(...checkAllowedTools(config));
   return result;
 }

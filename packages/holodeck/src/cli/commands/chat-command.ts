@@ -81,14 +81,31 @@ export async function chatCommand(
     if (signal.aborted) return ExitCode.interrupted;
     return outcome.failed ? ExitCode.execution : ExitCode.ok;
   }
+  return oneShot(file, options.prompt, options, style, signal, recording);
+}
+
+type ChatRecording = Awaited<ReturnType<typeof import('./chat-recording-option.js')['chatRecordingOf']>>;
+
+/**
+ * `-p`: one answer, printed (as JSON with --json); holds and declined MCP requests for input are
+ * told on stderr.
+ */
+async function oneShot(
+  file: string,
+  prompt: string,
+  options: ChatOptions,
+  style: Style,
+  signal: AbortSignal,
+  recording: ChatRecording,
+): Promise<ExitCodeValue> {
   const { runOneShot } = await import('../../chat/run-one-shot.js');
   let outcome: Awaited<ReturnType<typeof runOneShot>>;
   try {
     const holds = await import('../../chat/hold-view.js');
     const elicitations = await import('../../chat/elicitation-view.js');
     const holdStyle = (await import('../../chat/chat-style.js')).createChatStyle(style.enabled);
-    outcome = await runOneShot(file, options.prompt, {
-      onWarnings,
+    outcome = await runOneShot(file, prompt, {
+      onWarnings: (warnings) => printWarnings(warnings, style),
       signal,
       // A write waiting for an operator says so on stderr: the hold, its deadline, how to decide it.
       onHold: (event) => {

@@ -34,19 +34,8 @@ function relative(file: string): string {
   return path.relative(process.cwd(), file) || file;
 }
 
-/**
- * `holodeck test add <agent.yaml> --from-run <run> --case <name>` or `--from-session <id>`:
- * appends a test case made from a saved run's case, or from a saved chat session, to the suite
- * (comments kept), validates the result, and copies the recording (the case's, or the chat's when
- * it recorded that session) so the new case replays at once. With `--from-run` and
- * `--label pass|fail`, appends the case's answer as a labelled example to a judge metric's
- * calibration file instead.
- */
-export async function testAddCommand(
-  file: string,
-  options: TestAddOptions,
-  style: Style,
-): Promise<ExitCodeValue> {
+/** Exactly one source, with --case for a run and without it for a session. */
+function checkSource(options: TestAddOptions): void {
   if (options.fromRun === undefined && options.fromSession === undefined)
     throw new UsageError(
       '--from-run',
@@ -67,11 +56,10 @@ export async function testAddCommand(
       'goes with --from-run, not --from-session',
       'leave --case out: a session is one case',
     );
-  const [{ loadAgent }, { appendTestCase }, redact] = await Promise.all([
-    import('../../load-agent.js'),
-    import('../../runner/append-test-case.js'),
-    import('../../runner/report/redact-agent-config.js'),
-  ]);
+}
+
+/** --label (pass or fail) goes with --from-run; --metric and --comment go with --label. */
+function checkLabel(options: TestAddOptions): void {
   if (options.fromSession !== undefined && options.label !== undefined)
     throw new UsageError(
       '--label',
@@ -85,6 +73,110 @@ export async function testAddCommand(
       options.metric !== undefined ? '--metric' : '--comment',
       'goes with --label pass|fail',
     );
+}
+
+/** What a new case is made of: its name, its YAML entry, and how its recording is copied. */
+interface NewCase {
+  name: string;
+  testCase: Record<string, unknown>;
+  /** Copies the recording for the case of this name; says where it went (or why none). */
+  copyRecording: (name: string) => Promise<string>;
+}
+
+/** How a new case is made: the suite's cases (names taken), its options, the recordings folder. */
+interface CaseMaking {
+  agent: LoadedAgent;
+  options: TestAddOptions;
+  cases: readonly { name: string }[];
+  caseOptions: { withArgs: boolean; asCounterexample: boolean; secrets: string[] };
+  recordings: string;
+}
+
+/** A case from a saved chat session: its turns, and the chat's recording when it recorded one. */
+async function caseFromSessionSource(making: CaseMaking, sessionId: string): Promise<NewCase> {
+  const { agent, options, cases, caseOptions, recordings } = making;
+  const [{ caseFromSession }, { copyChatRecording }] = await Promise.all([
+    import('../../runner/case-from-session.js'),
+    import('../../recording/copy-case-recording.js'),
+  ]);
+  const transcript = await readSessionTranscript(agent, sessionId);
+  const name = options.name ?? `from session ${transcript.sessionId.slice(0, 8)}`;
+  checkNameFree(cases, name);
+  const testCase = caseFromSession(transcript, { name, ...caseOptions });
+  const copyRecording = async (newName: string) => {
+    const copied = await copyChatRecording(
+      recordings,
+      newName,
+      transcript.turns.map((turn) => turn.input),
+    );
+    return 'file' in copied
+      ? `its recording: ${relative(copied.file)} (replay it with --replay)`
+      : `${copied.reason}: record the new case with --record`;
+  };
+  return { name, testCase, copyRecording };
+}
+
+/**
+ * A case from a saved run's case, and its recording; undefined when --label appended it to a
+ * judge's calibration file instead.
+ */
+async function caseFromRunSource(making: CaseMaking, style: Style): Promise<NewCase | undefined> {
+  const { agent, options, cases, caseOptions, recordings } = making;
+  const [report, { caseFromRun, findRunCase }, { copyCaseRecording }] = await Promise.all([
+    import('../../runner/report/index.js'),
+    import('../../runner/case-from-run.js'),
+    import('../../recording/copy-case-recording.js'),
+  ]);
+  const run = await report.loadRun(options.fromRun as string, report.runsDirectory(agent.directory));
+  const source = findRunCase(run, options.case as string);
+  if (options.label !== undefined) {
+    const { appendLabel } = await import('../../runner/calibration/append-label.js');
+    const labelled = await appendLabel(agent, {
+      run,
+      source,
+      metric: options.metric,
+      // checkLabel let only pass and fail through.
+      label: options.label as 'pass' | 'fail',
+      comment: options.comment,
+      secrets: caseOptions.secrets,
+    });
+    process.stderr.write(
+      `${style.dim(`labelled case "${source.name}" of run ${run.run_id} ${options.label} for judge "${labelled.metric}" in ${relative(labelled.file)}`)}\n`,
+    );
+    return undefined;
+  }
+  const name = options.name ?? `${source.name} (from run ${run.run_id})`;
+  checkNameFree(cases, name);
+  const testCase = caseFromRun(source, { name, ...caseOptions });
+  const copyRecording = async (newName: string) => {
+    const copied = await copyCaseRecording(recordings, source.name, newName);
+    return copied
+      ? `its recording: ${relative(copied)} (replay it with --replay)`
+      : `no recording of "${source.name}" in ${recordings}: record the new case with --record`;
+  };
+  return { name, testCase, copyRecording };
+}
+
+/**
+ * `holodeck test add <agent.yaml> --from-run <run> --case <name>` or `--from-session <id>`:
+ * appends a test case made from a saved run's case, or from a saved chat session, to the suite
+ * (comments kept), validates the result, and copies the recording (the case's, or the chat's when
+ * it recorded that session) so the new case replays at once. With `--from-run` and
+ * `--label pass|fail`, appends the case's answer as a labelled example to a judge metric's
+ * calibration file instead.
+ */
+export async function testAddCommand(
+  file: string,
+  options: TestAddOptions,
+  style: Style,
+): Promise<ExitCodeValue> {
+  checkSource(options);
+  const [{ loadAgent }, { appendTestCase }, redact] = await Promise.all([
+    import('../../load-agent.js'),
+    import('../../runner/append-test-case.js'),
+    import('../../runner/report/redact-agent-config.js'),
+  ]);
+  checkLabel(options);
   const agent = await loadAgent(file);
   const recordings = options.recordings
     ? path.resolve(options.recordings)
@@ -94,65 +186,21 @@ export async function testAddCommand(
     asCounterexample: options.asCounterexample,
     secrets: redact.credentialValues({ ...process.env, ...agent.env }),
   };
-  const cases = agent.config.test_cases ?? [];
-  let copyRecording: (name: string) => Promise<string>;
-  let testCase: Record<string, unknown>;
-  let name: string;
-  if (options.fromSession !== undefined) {
-    const [{ caseFromSession }, { copyChatRecording }] = await Promise.all([
-      import('../../runner/case-from-session.js'),
-      import('../../recording/copy-case-recording.js'),
-    ]);
-    const transcript = await readSessionTranscript(agent, options.fromSession);
-    name = options.name ?? `from session ${transcript.sessionId.slice(0, 8)}`;
-    checkNameFree(cases, name);
-    testCase = caseFromSession(transcript, { name, ...caseOptions });
-    copyRecording = async (newName) => {
-      const copied = await copyChatRecording(
-        recordings,
-        newName,
-        transcript.turns.map((turn) => turn.input),
-      );
-      return 'file' in copied
-        ? `its recording: ${relative(copied.file)} (replay it with --replay)`
-        : `${copied.reason}: record the new case with --record`;
-    };
-  } else {
-    const [report, { caseFromRun, findRunCase }, { copyCaseRecording }] = await Promise.all([
-      import('../../runner/report/index.js'),
-      import('../../runner/case-from-run.js'),
-      import('../../recording/copy-case-recording.js'),
-    ]);
-    const run = await report.loadRun(options.fromRun as string, report.runsDirectory(agent.directory));
-    const source = findRunCase(run, options.case as string);
-    if (options.label !== undefined) {
-      const { appendLabel } = await import('../../runner/calibration/append-label.js');
-      const labelled = await appendLabel(agent, {
-        run,
-        source,
-        metric: options.metric,
-        label: options.label,
-        comment: options.comment,
-        secrets: caseOptions.secrets,
-      });
-      process.stderr.write(
-        `${style.dim(`labelled case "${source.name}" of run ${run.run_id} ${options.label} for judge "${labelled.metric}" in ${relative(labelled.file)}`)}\n`,
-      );
-      return ExitCode.ok;
-    }
-    name = options.name ?? `${source.name} (from run ${run.run_id})`;
-    checkNameFree(cases, name);
-    testCase = caseFromRun(source, { name, ...caseOptions });
-    copyRecording = async (newName) => {
-      const copied = await copyCaseRecording(recordings, source.name, newName);
-      return copied
-        ? `its recording: ${relative(copied)} (replay it with --replay)`
-        : `no recording of "${source.name}" in ${recordings}: record the new case with --record`;
-    };
-  }
-  const written = await appendTestCase(agent, testCase);
-  process.stderr.write(`${style.dim(`added case "${name}" to ${relative(written)}`)}\n`);
-  process.stderr.write(`${style.dim(await copyRecording(name))}\n`);
+  const making: CaseMaking = {
+    agent,
+    options,
+    cases: agent.config.test_cases ?? [],
+    caseOptions,
+    recordings,
+  };
+  const made =
+    options.fromSession !== undefined
+      ? await caseFromSessionSource(making, options.fromSession)
+      : await caseFromRunSource(making, style);
+  if (made === undefined) return ExitCode.ok;
+  const written = await appendTestCase(agent, made.testCase);
+  process.stderr.write(`${style.dim(`added case "${made.name}" to ${relative(written)}`)}\n`);
+  process.stderr.write(`${style.dim(await made.copyRecording(made.name))}\n`);
   return ExitCode.ok;
 }
 

@@ -49,31 +49,41 @@ function common(assertion: PromptfooAssertion): Record<string, unknown> {
   };
 }
 
-/** The metric, without the `not-` of a negated assertion. */
-function mapPositive(type: string, assertion: PromptfooAssertion): MappedAssertion {
-  const value = assertion.value;
-  const text = typeof value === 'string' ? value : undefined;
-  const texts = Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
-  if (SAME_NAME.has(type)) {
-    if (type === 'is-json') {
-      if (value === undefined) return { ok: true, metric: { type: 'is-json' } };
-      if (typeof value === 'object' && value !== null && !Array.isArray(value))
-        return { ok: true, metric: { type: 'json-schema', value } };
-      return { ok: false, reason: 'is-json with a schema that is not an inline object' };
-    }
-    if (type === 'is-xml') return { ok: true, metric: { type } };
-    if (type === 'equals') {
-      if (value === undefined) return { ok: false, reason: 'equals without a value' };
-      return { ok: true, metric: { type, value: typeof value === 'string' ? value : JSON.stringify(value) } };
-    }
-    if (type === 'regex') {
-      if (!text) return { ok: false, reason: 'regex without a pattern' };
-      return { ok: true, metric: { type, value: text } };
-    }
-    if (text !== undefined && text !== '') return { ok: true, metric: { type, value: text } };
-    if (texts?.length) return { ok: true, metric: { type, value: texts } };
-    return { ok: false, reason: `${type} without a text value` };
+/** An assertion's value, and the same as a text or a list of texts when it is one. */
+interface AssertionValue {
+  value: unknown;
+  text: string | undefined;
+  texts: string[] | undefined;
+}
+
+/** The assertions whose metric has the same name (is-json, equals, regex, contains, ...). */
+function mapSameName(type: string, { value, text, texts }: AssertionValue): MappedAssertion {
+  if (type === 'is-json') {
+    if (value === undefined) return { ok: true, metric: { type: 'is-json' } };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return { ok: true, metric: { type: 'json-schema', value } };
+    return { ok: false, reason: 'is-json with a schema that is not an inline object' };
   }
+  if (type === 'is-xml') return { ok: true, metric: { type } };
+  if (type === 'equals') {
+    if (value === undefined) return { ok: false, reason: 'equals without a value' };
+    return { ok: true, metric: { type, value: typeof value === 'string' ? value : JSON.stringify(value) } };
+  }
+  if (type === 'regex') {
+    if (!text) return { ok: false, reason: 'regex without a pattern' };
+    return { ok: true, metric: { type, value: text } };
+  }
+  if (text !== undefined && text !== '') return { ok: true, metric: { type, value: text } };
+  if (texts?.length) return { ok: true, metric: { type, value: texts } };
+  return { ok: false, reason: `${type} without a text value` };
+}
+
+/** The assertions on the answer's shape: contains-json, word-count, one-expression javascript. */
+function mapShape(
+  type: string,
+  assertion: PromptfooAssertion,
+  { value, text }: AssertionValue,
+): MappedAssertion | undefined {
   if (type === 'contains-json') {
     if (value === undefined) return { ok: true, metric: { type } };
     if (typeof value === 'object' && value !== null && !Array.isArray(value))
@@ -109,6 +119,15 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
       reason: 'javascript that is not one expression over output (write a grader module and use type: code)',
     };
   }
+  return undefined;
+}
+
+/** The scored assertions: similarity, refusal, latency and cost, and the judged ones. */
+function mapScored(
+  type: string,
+  assertion: PromptfooAssertion,
+  { value, text, texts }: AssertionValue,
+): MappedAssertion | undefined {
   const similarity = SIMILARITY[type] ?? (type === 'rouge-n' ? 'rouge' : undefined);
   if (similarity) {
     if (value !== undefined && text === undefined)
@@ -161,6 +180,18 @@ function mapPositive(type: string, assertion: PromptfooAssertion): MappedAsserti
         ...(assertion.threshold !== undefined ? { threshold: assertion.threshold } : {}),
       },
     };
+  return undefined;
+}
+
+/** The metric, without the `not-` of a negated assertion. */
+function mapPositive(type: string, assertion: PromptfooAssertion): MappedAssertion {
+  const value = assertion.value;
+  const text = typeof value === 'string' ? value : undefined;
+  const texts = Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+  const given: AssertionValue = { value, text, texts };
+  if (SAME_NAME.has(type)) return mapSameName(type, given);
+  const mapped = mapShape(type, assertion, given) ?? mapScored(type, assertion, given);
+  if (mapped) return mapped;
   const hint = NO_METRIC_HINTS[type];
   return { ok: false, reason: `assertion type "${type}" has no HoloDeck metric${hint ? ` (${hint})` : ''}` };
 }

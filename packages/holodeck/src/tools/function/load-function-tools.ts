@@ -48,6 +48,33 @@ function functionTool(config: FunctionToolConfig, implementation: ToolImplementa
 }
 
 /**
+ * Awaits each module's exported `close()` (not when it is itself a tool), all of them; a close()
+ * that fails is the user's module error.
+ */
+async function closeModules(
+  modules: Map<string, Record<string, unknown>>,
+  usedExports: Map<string, Set<string>>,
+): Promise<void> {
+  const closing = [...modules].flatMap(([file, module]) => {
+    const close = module[CLOSE_EXPORT];
+    if (typeof close !== 'function' || usedExports.get(file)?.has(CLOSE_EXPORT)) return [];
+    return [{ file, done: (async () => (close as () => unknown)())() }];
+  });
+  const failures = [];
+  for (const { file, done } of closing) {
+    try {
+      await done;
+    } catch (error) {
+      failures.push(`${file}: ${errorMessage(error)}`);
+    }
+  }
+  if (failures.length)
+    throw new UserModuleError(
+      `close() of a function tool module failed: ${failures.join('; ')}; fix the module's close() export`,
+    );
+}
+
+/**
  * Imports each function tool's module (once per file) and checks the named export is a function.
  * All problems are reported together as one ConfigError. The result's `close()` awaits each
  * module's exported `close()` (when it is not itself a tool), so a module's pools and timers end
@@ -103,25 +130,7 @@ export async function loadFunctionTools(
     usedExports.set(config.file, (usedExports.get(config.file) ?? new Set()).add(exportName));
     tools.push(functionTool(config, implementation as ToolImplementation));
   }
-  const closeAll = async () => {
-    const closing = [...modules].flatMap(([file, module]) => {
-      const close = module[CLOSE_EXPORT];
-      if (typeof close !== 'function' || usedExports.get(file)?.has(CLOSE_EXPORT)) return [];
-      return [{ file, done: (async () => (close as () => unknown)())() }];
-    });
-    const failures = [];
-    for (const { file, done } of closing) {
-      try {
-        await done;
-      } catch (error) {
-        failures.push(`${file}: ${errorMessage(error)}`);
-      }
-    }
-    if (failures.length)
-      throw new UserModuleError(
-        `close() of a function tool module failed: ${failures.join('; ')}; fix the module's close() export`,
-      );
-  };
+  const closeAll = () => closeModules(modules, usedExports);
   if (issues.length) {
     await closeAll().catch(() => {});
     throw new ConfigError(issues);

@@ -136,6 +136,67 @@ function issueAt(agent: LoadedAgent, fieldPath: FieldPath, message: string, hint
   };
 }
 
+/** The store a tool's `database` names (the agent's embedded SQLite file by default); a failure is located. */
+async function openStore(agent: LoadedAgent, entry: RetrievalToolEntry): Promise<RetrievalStore> {
+  const { config, index } = entry;
+  const database = config.database ?? { provider: 'sqlite' as const };
+  if (database.provider === 'postgres') {
+    const { openPostgresStore } = await import('./store/open-postgres-store.js');
+    return await openPostgresStore(database.connection_string).catch((error: unknown) => {
+      throw new ConfigError([
+        issueAt(
+          agent,
+          ['tools', index, 'database', 'connection_string'],
+          `tool ${config.name}: ${errorMessage(error)}`,
+          'check the server is running and reachable, and the user, password and database in connection_string',
+        ),
+      ]);
+    });
+  }
+  const { SqliteRetrievalStore } = await import('./store/sqlite-retrieval-store.js');
+  const file = embeddedIndexFile(agent);
+  try {
+    return new SqliteRetrievalStore(file);
+  } catch (error) {
+    throw new ConfigError([
+      issueAt(
+        agent,
+        config.database ? ['tools', index, 'database'] : ['tools', index],
+        `tool ${config.name}: cannot open the embedded index ${file}: ${errorMessage(error)}`,
+        `check that ${path.dirname(file)} can be written; the index is made from the sources, so a damaged one can be deleted and rebuilt with \`holodeck ingest\``,
+      ),
+    ]);
+  }
+}
+
+/** Vectors of another size than the setting or the index: where to change what. */
+function dimensionMismatch(
+  agent: LoadedAgent,
+  entry: RetrievalToolEntry,
+  error: EmbeddingDimensionError,
+): ConfigError {
+  const { config, index } = entry;
+  if (config.embedding_dimensions !== undefined) {
+    return new ConfigError([
+      issueAt(
+        agent,
+        ['tools', index, 'embedding_dimensions'],
+        `tool ${config.name}: embedding model ${error.model} returned vectors of ${error.actual} dimensions, but embedding_dimensions is ${error.expected}`,
+        `set embedding_dimensions: ${error.actual}, or use a model that returns ${error.expected}-dimension vectors`,
+      ),
+    ]);
+  }
+  const source = embeddingModelSource(agent, config, index);
+  return new ConfigError([
+    issueAt(
+      agent,
+      source.field,
+      `tool ${config.name}: embedding model ${error.model}${source.note} returned vectors of ${error.actual} dimensions, but the index was built with ${error.expected}`,
+      rebuildHint(agent),
+    ),
+  ]);
+}
+
 /**
  * Opens the stores of an agent's retrieval tools (one embedded SQLite file per agent, one
  * PostgreSQL connection per connection string) and ingests each tool, incrementally. Problems
@@ -168,34 +229,7 @@ export async function openRetrievalIndexes(
       const key = database.provider === 'postgres' ? `postgres:${database.connection_string}` : 'sqlite';
       let store = stores.get(key);
       if (!store) {
-        if (database.provider === 'postgres') {
-          const { openPostgresStore } = await import('./store/open-postgres-store.js');
-          store = await openPostgresStore(database.connection_string).catch((error: unknown) => {
-            throw new ConfigError([
-              issueAt(
-                agent,
-                ['tools', index, 'database', 'connection_string'],
-                `tool ${config.name}: ${errorMessage(error)}`,
-                'check the server is running and reachable, and the user, password and database in connection_string',
-              ),
-            ]);
-          });
-        } else {
-          const { SqliteRetrievalStore } = await import('./store/sqlite-retrieval-store.js');
-          const file = embeddedIndexFile(agent);
-          try {
-            store = new SqliteRetrievalStore(file);
-          } catch (error) {
-            throw new ConfigError([
-              issueAt(
-                agent,
-                config.database ? ['tools', index, 'database'] : ['tools', index],
-                `tool ${config.name}: cannot open the embedded index ${file}: ${errorMessage(error)}`,
-                `check that ${path.dirname(file)} can be written; the index is made from the sources, so a damaged one can be deleted and rebuilt with \`holodeck ingest\``,
-              ),
-            ]);
-          }
-        }
+        store = await openStore(agent, entry);
         stores.set(key, store);
       }
       const collection = `${agent.config.name}/${config.name}`;
@@ -213,25 +247,7 @@ export async function openRetrievalIndexes(
         });
       } catch (error) {
         if (!(error instanceof EmbeddingDimensionError)) throw error;
-        if (config.embedding_dimensions !== undefined) {
-          throw new ConfigError([
-            issueAt(
-              agent,
-              ['tools', index, 'embedding_dimensions'],
-              `tool ${config.name}: embedding model ${error.model} returned vectors of ${error.actual} dimensions, but embedding_dimensions is ${error.expected}`,
-              `set embedding_dimensions: ${error.actual}, or use a model that returns ${error.expected}-dimension vectors`,
-            ),
-          ]);
-        }
-        const source = embeddingModelSource(agent, config, index);
-        throw new ConfigError([
-          issueAt(
-            agent,
-            source.field,
-            `tool ${config.name}: embedding model ${error.model}${source.note} returned vectors of ${error.actual} dimensions, but the index was built with ${error.expected}`,
-            rebuildHint(agent),
-          ),
-        ]);
+        throw dimensionMismatch(agent, entry, error);
       }
       opened.push({ entry, store, collection, client, report });
     }
