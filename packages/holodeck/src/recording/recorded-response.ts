@@ -1,5 +1,5 @@
 import type { RecordedResponse } from './recording-file-schema.js';
-import { parseJson } from './stable-json.js';
+import { type JsonValue, parseJson } from './stable-json.js';
 
 /** Response headers kept: what a client reads to decode or to retry. The rest (request ids, dates, cookies) is dropped. */
 const KEPT_HEADERS = ['content-type', 'retry-after', 'retry-after-ms'];
@@ -74,4 +74,18 @@ export function replayResponse(recorded: RecordedResponse): Response {
     status: recorded.status,
     headers: recorded.headers,
   });
+}
+
+/** The answer to a request with no recording: an API error (400: not retried). */
+export function noRecordingAnswer(requestPath: string, message: string): ExchangeAnswer {
+  // In the error format of the API the client speaks, so it reports it as an API error.
+  const body: JsonValue = requestPath.includes('/messages')
+    ? { type: 'error', error: { type: 'invalid_request_error', message } }
+    : { error: { message, type: 'invalid_request_error', code: 'holodeck_no_recording' } };
+  return { recorded: { status: 400, headers: { 'content-type': 'application/json' }, body } };
+}
+
+/** A fetch Response for an answer (the in-process clients). */
+export function asResponse(answer: ExchangeAnswer): Response {
+  return 'live' in answer ? answer.live : replayResponse(answer.recorded);
 }

@@ -10,7 +10,7 @@ import {
   redactValue,
 } from './canonicalise-request.js';
 import { CaseRecording } from './case-recording.js';
-import { type ExchangeAnswer, replayResponse } from './recorded-response.js';
+import { asResponse, type ExchangeAnswer, noRecordingAnswer } from './recorded-response.js';
 import { RecordedResponseReader } from './recorded-response-reader.js';
 import { RecordingError } from './recording-error.js';
 import { caseFileName, readRecordingFolder, serialiseRecording, writeAtomically } from './recording-file.js';
@@ -59,20 +59,6 @@ export interface UnmatchedRequest {
   caseName: string;
   attempt: number;
   message: string;
-}
-
-/** The answer to a request with no recording: an API error (400: not retried). */
-function noRecordingAnswer(requestPath: string, message: string): ExchangeAnswer {
-  // In the error format of the API the client speaks, so it reports it as an API error.
-  const body: JsonValue = requestPath.includes('/messages')
-    ? { type: 'error', error: { type: 'invalid_request_error', message } }
-    : { error: { message, type: 'invalid_request_error', code: 'holodeck_no_recording' } };
-  return { recorded: { status: 400, headers: { 'content-type': 'application/json' }, body } };
-}
-
-/** A fetch Response for an answer (the in-process clients). */
-function asResponse(answer: ExchangeAnswer): Response {
-  return 'live' in answer ? answer.live : replayResponse(answer.recorded);
 }
 
 /**

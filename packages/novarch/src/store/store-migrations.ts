@@ -4,6 +4,7 @@ import { backfillHistoryFields } from './backfill-history-fields.js';
 import { CLUSTER_MIGRATION } from './cluster-migration.js';
 import { HISTORY_COVERING_MIGRATION } from './history-covering-migration.js';
 import { backfillHoldApprovals } from './hold-approval-links.js';
+import { INITIAL_SCHEMA_MIGRATION } from './initial-schema-migration.js';
 import { SLACK_MESSAGES_MIGRATION } from './slack-messages-migration.js';
 import type { StoreDialect } from './store-dialect.js';
 import { VERDICT_UNIQUENESS_MIGRATION } from './verdict-uniqueness-migration.js';
@@ -19,85 +20,7 @@ export interface StoreMigration {
 
 /** Every migration, oldest first. */
 export const STORE_MIGRATIONS: readonly StoreMigration[] = [
-  {
-    version: 1,
-    name: 'sessions, evidence, actions, verdicts, holds',
-    async up(db, dialect) {
-      // `seq` orders rows by insertion (timestamps tie within a millisecond); `id` is what callers see.
-      await db.schema
-        .createTable('sessions')
-        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
-        .addColumn('id', 'text', (column) => column.notNull().unique())
-        .addColumn('tenant_id', 'text', (column) => column.notNull())
-        .addColumn('team_id', 'text', (column) => column.notNull())
-        .addColumn('agent_id', 'text', (column) => column.notNull())
-        .addColumn('started_at', 'text', (column) => column.notNull())
-        .addColumn('hold_wait_seconds', 'double precision', (column) => column.notNull())
-        .addColumn('killed_at', 'text')
-        .addColumn('kill_reason', 'text')
-        .execute();
-      await db.schema
-        .createTable('evidence')
-        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
-        .addColumn('id', 'text', (column) => column.notNull().unique())
-        .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id'))
-        .addColumn('tool_name', 'text', (column) => column.notNull())
-        .addColumn('input_json', 'text')
-        .addColumn('output_json', 'text')
-        .addColumn('is_error', 'integer', (column) => column.notNull())
-        .addColumn('started_at', 'text', (column) => column.notNull())
-        .addColumn('finished_at', 'text', (column) => column.notNull())
-        .execute();
-      await db.schema
-        .createTable('actions')
-        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
-        .addColumn('id', 'text', (column) => column.notNull().unique())
-        .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id'))
-        .addColumn('action_type', 'text', (column) => column.notNull())
-        .addColumn('tool_name', 'text', (column) => column.notNull())
-        .addColumn('input_json', 'text')
-        .addColumn('context_json', 'text', (column) => column.notNull())
-        .addColumn('reasoning', 'text')
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .execute();
-      await db.schema
-        .createTable('verdicts')
-        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
-        .addColumn('id', 'text', (column) => column.notNull().unique())
-        .addColumn('action_id', 'text', (column) => column.notNull().references('actions.id'))
-        .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id'))
-        .addColumn('kind', 'text', (column) => column.notNull())
-        .addColumn('citations_json', 'text', (column) => column.notNull())
-        .addColumn('source', 'text', (column) => column.notNull())
-        .addColumn('decided_at', 'text', (column) => column.notNull())
-        .execute();
-      await db.schema
-        .createTable('holds')
-        .addColumn('seq', dialect.sequenceType, (column) => dialect.autoIncrementPrimaryKey(column))
-        .addColumn('id', 'text', (column) => column.notNull().unique())
-        .addColumn('schema_version', 'integer', (column) => column.notNull())
-        // One hold per action: a second would make "first decision wins" ambiguous.
-        .addColumn('action_id', 'text', (column) => column.notNull().unique().references('actions.id'))
-        .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id'))
-        .addColumn('status', 'text', (column) => column.notNull())
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .addColumn('deadline', 'text', (column) => column.notNull())
-        .addColumn('decided_at', 'text')
-        .addColumn('decided_by', 'text')
-        .addColumn('rationale', 'text')
-        .execute();
-      await db.schema
-        .createIndex('sessions_by_tenant_agent')
-        .on('sessions')
-        .columns(['tenant_id', 'agent_id'])
-        .execute();
-      await db.schema.createIndex('evidence_by_session').on('evidence').column('session_id').execute();
-      await db.schema.createIndex('actions_by_session').on('actions').column('session_id').execute();
-      await db.schema.createIndex('verdicts_by_action').on('verdicts').column('action_id').execute();
-      await db.schema.createIndex('holds_by_status').on('holds').column('status').execute();
-      await db.schema.createIndex('holds_by_session').on('holds').column('session_id').execute();
-    },
-  },
+  INITIAL_SCHEMA_MIGRATION,
   {
     version: 2,
     name: 'holds: the last check-in of the waiting process',
