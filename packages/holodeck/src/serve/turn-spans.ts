@@ -1,5 +1,4 @@
 import { context, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import type { SessionEvent } from '../backends/contract/index.js';
 import type { ObserveTurn } from './turn-observer.js';
 
 /** What the spans say of the agent, and whether they carry text. */
