@@ -8,7 +8,12 @@ import {
   lockAuditChain,
 } from './audit-chain-queries.js';
 import { requireOwnEvidence } from './evidence-queries.js';
-import { actionFieldRows, insertHistoryFields, ownerOfSession } from './history-field-writes.js';
+import {
+  actionFieldRows,
+  type HistoryOwner,
+  insertHistoryFields,
+  ownerOfSession,
+} from './history-field-writes.js';
 import { insertVerdict, ranAlready } from './insert-verdict.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
@@ -69,8 +74,9 @@ export async function insertAction(
   db: Kysely<StoreTables>,
   row: ReturnType<typeof actionRow>,
   outcome: string,
+  knownOwner?: HistoryOwner,
 ): Promise<void> {
-  const owner = await ownerOfSession(db, row.session_id, outcome);
+  const owner = knownOwner ?? (await ownerOfSession(db, row.session_id, outcome));
   const inserted = await db.insertInto('actions').values(row).returning('seq').executeTakeFirstOrThrow();
   await insertHistoryFields(db, actionFieldRows({ ...row, seq: Number(inserted.seq) }, owner));
 }

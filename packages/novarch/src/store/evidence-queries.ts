@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EvidenceRecord } from '../model/records.js';
-import { evidenceFieldRows, insertHistoryFields, ownerOfSession } from './history-field-writes.js';
+import { evidenceFieldRows, insertHistoryFields, ownerAndLatestAction } from './history-field-writes.js';
 import { toJsonColumn } from './json-column.js';
 import { newId } from './new-id.js';
 import { UnknownRecordError } from './novarch-store-error.js';
@@ -29,7 +29,10 @@ export async function recordEvidence(
   };
   // Parse before writing: a row that could not be read back must not be stored.
   const record = parseEvidenceRow(row, 'new');
-  const owner = await ownerOfSession(db, row.session_id, 'no evidence recorded');
+  // Its place among all actions of the store (history reads other sessions' evidence too): the
+  // highest `actions.seq`, read with the session's owner in this transaction, one statement for
+  // both; an action another transaction commits meanwhile is concurrent with this read either way.
+  const { owner, latestActionSeq } = await ownerAndLatestAction(db, row.session_id, 'no evidence recorded');
   // With its `action_seq` (migration 7): the highest `actions.seq` of its session at the moment
   // of the insert, read in the same statement, so the store's order, not a clock, places it.
   const inserted = await db
@@ -43,18 +46,13 @@ export async function recordEvidence(
     }))
     .returning('seq')
     .executeTakeFirstOrThrow();
-  // Its place among all actions of the store (history reads other sessions' evidence too).
-  const latest = await db
-    .selectFrom('actions')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .executeTakeFirst();
   await insertHistoryFields(
     db,
     evidenceFieldRows(
       {
         ...row,
         seq: Number(inserted.seq),
-        position: Number(latest?.seq ?? 0),
+        position: latestActionSeq,
         created_at: new Date().toISOString(),
       },
       owner,

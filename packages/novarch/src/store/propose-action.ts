@@ -27,7 +27,7 @@ export function proposeAction(
   return dialect.transaction(db, async (locked) => {
     const session = await locked
       .selectFrom('sessions')
-      .select(['tenant_id', 'killed_at'])
+      .select(['tenant_id', 'agent_id', 'killed_at'])
       .where('id', '=', sessionId)
       .executeTakeFirst();
     if (session === undefined)
@@ -35,7 +35,7 @@ export function proposeAction(
     if (session.killed_at !== null) return refuseKilled(locked, storedValue, action, session.tenant_id);
     const row = actionRow(storedValue, action);
     const record = parseActionRow(row, 'new');
-    await insertAction(locked, row, 'nothing was judged');
+    await insertAction(locked, row, 'nothing was judged', session);
     return { open: true, action: record, evidence: await listEvidence(locked, sessionId) };
   });
 }
