@@ -18,6 +18,17 @@ import { describeStoreConformance } from '../../store/store-conformance.js';
 const postgres = usePostgresServer();
 const freshDatabase = () => postgres.freshDatabase();
 
+/** Runs `work` on a plain client of database `url` (what a test does behind the store's back). */
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 describeStoreConformance('PostgreSQL', async () => openPostgresStore(await freshDatabase()));
 
 describe('openPostgresStore', () => {
@@ -93,15 +104,7 @@ describe('openPostgresStore', () => {
 describe('migration 12 (history fields) on PostgreSQL', () => {
   it('a store written before it upgrades, indexes its actions and evidence, and answers the same', async () => {
     const url = await freshDatabase();
-    const raw = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return await work(client);
-      } finally {
-        await client.end();
-      }
-    };
+    const raw = <T>(work: (client: pg.Client) => Promise<T>) => withClient(url, work);
     await checkHistoryMigration({
       open: () => openPostgresStore(url),
       forgetMigration12: () =>
@@ -118,17 +121,8 @@ describe('migration 12 (history fields) on PostgreSQL', () => {
 });
 
 describe('migration 17 (covering history indexes) on PostgreSQL', () => {
-  const raw = async <T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
   const indexNames = (url: string) =>
-    raw(url, async (client) =>
+    withClient(url, async (client) =>
       (
         await client.query<{ name: string }>(
           "select indexname as name from pg_indexes where tablename = 'history_fields' order by indexname",
@@ -141,7 +135,7 @@ describe('migration 17 (covering history indexes) on PostgreSQL', () => {
     await checkCoveringIndexMigration({
       open: () => openPostgresStore(url),
       forgetMigration17: (statements) =>
-        raw(url, async (client) => {
+        withClient(url, async (client) => {
           for (const statement of statements) await client.query(statement);
         }),
       indexNames: () => indexNames(url),
@@ -153,7 +147,7 @@ describe('migration 17 (covering history indexes) on PostgreSQL', () => {
     const store = await openPostgresStore(url);
     const judged = await fillHistory(store);
     await store.close();
-    await raw(url, (client) => client.query('vacuum analyze history_fields'));
+    await withClient(url, (client) => client.query('vacuum analyze history_fields'));
     const db = new Kysely<StoreTables>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
     });
