@@ -1,3 +1,4 @@
+import type { TrafficScope } from '../tools/run-traffic.js';
 import { describeValues, firstDifference } from './first-difference.js';
 import type {
   CanonicalRequest,
@@ -6,7 +7,6 @@ import type {
   RecordedToolCall,
   RecordingFile,
 } from './recording-file-schema.js';
-import type { RecordingScope } from './recording-scope.js';
 import { sameTool } from './replayed-tools.js';
 import { type JsonValue, stableStringify } from './stable-json.js';
 
@@ -49,7 +49,7 @@ export class CaseRecording {
   }
 
   /** The 1-based number of this request within its attempt and turn. */
-  nextRequestNumber(scope: RecordingScope): number {
+  nextRequestNumber(scope: TrafficScope): number {
     const key = `${scope.attempt}/${scope.turn}`;
     const count = (this.requestCounts.get(key) ?? 0) + 1;
     this.requestCounts.set(key, count);
@@ -58,7 +58,7 @@ export class CaseRecording {
 
   /** The first unused recorded exchange of this attempt, turn and source equal to `request`. */
   take(
-    scope: RecordingScope,
+    scope: TrafficScope,
     source: ExchangeSource,
     request: CanonicalRequest,
     requestNumber: number,

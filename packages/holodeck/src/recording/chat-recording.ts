@@ -2,8 +2,7 @@ import type { BackendOptions } from '../backends/contract/index.js';
 import type { LoadedAgent } from '../config/index.js';
 import { modelTrafficOf } from './model-traffic-of.js';
 import { prepareRecordedAgent } from './prepare-recorded-agent.js';
-import type { Recorder } from './recorder.js';
-import { markTurn, runInScope } from './recording-scope.js';
+import { type Recorder, scopeOf } from './recorder.js';
 
 /** The recording of a chat is one "case" of this name, attempt 1, a turn per user message. */
 export const CHAT_CASE = 'chat';
@@ -21,18 +20,22 @@ export interface ChatRecording {
 /** A chat's recording on `recorder`: refused up front when a recording exists and --re-record is not given. */
 export function chatRecording(recorder: Recorder): ChatRecording {
   recorder.checkCanRecord([CHAT_CASE]);
+  // Everything of the chat (start-up included) is its one scope: it is the backend's fallback.
+  const scope = scopeOf(CHAT_CASE);
   return {
     agent: (loaded) => prepareRecordedAgent(loaded, recorder),
-    backendOptions: () => ({ modelTraffic: modelTrafficOf(recorder) }),
+    backendOptions: () => ({ modelTraffic: modelTrafficOf(recorder, scope) }),
     async run(task) {
       await recorder.start();
       try {
-        return await runInScope({ caseName: CHAT_CASE, attempt: 1, turn: 1 }, task);
+        return await task();
       } finally {
         await recorder.saveCase(CHAT_CASE);
         await recorder.close();
       }
     },
-    turn: markTurn,
+    turn: (turn) => {
+      scope.turn = turn;
+    },
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ModelRoute } from '../backends/contract/index.js';
 import { holodeckVersion } from '../holodeck-version.js';
 import type { HoloDeckTool } from '../tools/holodeck-tool.js';
+import type { RunTraffic, TrafficScope } from '../tools/run-traffic.js';
 import {
   canonicaliseRequest,
   type OutgoingRequest,
@@ -10,6 +11,8 @@ import {
   redactValue,
 } from './canonicalise-request.js';
 import { CaseRecording } from './case-recording.js';
+import { checkRecordedAgent } from './check-recorded-agent.js';
+import { outgoingOf } from './outgoing-request.js';
 import { asResponse, type ExchangeAnswer, noRecordingAnswer } from './recorded-response.js';
 import { RecordedResponseReader } from './recorded-response-reader.js';
 import { RecordingError } from './recording-error.js';
@@ -23,13 +26,17 @@ import {
   type RecordingFile,
 } from './recording-file-schema.js';
 import { RecordingProxy } from './recording-proxy.js';
-import { currentScope, type RecordingScope, runInScope } from './recording-scope.js';
 import { replayedTools } from './replayed-tools.js';
 import { stabiliseIds } from './stable-ids.js';
 import type { JsonValue } from './stable-json.js';
 
 /** The scope of requests made outside any case (start-up, the retrieval tools' ingest). */
 export const SETUP_CASE = '_setup';
+
+/** A new scope: attempt `attempt` of case `caseName`, at its first turn. */
+export function scopeOf(caseName: string, attempt = 1): TrafficScope {
+  return { caseName, attempt, turn: 1 };
+}
 
 /** Options of `Recorder.open`. */
 export interface RecorderOptions {
@@ -64,8 +71,9 @@ export interface UnmatchedRequest {
 /**
  * Records model traffic (`holodeck test --record`) or answers it from recordings (`--replay`).
  * Every client goes through `exchange`: the in-process ones (AI SDK, judges, embeddings) through
- * `fetchFor`, the Claude CLI through the loopback proxy at `routeFor`. A request belongs to the
- * case, attempt and turn of the scope it was made in (`runAttempt`, `markTurn`).
+ * `fetchIn`, the Claude CLI through the loopback proxy at `routeFor`. A request belongs to the
+ * case, attempt and turn of the scope it is made for: the RunTraffic a run is handed
+ * (`runAttempt`, `trafficFor`), whose turn `markTurn` advances.
  */
 export class Recorder {
   private readonly cases = new Map<string, CaseRecording>();
@@ -96,26 +104,9 @@ export class Recorder {
       throw new RecordingError(`--record: ${directory} is a file, not a folder`);
     const existing = folder ? await readRecordingFolder(directory) : new Map();
     const recorder = new Recorder({ ...options, directory }, existing);
-    for (const { file, recording } of existing.values()) recorder.checkAgent(file, recording);
+    for (const { file, recording } of existing.values())
+      checkRecordedAgent(file, recording, options.agent, options.onNotice);
     return recorder;
-  }
-
-  private checkAgent(file: string, recording: RecordingFile): void {
-    const { agent } = this.options;
-    const theirs = recording.agent;
-    if (theirs.name !== agent.name || theirs.provider !== agent.provider)
-      throw new RecordingError(
-        `${file}: recorded for agent "${theirs.name}" (provider ${theirs.provider}), not for this agent "${agent.name}" (provider ${agent.provider})\n    hint: point --replay at this agent's recording folder, or record it with --record --re-record`,
-        file,
-      );
-    if (theirs.model !== agent.model)
-      this.options.onNotice?.(
-        `${path.basename(file)} was recorded with model ${theirs.model}, this agent uses ${agent.model}: its requests will not match; re-record with --record --re-record`,
-      );
-    if (recording.holodeck !== holodeckVersion())
-      this.options.onNotice?.(
-        `${path.basename(file)} was recorded by HoloDeck ${recording.holodeck}, this is ${holodeckVersion()}: if requests no longer match, re-record with --record --re-record`,
-      );
   }
 
   /** With `record` and no `reRecord`: refuses to replace the recording of any of these cases. */
@@ -149,42 +140,41 @@ export class Recorder {
 
   /**
    * The route of an agent process started now: live, its requests go to `upstream`; they belong to
-   * the scope current when `claim()` is called (a pre-warmed spare is claimed by the run that takes it).
+   * the run that claims it (a pre-warmed spare is claimed by the run that takes it), or to
+   * `fallback` when that run has no traffic of its own (a chat, listing the tools).
    */
-  routeFor(upstream: string): ModelRoute {
+  routeFor(upstream: string, fallback: TrafficScope): ModelRoute {
     if (!this.proxy) throw new Error('Recorder.start() must be called first (this is a bug).');
     const route = this.proxy.routeFor(upstream);
-    let claimed: RecordingScope | undefined;
+    let claimedBy: RunTraffic | undefined;
     return {
       baseUrl: route.baseUrl,
-      claim: () => {
-        claimed = this.scopeNow();
-        route.claim(claimed);
+      claim: (run) => {
+        claimedBy = run;
+        route.claim(run?.scope ?? fallback);
       },
-      bind: (task) => (claimed ? runInScope(claimed, task) : task()),
+      get claimedBy() {
+        return claimedBy;
+      },
     };
   }
 
-  /** fetch for an in-process client: its requests are recorded or replayed under the current scope. */
-  fetchFor(source: ExchangeSource): typeof fetch {
+  /** fetch for an in-process client: its requests are recorded or replayed as `scope`'s. */
+  fetchIn(scope: TrafficScope, source: ExchangeSource): typeof fetch {
     return async (input, init) => {
-      const request = new Request(input, init);
-      const body = request.body ? await request.clone().text() : '';
-      return asResponse(
-        await this.exchange(source, this.scopeNow(), { method: request.method, url: request.url, body }, () =>
-          this.upstreamFetch(request),
-        ),
-      );
+      const { outgoing, forward } = await outgoingOf(input, init);
+      return asResponse(await this.exchange(source, scope, outgoing, () => forward(this.upstreamFetch)));
     };
   }
 
-  private scopeNow(): RecordingScope {
-    return currentScope() ?? { caseName: SETUP_CASE, attempt: 1, turn: 1 };
+  /** The traffic of a run in `scope`, to hand to what it calls (backend, tools). */
+  trafficFor(scope: TrafficScope): RunTraffic {
+    return { scope, fetch: this.fetchIn(scope, 'agent'), embeddingsFetch: this.fetchIn(scope, 'embeddings') };
   }
 
-  /** Runs one attempt of a case in its scope: every request made inside belongs to it. */
-  runAttempt<T>(caseName: string, attempt: number, task: () => Promise<T>): Promise<T> {
-    return runInScope({ caseName, attempt, turn: 1 }, task);
+  /** Runs one attempt of a case with its traffic: every request made with it belongs to the attempt. */
+  runAttempt<T>(caseName: string, attempt: number, task: (traffic: RunTraffic) => Promise<T>): Promise<T> {
+    return task(this.trafficFor(scopeOf(caseName, attempt)));
   }
 
   /** The messages of the requests of an attempt that had no recording. */
@@ -208,7 +198,7 @@ export class Recorder {
   /** The one path of every request: answered from the recording, or sent live and recorded. */
   async exchange(
     source: ExchangeSource,
-    scope: RecordingScope,
+    scope: TrafficScope,
     request: OutgoingRequest & { headers?: Record<string, string> },
     live?: () => Promise<Response>,
   ): Promise<ExchangeAnswer> {
@@ -266,28 +256,31 @@ export class Recorder {
       );
   }
 
-  /** A recorded tool result for a call of the current attempt, when tools are replayed. */
-  recordedToolResult(tool: string, args: JsonValue, nth: number): RecordedToolCall | undefined {
-    const scope = currentScope();
-    if (!scope) return undefined;
+  /** A recorded tool result for a call of `scope`'s attempt, when tools are replayed. */
+  recordedToolResult(
+    scope: TrafficScope,
+    tool: string,
+    args: JsonValue,
+    nth: number,
+  ): RecordedToolCall | undefined {
     return this.caseFor(scope.caseName).recordedToolResult(scope.attempt, tool, args, nth);
   }
 
-  /** Counts something of the current attempt that the recording could not answer (a replayed tool call). */
-  noteUnmatched(message: string): void {
-    const scope = this.scopeNow();
+  /** Counts something of `scope`'s attempt that the recording could not answer (a replayed tool call). */
+  noteUnmatched(scope: TrafficScope, message: string): void {
     this.unmatched.push({ caseName: scope.caseName, attempt: scope.attempt, message });
   }
 
   /**
    * The tools as this run uses them: with --replay, those marked `replay_tools: true` (or all of
-   * them, `--replay-tools`) answered from the recording; otherwise unchanged.
+   * them, `--replay-tools`) answered from the recording (a call with no traffic as `fallback`'s);
+   * otherwise unchanged.
    */
-  wrapTools(tools: readonly HoloDeckTool[]): HoloDeckTool[] {
+  wrapTools(tools: readonly HoloDeckTool[], fallback: TrafficScope): HoloDeckTool[] {
     if (this.options.mode !== 'replay') return [...tools];
     const all = this.options.replayTools ?? false;
     const marked = new Set(this.options.replayToolNames ?? []);
-    return replayedTools(tools, this, (name) => all || marked.has(name));
+    return replayedTools(tools, this, (name) => all || marked.has(name), fallback);
   }
 
   /** Writes the recording of a finished case (record, or replay that recorded what was missing). */

@@ -157,11 +157,13 @@ export async function readRecordingFolder(
   directory: string,
 ): Promise<Map<string, { file: string; recording: RecordingFile }>> {
   const names = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
+  // Read at once; a broken file is reported in name order, whichever failed first.
+  const files = names.map((name) => path.join(directory, name));
+  const read = await Promise.allSettled(files.map((file) => readRecordingFile(file)));
   const byCase = new Map<string, { file: string; recording: RecordingFile }>();
-  for (const name of names) {
-    const file = path.join(directory, name);
-    const recording = await readRecordingFile(file);
-    byCase.set(recording.case, { file, recording });
-  }
+  read.forEach((outcome, index) => {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    byCase.set(outcome.value.case, { file: files[index] as string, recording: outcome.value });
+  });
   return byCase;
 }

@@ -3,12 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { errorMessage } from '../support.js';
+import type { TrafficScope } from '../tools/run-traffic.js';
 import type { OutgoingRequest } from './canonicalise-request.js';
 import { type ExchangeAnswer, replayChunks } from './recorded-response.js';
-import type { RecordingScope } from './recording-scope.js';
 
 type Exchange = (
-  scope: RecordingScope,
+  scope: TrafficScope,
   request: OutgoingRequest & { headers: Record<string, string> },
 ) => Promise<ExchangeAnswer>;
 
@@ -24,7 +24,7 @@ const HOP_HEADERS = new Set([
 
 interface Route {
   /** The scope of the process's requests, known once the route is claimed. */
-  scope: Promise<RecordingScope>;
+  scope: Promise<TrafficScope>;
   upstream: string;
 }
 
@@ -32,7 +32,7 @@ interface Route {
 export interface ProxyRoute {
   baseUrl: string;
   /** From now on (and for requests already waiting) the route's requests belong to `scope`. */
-  claim(scope: RecordingScope): void;
+  claim(scope: TrafficScope): void;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -73,8 +73,8 @@ export class RecordingProxy {
   /** A route whose requests, live, go to `upstream`; they belong to the scope it is claimed for. */
   routeFor(upstream: string): ProxyRoute {
     const token = randomBytes(12).toString('hex');
-    let claim: (scope: RecordingScope) => void = () => {};
-    const scope = new Promise<RecordingScope>((resolve) => {
+    let claim: (scope: TrafficScope) => void = () => {};
+    const scope = new Promise<TrafficScope>((resolve) => {
       claim = resolve;
     });
     this.routes.set(token, { scope, upstream: upstream.replace(/\/+$/, '') });

@@ -5,6 +5,7 @@ import type {
   ProgressListener,
 } from '../backends/contract/index.js';
 import { AgentSessionError } from '../errors.js';
+import type { RunTraffic } from '../tools/run-traffic.js';
 
 /** A conversation used by one attempt of a multi-turn case. */
 export interface AttemptConversation {
@@ -18,6 +19,8 @@ export interface AttemptRunOptions {
   workingDirectory?: string;
   /** Told of each run's (each turn's) progress as it happens. */
   onProgress?: ProgressListener;
+  /** A recorded attempt's traffic (process isolation only: recording refuses session isolation). */
+  traffic?: RunTraffic;
 }
 
 /** How attempts get an agent: a fresh process each (`process`) or a reused, cleared one (`session`). */
@@ -61,9 +64,10 @@ export function processIsolation(backend: AgentBackend): AttemptRunner {
   return {
     runSingle: (message, options) => backend.invokeOnce(message, undefined, options),
     async openConversation(options) {
-      const session = await backend.createSession(
-        options.workingDirectory ? { workingDirectory: options.workingDirectory } : {},
-      );
+      const session = await backend.createSession({
+        ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+        ...(options.traffic ? { traffic: options.traffic } : {}),
+      });
       return {
         send: (message) =>
           sendOrAbort(

@@ -1,8 +1,9 @@
 import type { Recorder } from '../recording/recorder.js';
+import type { RunTraffic } from '../tools/run-traffic.js';
 import type { CaseAttempt } from './report/run-report.js';
 
 /**
- * Runs one attempt in the recorder's scope. In replay, an attempt that made a request with no
+ * Runs one attempt with its recorded traffic (`run` hands it to what the attempt calls). In replay, an attempt that made a request with no
  * recording errors with the first such request's message (whatever the agent made of the error
  * answer it got); in a recording run, its tool calls are stored beside the model traffic.
  */
@@ -10,7 +11,7 @@ export async function recordedAttempt(
   recorder: Recorder | undefined,
   caseName: string,
   attempt: number,
-  run: () => Promise<CaseAttempt>,
+  run: (traffic?: RunTraffic) => Promise<CaseAttempt>,
 ): Promise<CaseAttempt> {
   if (!recorder) return run();
   const outcome = await recorder.runAttempt(caseName, attempt, run);

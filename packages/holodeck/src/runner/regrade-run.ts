@@ -3,18 +3,17 @@ import type { ExecutionResult } from '../backends/contract/index.js';
 import type { LoadedAgent } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import type { Metric, MetricContext, MetricOutcome } from '../evals/metric.js';
-import type { Recorder } from '../recording/recorder.js';
-import { markTurn, runInScope } from '../recording/recording-scope.js';
+import { type Recorder, scopeOf } from '../recording/recorder.js';
 import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
+import type { TrafficScope } from '../tools/run-traffic.js';
 import { allDecidingPassed, weightedScore } from './attempt-outcome.js';
 import { buildCaseReport } from './build-case-report.js';
 import { evaluateAll, metricInput } from './grade-attempt.js';
 import { GradingMeter } from './grading-meter.js';
-import { metricEmbeddings } from './metric-embeddings.js';
 import { type PreparedCase, prepareSuite } from './prepare-suite.js';
 import type { CaseAttempt, RunReport, TurnRecord } from './report/run-report.js';
 import { RunRecord } from './run-record.js';
-import { judgeFor, usesEmbeddings } from './suite-judge.js';
+import { suiteMetricContext, usesEmbeddings } from './suite-judge.js';
 
 /** Options of `regradeRun` (`holodeck test regrade`). */
 export interface RegradeOptions {
@@ -65,6 +64,7 @@ async function regradeAttempt(
   attempt: CaseAttempt,
   selected: (name: string) => boolean,
   context: MetricContext,
+  scope?: TrafficScope,
 ): Promise<CaseAttempt> {
   // An attempt that did not run to an answer has nothing to grade: it stays as it was.
   if (attempt.error !== undefined || attempt.interrupted) return attempt;
@@ -89,7 +89,7 @@ async function regradeAttempt(
   let caseMetrics: MetricOutcome[] = attempt.metrics;
   for (const [index, turn] of attempt.turns.entries()) {
     const turnConfig = config.turns?.[index];
-    markTurn(index + 1);
+    if (scope) scope.turn = index + 1;
     const result = asResult(turn, attempt);
     const contextPassages = turnConfig?.context ?? config.context ?? retrievalContextOf(result);
     const input = metricInput(turn.input, result, turnConfig?.ground_truth, contextPassages);
@@ -152,12 +152,12 @@ export async function regradeRun(
   );
   record.setSuiteCases(suite.cases.map((entry) => entry.config.name));
   const usesJudge = suite.usesJudge;
-  const context: MetricContext = {
-    ...(usesJudge ? { judge: judgeFor(agent, {}, options.recorder) } : {}),
-    ...(usesEmbeddings(suite.cases)
-      ? { embed: metricEmbeddings(agent, options.recorder?.fetchFor('embeddings')) }
-      : {}),
-  };
+  const contextOf = suiteMetricContext(
+    agent,
+    { judge: usesJudge, embeddings: usesEmbeddings(suite.cases) },
+    {},
+    options.recorder,
+  );
   await options.recorder?.start();
   try {
     const reports = [];
@@ -172,10 +172,9 @@ export async function regradeRun(
         // Judges' requests belong to the case and attempt they grade, as in the original run.
         // The regraded attempt's judge spend is what this regrade spent on it.
         const grading = new GradingMeter();
-        const regraded = await runInScope(
-          { caseName: savedCase.name, attempt: attempt.attempt, turn: 1 },
-          () => regradeAttempt(testCase, attempt, isSelected, { ...context, onGradingCall: grading.record }),
-        );
+        const scope = options.recorder ? scopeOf(savedCase.name, attempt.attempt) : undefined;
+        const context = { ...contextOf(scope), onGradingCall: grading.record };
+        const regraded = await regradeAttempt(testCase, attempt, isSelected, context, scope);
         const spent = regraded === attempt ? {} : grading.spend();
         const unmatched = options.recorder?.unmatchedOf(savedCase.name, attempt.attempt) ?? [];
         const graded = { ...regraded, ...spent };

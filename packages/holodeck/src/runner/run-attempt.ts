@@ -1,5 +1,6 @@
 import type { MetricContext } from '../evals/metric.js';
 import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
+import type { RunTraffic } from '../tools/run-traffic.js';
 import { AttemptLimitMeter, limitStoppedAttempt } from './attempt-limits.js';
 import {
   allDecidingPassed,
@@ -25,6 +26,8 @@ export interface AttemptOptions {
   workingDirectory?: string;
   /** Stops the whole run (Ctrl+C, SIGTERM, or a credential failure). */
   signal?: AbortSignal;
+  /** A recorded attempt's traffic: its runs' requests and tool calls belong to it. */
+  traffic?: RunTraffic;
 }
 
 /**
@@ -85,6 +88,7 @@ async function runWithin(
   const run = {
     signal,
     ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+    ...(options.traffic ? { traffic: options.traffic } : {}),
     ...(meter ? { onProgress: meter.onProgress, turnEnded: () => meter.turnEnded() } : {}),
   };
   const { config } = testCase;

@@ -1,8 +1,8 @@
 import type { ExecutionResult, TokenUsage } from '../backends/contract/index.js';
 import { emptyTokenUsage } from '../backends/contract/index.js';
 import type { MetricOutcome } from '../evals/metric.js';
-import { markTurn } from '../recording/recording-scope.js';
 import { mergeRetrievalContext, retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
+import { markTurn } from '../tools/run-traffic.js';
 import {
   allDecidingPassed,
   failedAttempt,
@@ -210,7 +210,7 @@ export async function runConversation(
   const { turns, totals } = state;
   try {
     for (const [index, turn] of turnsConfig.entries()) {
-      markTurn(index + 1);
+      markTurn(run.traffic, index + 1);
       const result = await sendTurn(conversation, turn, run, state);
       state.last = result;
       if (result.governance) state.governance = result.governance;

@@ -3,14 +3,12 @@ import type { AgentBackend } from '../backends/contract/index.js';
 import { selectBackend } from '../backends/select-backend.js';
 import type { LoadedAgent } from '../config/index.js';
 import { CredentialRejectedError } from '../errors.js';
-import type { MetricContext } from '../evals/metric.js';
 import { modelTrafficOf } from '../recording/model-traffic-of.js';
 import type { Recorder } from '../recording/recorder.js';
 import { type AttemptRunner, processIsolation, sessionIsolation } from './attempt-runner.js';
 import { checkJudgeBudget, checkRunOptions } from './check-run-options.js';
 import type { Continuation } from './continue-run.js';
 import { isCredentialFailure } from './is-credential-failure.js';
-import { metricEmbeddings } from './metric-embeddings.js';
 import type { PreparedCase } from './prepare-suite.js';
 import { prepareSuite } from './prepare-suite.js';
 import { recordedAttempt } from './recorded-attempt.js';
@@ -24,7 +22,7 @@ import { scheduleAttempts } from './schedule-attempts.js';
 import type { CaseSelection } from './select-cases.js';
 import { selectRunCases } from './select-run-cases.js';
 import { planSideEffects } from './side-effect-policy.js';
-import { judgeFor, usesEmbeddings } from './suite-judge.js';
+import { type MetricContextOf, suiteMetricContext, usesEmbeddings } from './suite-judge.js';
 import { WorkdirCopies } from './workdir-copies.js';
 
 /** Options of `holodeck test` (and of `runTestSuite`, its library entry point). */
@@ -177,7 +175,7 @@ function runBackend(run: PreparedRun): AgentBackend {
 /** How runCases runs an attempt. */
 interface CaseRunning {
   runner: AttemptRunner;
-  metricContext: MetricContext;
+  metricContextOf: MetricContextOf;
   workdirs: WorkdirCopies;
   /** Aborted at the first credential failure, and on the caller's signal. */
   signal: AbortSignal;
@@ -188,7 +186,7 @@ interface CaseRunning {
 async function runCases(run: PreparedRun, running: CaseRunning): Promise<RunReport> {
   const { options, recorder, record } = run;
   const { selected, cases, merged } = run.selection;
-  const { runner, metricContext, workdirs, signal } = running;
+  const { runner, metricContextOf, workdirs, signal } = running;
   let rejected: CredentialRejectedError | undefined;
   const scheduled = await scheduleAttempts({
     cases,
@@ -207,13 +205,14 @@ async function runCases(run: PreparedRun, running: CaseRunning): Promise<RunRepo
     },
     runOne: async (testCase, number) => {
       const workingDirectory = await workdirs.create();
-      const attempt = await recordedAttempt(recorder, testCase.config.name, number, () =>
+      const attempt = await recordedAttempt(recorder, testCase.config.name, number, (traffic) =>
         runAttempt(testCase, number, {
           runner,
-          metricContext,
+          metricContext: metricContextOf(traffic?.scope),
           timeoutMs: (testCase.config.timeout ?? options.timeoutSeconds ?? 180) * 1000,
           signal,
           ...(workingDirectory ? { workingDirectory } : {}),
+          ...(traffic ? { traffic } : {}),
         }),
       );
       if (!rejected && attempt.error !== undefined && isCredentialFailure(attempt.error)) {
@@ -257,12 +256,12 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
     await backend.initialize();
     for (const warning of [...agent.warnings, ...backend.warnings]) options.onNotice?.(warning.message);
     await resolveToolNames(suite, backend);
-    const metricContext: MetricContext = {
-      ...(suite.usesJudge ? { judge: judgeFor(agent, options, recorder) } : {}),
-      ...(usesEmbeddings(suite.cases)
-        ? { embed: metricEmbeddings(agent, recorder?.fetchFor('embeddings')) }
-        : {}),
-    };
+    const metricContextOf = suiteMetricContext(
+      agent,
+      { judge: suite.usesJudge, embeddings: usesEmbeddings(suite.cases) },
+      options,
+      recorder,
+    );
     const runner: AttemptRunner =
       run.isolation === 'session'
         ? sessionIsolation(backend, {
@@ -270,7 +269,7 @@ export async function runTestSuite(loaded: LoadedAgent, options: TestRunOptions 
           })
         : processIsolation(backend);
     try {
-      return await runCases(run, { runner, metricContext, workdirs, signal, stop });
+      return await runCases(run, { runner, metricContextOf, workdirs, signal, stop });
     } finally {
       await runner.close();
     }

@@ -1,3 +1,4 @@
+import type { RunTraffic } from './run-traffic.js';
 import type { Elicit } from './tool-elicitation.js';
 
 /** What a tool call returns to the model: text, and whether it is an error result. */
@@ -12,6 +13,8 @@ export interface ToolExecuteOptions {
   signal?: AbortSignal;
   /** Answers MCP elicitation requests made during this call (unset: they are declined). */
   elicit?: Elicit;
+  /** The recorded run this call belongs to (`--record`/`--replay`): its embeddings requests and replayed result. */
+  traffic?: RunTraffic;
 }
 
 /**

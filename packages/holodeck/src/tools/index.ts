@@ -17,6 +17,7 @@ export {
   retrievalToolEntries,
   searchToolName,
 } from './retrieval/retrieval-tool-entries.js';
+export { markTurn, type RunTraffic, type TrafficScope } from './run-traffic.js';
 export type {
   Elicit,
   ElicitationAnswer,

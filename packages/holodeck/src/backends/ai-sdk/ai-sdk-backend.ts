@@ -130,6 +130,7 @@ export class AiSdkBackend implements AgentBackend {
         ...(governance ? { governance } : {}),
         ...(options.onElicitation ? { elicit: declineReporting(options.onElicitation) } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.traffic ? { traffic: options.traffic } : {}),
       }),
     ).finally(() => unwatch?.());
     if (signal?.aborted) throw abortedError(signal, outcome.result);
@@ -152,6 +153,7 @@ export class AiSdkBackend implements AgentBackend {
       ...(governance ? { governance } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
       ...(options.elicitations ? { elicitations: options.elicitations } : {}),
+      ...(options.traffic ? { traffic: options.traffic } : {}),
     });
     this.sessions.add(session);
     const close = session.close.bind(session);

@@ -1,4 +1,4 @@
-import type { Elicit } from '../../tools/index.js';
+import type { Elicit, RunTraffic } from '../../tools/index.js';
 import type { ExecutionResult, ProgressListener, SessionEvent } from '../contract/index.js';
 import type { ApprovalGate } from './approve-tool-calls.js';
 import type { RunGovernance } from './open-run-governance.js';
@@ -19,6 +19,8 @@ export interface TurnInput {
   elicit?: Elicit;
   /** Told of the run's progress as it happens (InvokeOptions.onProgress, TurnOptions.onProgress). */
   onProgress?: ProgressListener;
+  /** A recorded run's traffic: its model requests and tool calls are that run's. */
+  traffic?: RunTraffic;
 }
 
 /** How a run ended. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoadedAgent } from '../../config/index.js';
 import { AgentSessionError } from '../../errors.js';
 import { errorMessage } from '../../support.js';
+import type { RunTraffic } from '../../tools/index.js';
 import { AsyncQueue } from '../async-queue.js';
 import type {
   AgentSession,
@@ -15,7 +16,7 @@ import type {
 } from '../contract/index.js';
 import { ElicitationBroker } from '../elicitation-broker.js';
 import type { AiSdkRuntime, TurnOutcome } from './ai-sdk-runtime.js';
-import type { ApprovalQuestion } from './approve-tool-calls.js';
+import type { ApprovalGate, ApprovalQuestion } from './approve-tool-calls.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { SESSION_SCHEMA_VERSION, type SessionFile, sessionFilePath } from './session-file-schema.js';
 import { SessionLock } from './session-lock.js';
@@ -40,6 +41,8 @@ export interface AiSdkSessionInput {
   approvals?: ApprovalMode;
   /** `ask`: an MCP server's elicitation request yields an `elicitation-request`; otherwise it is declined. */
   elicitations?: ElicitationMode;
+  /** A recorded run's traffic (CreateSessionOptions.traffic). */
+  traffic?: RunTraffic;
 }
 
 /** What a turn's pump hands the consumer: an event, or the end of the run. */
@@ -118,20 +121,11 @@ export class AiSdkSession implements AgentSession {
       sessionId: this.id,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(this.governance ? { governance: this.governance } : {}),
+      ...(this.input.traffic ? { traffic: this.input.traffic } : {}),
       // Asked from inside an MCP tool's call, while the run waits for it, as approvals are.
       elicit: (question, signal) =>
         this.elicitations.elicit(question, (event) => channel.push({ event }), signal),
-      ...(this.input.approvals === 'ask'
-        ? {
-            approval: {
-              kind: 'ask' as const,
-              approve: (question, signal) => this.ask(channel, question, signal),
-              allowedForSession: this.allowedForSession,
-            },
-          }
-        : this.input.approvals === 'refuse'
-          ? { approval: { kind: 'refuse' as const } }
-          : {}),
+      ...this.approvalFor(channel),
     });
     let outcome: TurnOutcome | undefined;
     try {
@@ -188,6 +182,19 @@ export class AiSdkSession implements AgentSession {
       // close() during the turn left the lock for the turn's save.
       if (this.closed) await this.releaseLock();
     }
+  }
+
+  /** How the turn's tool calls that need approval are answered (approvals: ask, refuse; unset: they run). */
+  private approvalFor(channel: AsyncQueue<TurnItem>): { approval?: ApprovalGate } {
+    if (this.input.approvals === 'refuse') return { approval: { kind: 'refuse' } };
+    if (this.input.approvals !== 'ask') return {};
+    return {
+      approval: {
+        kind: 'ask',
+        approve: (question, signal) => this.ask(channel, question, signal),
+        allowedForSession: this.allowedForSession,
+      },
+    };
   }
 
   /** An approval request of the turn in flight; an abort of the run (interrupt, close) denies it. */

@@ -9,7 +9,7 @@ import {
 } from 'ai';
 import type { ValidateFunction } from 'ajv';
 import type { ToolKind } from '../../execution-result.js';
-import type { Elicit } from '../../tools/index.js';
+import type { Elicit, RunTraffic } from '../../tools/index.js';
 import type { ExecutionResult, SessionEvent } from '../contract/index.js';
 import type { ModelPricing } from '../pricing/model-pricing.js';
 import type { TurnInput, TurnOutcome } from './ai-sdk-runtime.js';
@@ -29,12 +29,14 @@ import { createTurnState } from './turn-state.js';
 /** Everything fixed for every run of one agent. */
 export interface TurnPlan {
   model: LanguageModel;
+  /** The model of a recorded run, whose requests go through the run's own fetch. */
+  modelFor?: (traffic: RunTraffic) => Promise<LanguageModel>;
   system: string;
   /**
    * The agent's tools as AI SDK tools; governed runs get a set bound to their governor, a session's
    * runs one bound to who answers MCP elicitation.
    */
-  tools: (governance?: RunGovernance, elicit?: Elicit) => ToolSet;
+  tools: (governance?: RunGovernance, elicit?: Elicit, traffic?: RunTraffic) => ToolSet;
   call: CallSettings;
   /** Whether a call of a tool (by the name the model sees) asks first (`tool-approval-policy.ts`). */
   approvalOf: (name: string) => ToolApproval;
@@ -76,11 +78,12 @@ export async function* runTurn(plan: TurnPlan, input: TurnInput): AsyncGenerator
   // Messages of the finished steps: what the next request of a session must carry.
   let responseMessages: ModelMessage[] = [];
   const { call } = plan;
-  const offered = plan.tools(input.governance, input.elicit);
+  const offered = plan.tools(input.governance, input.elicit, input.traffic);
+  const model = input.traffic && plan.modelFor ? await plan.modelFor(input.traffic) : plan.model;
   const tools = input.approval ? approveToolCalls(offered, input.approval, plan.approvalOf) : offered;
   const run = streamText({
     // Governed: the model's text before a call is read from its stream, for Novarch's holds.
-    model: input.governance ? input.governance.stepText.wrap(plan.model) : plan.model,
+    model: input.governance ? input.governance.stepText.wrap(model) : model,
     system: plan.system,
     messages: toModelMessages([...input.history, user]),
     ...(Object.keys(tools).length ? { tools } : {}),

@@ -1,7 +1,7 @@
-import { jsonSchema, Output } from 'ai';
+import { jsonSchema, type LanguageModel, Output } from 'ai';
 import type { LoadedAgent } from '../../config/index.js';
 import { modelRequestTimeoutMs } from '../../config/model-request-timeout.js';
-import type { LoadedTools } from '../../tools/index.js';
+import type { LoadedTools, RunTraffic } from '../../tools/index.js';
 import type { BackendWarning, ModelTraffic } from '../contract/index.js';
 import { modelPricing } from '../pricing/model-pricing.js';
 import { toolKindsOf } from '../tool-kinds.js';
@@ -81,10 +81,18 @@ export async function startAiSdkRuntime(
   if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
   // The code this agent needs, before anything is opened or started: the configured provider
   // only, and ajv only for a response_format (function tools compile theirs in their loader).
-  const model = await createLanguageModel(
-    settings,
-    createTimedFetch(modelRequestTimeoutMs(agent.env), traffic?.fetch),
-  );
+  const timeoutMs = modelRequestTimeoutMs(agent.env);
+  const model = await createLanguageModel(settings, createTimedFetch(timeoutMs, traffic?.fetch));
+  // A recorded run's requests go through its own fetch: they are its case's and attempt's.
+  const runModels = new WeakMap<RunTraffic, Promise<LanguageModel>>();
+  const modelFor = (run: RunTraffic) => {
+    let runModel = runModels.get(run);
+    if (!runModel) {
+      runModel = createLanguageModel(settings, createTimedFetch(timeoutMs, run.fetch));
+      runModels.set(run, runModel);
+    }
+    return runModel;
+  };
   const responseFormat = agent.responseFormat;
   const structuredOutput = responseFormat
     ? {
@@ -111,8 +119,10 @@ export async function startAiSdkRuntime(
   const ungoverned = toAiSdkTools(tools);
   const plan: TurnPlan = {
     model,
+    modelFor,
     system: agent.instructions,
-    tools: (run, elicit) => (run || elicit ? toAiSdkTools(tools, run, elicit) : ungoverned),
+    tools: (run, elicit, runTraffic) =>
+      run || elicit || runTraffic ? toAiSdkTools(tools, run, elicit, runTraffic) : ungoverned,
     call: buildCallSettings(agent.config),
     approvalOf: (name) => toolApproval(agent.config, name),
     ...structuredOutput,

@@ -1,5 +1,5 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
-import type { Elicit, HoloDeckTool, ToolOutput } from '../../tools/index.js';
+import type { Elicit, HoloDeckTool, RunTraffic, ToolOutput } from '../../tools/index.js';
 import type { RunGovernance } from './open-run-governance.js';
 import { wrapToolExecute } from './wrap-tool-execute.js';
 
@@ -14,6 +14,7 @@ export function toAiSdkTools(
   tools: readonly HoloDeckTool[],
   governance?: RunGovernance,
   elicit?: Elicit,
+  traffic?: RunTraffic,
 ): ToolSet {
   const toolSet: ToolSet = {};
   for (const holodeckTool of tools) {
@@ -27,6 +28,7 @@ export function toAiSdkTools(
           callId: toolCallId,
           ...(abortSignal ? { signal: abortSignal } : {}),
           ...(elicit ? { elicit } : {}),
+          ...(traffic ? { traffic } : {}),
         }),
       toModelOutput: ({ output }) =>
         output.isError ? { type: 'error-text', value: output.text } : { type: 'text', value: output.text },

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../support.js';
-import type { Elicit, HoloDeckTool, ToolExecuteOptions, ToolOutput } from '../../tools/index.js';
+import type { Elicit, HoloDeckTool, RunTraffic, ToolExecuteOptions, ToolOutput } from '../../tools/index.js';
 import type { RunGovernance } from './open-run-governance.js';
 
 /**
@@ -8,7 +8,7 @@ import type { RunGovernance } from './open-run-governance.js';
  */
 export type ToolExecute = (
   input: unknown,
-  options: { signal?: AbortSignal; callId?: string; elicit?: Elicit },
+  options: { signal?: AbortSignal; callId?: string; elicit?: Elicit; traffic?: RunTraffic },
 ) => Promise<ToolOutput>;
 
 /**
@@ -29,6 +29,7 @@ export function wrapToolExecute(tool: HoloDeckTool, governance?: RunGovernance):
   const runOptions = (options: Parameters<ToolExecute>[1]): ToolExecuteOptions => ({
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.elicit ? { elicit: options.elicit } : {}),
+    ...(options.traffic ? { traffic: options.traffic } : {}),
   });
   if (!governance) return (input, options) => run(input, runOptions(options));
   const toolName = governance.toolName(tool.name);

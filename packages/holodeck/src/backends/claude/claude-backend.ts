@@ -1,8 +1,7 @@
 import { availableParallelism, freemem } from 'node:os';
 import type { LoadedAgent } from '../../config/index.js';
 import { InternalError } from '../../errors.js';
-import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
-import type { FunctionToolEntry, LoadedTools } from '../../tools/index.js';
+import type { LoadedTools } from '../../tools/index.js';
 import type {
   AgentBackend,
   AgentSession,
@@ -12,8 +11,6 @@ import type {
   CreateSessionOptions,
   ExecutionResult,
   InvokeOptions,
-  ModelRoute,
-  ModelTraffic,
   OfferedTool,
   SessionTranscript,
 } from '../contract/index.js';
@@ -27,6 +24,7 @@ import { ConcurrencyLimit } from './concurrency-limit.js';
 import { mcpServerPlaces } from './describe-mcp-failure.js';
 import type { GovernedRun } from './governance/prepare-governance.js';
 import { mapObservabilityEnv } from './map-observability-env.js';
+import { prepareFunctionTools } from './prepare-function-tools.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { ProcessSlots } from './process-slots.js';
 import { resolveClaudeBinary } from './resolve-claude-binary.js';
@@ -34,51 +32,6 @@ import { runOnce } from './run-once.js';
 import { processBound } from './spare-policy.js';
 import { WarmProcessPool } from './warm-process-pool.js';
 import { withSpawnRetry } from './with-spawn-retry.js';
-
-/** The tool with its calls run as part of the run that claimed `route`. */
-function boundTool(tool: HoloDeckTool, route: ModelRoute): HoloDeckTool {
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    execute: (input, options) => route.bind(() => tool.execute(input, options)),
-  };
-}
-
-/** Loads the function tools and a maker of their in-process MCP server (one per CLI process). */
-async function prepareFunctionTools(
-  agent: LoadedAgent,
-  entries: FunctionToolEntry[],
-  retrieval?: LoadedTools,
-) {
-  // Loaded on demand: the MCP SDK and ajv cost ~150 ms of startup that most agents do not need.
-  const [{ loadFunctionTools }, { createFunctionToolsServer }] = await Promise.all([
-    import('../../tools/index.js'),
-    import('./function-tools-server.js'),
-  ]);
-  const functions = await loadFunctionTools(agent.file, entries, agent.locate).catch(
-    async (error: unknown) => {
-      await retrieval?.close();
-      throw error;
-    },
-  );
-  const loaded: LoadedTools = retrieval
-    ? {
-        tools: [...functions.tools, ...retrieval.tools],
-        close: () => Promise.all([functions.close(), retrieval.close()]).then(() => {}),
-      }
-    : functions;
-  return {
-    loaded,
-    // Recorded runs may answer some tools from the recording (replay_tools); a process's tool
-    // calls belong to the run that claimed its route (a pre-warmed spare's too).
-    createServer: (traffic?: ModelTraffic) => {
-      const tools = traffic ? traffic.wrapTools(loaded.tools) : loaded.tools;
-      return (route?: ModelRoute) =>
-        createFunctionToolsServer(route ? tools.map((tool) => boundTool(tool, route)) : tools);
-    },
-  };
-}
 
 /** Options of the Claude backend beyond agent.yaml: the contract's hints (BackendOptions). */
 export type ClaudeBackendOptions = BackendOptions;

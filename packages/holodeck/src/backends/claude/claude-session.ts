@@ -41,10 +41,9 @@ interface Turn {
 }
 
 /**
- * A multi-turn conversation on ONE long-lived CLI process: the prompt is a stream of user
- * messages (streaming input), so turns share the process and its session. Text streams as
- * partial-message deltas. If the process dies, the turn in flight ends with an error event
- * and every later send fails with AgentSessionError right away.
+ * A multi-turn conversation on ONE long-lived CLI process: the prompt is a stream of user messages
+ * (streaming input), so turns share the process and its session; text streams as partial-message
+ * deltas. A dead process ends the turn in flight with an error event, and later sends fail at once.
  */
 export class ClaudeSession implements AgentSession {
   private readonly input = new AsyncQueue<SDKUserMessage>();
@@ -90,6 +89,7 @@ export class ClaudeSession implements AgentSession {
         toolGate: this.toolGate,
         ...(options.resume ? { resume: options.resume } : {}),
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+        ...(options.traffic ? { traffic: options.traffic } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
         ...(options.approvals === 'ask' ? { canUseTool: this.askUser } : {}),
         onElicitation: this.elicit,

@@ -8,6 +8,7 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import type { ValidateFunction } from 'ajv';
 import type { ToolKind } from '../../execution-result.js';
+import type { RunTraffic } from '../../tools/run-traffic.js';
 import type { ModelRoute } from '../contract/index.js';
 import type { TokenPrices } from '../pricing/token-prices.js';
 import type { SdkOptionsPlan } from './build-sdk-options.js';
@@ -67,7 +68,9 @@ export interface QueryOptionsInput {
    * A pre-warmed spare, started before the run that will use it is known: its recording route
    * (recorded runs) is handed here, for that run to claim, instead of being claimed now.
    */
-  deferRouteClaim?: (claim: () => void) => void;
+  deferRouteClaim?: (claim: (run: RunTraffic | undefined) => void) => void;
+  /** The recorded run this process is started for (claims its route at once). */
+  traffic?: RunTraffic;
 }
 
 /** Recorded runs: the process's recording route, claimed now or handed on (a spare). */
@@ -76,7 +79,7 @@ function recordingRoute(prepared: PreparedAgent, input: QueryOptionsInput): Mode
   if (!prepared.routeFor || !env) return undefined;
   const route = prepared.routeFor(env.ANTHROPIC_BASE_URL ?? DEFAULT_ANTHROPIC_BASE_URL);
   if (input.deferRouteClaim) input.deferRouteClaim(route.claim);
-  else route.claim();
+  else route.claim(input.traffic);
   return route;
 }
 

@@ -79,7 +79,7 @@ async function startRun(
   const spare =
     options.workingDirectory || governed || options.onElicitation ? undefined : await processes.pool?.take();
   // Recorded runs: the spare's requests belong to this run from now on.
-  spare?.claimRoute?.();
+  spare?.claimRoute?.(options.traffic);
   if (spare)
     return {
       handle: spare.handle,
@@ -107,6 +107,7 @@ async function startRun(
         partialMessages: governed !== undefined || options.onProgress !== undefined,
         toolGate,
         ...(options.workingDirectory ? { workingDirectory: options.workingDirectory } : {}),
+        ...(options.traffic ? { traffic: options.traffic } : {}),
         ...(governed ? { extraHooks: governed.hooks } : {}),
         ...(options.onElicitation ? { onElicitation: declineElicitations(options.onElicitation) } : {}),
       }),

@@ -1,5 +1,6 @@
 import { freemem } from 'node:os';
 import { startup, type WarmQuery } from '@anthropic-ai/claude-agent-sdk';
+import type { RunTraffic } from '../../tools/run-traffic.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { LimitToolGate } from './limit-tool-gate.js';
 import { type PreparedAgent, queryOptions } from './prepared-agent.js';
@@ -14,7 +15,7 @@ export interface WarmProcess {
   /** Frees the process's slot: call once the process has exited. */
   release: ReleaseSlot;
   /** Recorded runs: binds the process's recording route to the run that takes it (call at once). */
-  claimRoute?: () => void;
+  claimRoute?: (run: RunTraffic | undefined) => void;
   /** Holds the tool calls of the run that takes it while its limits are checked. */
   toolGate: LimitToolGate;
 }
@@ -155,7 +156,7 @@ export class WarmProcessPool {
       }
       const startedAt = this.now();
       try {
-        let claimRoute: (() => void) | undefined;
+        let claimRoute: ((run: RunTraffic | undefined) => void) | undefined;
         const toolGate = new LimitToolGate();
         const warm = await startup({
           options: queryOptions(this.prepared, {

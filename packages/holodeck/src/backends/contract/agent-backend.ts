@@ -1,5 +1,6 @@
 import type { ExecutionResult } from '../../execution-result.js';
 import type { HoloDeckTool } from '../../tools/holodeck-tool.js';
+import type { RunTraffic } from '../../tools/run-traffic.js';
 import type { AgentSession } from './agent-session.js';
 import type { ApprovalMode } from './approval.js';
 import type { ElicitationMode, ElicitationRecord } from './elicitation.js';
@@ -25,6 +26,8 @@ export interface InvokeOptions {
   onElicitation?: (record: ElicitationRecord) => void;
   /** Told of the run's usage, responses and tool calls as they happen (to stop it at a limit). */
   onProgress?: ProgressListener;
+  /** With BackendOptions.modelTraffic: the run's requests and tool calls belong to this run (its case and attempt). */
+  traffic?: RunTraffic;
 }
 
 /** Options for a new session. */
@@ -45,6 +48,8 @@ export interface CreateSessionOptions {
    * (default): it is declined at once, as in runs nobody watches. Both yield `elicitation-resolved`.
    */
   elicitations?: ElicitationMode;
+  /** With BackendOptions.modelTraffic: the session's requests and tool calls belong to this run. */
+  traffic?: RunTraffic;
 }
 
 /** One-shot runs to come, for a backend that can start agent processes ahead of them. */
@@ -77,7 +82,8 @@ export interface BackendOptions {
    * Model traffic goes through HoloDeck's recorder (`holodeck test --record/--replay`): in-process
    * model requests use `fetch`; an agent process gets the base URL of `routeFor(<its Anthropic base
    * URL>)` when it starts, and claims the route when a run uses it (at once, or when a run takes a
-   * pre-warmed spare).
+   * pre-warmed spare). A run's own requests use the RunTraffic of its InvokeOptions or
+   * CreateSessionOptions; these are for the rest (start-up, retrieval ingest).
    */
   modelTraffic?: ModelTraffic;
 }
@@ -102,17 +108,13 @@ export interface ModelRoute {
   /** The base URL the process is started with. */
   baseUrl: string;
   /**
-   * Binds the route to the run of the code calling it (its case and attempt): the process's
-   * requests belong to it, those already made wait for this call. Call it once, when a run starts
-   * using the process.
+   * Binds the route to the run that uses the process (unset: the traffic's own default scope):
+   * the process's requests belong to it, those already made wait for this call. Call it once, when
+   * a run starts using the process (at once, or when a run takes a pre-warmed spare).
    */
-  claim(): void;
-  /**
-   * Runs `task`, a call of one of the process's in-process tools, as part of the run that claimed
-   * the route (its embeddings requests and replayed tool results are that run's); before the
-   * claim, as the code calling it.
-   */
-  bind<T>(task: () => Promise<T>): Promise<T>;
+  claim(run: RunTraffic | undefined): void;
+  /** The run that claimed the route: the process's in-process tool calls are given it (ToolExecuteOptions.traffic). */
+  readonly claimedBy: RunTraffic | undefined;
 }
 
 /** A tool the started agent is offered, as `listTools()` reports it. */

@@ -44,7 +44,13 @@ export function retrievalSearchTool(
       }
       try {
         const embedQuery = async (query: string) => {
-          const [vector] = await client.embed([query], options.signal);
+          const [vector] = await client.embed(
+            [query],
+            options.signal,
+            undefined,
+            undefined,
+            options.traffic?.embeddingsFetch,
+          );
           if (!vector) throw new Error('the embeddings API returned no vector for the query');
           return vector;
         };

@@ -112,13 +112,15 @@ export class EmbeddingsClient {
   /**
    * One vector per text, in order, in batches of `batchSize`; calls made at once share the
    * client's `concurrency`. `onBatch` is told how many texts each finished batch held; `onUsage`
-   * the tokens of each answered request (failed and retried ones are not billed).
+   * the tokens of each answered request (failed and retried ones are not billed). `send` replaces
+   * the client's fetch for this call (a recorded run's own fetch).
    */
   async embed(
     texts: readonly string[],
     signal?: AbortSignal,
     onBatch?: (count: number) => void,
     onUsage?: EmbeddingsUsageListener,
+    send: typeof fetch = this.fetch,
   ): Promise<Float32Array[]> {
     const batches: { start: number; texts: string[] }[] = [];
     for (let start = 0; start < texts.length; start += this.batchSize) {
@@ -130,7 +132,7 @@ export class EmbeddingsClient {
       while (next < batches.length) {
         const batch = batches[next++];
         if (!batch) break;
-        const result = await this.limited(() => this.embedBatch(batch.texts, signal, onUsage));
+        const result = await this.limited(() => this.embedBatch(batch.texts, send, signal, onUsage));
         result.forEach((vector, offset) => {
           vectors[batch.start + offset] = vector;
         });
@@ -147,6 +149,7 @@ export class EmbeddingsClient {
 
   private async embedBatch(
     input: string[],
+    send: typeof fetch,
     signal?: AbortSignal,
     onUsage?: EmbeddingsUsageListener,
   ): Promise<Float32Array[]> {
@@ -161,7 +164,7 @@ export class EmbeddingsClient {
       let response: Response;
       try {
         this.requests++;
-        response = await this.fetch(settings.url, {
+        response = await send(settings.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...settings.headers },
           body,
