@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import {
 } from '../../../src/backends/claude/claude-project-folder.js';
 import { backendVariants } from '../both-backends/backend-variants.js';
 import type { E2eAgent } from '../support/e2e-agent.js';
-import { postJson, type ServeProcess, startServe } from './serve-harness.js';
+import { postJson, startTwoInstances, type TwoInstances } from './serve-harness.js';
 
 // A Claude agent whose working directory's path is longer than the 200 characters the CLI names a
 // project folder with: the CLI cuts the name and adds a fingerprint of the path. The conversation
@@ -30,31 +30,23 @@ const DEEP = path.join(
 
 describe('holodeck serve: a Claude session of a very deep working directory, resumed elsewhere', () => {
   const variant = claude;
-  let shared: string;
-  let agent: E2eAgent;
-  let other: E2eAgent;
-  let alpha: ServeProcess | undefined;
-  let beta: ServeProcess | undefined;
-  const deepAgent = () =>
-    variant.agent(
-      { serve: { sessions_dir: shared }, claude: { working_directory: DEEP } },
-      { [path.join(DEEP, 'NOTES.md')]: 'deep\n' },
-    );
+  let pair: TwoInstances;
   beforeAll(async () => {
     await variant.start();
-    shared = mkdtempSync(path.join(tmpdir(), 'holodeck-shared-sessions-'));
-    agent = deepAgent();
-    other = deepAgent();
-    alpha = await startServe(agent, ['--instance-id', 'alpha']);
-    beta = await startServe(other, ['--instance-id', 'beta']);
+    pair = await startTwoInstances((shared) =>
+      variant.agent(
+        { serve: { sessions_dir: shared }, claude: { working_directory: DEEP } },
+        { [path.join(DEEP, 'NOTES.md')]: 'deep\n' },
+      ),
+    );
   });
   afterAll(async () => {
-    await alpha?.stop();
-    await beta?.stop();
+    await pair?.stop();
     await variant.close();
   });
 
   it('imports the transcript into the project folder the CLI names, and the CLI remembers the conversation', async () => {
+    const { agent, other } = pair;
     const workingDirectory = (of: E2eAgent) => realpathSync(path.join(of.directory, DEEP));
     for (const of of [agent, other]) {
       const real = workingDirectory(of);
@@ -62,8 +54,8 @@ describe('holodeck serve: a Claude session of a very deep working directory, res
     }
 
     variant.script(variant.reply('Paris.'), variant.reply('About 2.1 million.'));
-    const id = ((await (await postJson(`${alpha?.url}/v1/sessions`, {})).json()) as { id: string }).id;
-    const first = await postJson(`${alpha?.url}/v1/sessions/${id}/messages`, {
+    const id = ((await (await postJson(`${pair.alpha?.url}/v1/sessions`, {})).json()) as { id: string }).id;
+    const first = await postJson(`${pair.alpha?.url}/v1/sessions/${id}/messages`, {
       message: 'Capital of France?',
     });
     expect(await first.json()).toMatchObject({ response: 'Paris.' });
@@ -72,9 +64,11 @@ describe('holodeck serve: a Claude session of a very deep working directory, res
     expect(folderA).toMatch(new RegExp(`^.{${LONGEST_PROJECT_FOLDER}}-[0-9a-z]+$`));
     expect(readdirSync(path.join(agent.env.HOME ?? '', '.claude', 'projects'))).toEqual([folderA]);
 
-    expect(await alpha?.stop()).toBe(0);
-    alpha = undefined;
-    const resumed = await postJson(`${beta?.url}/v1/sessions/${id}/messages`, { message: 'Its population?' });
+    expect(await pair.alpha?.stop()).toBe(0);
+    pair.alpha = undefined;
+    const resumed = await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, {
+      message: 'Its population?',
+    });
     expect(resumed.status).toBe(200);
     expect(await resumed.json()).toMatchObject({ sessionId: id, response: 'About 2.1 million.' });
     // Beta's CLI resumed the first turn: it sent it to the model.

@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from '../both-backends/backend-variants.js';
-import type { E2eAgent } from '../support/e2e-agent.js';
-import { postJson, type ServeProcess, startServe } from './serve-harness.js';
+import { postJson, startServe, startTwoInstances, type TwoInstances } from './serve-harness.js';
 
 // Two `holodeck serve` instances on loopback, on both backends, that share nothing but
 // serve.sessions_dir, as two machines would: each its own copy of the agent folder (the AI SDK's
@@ -13,37 +11,29 @@ import { postJson, type ServeProcess, startServe } from './serve-harness.js';
 // the session, its history included, from what the first saved to the shared folder.
 
 describe.each(backendVariants())('holodeck serve: two instances ($name backend)', (variant) => {
-  let agent: E2eAgent;
-  let other: E2eAgent;
-  let shared: string;
-  let alpha: ServeProcess | undefined;
-  let beta: ServeProcess | undefined;
+  let pair: TwoInstances;
   beforeAll(async () => {
     await variant.start();
-    shared = mkdtempSync(path.join(tmpdir(), 'holodeck-shared-sessions-'));
-    agent = variant.agent({ serve: { sessions_dir: shared } });
-    other = variant.agent({ serve: { sessions_dir: shared } });
-    expect(other.directory).not.toBe(agent.directory);
-    expect(other.env.HOME).not.toBe(agent.env.HOME);
-    alpha = await startServe(agent, ['--instance-id', 'alpha']);
-    beta = await startServe(other, ['--instance-id', 'beta']);
+    pair = await startTwoInstances((shared) => variant.agent({ serve: { sessions_dir: shared } }));
+    expect(pair.other.directory).not.toBe(pair.agent.directory);
+    expect(pair.other.env.HOME).not.toBe(pair.agent.env.HOME);
   });
   afterAll(async () => {
-    await alpha?.stop();
-    await beta?.stop();
+    await pair?.stop();
     await variant.close();
   });
 
   it('answers 421 naming the instance that holds a session, and resumes it elsewhere after that one ended', async () => {
+    const { shared } = pair;
     variant.script(variant.reply('Paris.'), variant.reply('About 2.1 million.'));
-    const id = ((await (await postJson(`${alpha?.url}/v1/sessions`, {})).json()) as { id: string }).id;
+    const id = ((await (await postJson(`${pair.alpha?.url}/v1/sessions`, {})).json()) as { id: string }).id;
     expect(id).toMatch(/^alpha\.[0-9a-f]{32}$/);
-    const first = await postJson(`${alpha?.url}/v1/sessions/${id}/messages`, {
+    const first = await postJson(`${pair.alpha?.url}/v1/sessions/${id}/messages`, {
       message: 'Capital of France?',
     });
     expect(await first.json()).toMatchObject({ response: 'Paris.' });
 
-    const misdirected = await postJson(`${beta?.url}/v1/sessions/${id}/messages`, {
+    const misdirected = await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, {
       message: 'Its population?',
     });
     expect(misdirected.status).toBe(421);
@@ -60,15 +50,17 @@ describe.each(backendVariants())('holodeck serve: two instances ($name backend)'
     expect(statSync(path.join(shared, files[0] ?? '')).mode & 0o777).toBe(0o600);
     expect(existsSync(path.join(shared, `${id}.state`))).toBe(true);
 
-    expect(await alpha?.stop()).toBe(0);
-    alpha = undefined;
-    const resumed = await postJson(`${beta?.url}/v1/sessions/${id}/messages`, { message: 'Its population?' });
+    expect(await pair.alpha?.stop()).toBe(0);
+    pair.alpha = undefined;
+    const resumed = await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, {
+      message: 'Its population?',
+    });
     expect(resumed.status).toBe(200);
     expect(await resumed.json()).toMatchObject({ sessionId: id, response: 'About 2.1 million.' });
     // The resumed backend session carried the first turn to the model.
     expect(variant.requests().at(-1)?.conversation).toContain('Capital of France?');
     expect(variant.requests().at(-1)?.conversation).toContain('Paris.');
-    const state = (await (await fetch(`${beta?.url}/v1/sessions/${id}`)).json()) as {
+    const state = (await (await fetch(`${pair.beta?.url}/v1/sessions/${id}`)).json()) as {
       messages: { content: string }[];
     };
     expect(state.messages.map((message) => message.content)).toEqual([
@@ -81,11 +73,14 @@ describe.each(backendVariants())('holodeck serve: two instances ($name backend)'
   });
 
   it('answers 410, saying why, for a saved session whose conversation is not in the shared folder', async () => {
+    const { shared } = pair;
     variant.script(variant.reply('Hello.'));
-    const id = ((await (await postJson(`${beta?.url}/v1/sessions`, {})).json()) as { id: string }).id;
-    expect((await postJson(`${beta?.url}/v1/sessions/${id}/messages`, { message: 'Hi' })).status).toBe(200);
-    expect(await beta?.stop()).toBe(0);
-    beta = undefined;
+    const id = ((await (await postJson(`${pair.beta?.url}/v1/sessions`, {})).json()) as { id: string }).id;
+    expect((await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, { message: 'Hi' })).status).toBe(
+      200,
+    );
+    expect(await pair.beta?.stop()).toBe(0);
+    pair.beta = undefined;
     // As if the instance had died before it exported the conversation.
     rmSync(path.join(shared, `${id}.state`), { recursive: true });
     const third = await startServe(variant.agent({ serve: { sessions_dir: shared } }), [

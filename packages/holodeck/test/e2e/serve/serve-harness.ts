@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { E2eAgent } from '../support/e2e-agent.js';
 import { HOLODECK_BIN } from '../support/run-holodeck-cli.js';
 
@@ -101,4 +104,37 @@ export async function readSse(response: Response): Promise<{ event: string; data
         .join('\n');
       return { event, data: JSON.parse(data) as unknown };
     });
+}
+
+/**
+ * Two `holodeck serve` instances, `alpha` and `beta`, of two copies of one agent (each its own
+ * folder and HOME) that share nothing but `serve.sessions_dir`, as two machines would. `stop()`
+ * stops whichever still runs; a test that stops one itself sets it to undefined.
+ */
+export interface TwoInstances {
+  shared: string;
+  agent: E2eAgent;
+  other: E2eAgent;
+  alpha: ServeProcess | undefined;
+  beta: ServeProcess | undefined;
+  stop(): Promise<void>;
+}
+
+/** Starts two instances of the agent `agentOf(shared sessions folder)` makes, one call per copy. */
+export async function startTwoInstances(agentOf: (shared: string) => E2eAgent): Promise<TwoInstances> {
+  const shared = mkdtempSync(path.join(tmpdir(), 'holodeck-shared-sessions-'));
+  const agent = agentOf(shared);
+  const other = agentOf(shared);
+  const pair: TwoInstances = {
+    shared,
+    agent,
+    other,
+    alpha: await startServe(agent, ['--instance-id', 'alpha']),
+    beta: await startServe(other, ['--instance-id', 'beta']),
+    async stop() {
+      await pair.alpha?.stop();
+      await pair.beta?.stop();
+    },
+  };
+  return pair;
 }
