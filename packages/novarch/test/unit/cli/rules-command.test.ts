@@ -193,4 +193,26 @@ describe('novarch rules test (replay)', () => {
     });
     expect((await novarch('rules', 'test', 'missing.yaml')).code).toBe(2);
   });
+
+  // Last in the file: it adds a second tenant's session to the store the other tests share.
+  it('refuses a team shared by two tenants without --tenant (exit 2), and replays one with it (exit 4: one decision would change)', async () => {
+    const store = await openSqliteStore(storeFile);
+    const globex = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
+    await store.recordAction({
+      sessionId: globex.id,
+      actionType: 'issue_refund',
+      toolName: 'issue_refund',
+      input: {},
+      context: { recordId: 'C1', summary: 'refund 900', amount: 900 },
+    });
+    await store.close();
+    expect(await novarch('rules', 'test', 'rules-v2.yaml')).toMatchObject({
+      code: 2,
+      error:
+        "the sessions of team cs-ops belong to 2 tenants (acme, globex): pass --tenant TENANT to replay one tenant's decisions",
+    });
+    expect(
+      (await novarch('rules', 'test', 'rules-v2.yaml', '--tenant', recorded.session.tenantId)).code,
+    ).toBe(4);
+  });
 });

@@ -7,7 +7,6 @@ import { storedVersion } from '../../../operations/rules-service.js';
 import { calibrateRules, type RulesCalibrationReport } from '../../../rules/calibrate/calibrate-rules.js';
 import { appendLabelEntry, readLabelsFile } from '../../../rules/calibrate/rule-labels-file.js';
 import { resolveUserPath } from '../../../rules/novarch-config.js';
-import { ReplayScopeError } from '../../../rules/replay/replay-rules.js';
 import type { RuleSet } from '../../../rules/rule-set.js';
 import { ruleSetFromStored } from '../../../rules/stored-rules.js';
 import { ExitCode } from '../../exit-codes.js';
@@ -21,7 +20,7 @@ import {
   serverClient,
 } from '../operator-context.js';
 import { loadRulesFor } from './rules-arguments.js';
-import { onRulesStore } from './rules-store.js';
+import { onRulesStore, usageOnReplayScope } from './rules-store.js';
 import { llmJudgeOf, parseSince } from './rules-test-command.js';
 
 /** Where `novarch rules label` writes, and `rules calibrate` reads, labels by default. */
@@ -150,10 +149,7 @@ async function calibrateOnStore(
       ...(since === undefined ? {} : { since }),
       ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
       ...(llmJudge === undefined ? {} : { llmJudge }),
-    }).catch((error: unknown) => {
-      if (error instanceof ReplayScopeError) throw new OperatorUsageError(error.message);
-      throw error;
-    });
+    }).catch(usageOnReplayScope);
   });
 }
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { OperatorUsageError } from '../../../errors.js';
 import type { NovarchDatabaseStore } from '../../../model/novarch-store.js';
+import { ReplayScopeError } from '../../../rules/replay/replay-rules.js';
 import type { SqliteStoreOptions } from '../../../store/open-sqlite-store.js';
 import { parseStoreUrl, StoreUrlError } from '../../../store/parse-store-url.js';
 import { resolveStorePath, STORE_ENV_VARIABLE } from '../../resolve-store-path.js';
@@ -79,4 +80,10 @@ async function withStore<T>(
   } finally {
     await store.close();
   }
+}
+
+/** Rethrows a replay's scope error (`rules test`, `rules calibrate`) as the operator's usage error (exit 2). */
+export function usageOnReplayScope(error: unknown): never {
+  if (error instanceof ReplayScopeError) throw new OperatorUsageError(error.message);
+  throw error;
 }

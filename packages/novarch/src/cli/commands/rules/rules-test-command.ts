@@ -6,7 +6,7 @@ import { formatReplayReport, replayReportJson } from '../../../format/rules-form
 import { ModelLlmJudge } from '../../../rules/llm/model-llm-judge.js';
 import { loadNovarchConfig } from '../../../rules/load-novarch-config.js';
 import { resolveUserPath } from '../../../rules/novarch-config.js';
-import { ReplayScopeError, replayRules } from '../../../rules/replay/replay-rules.js';
+import { replayRules } from '../../../rules/replay/replay-rules.js';
 import { ExitCode } from '../../exit-codes.js';
 import { paint } from '../../terminal-style.js';
 import {
@@ -16,7 +16,7 @@ import {
   type RunCommand,
 } from '../operator-context.js';
 import { loadRulesFor } from './rules-arguments.js';
-import { onRulesStore } from './rules-store.js';
+import { onRulesStore, usageOnReplayScope } from './rules-store.js';
 
 const TestOptionsSchema = GlobalOptionsSchema.extend({
   team: z.string().optional(),
@@ -100,10 +100,7 @@ export function registerRulesTestCommand(rules: Command, run: RunCommand, contex
             ...(since === undefined ? {} : { since }),
             ...(options.tenant === undefined ? {} : { tenantId: options.tenant }),
             ...(llmJudge === undefined ? {} : { llmJudge }),
-          }).catch((error: unknown) => {
-            if (error instanceof ReplayScopeError) throw new OperatorUsageError(error.message);
-            throw error;
-          }),
+          }).catch(usageOnReplayScope),
         );
         const name = ruleSet.file ?? file;
         context.stdout.write(
