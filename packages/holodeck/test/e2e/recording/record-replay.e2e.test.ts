@@ -134,6 +134,36 @@ describe.each(backendVariants())('record and replay on the $name backend', (vari
     await variant.start();
   });
 
+  it('a recorded run enters no AsyncLocalStorage (on Node 20 it would hook every promise of the run)', async () => {
+    variant.script(...Array.from({ length: 20 }, () => variant.respond(shopModel)));
+    const agent = variant.agent({ tools: [LOOKUP], test_cases: CASES }, { 'orders.mjs': ORDERS });
+    const work = mkdtempSync(path.join(tmpdir(), 'record-no-als-'));
+    // Loaded into every Node process of the run; HoloDeck's own one reports what was entered.
+    const probe = path.join(work, 'probe.mjs');
+    const report = path.join(work, 'entered.json');
+    writeFileSync(
+      probe,
+      `import { AsyncLocalStorage } from 'node:async_hooks';
+import { writeFileSync } from 'node:fs';
+const entered = [];
+for (const method of ['run', 'enterWith']) {
+  const original = AsyncLocalStorage.prototype[method];
+  AsyncLocalStorage.prototype[method] = function (...args) { entered.push(method); return original.apply(this, args); };
+}
+if (process.argv[1]?.endsWith('holodeck.js'))
+  process.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(entered)));
+`,
+    );
+    const recorded = await runHolodeckCli(
+      ['test', agent.file, '--record', path.join(work, 'recordings'), '--no-save'],
+      { ...agent.env, NODE_OPTIONS: `--import=${probe}` },
+    );
+    expect(recorded.code).toBe(0);
+    const files = readdirSync(path.join(work, 'recordings')).map((name) => name.split('.')[0]);
+    expect(files.sort()).toEqual(['greeting', 'returns-policy', 'shipped-order']);
+    expect(JSON.parse(readFileSync(report, 'utf8'))).toEqual([]);
+  });
+
   it('re-recording an unchanged suite against the deterministic fake changes no byte', async () => {
     // Fixed usage: the fake's estimate follows the request's length, and a CLI started early (a
     // spare) runs in a working directory whose path has another length than a case's own.
