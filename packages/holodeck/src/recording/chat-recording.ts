@@ -1,5 +1,6 @@
 import type { BackendOptions } from '../backends/contract/index.js';
 import type { LoadedAgent } from '../config/index.js';
+import { markTurn } from '../tools/run-traffic.js';
 import { modelTrafficOf } from './model-traffic-of.js';
 import { prepareRecordedAgent } from './prepare-recorded-agent.js';
 import { type Recorder, scopeOf } from './recorder.js';
@@ -34,8 +35,6 @@ export function chatRecording(recorder: Recorder): ChatRecording {
         await recorder.close();
       }
     },
-    turn: (turn) => {
-      scope.turn = turn;
-    },
+    turn: (turn) => markTurn(scope, turn),
   };
 }

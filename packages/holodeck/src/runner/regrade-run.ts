@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { Metric, MetricContext, MetricOutcome } from '../evals/metric.js';
 import { type Recorder, scopeOf } from '../recording/recorder.js';
 import { retrievalContextOf } from '../tools/retrieval/retrieval-context.js';
-import type { TrafficScope } from '../tools/run-traffic.js';
+import { markTurn, type TrafficScope } from '../tools/run-traffic.js';
 import { allDecidingPassed, weightedScore } from './attempt-outcome.js';
 import { buildCaseReport } from './build-case-report.js';
 import { evaluateAll, metricInput } from './grade-attempt.js';
@@ -89,7 +89,7 @@ async function regradeAttempt(
   let caseMetrics: MetricOutcome[] = attempt.metrics;
   for (const [index, turn] of attempt.turns.entries()) {
     const turnConfig = config.turns?.[index];
-    if (scope) scope.turn = index + 1;
+    markTurn(scope, index + 1);
     const result = asResult(turn, attempt);
     const contextPassages = turnConfig?.context ?? config.context ?? retrievalContextOf(result);
     const input = metricInput(turn.input, result, turnConfig?.ground_truth, contextPassages);

@@ -210,7 +210,7 @@ export async function runConversation(
   const { turns, totals } = state;
   try {
     for (const [index, turn] of turnsConfig.entries()) {
-      markTurn(run.traffic, index + 1);
+      markTurn(run.traffic?.scope, index + 1);
       const result = await sendTurn(conversation, turn, run, state);
       state.last = result;
       if (result.governance) state.governance = result.governance;

@@ -25,6 +25,6 @@ export interface RunTraffic {
 }
 
 /** Tells the recording that a conversation moved to user turn `turn` (1-based); a no-op when unrecorded. */
-export function markTurn(traffic: RunTraffic | undefined, turn: number): void {
-  if (traffic) traffic.scope.turn = turn;
+export function markTurn(scope: TrafficScope | undefined, turn: number): void {
+  if (scope) scope.turn = turn;
 }
