@@ -107,3 +107,22 @@ export async function recordReplayScenario(store: NovarchDatabaseStore) {
   });
   return { session, other, small, medium, large, unlooked, close };
 }
+
+/**
+ * A session of tenant globex in a team also named cs-ops, with one refund of `context`: the other
+ * tenant that replay and calibration must keep apart from acme's sessions.
+ */
+export async function recordGlobexRefund(
+  store: NovarchDatabaseStore,
+  context: { recordId: string; summary: string; amount: number },
+) {
+  const session = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
+  const action = await store.recordAction({
+    sessionId: session.id,
+    actionType: 'issue_refund',
+    toolName: 'issue_refund',
+    input: {},
+    context,
+  });
+  return { session, action };
+}

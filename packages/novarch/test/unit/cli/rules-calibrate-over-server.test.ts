@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../src/index.js';
 import { type RunningNovarchServer, startNovarchServer } from '../../../src/server/start-novarch-server.js';
 import { recordCalibrationScenario } from '../../store/calibration-scenario.js';
-import { RULES_V1 } from '../../store/replay-scenario.js';
+import { RULES_V1, recordGlobexRefund } from '../../store/replay-scenario.js';
 import { runNovarch } from './run-novarch-in-process.js';
 
 // `novarch rules calibrate --server`: the rules pushed for a tenant's team, against that tenant's
@@ -25,13 +25,10 @@ beforeAll(async () => {
   try {
     await recordCalibrationScenario(store);
     // globex, another tenant with a team of the same name: its approved hold must not count for acme.
-    const globex = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
-    const action = await store.recordAction({
-      sessionId: globex.id,
-      actionType: 'issue_refund',
-      toolName: 'issue_refund',
-      input: {},
-      context: { recordId: 'G1', summary: 'g', amount: 990 },
+    const { session: globex, action } = await recordGlobexRefund(store, {
+      recordId: 'G1',
+      summary: 'g',
+      amount: 990,
     });
     await store.recordVerdict({
       actionId: action.id,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, rulesContentHash } from '../../../src/index.js';
-import { RULES_V1, RULES_V2, recordReplayScenario } from '../../store/replay-scenario.js';
+import { RULES_V1, RULES_V2, recordGlobexRefund, recordReplayScenario } from '../../store/replay-scenario.js';
 import { runNovarch } from './run-novarch-in-process.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'novarch-rules-cli-'));
@@ -197,14 +197,7 @@ describe('novarch rules test (replay)', () => {
   // Last in the file: it adds a second tenant's session to the store the other tests share.
   it('refuses a team shared by two tenants without --tenant (exit 2), and replays one with it (exit 4: one decision would change)', async () => {
     const store = await openSqliteStore(storeFile);
-    const globex = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
-    await store.recordAction({
-      sessionId: globex.id,
-      actionType: 'issue_refund',
-      toolName: 'issue_refund',
-      input: {},
-      context: { recordId: 'C1', summary: 'refund 900', amount: 900 },
-    });
+    await recordGlobexRefund(store, { recordId: 'C1', summary: 'refund 900', amount: 900 });
     await store.close();
     expect(await novarch('rules', 'test', 'rules-v2.yaml')).toMatchObject({
       code: 2,

@@ -3,7 +3,7 @@ import { type NovarchDatabaseStore, openSqliteStore } from '../../../src/index.j
 import { calibrateRules } from '../../../src/rules/calibrate/calibrate-rules.js';
 import { collectLabels } from '../../../src/rules/calibrate/rule-labels.js';
 import { expectCalibration, recordCalibrationScenario } from '../../store/calibration-scenario.js';
-import { RULES_V1, ruleSetOf } from '../../store/replay-scenario.js';
+import { RULES_V1, recordGlobexRefund, ruleSetOf } from '../../store/replay-scenario.js';
 import { createTempStoreFiles } from '../../store/temp-store-file.js';
 
 const files = createTempStoreFiles();
@@ -24,14 +24,7 @@ describe('novarch rules calibrate (library, SQLite)', () => {
 
   it("is tenant-scoped: a team shared by tenants needs one, and another tenant's holds never count", async () => {
     const recorded = await recordCalibrationScenario(store);
-    const globex = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
-    await store.recordAction({
-      sessionId: globex.id,
-      actionType: 'issue_refund',
-      toolName: 'issue_refund',
-      input: {},
-      context: { recordId: 'G1', summary: 'g', amount: 10 },
-    });
+    await recordGlobexRefund(store, { recordId: 'G1', summary: 'g', amount: 10 });
     await expect(calibrateRules({ store, ruleSet: ruleSetOf(RULES_V1) })).rejects.toThrow(
       "the sessions of team cs-ops belong to 2 tenants (acme, globex): pass --tenant TENANT to calibrate on one tenant's decisions",
     );

@@ -11,7 +11,13 @@ import {
   rulesContentHash,
   storedRuleSource,
 } from '../../../src/index.js';
-import { RULES_V1, RULES_V2, recordReplayScenario, ruleSetOf } from '../../store/replay-scenario.js';
+import {
+  RULES_V1,
+  RULES_V2,
+  recordGlobexRefund,
+  recordReplayScenario,
+  ruleSetOf,
+} from '../../store/replay-scenario.js';
 import { createTempStoreFiles } from '../../store/temp-store-file.js';
 
 const files = createTempStoreFiles();
@@ -102,8 +108,7 @@ describe('verdicts cite their rule set', () => {
 describe('replayRules', () => {
   it("re-judges one tenant's decisions: a team shared by tenants needs tenantId", async () => {
     await recordReplayScenario(store);
-    const globex = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
-    await store.recordAction({ sessionId: globex.id, ...bigRefund });
+    await recordGlobexRefund(store, bigRefund.context);
     const ruleSet = ruleSetOf(RULES_V2, 'rules-v2.yaml');
     await expect(replayRules({ store, ruleSet })).rejects.toThrow(
       "the sessions of team cs-ops belong to 2 tenants (acme, globex): pass --tenant TENANT to replay one tenant's decisions",

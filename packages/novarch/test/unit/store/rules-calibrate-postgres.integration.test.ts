@@ -2,6 +2,7 @@ import { describe, it } from 'vitest';
 import { openPostgresStore } from '../../../src/index.js';
 import { expectCalibration, recordCalibrationScenario } from '../../store/calibration-scenario.js';
 import { usePostgresServer } from '../../store/postgres-server.js';
+import { recordGlobexRefund } from '../../store/replay-scenario.js';
 
 // novarch rules calibrate on a real PostgreSQL server: the same figures as on SQLite, one tenant's.
 const postgres = usePostgresServer();
@@ -11,14 +12,7 @@ describe('rules calibrate on PostgreSQL', () => {
     const store = await openPostgresStore(await postgres.freshDatabase());
     try {
       const recorded = await recordCalibrationScenario(store);
-      const globex = await store.createSession({ tenantId: 'globex', teamId: 'cs-ops', agentId: 'g' }, 60);
-      await store.recordAction({
-        sessionId: globex.id,
-        actionType: 'issue_refund',
-        toolName: 'issue_refund',
-        input: {},
-        context: { recordId: 'G1', summary: 'g', amount: 10 },
-      });
+      await recordGlobexRefund(store, { recordId: 'G1', summary: 'g', amount: 10 });
       await expectCalibration(store, recorded.small.action.id);
     } finally {
       await store.close();
