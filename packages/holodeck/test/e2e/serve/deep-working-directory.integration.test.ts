@@ -8,7 +8,7 @@ import {
 } from '../../../src/backends/claude/claude-project-folder.js';
 import { backendVariants } from '../both-backends/backend-variants.js';
 import type { E2eAgent } from '../support/e2e-agent.js';
-import { postJson, startTwoInstances, type TwoInstances } from './serve-harness.js';
+import { firstTurnOnAlpha, resumeOnBeta, startTwoInstances, type TwoInstances } from './serve-harness.js';
 
 // A Claude agent whose working directory's path is longer than the 200 characters the CLI names a
 // project folder with: the CLI cuts the name and adds a fingerprint of the path. The conversation
@@ -53,27 +53,14 @@ describe('holodeck serve: a Claude session of a very deep working directory, res
       expect(real.length).toBeGreaterThan(255);
     }
 
-    variant.script(variant.reply('Paris.'), variant.reply('About 2.1 million.'));
-    const id = ((await (await postJson(`${pair.alpha?.url}/v1/sessions`, {})).json()) as { id: string }).id;
-    const first = await postJson(`${pair.alpha?.url}/v1/sessions/${id}/messages`, {
-      message: 'Capital of France?',
-    });
-    expect(await first.json()).toMatchObject({ response: 'Paris.' });
+    const id = await firstTurnOnAlpha(pair, variant);
     // The folder the real CLI made for the deep directory is the one the rule names.
     const folderA = claudeProjectFolderName(workingDirectory(agent));
     expect(folderA).toMatch(new RegExp(`^.{${LONGEST_PROJECT_FOLDER}}-[0-9a-z]+$`));
     expect(readdirSync(path.join(agent.env.HOME ?? '', '.claude', 'projects'))).toEqual([folderA]);
 
-    expect(await pair.alpha?.stop()).toBe(0);
-    pair.alpha = undefined;
-    const resumed = await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, {
-      message: 'Its population?',
-    });
-    expect(resumed.status).toBe(200);
-    expect(await resumed.json()).toMatchObject({ sessionId: id, response: 'About 2.1 million.' });
     // Beta's CLI resumed the first turn: it sent it to the model.
-    expect(variant.requests().at(-1)?.conversation).toContain('Capital of France?');
-    expect(variant.requests().at(-1)?.conversation).toContain('Paris.');
+    await resumeOnBeta(pair, variant, id);
     // Where HoloDeck put alpha's transcript on beta: the folder of beta's own deep directory.
     const projectsB = path.join(other.env.HOME ?? '', '.claude', 'projects');
     expect(readdirSync(projectsB)).toEqual([claudeProjectFolderName(workingDirectory(other))]);

@@ -2,7 +2,14 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendVariants } from '../both-backends/backend-variants.js';
-import { postJson, startServe, startTwoInstances, type TwoInstances } from './serve-harness.js';
+import {
+  firstTurnOnAlpha,
+  postJson,
+  resumeOnBeta,
+  startServe,
+  startTwoInstances,
+  type TwoInstances,
+} from './serve-harness.js';
 
 // Two `holodeck serve` instances on loopback, on both backends, that share nothing but
 // serve.sessions_dir, as two machines would: each its own copy of the agent folder (the AI SDK's
@@ -25,13 +32,8 @@ describe.each(backendVariants())('holodeck serve: two instances ($name backend)'
 
   it('answers 421 naming the instance that holds a session, and resumes it elsewhere after that one ended', async () => {
     const { shared } = pair;
-    variant.script(variant.reply('Paris.'), variant.reply('About 2.1 million.'));
-    const id = ((await (await postJson(`${pair.alpha?.url}/v1/sessions`, {})).json()) as { id: string }).id;
+    const id = await firstTurnOnAlpha(pair, variant);
     expect(id).toMatch(/^alpha\.[0-9a-f]{32}$/);
-    const first = await postJson(`${pair.alpha?.url}/v1/sessions/${id}/messages`, {
-      message: 'Capital of France?',
-    });
-    expect(await first.json()).toMatchObject({ response: 'Paris.' });
 
     const misdirected = await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, {
       message: 'Its population?',
@@ -50,16 +52,8 @@ describe.each(backendVariants())('holodeck serve: two instances ($name backend)'
     expect(statSync(path.join(shared, files[0] ?? '')).mode & 0o777).toBe(0o600);
     expect(existsSync(path.join(shared, `${id}.state`))).toBe(true);
 
-    expect(await pair.alpha?.stop()).toBe(0);
-    pair.alpha = undefined;
-    const resumed = await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, {
-      message: 'Its population?',
-    });
-    expect(resumed.status).toBe(200);
-    expect(await resumed.json()).toMatchObject({ sessionId: id, response: 'About 2.1 million.' });
     // The resumed backend session carried the first turn to the model.
-    expect(variant.requests().at(-1)?.conversation).toContain('Capital of France?');
-    expect(variant.requests().at(-1)?.conversation).toContain('Paris.');
+    await resumeOnBeta(pair, variant, id);
     const state = (await (await fetch(`${pair.beta?.url}/v1/sessions/${id}`)).json()) as {
       messages: { content: string }[];
     };

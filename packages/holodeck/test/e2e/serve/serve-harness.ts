@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
+import type { BackendVariant } from '../both-backends/backend-variants.js';
 import type { E2eAgent } from '../support/e2e-agent.js';
 import { HOLODECK_BIN } from '../support/run-holodeck-cli.js';
 
@@ -137,4 +139,31 @@ export async function startTwoInstances(agentOf: (shared: string) => E2eAgent): 
     },
   };
   return pair;
+}
+
+/**
+ * The first turn of the conversation the two-instance tests hold, on alpha: a new session, asked
+ * "Capital of France?", answers "Paris." (the model is scripted for both turns). Returns its id.
+ */
+export async function firstTurnOnAlpha(pair: TwoInstances, variant: BackendVariant): Promise<string> {
+  variant.script(variant.reply('Paris.'), variant.reply('About 2.1 million.'));
+  const id = ((await (await postJson(`${pair.alpha?.url}/v1/sessions`, {})).json()) as { id: string }).id;
+  const first = await postJson(`${pair.alpha?.url}/v1/sessions/${id}/messages`, {
+    message: 'Capital of France?',
+  });
+  expect(await first.json()).toMatchObject({ response: 'Paris.' });
+  return id;
+}
+
+/** Stops alpha, then the second turn goes to beta: it resumes session `id`, its first turn sent to the model. */
+export async function resumeOnBeta(pair: TwoInstances, variant: BackendVariant, id: string): Promise<void> {
+  expect(await pair.alpha?.stop()).toBe(0);
+  pair.alpha = undefined;
+  const resumed = await postJson(`${pair.beta?.url}/v1/sessions/${id}/messages`, {
+    message: 'Its population?',
+  });
+  expect(resumed.status).toBe(200);
+  expect(await resumed.json()).toMatchObject({ sessionId: id, response: 'About 2.1 million.' });
+  expect(variant.requests().at(-1)?.conversation).toContain('Capital of France?');
+  expect(variant.requests().at(-1)?.conversation).toContain('Paris.');
 }
